@@ -1,0 +1,157 @@
+//! The `hdl` command, run as a user runs it: standard input, files, exit status, and every
+//! output line, in snapshots.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `hdl` with `args`, feeding `stdin`.
+#[track_caller]
+fn hdl(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hdl"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hdl runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("hdl writes UTF-8")
+}
+
+/// Lines that exercise every outcome: valid, each error kind, CRLF, a lone CR, a tab,
+/// invalid UTF-8, an empty line, and a last line with no terminator.
+const MIXED: &[u8] = b"10.1045/april2006-paskin\n\
+20.1000/5555/\r\n\
+10@x/y\n\
+10..1/x\n\
+10.1000\n\
+\n\
+hdl:1234/567\n\
+\xff\xfe10.1/x\n\
+a\rb/c\r\n\
+ 10.1000/182\t\n\
+0.NA/10.1045";
+
+#[test]
+fn check_json() {
+    let out = hdl(&["check", "--json"], MIXED);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 11, "one output line per input line");
+    for line in stdout.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        assert_eq!(record["form"], "handle");
+        assert_eq!(record["valid"], record["error"].is_null());
+    }
+    insta::assert_snapshot!(stdout);
+    insta::assert_snapshot!("check_json_stderr", text(&out.stderr));
+}
+
+#[test]
+fn check_human() {
+    let out = hdl(&["check"], MIXED);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout).lines().count(), 11);
+    insta::assert_snapshot!(text(&out.stdout));
+    insta::assert_snapshot!("check_human_stderr", text(&out.stderr));
+}
+
+#[test]
+fn check_exit_status() {
+    let out = hdl(&["check"], b"10.1/x\n20.1000/5555\n");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stderr),
+        "hdl check: 2 lines, 2 valid, 0 invalid\n"
+    );
+    let out = hdl(&["check", "--form", "handle"], b"");
+    assert_eq!((out.status.code(), out.stdout.len()), (Some(0), 0));
+    // Usage errors and unreadable files: 2, with one clear line.
+    assert_eq!(
+        hdl(&["check", "--form", "nonsense"], b"").status.code(),
+        Some(2)
+    );
+    let out = hdl(&["check", "tests/no-such-file.txt"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("hdl: tests/no-such-file.txt: "));
+}
+
+#[test]
+fn check_reads_files_and_stdin_in_order() {
+    let dir = std::env::temp_dir().join(format!("hdl-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ids.txt");
+    std::fs::write(&file, "a/1\nb@/2\n").unwrap();
+    let file = file.to_str().unwrap();
+    let out = hdl(&["check", file, "-", file], b"c/3\n");
+    let stdout = text(&out.stdout);
+    let firsts: Vec<_> = stdout
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap())
+        .collect();
+    assert_eq!(firsts, ["a/1", "b@/2", "c/3", "a/1", "b@/2"]);
+    assert_eq!(out.status.code(), Some(1));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The whole corpus, one identifier a line, as `hdl check --json` reads it: one record per
+/// line and the same verdict as the library.
+#[test]
+fn check_corpus_agrees_with_the_library() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/corpus/real_ids.jsonl"
+    );
+    let ids: Vec<String> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .filter(|id| !id.contains(['\n', '\r']))
+        .collect();
+    let out = hdl(&["check", "--json"], ids.join("\n").as_bytes());
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), ids.len());
+    for (id, line) in ids.iter().zip(stdout.lines()) {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(record["input"], id.as_str());
+        let ours = handle_id::HandleRef::parse(id);
+        assert_eq!(record["valid"], ours.is_ok(), "{id}");
+        if let Ok(h) = ours {
+            assert_eq!(record["prefix"], h.prefix());
+            assert_eq!(record["local_name"], h.local_name());
+        }
+    }
+}
+
+#[test]
+fn parse_breakdown() {
+    let ids = [
+        "10.978.8896471/foo/bar",
+        "0.NA/10.1045",
+        "20.1000/5555/",
+        "10@x/y",
+    ];
+    let mut args = vec!["parse"];
+    args.extend(ids);
+    let out = hdl(&args, b"");
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!(text(&out.stdout));
+
+    args.insert(1, "--json");
+    let out = hdl(&args, b"");
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("parse_json", text(&out.stdout));
+
+    assert_eq!(hdl(&["parse", "20.1000/5555"], b"").status.code(), Some(0));
+    assert_eq!(hdl(&["parse"], b"").status.code(), Some(2));
+}

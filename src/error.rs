@@ -1,0 +1,197 @@
+//! The error of every parser in the crate: small plain data, composed into a message only
+//! when displayed.
+//!
+//! This file is also compiled into `handle-macros` (through `#[path]`), so that a rejected
+//! `hdl!` literal gets exactly the message of the runtime error. It depends on `core` only.
+
+use core::fmt;
+
+/// Why a string is not a handle: where, what, and which part of the grammar said no.
+///
+/// The error is `Copy` and holds no text: the byte index into the input, a [`ParseErrorKind`]
+/// naming the grammar element that failed, and the offending character. The message is
+/// composed by `Display`; [`ParseError::render`] adds the input with a caret under the
+/// offending character.
+///
+/// ```
+/// let err = handle_id::validate("10@x/y").unwrap_err();
+/// assert_eq!(err.index(), 2);
+/// assert_eq!(err.kind(), handle_id::ParseErrorKind::InvalidCharacter);
+/// assert_eq!(err.found(), Some('@'));
+/// assert_eq!(
+///     err.to_string(),
+///     "'@' (U+0040) is not allowed in a naming authority segment at byte 2; \
+///      the ABNF excludes %x40 (SPEC H3, D1)"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParseError {
+    index: usize,
+    kind: ParseErrorKind,
+    found: Option<char>,
+}
+
+/// The grammar element that failed. New kinds may be added as new forms are parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// The input is empty: a handle needs at least `<segment>/` (H1, H2).
+    Empty,
+    /// A naming authority segment has no characters: a leading `.` or `/`, `..`, or `./`
+    /// (H2: every segment has at least one character).
+    EmptySegment,
+    /// A character the naming authority excludes (H3; `@` by D1).
+    InvalidCharacter,
+    /// The input ends inside the naming authority: no `/` separates it from a local name (H1).
+    MissingSlash,
+    /// The bytes at the index are not UTF-8 (H5). Only byte-level entry points report this.
+    InvalidUtf8,
+}
+
+impl ParseErrorKind {
+    /// The part of the grammar this kind is about, as the messages name it.
+    #[must_use]
+    pub const fn element(self) -> &'static str {
+        match self {
+            Self::Empty | Self::InvalidUtf8 => "handle",
+            Self::EmptySegment | Self::InvalidCharacter => "naming authority segment",
+            Self::MissingSlash => "naming authority",
+        }
+    }
+}
+
+impl ParseError {
+    /// Builds an error. Parsers in this crate are the only callers.
+    pub(crate) const fn new(index: usize, kind: ParseErrorKind, found: Option<char>) -> Self {
+        Self { index, kind, found }
+    }
+
+    /// The byte index into the input where the input stops being a handle.
+    #[must_use]
+    pub const fn index(&self) -> usize {
+        self.index
+    }
+
+    /// What failed.
+    #[must_use]
+    pub const fn kind(&self) -> ParseErrorKind {
+        self.kind
+    }
+
+    /// The character at [`index`](Self::index), or `None` at the end of the input (and for
+    /// invalid UTF-8).
+    #[must_use]
+    pub const fn found(&self) -> Option<char> {
+        self.found
+    }
+
+    /// The message followed by the input on its own line and a caret under the offending
+    /// character. Control characters in the input are shown escaped (`\t`, `\u{1b}`), and
+    /// the caret follows them.
+    ///
+    /// ```
+    /// let input = "10.1045..x/y";
+    /// let err = handle_id::validate(input).unwrap_err();
+    /// assert_eq!(
+    ///     err.render(input).to_string(),
+    ///     "the naming authority segment at byte 8 is empty ('.' (U+002E) found); \
+    ///      a segment needs at least one character (SPEC H2)\n  \
+    ///      10.1045..x/y\n          ^"
+    /// );
+    /// ```
+    #[must_use]
+    pub fn render<'a>(&'a self, input: &'a str) -> Rendered<'a> {
+        Rendered { error: self, input }
+    }
+}
+
+/// A character as messages show it: `'@' (U+0040)`.
+struct Shown(char);
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "'{}' (U+{:04X})",
+            self.0.escape_debug(),
+            u32::from(self.0)
+        )
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.index;
+        match (self.kind, self.found) {
+            (ParseErrorKind::Empty, _) => f.write_str(
+                "the input is empty; a handle is <naming authority>/<local name> (SPEC H1)",
+            ),
+            (ParseErrorKind::EmptySegment, Some(c)) => write!(
+                f,
+                "the naming authority segment at byte {at} is empty ({} found); \
+                 a segment needs at least one character (SPEC H2)",
+                Shown(c)
+            ),
+            (ParseErrorKind::EmptySegment, None) => write!(
+                f,
+                "the naming authority segment at byte {at} is empty (end of input); \
+                 a segment needs at least one character (SPEC H2)"
+            ),
+            (ParseErrorKind::InvalidCharacter, Some(c)) => write!(
+                f,
+                "{} is not allowed in a naming authority segment at byte {at}; \
+                 the ABNF excludes %x{:02X} (SPEC H3, D1)",
+                Shown(c),
+                u32::from(c)
+            ),
+            (ParseErrorKind::MissingSlash, _) => write!(
+                f,
+                "no '/' after the naming authority (end of input at byte {at}); \
+                 a handle is <naming authority>/<local name> (SPEC H1)"
+            ),
+            (ParseErrorKind::InvalidUtf8, _) => write!(
+                f,
+                "invalid UTF-8 at byte {at}; a handle is UTF-8 text (SPEC H5)"
+            ),
+            (kind, None) => write!(
+                f,
+                "unexpected end of input in a {} at byte {at}",
+                kind.element()
+            ),
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for ParseError {}
+
+/// [`ParseError::render`]: the message, the input, and a caret under the offending character.
+#[derive(Clone, Copy, Debug)]
+pub struct Rendered<'a> {
+    error: &'a ParseError,
+    input: &'a str,
+}
+
+impl fmt::Display for Rendered<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.error)?;
+        f.write_str("  ")?;
+        let mut column = 0;
+        let mut caret = None;
+        for (i, c) in self.input.char_indices() {
+            if caret.is_none() && i >= self.error.index {
+                caret = Some(column);
+            }
+            if c.is_control() {
+                let escaped = c.escape_debug();
+                column += escaped.len();
+                write!(f, "{escaped}")?;
+            } else {
+                column += 1;
+                write!(f, "{c}")?;
+            }
+        }
+        let caret = caret.unwrap_or(column);
+        write!(f, "\n  {:caret$}^", "")
+    }
+}

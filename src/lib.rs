@@ -1,0 +1,93 @@
+//! Handle System identifiers: handles such as `10.1045/april2006-paskin`, `20.1000/5555`
+//! and `0.NA/10.1045`, of which every DOI is one.
+//!
+//! The rules live in the grammar files (`grammar/*.pest`, transcribed from the ABNF of the
+//! specifications); the parser here is generated from them, and so is the one that checks
+//! [`hdl!`] literals at compile time. Rule ids (H1, D5 ...) refer to the project's SPEC.
+//!
+//! ```
+//! use handle_id::{hdl, Handle, HandleRef};
+//!
+//! // A literal checked at compile time: a constant.
+//! const PASKIN: HandleRef<'static> = hdl!("10.1045/april2006-paskin");
+//! assert_eq!(PASKIN.prefix(), "10.1045");
+//! assert!(PASKIN.is_doi());
+//!
+//! // Parsing at run time, borrowed or owned.
+//! let h = HandleRef::parse("20.1000/5555/")?;
+//! assert_eq!(h.local_name(), "5555/");
+//! let owned: Handle = "0.NA/10.1045".parse()?;
+//! assert!(owned.is_prefix_handle());
+//!
+//! // Validation only, with an error that says where and why.
+//! let err = handle_id::validate("10.1000").unwrap_err();
+//! assert_eq!(err.index(), 7);
+//! # Ok::<(), handle_id::ParseError>(())
+//! ```
+//!
+//! # Crate features
+//!
+//! - `std` (default): `std::error::Error` for [`ParseError`].
+
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+extern crate alloc;
+
+mod error;
+mod handle;
+mod parser;
+
+pub use error::{ParseError, ParseErrorKind, Rendered};
+pub use handle::{Caseless, Handle, HandleRef};
+
+/// Checks that `text` is a bare handle (H1–H4), without building anything.
+///
+/// # Errors
+///
+/// A [`ParseError`] with the byte index and the grammar element that failed.
+///
+/// ```
+/// assert!(handle_id::validate("10.1045/april2006-paskin").is_ok());
+/// assert!(handle_id::validate("10.1000/").is_ok()); // an empty local name is valid (D2)
+/// assert!(handle_id::validate("10..1000/x").is_err());
+/// ```
+pub fn validate(text: &str) -> Result<(), ParseError> {
+    parser::parse_handle(text).map(|_| ())
+}
+
+/// A handle literal checked at compile time: `hdl!("10.1045/april2006-paskin")` is a
+/// [`HandleRef<'static>`] constant. An invalid literal does not compile, and the compiler
+/// shows the [`ParseError`] message at the literal.
+///
+/// ```
+/// use handle_id::{hdl, HandleRef};
+/// const H: HandleRef<'static> = hdl!("20.1000/5555");
+/// assert_eq!(H.local_name(), "5555");
+/// ```
+///
+/// ```compile_fail
+/// let h = handle_id::hdl!("10.1000"); // no '/': a compile error
+/// ```
+#[macro_export]
+macro_rules! hdl {
+    ($($literal:tt)*) => {{
+        const HANDLE: $crate::HandleRef<'static> = {
+            let (text, slash) = $crate::__private::hdl_parts!($($literal)*);
+            $crate::HandleRef::__from_validated_parts(text, slash)
+        };
+        HANDLE
+    }};
+}
+
+/// The README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
+/// What the exported macros expand to; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use handle_macros::hdl_parts;
+}

@@ -1,0 +1,278 @@
+//! Where other projects' test suites (tests/corpus/peers.jsonl) assert a verdict, compare it
+//! with ours, and name the rule that decides every disagreement. A new disagreement, or a
+//! listed one that no longer disagrees, fails the test.
+
+mod support;
+
+use std::collections::BTreeMap;
+
+use handle_id::HandleRef;
+use support::{corpus, identifier};
+
+/// Each disagreement: (input, the peer's kind for it, the rule that decides, why).
+const DISAGREEMENTS: &[(&str, &str, &str, &str)] = &[
+    // Peers that call something a DOI only when its prefix looks like `10.<digits>`.
+    (
+        "10.abc/def",
+        "doi",
+        "H3, H8",
+        "a segment may hold any characters; 10.abc is derived from 10",
+    ),
+    (
+        "10/abc",
+        "doi",
+        "H8",
+        "the prefix 10 itself is a DOI prefix",
+    ),
+    (
+        "10.1/distill.00005",
+        "doi",
+        "H8",
+        "10.1 is derived from 10, whatever its length",
+    ),
+    (
+        "10/2021/01",
+        "doi",
+        "H1, H4, H8",
+        "prefix 10, local name 2021/01",
+    ),
+    (
+        "10.001/001#00",
+        "doi",
+        "H4",
+        "'#' belongs to the local name of a bare handle",
+    ),
+    // Peers that refuse an empty local name.
+    (
+        "10.1000/",
+        "doi",
+        "D2",
+        "an empty local name is valid (a lint, not an error)",
+    ),
+    (
+        "10.1234/",
+        "doi",
+        "D2",
+        "an empty local name is valid (a lint, not an error)",
+    ),
+    (
+        "foo/",
+        "handle",
+        "D2",
+        "an empty local name is valid (a lint, not an error)",
+    ),
+    // A derived prefix with more than one level.
+    (
+        "20.15641.5/1",
+        "handle",
+        "H2, H7",
+        "20.15641.5 is a derived prefix; segments may be short",
+    ),
+    // Peers that recognise written forms inside their validator; the bare reading never does.
+    (
+        "urn:10.1234/abc",
+        "doi",
+        "D5",
+        "read bare, the prefix is urn:10.1234, whose root is urn:10",
+    ),
+    (
+        "urn:doi:10.1000/182",
+        "doi",
+        "D5",
+        "a written form, read bare: prefix urn:doi:10.1000",
+    ),
+    (
+        "urn:doi:10.1234/abc",
+        "doi",
+        "D5",
+        "a written form, read bare: prefix urn:doi:10.1234",
+    ),
+    (
+        "doi:10.1234/abc",
+        "doi",
+        "D5",
+        "a written form, read bare: prefix doi:10.1234",
+    ),
+    (
+        "doi:10.23915/distill.00005",
+        "doi",
+        "D5",
+        "a written form, read bare: prefix doi:10.23915",
+    ),
+    (
+        "http://dx.doi.org/10.1234/abc",
+        "doi",
+        "D5",
+        "a proxy URL, read bare: prefix http:",
+    ),
+    (
+        "http://doi.org/10.1234/abc",
+        "doi",
+        "D5",
+        "a proxy URL, read bare: prefix http:",
+    ),
+    (
+        "https://doi.org/10.1234/abc",
+        "doi",
+        "D5",
+        "a proxy URL, read bare: prefix https:",
+    ),
+    (
+        "https://dx.doi.org/10.1234/abc",
+        "doi",
+        "D5",
+        "a proxy URL, read bare: prefix https:",
+    ),
+    (
+        "doi.org/urn:doi:10.1234/abc",
+        "doi",
+        "D5",
+        "read bare: prefix doi.org, not a DOI",
+    ),
+    (
+        "10.1000/journal.pone.0011111",
+        "doi_declared",
+        "D5",
+        "a bare handle needs no 'doi:' declaration",
+    ),
+    (
+        ":10.1000/journal.pone.0011111",
+        "doi_declared",
+        "H3",
+        "':' is allowed in a segment",
+    ),
+    (
+        "100:100:foo/bar",
+        "handle_with_index",
+        "D5, H3",
+        "`index:handle` is no handle syntax; read bare, ':' is allowed in a segment",
+    ),
+    (
+        "index/missing",
+        "handle_with_index",
+        "D5",
+        "`index:handle` is no handle syntax; read bare it is a handle",
+    ),
+    (
+        "nonumber:foo/bar",
+        "handle_with_index",
+        "D5, H3",
+        "`index:handle` is no handle syntax; read bare, ':' is allowed in a segment",
+    ),
+    // Peers judging URLs; read bare, any `scheme://…/…` text is a handle whose prefix ends in ':'.
+    (
+        "https://example.com/",
+        "proxy_url",
+        "D5, U9",
+        "read bare: prefix https:, local name /example.com/",
+    ),
+    (
+        "https://doi.org/10.506X/dryad.8515",
+        "proxy_url",
+        "D5",
+        "read bare: prefix https:",
+    ),
+    (
+        "https://doi.org/20.5061/dryad.8515",
+        "proxy_url",
+        "D5",
+        "read bare: prefix https:",
+    ),
+    (
+        "https://doi.org/10.5061",
+        "proxy_url",
+        "D5",
+        "read bare: prefix https:",
+    ),
+    (
+        "https://hdl.handle.net/11.48366",
+        "proxy_url",
+        "D5",
+        "read bare: prefix https:",
+    ),
+    (
+        "https://doi.org/10.1175/1520-0493(1972)100%3C0081%3AOTAOSH%3E2.3.CO%3B2",
+        "proxy_url",
+        "D5",
+        "read bare: prefix https:",
+    ),
+    (
+        "httpp://doi.org/10.1016/j.neuron.2014.09.004",
+        "proxy_url",
+        "D5",
+        "read bare: prefix httpp:",
+    ),
+    (
+        "httpp://dx.doi.org/10.1016/j.neuron.2014.09.004",
+        "proxy_url",
+        "D5",
+        "read bare: prefix httpp:",
+    ),
+    (
+        "ftp://dx.doi.org/10.1016/j.neuron.2014.09.004",
+        "proxy_url",
+        "D5",
+        "read bare: prefix ftp:",
+    ),
+    (
+        "dx.doi.org/10.1016/j.neuron.2014.09.004",
+        "proxy_url",
+        "D5",
+        "read bare: prefix dx.doi.org",
+    ),
+    (
+        "doi.org/10.1016/j.neuron.2014.09.004",
+        "proxy_url",
+        "D5",
+        "read bare: prefix doi.org",
+    ),
+];
+
+/// Our verdict in the sense the peer's kind asks: DOIs must be DOIs (H8), everything else is
+/// read as a bare handle (D5).
+fn our_verdict(input: &str, kind: &str) -> bool {
+    match HandleRef::parse(input) {
+        Ok(h) => kind != "doi" || h.is_doi(),
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn every_disagreement_with_a_peer_names_its_rule() {
+    let listed: BTreeMap<(&str, &str), &str> = DISAGREEMENTS
+        .iter()
+        .map(|&(input, kind, rule, _)| ((input, kind), rule))
+        .collect();
+    assert_eq!(
+        listed.len(),
+        DISAGREEMENTS.len(),
+        "a disagreement is listed twice"
+    );
+
+    let rows = corpus("peers.jsonl");
+    let mut found = BTreeMap::new();
+    let mut compared = 0;
+    for row in &rows {
+        let Some(peer) = row["verdict"]["valid"].as_bool() else {
+            continue;
+        };
+        compared += 1;
+        let (input, kind) = (identifier(row), row["kind"].as_str().unwrap());
+        let ours = our_verdict(input, kind);
+        if ours != peer {
+            found.insert((input, kind), (peer, row["source"].as_str().unwrap()));
+        }
+    }
+    assert!(compared > 90, "only {compared} peer verdicts compared");
+
+    let unexplained: Vec<_> = found
+        .iter()
+        .filter(|(k, _)| !listed.contains_key(*k))
+        .collect();
+    assert!(
+        unexplained.is_empty(),
+        "disagreements with no rule named: {unexplained:#?}"
+    );
+    let stale: Vec<_> = listed.keys().filter(|k| !found.contains_key(*k)).collect();
+    assert!(stale.is_empty(), "listed, but we agree now: {stale:#?}");
+}

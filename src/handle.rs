@@ -9,7 +9,7 @@ use core::str::FromStr;
 
 use crate::alloc::{borrow::ToOwned, format, string::String};
 use crate::error::ParseError;
-use crate::parser::parse_handle;
+use crate::validate::parse_handle;
 
 /// The naming authority of every prefix handle (H7, RFC 3651 §3).
 const PREFIX_HANDLE_AUTHORITY: &str = "0.NA";

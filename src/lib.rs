@@ -2,8 +2,10 @@
 //! and `0.NA/10.1045`, of which every DOI is one.
 //!
 //! The rules live in the grammar files (`grammar/*.pest`, transcribed from the ABNF of the
-//! specifications); the parser here is generated from them, and so is the one that checks
-//! [`hdl!`] literals at compile time. Rule ids (H1, D5 ...) refer to the project's SPEC.
+//! specifications). Everything that decides is generated from them: the validators that run
+//! on every input (byte tables built at compile time), pest's parser that explains a
+//! rejection, and the parser that checks [`hdl!`] literals at compile time. Rule ids
+//! (H1, D5 ...) refer to the project's SPEC.
 //!
 //! ```
 //! use handle_id::{hdl, Handle, HandleRef};
@@ -35,27 +37,17 @@
 
 extern crate alloc;
 
+mod dfa;
 mod error;
 mod handle;
 mod parser;
+mod validate;
 
 pub use error::{ParseError, ParseErrorKind, Rendered};
 pub use handle::{Caseless, Handle, HandleRef};
-
-/// Checks that `text` is a bare handle (H1–H4), without building anything.
-///
-/// # Errors
-///
-/// A [`ParseError`] with the byte index and the grammar element that failed.
-///
-/// ```
-/// assert!(handle_id::validate("10.1045/april2006-paskin").is_ok());
-/// assert!(handle_id::validate("10.1000/").is_ok()); // an empty local name is valid (D2)
-/// assert!(handle_id::validate("10..1000/x").is_err());
-/// ```
-pub fn validate(text: &str) -> Result<(), ParseError> {
-    parser::parse_handle(text).map(|_| ())
-}
+#[doc(hidden)]
+pub use validate::__reference;
+pub use validate::validate;
 
 /// A handle literal checked at compile time: `hdl!("10.1045/april2006-paskin")` is a
 /// [`HandleRef<'static>`] constant. An invalid literal does not compile, and the compiler

@@ -1,0 +1,217 @@
+//! NFA → minimal DFA over bytes: subset construction, Moore's partition refinement, byte
+//! classes, and the fast skips.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::charset::{NON_ASCII, SYMBOLS};
+use crate::nfa::Nfa;
+
+/// The dead state: every table has it at index 0.
+pub const DEAD: usize = 0;
+
+/// What a state may do before stepping byte by byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// Nothing: step one byte.
+    None,
+    /// The state is accepting and every byte keeps it there: the rest of the input is accepted.
+    AcceptRest,
+    /// Every byte but these (ASCII, at most three) keeps the state: jump to the next of them.
+    Until(Vec<u8>),
+}
+
+/// A minimal deterministic automaton over the bytes of a UTF-8 string.
+#[derive(Debug)]
+pub struct Dfa {
+    /// The class of each byte.
+    pub classes: [u8; 256],
+    /// The number of classes: the row length of `transitions`.
+    pub stride: usize,
+    /// `transitions[state * stride + class]`.
+    pub transitions: Vec<u8>,
+    /// Whether each state accepts.
+    pub accepting: Vec<bool>,
+    /// The start state.
+    pub start: u8,
+    /// Each state's skip.
+    pub skips: Vec<Skip>,
+}
+
+impl Dfa {
+    /// Determinises and minimises `nfa`.
+    ///
+    /// # Errors
+    ///
+    /// When the minimal automaton has more than 256 states.
+    pub fn from_nfa(nfa: &Nfa) -> Result<Self, String> {
+        let (table, accepting, start) = determinise(nfa);
+        let (table, accepting, start) = minimise(&table, &accepting, start);
+        if accepting.len() > 256 {
+            return Err(format!(
+                "{} states do not fit the u8 tables",
+                accepting.len()
+            ));
+        }
+        Ok(Self::with_byte_classes(&table, accepting, start))
+    }
+
+    /// Runs the automaton over `input` as the generated code does, without skips: the index
+    /// where it fails, if it does. For tests of the generator itself.
+    pub fn run(&self, input: &str) -> Result<(), usize> {
+        let mut state = usize::from(self.start);
+        for (i, &b) in input.as_bytes().iter().enumerate() {
+            state = usize::from(
+                self.transitions[state * self.stride + usize::from(self.classes[usize::from(b)])],
+            );
+            if state == DEAD {
+                return Err(i);
+            }
+        }
+        if self.accepting[state] {
+            Ok(())
+        } else {
+            Err(input.len())
+        }
+    }
+
+    /// Byte level: ASCII bytes are their symbol, a lead byte is `NON_ASCII`, and a
+    /// continuation byte leaves every state as it is. Bytes that act alike share a class.
+    fn with_byte_classes(table: &[[usize; SYMBOLS]], accepting: Vec<bool>, start: usize) -> Self {
+        let column = |b: usize| -> Vec<usize> {
+            (0..table.len())
+                .map(|s| match b {
+                    0..=0x7f => table[s][b],
+                    0x80..=0xbf => s,
+                    _ => table[s][NON_ASCII],
+                })
+                .collect()
+        };
+        let mut class_of_column: HashMap<Vec<usize>, u8> = HashMap::new();
+        let mut columns = Vec::new();
+        let mut classes = [0_u8; 256];
+        for (b, class) in classes.iter_mut().enumerate() {
+            let col = column(b);
+            let next = u8::try_from(class_of_column.len()).expect("at most 256 classes");
+            *class = *class_of_column.entry(col.clone()).or_insert_with(|| {
+                columns.push(col);
+                next
+            });
+        }
+        let stride = columns.len();
+        let mut transitions = vec![0_u8; table.len() * stride];
+        for (class, col) in columns.iter().enumerate() {
+            for (s, &to) in col.iter().enumerate() {
+                transitions[s * stride + class] = u8::try_from(to).expect("at most 256 states");
+            }
+        }
+        let skips = (0..table.len())
+            .map(|s| {
+                let exits: Vec<usize> = (0..256)
+                    .filter(|&b| {
+                        usize::from(transitions[s * stride + usize::from(classes[b])]) != s
+                    })
+                    .collect();
+                if s == DEAD {
+                    Skip::None
+                } else if exits.is_empty() && accepting[s] {
+                    Skip::AcceptRest
+                } else if !exits.is_empty() && exits.len() <= 3 && exits.iter().all(|&b| b < 0x80) {
+                    Skip::Until(exits.iter().map(|&b| u8::try_from(b).unwrap()).collect())
+                } else {
+                    Skip::None
+                }
+            })
+            .collect();
+        Self {
+            classes,
+            stride,
+            transitions,
+            accepting,
+            start: u8::try_from(start).expect("at most 256 states"),
+            skips,
+        }
+    }
+}
+
+fn closure(nfa: &Nfa, set: &mut BTreeSet<usize>) {
+    let mut todo: Vec<usize> = set.iter().copied().collect();
+    while let Some(s) = todo.pop() {
+        for &t in &nfa.states[s].eps {
+            if set.insert(t) {
+                todo.push(t);
+            }
+        }
+    }
+}
+
+/// Subset construction. State 0 is the dead (empty) set.
+fn determinise(nfa: &Nfa) -> (Vec<[usize; SYMBOLS]>, Vec<bool>, usize) {
+    let mut ids: HashMap<BTreeSet<usize>, usize> = HashMap::new();
+    let mut sets: Vec<BTreeSet<usize>> = Vec::new();
+    let mut intern = |set: BTreeSet<usize>, sets: &mut Vec<BTreeSet<usize>>| -> usize {
+        *ids.entry(set.clone()).or_insert_with(|| {
+            sets.push(set);
+            sets.len() - 1
+        })
+    };
+    intern(BTreeSet::new(), &mut sets);
+    let mut start = BTreeSet::from([0]);
+    closure(nfa, &mut start);
+    let start = intern(start, &mut sets);
+    let mut table = Vec::new();
+    let mut next = 0;
+    while next < sets.len() {
+        let mut row = [DEAD; SYMBOLS];
+        for (symbol, cell) in row.iter_mut().enumerate() {
+            let mut to = BTreeSet::new();
+            for &s in &sets[next] {
+                for (set, t) in &nfa.states[s].edges {
+                    if set.contains(symbol) {
+                        to.insert(*t);
+                    }
+                }
+            }
+            closure(nfa, &mut to);
+            *cell = intern(to, &mut sets);
+        }
+        table.push(row);
+        next += 1;
+    }
+    let accepting = sets.iter().map(|s| s.contains(&nfa.accept)).collect();
+    (table, accepting, start)
+}
+
+/// Moore's partition refinement; the dead state's block becomes state 0.
+fn minimise(
+    table: &[[usize; SYMBOLS]],
+    accepting: &[bool],
+    start: usize,
+) -> (Vec<[usize; SYMBOLS]>, Vec<bool>, usize) {
+    let mut block: Vec<usize> = accepting.iter().map(|&a| usize::from(a)).collect();
+    loop {
+        let mut ids: HashMap<(usize, Vec<usize>), usize> = HashMap::new();
+        // Number blocks in order of first appearance, so the dead state (0) stays block 0.
+        let refined: Vec<usize> = (0..table.len())
+            .map(|s| {
+                let signature = (block[s], table[s].iter().map(|&t| block[t]).collect());
+                let n = ids.len();
+                *ids.entry(signature).or_insert(n)
+            })
+            .collect();
+        let stable = ids.len() == block.iter().collect::<BTreeSet<_>>().len();
+        block = refined;
+        if stable {
+            break;
+        }
+    }
+    let count = block.iter().max().map_or(0, |m| m + 1);
+    let mut new_table = vec![[DEAD; SYMBOLS]; count];
+    let mut new_accepting = vec![false; count];
+    for s in 0..table.len() {
+        for symbol in 0..SYMBOLS {
+            new_table[block[s]][symbol] = block[table[s][symbol]];
+        }
+        new_accepting[block[s]] = accepting[s];
+    }
+    (new_table, new_accepting, block[start])
+}

@@ -1,0 +1,80 @@
+//! The generator on small grammars and on the project's own: what it accepts, what it
+//! refuses, and that the automata it builds accept the right strings.
+
+use handle_id_codegen::{generate, Grammar};
+
+#[track_caller]
+fn dfa(grammar: &str, entry: &str) -> handle_id_codegen::Dfa {
+    Grammar::parse(grammar).unwrap().compile(entry).unwrap()
+}
+
+#[track_caller]
+fn refused(grammar: &str, entry: &str) -> String {
+    match Grammar::parse(grammar).unwrap().compile(entry) {
+        Ok(_) => panic!("{grammar} should be refused"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn handle_grammar() {
+    let source = include_str!("../../grammar/handle.pest");
+    let d = dfa(source, "handle");
+    for ok in ["a/b", "10.1045/x", "é.ü/", "1/@", "a:b\u{1}/x/y", "𝕏.y/z"] {
+        assert_eq!(d.run(ok), Ok(()), "{ok:?}");
+    }
+    for (bad, at) in [
+        ("", 0),
+        ("a", 1),
+        ("a.", 2),
+        (".a/b", 0),
+        ("a..b/c", 2),
+        ("a@/b", 1),
+        ("é@/x", 2),
+    ] {
+        assert_eq!(d.run(bad), Err(at), "{bad:?}");
+    }
+    // Dead, "a segment must start" (the start and after each '.'), inside a segment, and
+    // the local name: minimisation merges the start with the state after '.'.
+    assert_eq!(d.accepting.len(), 4);
+    let code = generate("grammar/handle.pest", source, &["handle"]).unwrap();
+    assert!(code.contains("pub(crate) static HANDLE: crate::dfa::Dfa"));
+    assert!(code.contains("Skip::AcceptRest") && code.contains("Skip::Until(46, 47, 64)"));
+}
+
+#[test]
+fn constructs() {
+    let g = r#"
+        hex = { ASCII_HEX_DIGIT }
+        pct = { "%" ~ hex{2} }
+        word = { (^"ab" | 'x'..'z')+ }
+        not_dot = { !"." ~ ANY }
+        e = { SOI ~ pct? ~ word{1,2} ~ "-"{,2} ~ not_dot* ~ EOI }
+    "#;
+    let d = dfa(g, "e");
+    for ok in ["ab", "%4fAb", "xyAB--é", "aB-x", "zz--q"] {
+        assert_eq!(d.run(ok), Ok(()), "{ok:?}");
+    }
+    for bad in ["", "%4", "%4g", "a", "ab.x"] {
+        assert!(d.run(bad).is_err(), "{bad:?}");
+    }
+}
+
+#[test]
+fn refusals_name_the_rule() {
+    let e = refused("a = { \"x\" ~ a? }\ne = { SOI ~ a ~ EOI }", "e");
+    assert!(e.contains("rule `a`") && e.contains("recursive"), "{e}");
+    let e = refused("e = { SOI ~ &\"x\" ~ ANY ~ EOI }", "e");
+    assert!(e.contains("positive lookahead"), "{e}");
+    let e = refused("e = { SOI ~ 'é'..'ü' ~ EOI }", "e");
+    assert!(e.contains("non-ASCII"), "{e}");
+    let e = refused("e = { SOI ~ \"é\" ~ EOI }", "e");
+    assert!(e.contains("non-ASCII"), "{e}");
+    let e = refused("e = { \"x\" }", "e");
+    assert!(e.contains("SOI ~ … ~ EOI"), "{e}");
+    let e = refused("e = { SOI ~ !\"ab\" ~ ANY ~ EOI }", "e");
+    assert!(e.contains("negative lookahead"), "{e}");
+    let e = refused("e = { SOI ~ PUSH(\"a\") ~ EOI }", "e");
+    assert!(e.contains("rule `e`"), "{e}");
+    assert!(Grammar::parse("e = { ").is_err());
+}

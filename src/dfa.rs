@@ -25,16 +25,29 @@ pub(crate) struct Dfa {
     pub(crate) transitions: &'static [u8],
     pub(crate) accepting: &'static [bool],
     pub(crate) skips: &'static [Skip],
+    /// Per state, the grammar rule that consumed the character leading there (the entry
+    /// rule for the start), as an index into `label_names`: what a rejection was inside.
+    pub(crate) labels: &'static [u8],
+    pub(crate) label_names: &'static [&'static str],
+}
+
+/// Where and in what a validator rejected its input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reject {
+    /// The index of the first byte no match can contain, or the length when the input ends
+    /// too early.
+    pub(crate) index: usize,
+    /// The grammar rule the validator was inside (see `Dfa::labels`).
+    pub(crate) rule: &'static str,
 }
 
 /// State 0 of every table: nothing can follow.
 const DEAD: usize = 0;
 
 impl Dfa {
-    /// Whether `input` (the bytes of a `str`) matches the rule: `Err` holds the index of the
-    /// first byte no match can contain, or the length when the input ends too early.
+    /// Whether `input` (the bytes of a `str`) matches the rule.
     #[inline]
-    pub(crate) fn run(&self, input: &[u8]) -> Result<(), usize> {
+    pub(crate) fn run(&self, input: &[u8]) -> Result<(), Reject> {
         let mut state = usize::from(self.start);
         let mut i = 0;
         while i < input.len() {
@@ -47,17 +60,45 @@ impl Dfa {
                 },
             }
             let class = usize::from(self.classes[usize::from(input[i])]);
-            state = usize::from(self.transitions[state * self.stride + class]);
-            if state == DEAD {
-                return Err(i);
+            let next = usize::from(self.transitions[state * self.stride + class]);
+            if next == DEAD {
+                return Err(self.reject(i, state));
             }
+            state = next;
             i += 1;
         }
         if self.accepting[state] {
             Ok(())
         } else {
-            Err(input.len())
+            Err(self.reject(input.len(), state))
         }
+    }
+
+    #[cold]
+    fn reject(&self, index: usize, state: usize) -> Reject {
+        let label = usize::from(self.labels[state]);
+        Reject {
+            index,
+            rule: self.label_names[label],
+        }
+    }
+
+    /// The length of the prefix after which every continuation is accepted, for the form
+    /// rules `SOI ~ prefix ~ ANY* ~ EOI`; `None` when `input` does not start with the prefix.
+    pub(crate) fn accepted_prefix(&self, input: &[u8]) -> Option<usize> {
+        let mut state = usize::from(self.start);
+        for (i, &byte) in input.iter().enumerate() {
+            if matches!(self.skips[state], Skip::AcceptRest) {
+                return Some(i);
+            }
+            let class = usize::from(self.classes[usize::from(byte)]);
+            state = usize::from(self.transitions[state * self.stride + class]);
+            if state == DEAD {
+                return None;
+            }
+        }
+        (matches!(self.skips[state], Skip::AcceptRest) || self.accepting[state])
+            .then_some(input.len())
     }
 }
 

@@ -29,6 +29,7 @@ pub struct ParseError {
     index: usize,
     kind: ParseErrorKind,
     found: Option<char>,
+    rule: &'static str,
 }
 
 /// The grammar element that failed. New kinds may be added as new forms are parsed.
@@ -44,8 +45,23 @@ pub enum ParseErrorKind {
     InvalidCharacter,
     /// The input ends inside the naming authority: no `/` separates it from a local name (H1).
     MissingSlash,
-    /// The bytes at the index are not UTF-8 (H5). Only byte-level entry points report this.
+    /// The bytes at the index are not UTF-8 (H5): in input read as bytes, or after
+    /// percent-decoding.
     InvalidUtf8,
+    /// A character the grammar of a URI or URL form does not allow where it stands, or the
+    /// text ends too early; [`ParseError::rule`] names the grammar rule it was inside.
+    UriSyntax,
+    /// A `%` that does not start a percent-encoded octet (`%` and two hex digits, RFC 3986).
+    PercentEncoding,
+    /// An HTTP(S) URL whose host is not a known proxy or resolver, nor one the caller named
+    /// (P1); the index is that of the host.
+    UnknownResolver,
+    /// A URL or URI of a form that holds no handle: another scheme, `urn:` or `info:`
+    /// namespace (D5).
+    NotAHandleForm,
+    /// A proxy query parameter whose value is not what P4 allows (an `index` that is not an
+    /// unsigned 32-bit number, a `locatt` without `key:value`); the index is into the query.
+    InvalidParameter,
 }
 
 impl ParseErrorKind {
@@ -56,6 +72,10 @@ impl ParseErrorKind {
             Self::Empty | Self::InvalidUtf8 => "handle",
             Self::EmptySegment | Self::InvalidCharacter => "naming authority segment",
             Self::MissingSlash => "naming authority",
+            Self::UriSyntax | Self::NotAHandleForm => "URI",
+            Self::PercentEncoding => "percent-encoded octet",
+            Self::UnknownResolver => "resolver host",
+            Self::InvalidParameter => "query parameter",
         }
     }
 }
@@ -63,7 +83,40 @@ impl ParseErrorKind {
 impl ParseError {
     /// Builds an error. Parsers in this crate are the only callers.
     pub(crate) const fn new(index: usize, kind: ParseErrorKind, found: Option<char>) -> Self {
-        Self { index, kind, found }
+        Self {
+            index,
+            kind,
+            found,
+            rule: "",
+        }
+    }
+
+    /// An error inside grammar rule `rule`.
+    pub(crate) const fn in_rule(mut self, rule: &'static str) -> Self {
+        self.rule = rule;
+        self
+    }
+
+    /// The same error, `offset` bytes further into a larger input.
+    #[must_use]
+    pub(crate) const fn shifted(mut self, offset: usize) -> Self {
+        self.index += offset;
+        self
+    }
+
+    /// The same error at another index.
+    #[must_use]
+    pub(crate) const fn at(mut self, index: usize) -> Self {
+        self.index = index;
+        self
+    }
+
+    /// The grammar rule the error was found in, as the grammar files name it (for example
+    /// `u_local_name` in grammar/hdl-uri.pest), when the error comes from a URI or URL form;
+    /// empty otherwise.
+    #[must_use]
+    pub const fn rule(&self) -> &'static str {
+        self.rule
     }
 
     /// The byte index into the input where the input stops being a handle.
@@ -140,9 +193,10 @@ impl fmt::Display for ParseError {
             (ParseErrorKind::InvalidCharacter, Some(c)) => write!(
                 f,
                 "{} is not allowed in a naming authority segment at byte {at}; \
-                 the ABNF excludes %x{:02X} (SPEC H3, D1)",
+                 the ABNF excludes %x{:02X} (SPEC H3{})",
                 Shown(c),
-                u32::from(c)
+                u32::from(c),
+                if c == '@' { ", D1" } else { "" }
             ),
             (ParseErrorKind::MissingSlash, _) => write!(
                 f,
@@ -153,12 +207,65 @@ impl fmt::Display for ParseError {
                 f,
                 "invalid UTF-8 at byte {at}; a handle is UTF-8 text (SPEC H5)"
             ),
+            (ParseErrorKind::UriSyntax, Some(c)) => write!(
+                f,
+                "{} is not allowed in {} at byte {at}; write it percent-encoded (SPEC U6, P2)",
+                Shown(c),
+                part(self.rule)
+            ),
+            (ParseErrorKind::UriSyntax, None) => {
+                write!(f, "the text ends inside {} at byte {at}", part(self.rule))
+            }
+            (ParseErrorKind::PercentEncoding, _) => write!(
+                f,
+                "'%' at byte {at} does not start a percent-encoded octet; write '%' followed by \
+                 two hex digits, and a '%' itself as %25 (RFC 3986)"
+            ),
+            (ParseErrorKind::UnknownResolver, _) => write!(
+                f,
+                "the URL's host at byte {at} is not a known handle proxy or resolver; name its \
+                 base to read it (SPEC P1)"
+            ),
+            (ParseErrorKind::NotAHandleForm, _) => f.write_str(
+                "a URI or URL of a form that holds no handle (SPEC D5); \
+                 to take the text itself as a handle, parse it as a bare handle",
+            ),
+            (ParseErrorKind::InvalidParameter, _) => write!(
+                f,
+                "the query parameter at byte {at} has a value the proxy does not accept (SPEC P4)"
+            ),
             (kind, None) => write!(
                 f,
                 "unexpected end of input in a {} at byte {at}",
                 kind.element()
             ),
         }
+    }
+}
+
+/// Words for a grammar rule in messages: what the rule is, as a reader knows it.
+fn part(rule: &str) -> &str {
+    match rule {
+        "hdl_host" | "hdl_path" | "hdl_resolution" | "cordra_host" | "cordra_path" => {
+            "the hdl: URI"
+        }
+        "scheme" | "http_scheme" | "info_scheme" => "the scheme",
+        "server" => "the server",
+        "u_handle" => "the handle",
+        "u_naming_authority" => "the naming authority",
+        "u_na_segment" => "a naming authority segment",
+        "u_local_name" => "the local name",
+        "query" => "the query",
+        "fragment" => "the fragment",
+        "pct_encoded" => "a percent-encoded octet",
+        "info_uri" => "the info: URI",
+        "namespace" => "the info: namespace",
+        "identifier" => "the info: identifier",
+        "http_url" | "cordra_http" => "the URL",
+        "authority" | "reg_name" | "userinfo" => "the host",
+        "path" | "segment" | "segment_nz" => "the path",
+        "" => "the text",
+        other => other,
     }
 }
 

@@ -39,12 +39,17 @@ extern crate alloc;
 
 mod dfa;
 mod error;
+pub mod escape;
 mod handle;
 mod parser;
+mod proxy;
+mod uri;
 mod validate;
 
 pub use error::{ParseError, ParseErrorKind, Rendered};
 pub use handle::{Caseless, Handle, HandleRef};
+pub use proxy::{Action, ProxyBase, ProxyQuery, KNOWN_PROXY_HOSTS};
+pub use uri::{recognize, Form, HdlUri, Options};
 #[doc(hidden)]
 pub use validate::__reference;
 pub use validate::validate;

@@ -29,7 +29,7 @@ pub(crate) fn parse_handle(text: &str) -> Result<usize, ParseError> {
         // H1: a segment cannot hold a '/', so the first one is the separator
         // (tests/grammar.rs checks this against the parse tree).
         Ok(()) => Ok(memchr::memchr(b'/', text.as_bytes()).expect("a handle has a '/'")),
-        Err(at) => Err(explain(text, at, parser::parse_handle)),
+        Err(reject) => Err(explain(text, reject.index, parser::parse_handle)),
     }
 }
 
@@ -74,6 +74,8 @@ pub mod __reference {
     ///
     /// The byte index of the rejection.
     pub fn generated_handle(text: &str) -> Result<(), usize> {
-        crate::dfa::generated::HANDLE.run(text.as_bytes())
+        crate::dfa::generated::HANDLE
+            .run(text.as_bytes())
+            .map_err(|r| r.index)
     }
 }

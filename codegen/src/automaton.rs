@@ -35,6 +35,11 @@ pub struct Dfa {
     pub start: u8,
     /// Each state's skip.
     pub skips: Vec<Skip>,
+    /// Each state's label: the rule that consumed the character that led there (see
+    /// `nfa::State::label`), as an index into `label_names`; the entry rule for the start.
+    pub labels: Vec<u8>,
+    /// The rule names of `labels`.
+    pub label_names: Vec<String>,
 }
 
 impl Dfa {
@@ -44,15 +49,18 @@ impl Dfa {
     ///
     /// When the minimal automaton has more than 256 states.
     pub fn from_nfa(nfa: &Nfa) -> Result<Self, String> {
-        let (table, accepting, start) = determinise(nfa);
-        let (table, accepting, start) = minimise(&table, &accepting, start);
-        if accepting.len() > 256 {
+        let (table, accepting, labels, start) = determinise(nfa);
+        let (table, accepting, labels, start) = minimise(&table, &accepting, &labels, start);
+        if accepting.len() > 256 || nfa.labels.len() > 256 {
             return Err(format!(
                 "{} states do not fit the u8 tables",
                 accepting.len()
             ));
         }
-        Ok(Self::with_byte_classes(&table, accepting, start))
+        let mut dfa = Self::with_byte_classes(&table, accepting, start);
+        dfa.labels = labels.iter().map(|&l| u8::try_from(l).unwrap()).collect();
+        dfa.label_names.clone_from(&nfa.labels);
+        Ok(dfa)
     }
 
     /// Runs the automaton over `input` as the generated code does, without skips: the index
@@ -129,6 +137,8 @@ impl Dfa {
             accepting,
             start: u8::try_from(start).expect("at most 256 states"),
             skips,
+            labels: Vec::new(),
+            label_names: Vec::new(),
         }
     }
 }
@@ -144,8 +154,16 @@ fn closure(nfa: &Nfa, set: &mut BTreeSet<usize>) {
     }
 }
 
+/// The label of a set of NFA states: the deepest label among them, the entry rule if none.
+fn label_of(nfa: &Nfa, set: &BTreeSet<usize>) -> usize {
+    set.iter()
+        .filter_map(|&s| nfa.states[s].label)
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)))
+        .map_or(0, |(_, label)| label)
+}
+
 /// Subset construction. State 0 is the dead (empty) set.
-fn determinise(nfa: &Nfa) -> (Vec<[usize; SYMBOLS]>, Vec<bool>, usize) {
+fn determinise(nfa: &Nfa) -> (Vec<[usize; SYMBOLS]>, Vec<bool>, Vec<usize>, usize) {
     let mut ids: HashMap<BTreeSet<usize>, usize> = HashMap::new();
     let mut sets: Vec<BTreeSet<usize>> = Vec::new();
     let mut intern = |set: BTreeSet<usize>, sets: &mut Vec<BTreeSet<usize>>| -> usize {
@@ -178,16 +196,25 @@ fn determinise(nfa: &Nfa) -> (Vec<[usize; SYMBOLS]>, Vec<bool>, usize) {
         next += 1;
     }
     let accepting = sets.iter().map(|s| s.contains(&nfa.accept)).collect();
-    (table, accepting, start)
+    let labels = sets.iter().map(|s| label_of(nfa, s)).collect();
+    (table, accepting, labels, start)
 }
 
-/// Moore's partition refinement; the dead state's block becomes state 0.
+/// Moore's partition refinement, starting from (accepting, label) so that labels survive;
+/// the dead state's block becomes state 0.
 fn minimise(
     table: &[[usize; SYMBOLS]],
     accepting: &[bool],
+    labels: &[usize],
     start: usize,
-) -> (Vec<[usize; SYMBOLS]>, Vec<bool>, usize) {
-    let mut block: Vec<usize> = accepting.iter().map(|&a| usize::from(a)).collect();
+) -> (Vec<[usize; SYMBOLS]>, Vec<bool>, Vec<usize>, usize) {
+    let mut first: HashMap<(bool, usize), usize> = HashMap::new();
+    let mut block: Vec<usize> = (0..table.len())
+        .map(|s| {
+            let n = first.len();
+            *first.entry((accepting[s], labels[s])).or_insert(n)
+        })
+        .collect();
     loop {
         let mut ids: HashMap<(usize, Vec<usize>), usize> = HashMap::new();
         // Number blocks in order of first appearance, so the dead state (0) stays block 0.
@@ -207,11 +234,13 @@ fn minimise(
     let count = block.iter().max().map_or(0, |m| m + 1);
     let mut new_table = vec![[DEAD; SYMBOLS]; count];
     let mut new_accepting = vec![false; count];
+    let mut new_labels = vec![0; count];
     for s in 0..table.len() {
         for symbol in 0..SYMBOLS {
             new_table[block[s]][symbol] = block[table[s][symbol]];
         }
         new_accepting[block[s]] = accepting[s];
+        new_labels[block[s]] = labels[s];
     }
-    (new_table, new_accepting, block[start])
+    (new_table, new_accepting, new_labels, block[start])
 }

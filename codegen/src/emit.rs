@@ -26,6 +26,8 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
     writeln!(s, "    classes: &{:?},", dfa.classes).unwrap();
     writeln!(s, "    transitions: &{:?},", dfa.transitions).unwrap();
     writeln!(s, "    accepting: &{:?},", dfa.accepting).unwrap();
+    writeln!(s, "    labels: &{:?},", dfa.labels).unwrap();
+    writeln!(s, "    label_names: &{:?},", dfa.label_names).unwrap();
     s.push_str("    skips: &[");
     for skip in &dfa.skips {
         match skip {

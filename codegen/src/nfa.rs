@@ -12,6 +12,8 @@ pub struct Nfa {
     pub states: Vec<State>,
     /// The accepting state.
     pub accept: usize,
+    /// The rule names states are labelled with; the entry rule first.
+    pub labels: Vec<String>,
 }
 
 /// One NFA state.
@@ -21,6 +23,9 @@ pub struct State {
     pub eps: Vec<usize>,
     /// Moves on one symbol of the set.
     pub edges: Vec<(CharSet, usize)>,
+    /// For a state entered by consuming a character: the innermost rule that is not silent
+    /// (`_{}`) which consumed it, as (nesting depth, index into `Nfa::labels`).
+    pub label: Option<(usize, usize)>,
 }
 
 /// Compiles rules of one grammar.
@@ -29,6 +34,10 @@ pub struct Compiler<'g> {
     states: Vec<State>,
     /// The rules being compiled, outermost first: a reference to one of them is recursion.
     stack: Vec<String>,
+    /// The rules that label consumed characters: the non-silent rules on `stack`, as indices
+    /// into `labels`.
+    label_stack: Vec<usize>,
+    labels: Vec<String>,
 }
 
 impl<'g> Compiler<'g> {
@@ -38,7 +47,50 @@ impl<'g> Compiler<'g> {
             rules,
             states: Vec::new(),
             stack: Vec::new(),
+            label_stack: Vec::new(),
+            labels: Vec::new(),
         }
+    }
+
+    /// Enters rule `name`: it is on the stack, and labels what it consumes unless silent.
+    fn enter(&mut self, name: &str) {
+        self.stack.push(name.to_owned());
+        let silent = self
+            .rules
+            .get(name)
+            .is_some_and(|r| r.ty == pest_meta::ast::RuleType::Silent);
+        if !silent {
+            let index = match self.labels.iter().position(|l| l == name) {
+                Some(i) => i,
+                None => {
+                    self.labels.push(name.to_owned());
+                    self.labels.len() - 1
+                }
+            };
+            self.label_stack.push(index);
+        }
+    }
+
+    fn leave(&mut self) {
+        let name = self.stack.pop().expect("entered");
+        let silent = self
+            .rules
+            .get(&name)
+            .is_some_and(|r| r.ty == pest_meta::ast::RuleType::Silent);
+        if !silent {
+            self.label_stack.pop();
+        }
+    }
+
+    /// A move from `from` on `set` to a new state, labelled with the current rule.
+    fn edge(&mut self, from: usize, set: CharSet) -> usize {
+        let to = self.new_state();
+        self.states[from].edges.push((set, to));
+        self.states[to].label = self
+            .label_stack
+            .last()
+            .map(|&l| (self.label_stack.len(), l));
+        to
     }
 
     /// Compiles the entry rule `name`, which must read `SOI ~ … ~ EOI`.
@@ -56,12 +108,13 @@ impl<'g> Compiler<'g> {
                 "rule `{name}`: an entry rule must read `SOI ~ … ~ EOI`"
             ));
         }
-        self.stack.push(name.to_owned());
+        self.enter(name);
         let start = self.new_state();
         let body = self.seq(&parts[1..parts.len() - 1], start)?;
         Ok(Nfa {
             states: self.states,
             accept: body,
+            labels: self.labels,
         })
     }
 
@@ -109,9 +162,9 @@ impl<'g> Compiler<'g> {
                 None => match self.rules.get(name) {
                     Some(rule) if !self.stack.contains(name) => {
                         self.stack.push(name.clone());
-                        let set = self.class(&rule.expr)?;
+                        let set = self.class(&rule.expr);
                         self.stack.pop();
-                        set
+                        set?
                     }
                     _ => None,
                 },
@@ -142,9 +195,16 @@ impl<'g> Compiler<'g> {
     /// Compiles `expr` starting at state `from`; returns the state it ends in.
     fn expr(&mut self, expr: &Expr, from: usize) -> Result<usize, String> {
         if let Some(set) = self.class(expr)? {
-            let to = self.new_state();
-            self.states[from].edges.push((set, to));
-            return Ok(to);
+            // A one-character rule reference still labels with its own name.
+            if let Expr::Ident(name) = expr {
+                if self.rules.contains_key(name) {
+                    self.enter(name);
+                    let to = self.edge(from, set);
+                    self.leave();
+                    return Ok(to);
+                }
+            }
+            return Ok(self.edge(from, set));
         }
         match expr {
             Expr::Str(s) | Expr::Insens(s) => {
@@ -156,9 +216,7 @@ impl<'g> Compiler<'g> {
                         CharSet::char_insensitive(c)
                     }
                     .ok_or_else(|| self.non_ascii_literal(s))?;
-                    let to = self.new_state();
-                    self.states[at].edges.push((set, to));
-                    at = to;
+                    at = self.edge(at, set);
                 }
                 Ok(at)
             }
@@ -173,10 +231,11 @@ impl<'g> Compiler<'g> {
                     .rules
                     .get(name)
                     .ok_or_else(|| self.refuse(&format!("the unknown rule `{name}`")))?;
-                self.stack.push(name.clone());
-                let end = self.expr(&rule.expr, from)?;
-                self.stack.pop();
-                Ok(end)
+                let expr = &rule.expr;
+                self.enter(name);
+                let end = self.expr(expr, from);
+                self.leave();
+                end
             }
             Expr::Seq(..) => self.seq(&flatten_seq(expr), from),
             Expr::Choice(..) => {

@@ -1,0 +1,258 @@
+//! Percent-encoding: the sets of characters each written form keeps as they are, and
+//! decoding that keeps track of byte indices.
+//!
+//! Each set is a named constant citing the rule it comes from; `tests/escape.rs` checks each
+//! against the grammar of the form it writes (every kept character is accepted there).
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::error::{ParseError, ParseErrorKind};
+
+/// A set of ASCII characters written as they are; every other character is written as the
+/// `%XX` escapes of its UTF-8 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EscapeSet {
+    keep: u128,
+}
+
+impl EscapeSet {
+    /// The set that keeps nothing.
+    pub const NONE: Self = Self { keep: 0 };
+
+    /// This set and the ASCII characters `lo..=hi`.
+    #[must_use]
+    pub const fn range(self, lo: u8, hi: u8) -> Self {
+        let mut keep = self.keep;
+        let mut c = lo;
+        while c <= hi && c < 128 {
+            keep |= 1 << c;
+            c += 1;
+        }
+        Self { keep }
+    }
+
+    /// This set and the characters of `chars` (ASCII).
+    #[must_use]
+    pub const fn chars(self, chars: &[u8]) -> Self {
+        let mut keep = self.keep;
+        let mut i = 0;
+        while i < chars.len() {
+            keep |= 1 << chars[i];
+            i += 1;
+        }
+        Self { keep }
+    }
+
+    /// This set without the characters of `chars`.
+    #[must_use]
+    pub const fn without(self, chars: &[u8]) -> Self {
+        let mut keep = self.keep;
+        let mut i = 0;
+        while i < chars.len() {
+            keep &= !(1 << chars[i]);
+            i += 1;
+        }
+        Self { keep }
+    }
+
+    /// Whether `c` is written as it is.
+    #[must_use]
+    pub const fn keeps(&self, c: char) -> bool {
+        (c as u32) < 128 && self.keep >> (c as u32) & 1 == 1
+    }
+
+    /// `text` with every character this set does not keep percent-encoded.
+    ///
+    /// ```
+    /// use handle_id::escape::{EscapeSet, LOCAL_NAME};
+    /// assert_eq!(LOCAL_NAME.encode("a b/é?").to_string(), "a%20b/%C3%A9%3F");
+    /// ```
+    #[must_use]
+    pub fn encode<'a>(&'a self, text: &'a str) -> Encoded<'a> {
+        Encoded { set: self, text }
+    }
+}
+
+/// [`EscapeSet::encode`]: writes the encoded text without building it first.
+#[derive(Clone, Copy, Debug)]
+pub struct Encoded<'a> {
+    set: &'a EscapeSet,
+    text: &'a str,
+}
+
+impl fmt::Display for Encoded<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut rest = self.text;
+        while !rest.is_empty() {
+            let kept = rest.find(|c| !self.set.keeps(c)).unwrap_or(rest.len());
+            f.write_str(&rest[..kept])?;
+            rest = &rest[kept..];
+            if let Some(c) = rest.chars().next() {
+                let mut buf = [0; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    write!(f, "%{b:02X}")?;
+                }
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        Ok(())
+    }
+}
+
+const ALPHA_DIGIT: EscapeSet = EscapeSet::NONE
+    .range(b'a', b'z')
+    .range(b'A', b'Z')
+    .range(b'0', b'9');
+
+/// U6: what a naming authority segment keeps as it is in an `hdl:` URI, WIKI's comment on
+/// `u-na-segment`: `%x21 / %x24 / %x26-2D / %x30-39 / %x3B / %x3D / %x41-5A / %x5F /
+/// %x61-7A / %x7E`. Everything else, `.` included, is percent-encoded (the `.` that joins
+/// segments is written by the caller).
+pub const NA_SEGMENT: EscapeSet = EscapeSet::NONE
+    .chars(b"!$")
+    .range(0x26, 0x2D)
+    .range(0x30, 0x39)
+    .chars(b";=")
+    .range(0x41, 0x5A)
+    .chars(b"_")
+    .range(0x61, 0x7A)
+    .chars(b"~");
+
+/// U6: what the local name keeps as it is in an `hdl:` URI, WIKI's comment on
+/// `u-local-name`: `%x21 / %x24 / %x26-2F / %x30-39 / %x3B / %x3D / %x41-5A / %x5F /
+/// %x61-7A / %x7E`.
+pub const LOCAL_NAME: EscapeSet = NA_SEGMENT.range(0x2E, 0x2F);
+
+/// P2: what a proxy URL's path keeps as it is, the reference proxy's own path set:
+/// `ALPHA DIGIT - . _ ~ ! $ ( ) * , : @ / ; =`. PROXY's minimum list (`%`, `#`, space,
+/// `?`) is outside it, and so are `\`, `'`, `&` and `+`.
+pub const PROXY_PATH: EscapeSet = ALPHA_DIGIT.chars(b"-._~!$()*,:@/;=");
+
+/// U8: what the identifier of an `info:hdl/` or `info:doi/` URI keeps as it is: RFC 4452's
+/// `identifier = *( pchar / "/" / "?" )`, that is unreserved, sub-delims, `:`, `@`, `/`, `?`.
+pub const INFO_IDENTIFIER: EscapeSet = ALPHA_DIGIT.chars(b"-._~!$&'()*+,;=:@/?");
+
+/// RFC 3986 `unreserved`: what a query parameter's value keeps as it is (P4). Everything
+/// else, `&`, `=`, `+` and `#` included, is encoded, so any value round-trips.
+pub const QUERY_VALUE: EscapeSet = ALPHA_DIGIT.chars(b"-._~");
+
+/// The value of a hex digit.
+const fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Percent-decodes `text`, which starts at byte `offset` of the input errors refer to.
+/// `+` stays `+` (P3). Borrowed when there is nothing to decode.
+///
+/// # Errors
+///
+/// A `%` not followed by two hex digits ([`ParseErrorKind::PercentEncoding`]), or decoded
+/// bytes that are not UTF-8 ([`ParseErrorKind::InvalidUtf8`] at the `%` of the first bad
+/// byte): never a replacement character.
+pub(crate) fn decode(text: &str, offset: usize) -> Result<Cow<'_, str>, ParseError> {
+    let bytes = text.as_bytes();
+    let Some(first) = memchr::memchr(b'%', bytes) else {
+        return Ok(Cow::Borrowed(text));
+    };
+    let mut out = Vec::with_capacity(text.len());
+    out.extend_from_slice(&bytes[..first]);
+    let mut i = first;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let byte = match (
+                bytes.get(i + 1).and_then(|&b| hex(b)),
+                bytes.get(i + 2).and_then(|&b| hex(b)),
+            ) {
+                (Some(hi), Some(lo)) => hi << 4 | lo,
+                _ => {
+                    let found = text[i..].chars().next();
+                    return Err(ParseError::new(
+                        offset + i,
+                        ParseErrorKind::PercentEncoding,
+                        found,
+                    ));
+                }
+            };
+            out.push(byte);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    match String::from_utf8(out) {
+        Ok(s) => Ok(Cow::Owned(s)),
+        Err(e) => {
+            let at = original_index(text, e.utf8_error().valid_up_to());
+            Err(ParseError::new(
+                offset + at,
+                ParseErrorKind::InvalidUtf8,
+                None,
+            ))
+        }
+    }
+}
+
+/// The byte index in `text` of byte `decoded` of its percent-decoded form: the `%` of an
+/// escape, or the character itself. `text.len()` past the end.
+pub(crate) fn original_index(text: &str, decoded: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut i, mut d) = (0, 0);
+    while i < bytes.len() && d < decoded {
+        let escape = bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && hex(bytes[i + 1]).is_some()
+            && hex(bytes[i + 2]).is_some();
+        i += if escape { 3 } else { 1 };
+        d += 1;
+    }
+    i.min(bytes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoding() {
+        assert_eq!(decode("a%20b+c", 0).unwrap(), "a b+c");
+        assert!(matches!(decode("abc", 0).unwrap(), Cow::Borrowed("abc")));
+        assert_eq!(decode("%C3%A9", 0).unwrap(), "é");
+        let e = decode("ab%zz", 10).unwrap_err();
+        assert_eq!(
+            (e.index(), e.kind(), e.found()),
+            (12, ParseErrorKind::PercentEncoding, Some('%'))
+        );
+        let e = decode("ab%4", 0).unwrap_err();
+        assert_eq!(e.index(), 2);
+        let e = decode("x%C3%28", 5).unwrap_err();
+        assert_eq!((e.index(), e.kind()), (6, ParseErrorKind::InvalidUtf8));
+        let e = decode("é%FF", 0).unwrap_err();
+        assert_eq!(e.index(), 2);
+    }
+
+    #[test]
+    fn original_indices() {
+        assert_eq!(original_index("a%20b", 0), 0);
+        assert_eq!(original_index("a%20b", 1), 1);
+        assert_eq!(original_index("a%20b", 2), 4);
+        assert_eq!(original_index("a%20b", 9), 5);
+    }
+
+    #[test]
+    fn sets() {
+        assert!(NA_SEGMENT.keeps('a') && !NA_SEGMENT.keeps('.') && !NA_SEGMENT.keeps('/'));
+        assert!(LOCAL_NAME.keeps('.') && LOCAL_NAME.keeps('/') && !LOCAL_NAME.keeps('%'));
+        assert!(!PROXY_PATH.keeps('#') && !PROXY_PATH.keeps('?') && !PROXY_PATH.keeps(' '));
+        assert!(!PROXY_PATH.keeps('\\') && PROXY_PATH.keeps('@') && !PROXY_PATH.keeps('é'));
+        assert_eq!(PROXY_PATH.encode("a b#c").to_string(), "a%20b%23c");
+    }
+}

@@ -1,0 +1,724 @@
+//! Every written form of a handle: reading (`recognize`, `HdlUri::parse`) and writing.
+//!
+//! Each form's grammar (grammar/hdl-uri.pest, cordra-uri.pest, info-uri.pest,
+//! proxy-url.pest) decides through its generated validator; which form a string is in is
+//! decided by the prefix rules of grammar/forms.pest. What is left here is slicing the
+//! validated text at its delimiters (checked against the grammars' parse trees in
+//! tests/uri_grammar.rs), percent-decoding, and the handle grammar on the decoded handle.
+
+use alloc::borrow::Cow;
+use alloc::string::String;
+use core::fmt::{self, Write};
+use core::str::FromStr;
+
+use crate::dfa::{generated as g, Dfa};
+use crate::error::{ParseError, ParseErrorKind};
+use crate::escape::{self, decode, original_index};
+use crate::handle::{Handle, HandleRef};
+use crate::proxy::{self, ProxyBase, ProxyQuery};
+use crate::validate::parse_handle;
+
+/// A byte range `start..end` of the input.
+type Span = (usize, usize);
+
+/// The written forms of a handle (SPEC D5), as [`recognize`] reports them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Form {
+    /// A bare handle, `10.1000/182` (H1, U9).
+    Handle,
+    /// The `hdl:` path form, `hdl:10.1000/182` (U1).
+    Hdl,
+    /// The `hdl://` host form, `hdl://10.1000/182` (U2, D4).
+    HdlHost,
+    /// The resolution form `hdl://<server>/<handle>`, read only on request (U3).
+    HdlResolution,
+    /// `info:hdl/<handle>` (U8, RFC 4452).
+    InfoHdl,
+    /// `info:doi/<doi>` (U8, RFC 4452).
+    InfoDoi,
+    /// `doi:<doi>`, a textual prefix (U8).
+    Doi,
+    /// `urn:hdl:<na>:<local>`, a textual prefix (U8).
+    UrnHdl,
+    /// `urn:doi:<na>:<local>`, a textual prefix (U8).
+    UrnDoi,
+    /// A proxy or resolver URL, `https://hdl.handle.net/<handle>` (P1, P3).
+    Proxy,
+    /// A REST API URL, `https://hdl.handle.net/api/handles/<handle>` (P5).
+    Api,
+    /// A repository page of the DSpace kind, `https://repo.example/handle/<handle>`, read
+    /// only on request.
+    Repository,
+}
+
+impl Form {
+    /// Every form, in the order of the variants.
+    pub const ALL: [Form; 12] = [
+        Form::Handle,
+        Form::Hdl,
+        Form::HdlHost,
+        Form::HdlResolution,
+        Form::InfoHdl,
+        Form::InfoDoi,
+        Form::Doi,
+        Form::UrnHdl,
+        Form::UrnDoi,
+        Form::Proxy,
+        Form::Api,
+        Form::Repository,
+    ];
+
+    /// The form's name, as the `hdl` command's JSON and `--to` write it: `handle`, `hdl`,
+    /// `hdl-host`, `hdl-resolution`, `info-hdl`, `info-doi`, `doi`, `urn-hdl`, `urn-doi`,
+    /// `proxy`, `api`, `repository`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Form::Handle => "handle",
+            Form::Hdl => "hdl",
+            Form::HdlHost => "hdl-host",
+            Form::HdlResolution => "hdl-resolution",
+            Form::InfoHdl => "info-hdl",
+            Form::InfoDoi => "info-doi",
+            Form::Doi => "doi",
+            Form::UrnHdl => "urn-hdl",
+            Form::UrnDoi => "urn-doi",
+            Form::Proxy => "proxy",
+            Form::Api => "api",
+            Form::Repository => "repository",
+        }
+    }
+
+    /// The form with index `i` in [`Form::ALL`]; for the macros.
+    #[doc(hidden)]
+    #[must_use]
+    pub const fn __from_index(i: u8) -> Self {
+        Self::ALL[i as usize]
+    }
+}
+
+impl fmt::Display for Form {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Form {
+    type Err = ParseError;
+    /// A form by its [`name`](Form::name).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Form::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or(ParseError::new(
+                0,
+                ParseErrorKind::NotAHandleForm,
+                s.chars().next(),
+            ))
+    }
+}
+
+/// What [`recognize`] reads besides the forms it always reads.
+///
+/// ```
+/// use handle_id::{recognize, Form, Options, ProxyBase};
+///
+/// let options = Options::new()
+///     .proxy_base(ProxyBase::parse("http://arrow.resolver.au.gov:2641/hdl")?)
+///     .repository_urls(true);
+/// let uri = recognize(
+///     "http://arrow.resolver.au.gov:2641/hdl/100.102/F58FB49EB1F848f0A606E84CEF294BE5",
+///     &options,
+/// )?;
+/// assert_eq!(uri.form(), Form::Proxy);
+/// assert_eq!(uri.handle().prefix(), "100.102");
+/// let page = recognize("https://repo.example/handle/10986/36154", &options)?;
+/// assert_eq!((page.form(), page.handle().as_str()), (Form::Repository, "10986/36154"));
+/// # Ok::<(), handle_id::ParseError>(())
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    pub(crate) bases: alloc::vec::Vec<ProxyBase>,
+    pub(crate) repository_urls: bool,
+    pub(crate) resolution_form: bool,
+    pub(crate) cordra: bool,
+}
+
+impl Options {
+    /// The defaults: the known proxies (`hdl.handle.net`, `doi.org`, `dx.doi.org`,
+    /// `www.doi.org`) and nothing else.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Also read URLs of the resolver at `base` (P1).
+    #[must_use]
+    pub fn proxy_base(mut self, base: ProxyBase) -> Self {
+        self.bases.push(base);
+        self
+    }
+
+    /// Read repository pages of the DSpace kind (`…/handle/<handle>`) on any host. Off by
+    /// default: any site may use such a path.
+    #[must_use]
+    pub fn repository_urls(mut self, on: bool) -> Self {
+        self.repository_urls = on;
+        self
+    }
+
+    /// Read `hdl://a/b/c` as the resolution form, server `a` and handle `b/c` (U3), instead
+    /// of the handle `a/b/c` (D4).
+    #[must_use]
+    pub fn resolution_form(mut self, on: bool) -> Self {
+        self.resolution_form = on;
+        self
+    }
+
+    /// Apply CORDRA's profile (U5): `hdl://` host not empty and one path segment, `hdl:`
+    /// exactly two non-empty segments (a `/` in the local name written `%2F`), and CORDRA's
+    /// HTTP encoding for URLs.
+    #[must_use]
+    pub fn cordra(mut self, on: bool) -> Self {
+        self.cordra = on;
+        self
+    }
+}
+
+/// A handle as written in one of its forms: the text, the form, the handle it holds
+/// (percent-decoded), and the query and fragment, raw and decoded on request.
+///
+/// ```
+/// use handle_id::{Form, HdlUri};
+///
+/// let uri = HdlUri::parse("hdl:10.1045/april%202006?locatt=id:1#top")?;
+/// assert_eq!(uri.form(), Form::Hdl);
+/// assert_eq!(uri.handle().as_str(), "10.1045/april 2006");
+/// assert_eq!(uri.query(), Some("locatt=id:1"));
+/// assert_eq!(uri.fragment(), Some("top"));
+/// assert_eq!(uri.to_string(), "hdl:10.1045/april%202006?locatt=id:1#top");
+/// # Ok::<(), handle_id::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HdlUri<'a> {
+    text: &'a str,
+    form: Form,
+    handle: Cow<'a, str>,
+    slash: usize,
+    /// The resolution form's server, or a URL's base (`scheme://host[/fixed segment]`).
+    base: Option<Span>,
+    query: Option<Span>,
+    fragment: Option<Span>,
+}
+
+impl<'a> HdlUri<'a> {
+    /// Reads an `hdl:` URI: the path form `hdl:<handle>` (U1) or the host form
+    /// `hdl://<handle>` (U2, D4), with optional query and fragment (U7). The scheme is
+    /// case-insensitive (U4). Use [`recognize`] for every other form.
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] with the byte index into `text`, also inside percent-encoded parts:
+    /// a character the URI grammar does not allow ([`ParseErrorKind::UriSyntax`], naming
+    /// the rule), a bad `%` escape, decoded bytes that are not UTF-8, or a decoded handle
+    /// that is not a handle.
+    pub fn parse(text: &'a str) -> Result<Self, ParseError> {
+        if g::HDL_HOST_FORM.accepted_prefix(text.as_bytes()).is_some() {
+            read_hdl(text, &g::HDL_HOST, Form::HdlHost)
+        } else {
+            read_hdl(text, &g::HDL_PATH, Form::Hdl)
+        }
+    }
+
+    /// Builds a value whose parts the `hdl_uri!` macro checked; not part of the API.
+    #[doc(hidden)]
+    #[must_use]
+    #[allow(clippy::too_many_arguments)]
+    pub const fn __from_validated_parts(
+        text: &'a str,
+        form: u8,
+        handle: &'a str,
+        slash: usize,
+        base: Option<Span>,
+        query: Option<Span>,
+        fragment: Option<Span>,
+    ) -> Self {
+        Self {
+            text,
+            form: Form::__from_index(form),
+            handle: Cow::Borrowed(handle),
+            slash,
+            base,
+            query,
+            fragment,
+        }
+    }
+
+    /// The text as read.
+    #[must_use]
+    pub fn as_str(&self) -> &'a str {
+        self.text
+    }
+
+    /// The form it was written in.
+    #[must_use]
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    /// The handle, percent-decoded.
+    #[must_use]
+    pub fn handle(&self) -> HandleRef<'_> {
+        HandleRef::__from_validated_parts(&self.handle, self.slash)
+    }
+
+    /// The handle, owned.
+    #[must_use]
+    pub fn into_handle(self) -> Handle {
+        self.handle().to_handle()
+    }
+
+    /// The resolution form's server (U3), or the base a URL was read against
+    /// (`https://hdl.handle.net`, with a resolver's fixed first segment if it has one).
+    #[must_use]
+    pub fn base(&self) -> Option<&'a str> {
+        self.base.map(|(s, e)| &self.text[s..e])
+    }
+
+    /// The query, raw, without its `?` (U7).
+    #[must_use]
+    pub fn query(&self) -> Option<&'a str> {
+        self.query.map(|(s, e)| &self.text[s..e])
+    }
+
+    /// The fragment, raw, without its `#` (U7).
+    #[must_use]
+    pub fn fragment(&self) -> Option<&'a str> {
+        self.fragment.map(|(s, e)| &self.text[s..e])
+    }
+
+    /// The query, percent-decoded.
+    ///
+    /// # Errors
+    ///
+    /// A bad `%` escape, or decoded bytes that are not UTF-8, with the index into the text.
+    pub fn query_decoded(&self) -> Option<Result<Cow<'a, str>, ParseError>> {
+        self.query.map(|(s, e)| decode(&self.text[s..e], s))
+    }
+
+    /// The fragment, percent-decoded.
+    ///
+    /// # Errors
+    ///
+    /// A bad `%` escape, or decoded bytes that are not UTF-8, with the index into the text.
+    pub fn fragment_decoded(&self) -> Option<Result<Cow<'a, str>, ParseError>> {
+        self.fragment.map(|(s, e)| decode(&self.text[s..e], s))
+    }
+
+    /// The query as proxy parameters (P4).
+    ///
+    /// # Errors
+    ///
+    /// A parameter the proxy would not accept, with the index into the text.
+    pub fn proxy_query(&self) -> Option<Result<ProxyQuery, ParseError>> {
+        self.query
+            .map(|(s, e)| ProxyQuery::parse(&self.text[s..e]).map_err(|err| err.shifted(s)))
+    }
+}
+
+impl fmt::Display for HdlUri<'_> {
+    /// The canonical text of the form: the handle encoded as the form's rules say (U6, U8,
+    /// P2), after the scheme or base in lower case, then the query and fragment as read.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let h = self.handle();
+        match self.form {
+            Form::Handle => f.write_str(h.as_str())?,
+            Form::Hdl => write!(f, "hdl:{}", HdlEncoded(h))?,
+            Form::HdlHost => write!(f, "hdl://{}", HdlEncoded(h))?,
+            Form::HdlResolution => {
+                write!(f, "hdl://{}/{}", self.base().unwrap_or(""), HdlEncoded(h))?;
+            }
+            Form::InfoHdl | Form::InfoDoi => {
+                let ns = if self.form == Form::InfoHdl {
+                    "hdl"
+                } else {
+                    "doi"
+                };
+                write!(
+                    f,
+                    "info:{ns}/{}",
+                    escape::INFO_IDENTIFIER.encode(h.as_str())
+                )?;
+            }
+            Form::Doi => write!(f, "doi:{}", h)?,
+            Form::UrnHdl | Form::UrnDoi => {
+                let ns = if self.form == Form::UrnHdl {
+                    "hdl"
+                } else {
+                    "doi"
+                };
+                write!(f, "urn:{ns}:{}:{}", h.prefix(), h.local_name())?;
+            }
+            Form::Proxy | Form::Api | Form::Repository => {
+                let base = self.base().unwrap_or("");
+                let (scheme, rest) = base.split_once("://").unwrap_or(("https", base));
+                let (host, path) = rest.split_once('/').map_or((rest, ""), |(h, p)| (h, p));
+                write!(
+                    f,
+                    "{}://{}",
+                    scheme.to_ascii_lowercase(),
+                    host.to_ascii_lowercase()
+                )?;
+                if !path.is_empty() {
+                    write!(f, "/{path}")?;
+                }
+                f.write_str(match self.form {
+                    Form::Api => "/api/handles/",
+                    Form::Repository => "/handle/",
+                    _ => "/",
+                })?;
+                proxy::write_path(f, h.as_str())?;
+            }
+        }
+        if let Some(q) = self.query() {
+            write!(f, "?{q}")?;
+        }
+        if let Some(fr) = self.fragment() {
+            write!(f, "#{fr}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A handle written for an `hdl:` URI: segments and local name escaped as U6 says.
+struct HdlEncoded<'a>(HandleRef<'a>);
+
+impl fmt::Display for HdlEncoded<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, segment) in self.0.prefix_segments().enumerate() {
+            if i > 0 {
+                f.write_char('.')?;
+            }
+            write!(f, "{}", escape::NA_SEGMENT.encode(segment))?;
+        }
+        write!(f, "/{}", escape::LOCAL_NAME.encode(self.0.local_name()))
+    }
+}
+
+impl HandleRef<'_> {
+    /// The handle in `hdl:` path form (U1), escaped as U6 says.
+    ///
+    /// ```
+    /// let h = handle_id::HandleRef::parse("10.1000/a b#c")?;
+    /// assert_eq!(h.to_hdl_uri(), "hdl:10.1000/a%20b%23c");
+    /// assert_eq!(h.to_hdl_host_uri(), "hdl://10.1000/a%20b%23c");
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn to_hdl_uri(&self) -> String {
+        alloc::format!("hdl:{}", HdlEncoded(*self))
+    }
+
+    /// The handle in `hdl://` host form (U2), escaped as U6 says.
+    #[must_use]
+    pub fn to_hdl_host_uri(&self) -> String {
+        alloc::format!("hdl://{}", HdlEncoded(*self))
+    }
+
+    /// The handle as an `info:` URI (U8): `info:doi/` for a DOI (H8), `info:hdl/` otherwise.
+    ///
+    /// ```
+    /// use handle_id::HandleRef;
+    /// assert_eq!(HandleRef::parse("10.1000/1#2")?.to_info_uri(), "info:doi/10.1000/1%232");
+    /// assert_eq!(HandleRef::parse("20.1000/5555")?.to_info_uri(), "info:hdl/20.1000/5555");
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn to_info_uri(&self) -> String {
+        let ns = if self.is_doi() { "doi" } else { "hdl" };
+        alloc::format!(
+            "info:{ns}/{}",
+            escape::INFO_IDENTIFIER.encode(self.as_str())
+        )
+    }
+
+    /// The handle in `form`, with `base` for the URL forms (the default base of
+    /// [`ProxyBase::default_for`] when `None`). The server of the resolution form is the
+    /// base's host.
+    #[must_use]
+    pub fn to_form(&self, form: Form, base: Option<&ProxyBase>) -> String {
+        let default;
+        let base = match base {
+            Some(b) => b,
+            None => {
+                default = ProxyBase::default_for(*self);
+                &default
+            }
+        };
+        match form {
+            Form::Handle => String::from(self.as_str()),
+            Form::Hdl => self.to_hdl_uri(),
+            Form::HdlHost => self.to_hdl_host_uri(),
+            Form::HdlResolution => alloc::format!("hdl://{}/{}", base.host(), HdlEncoded(*self)),
+            Form::InfoHdl => {
+                alloc::format!("info:hdl/{}", escape::INFO_IDENTIFIER.encode(self.as_str()))
+            }
+            Form::InfoDoi => {
+                alloc::format!("info:doi/{}", escape::INFO_IDENTIFIER.encode(self.as_str()))
+            }
+            Form::Doi => alloc::format!("doi:{}", self.as_str()),
+            Form::UrnHdl => alloc::format!("urn:hdl:{}:{}", self.prefix(), self.local_name()),
+            Form::UrnDoi => alloc::format!("urn:doi:{}:{}", self.prefix(), self.local_name()),
+            Form::Proxy => base.url(*self),
+            Form::Api => base.api_url(*self),
+            Form::Repository => {
+                let mut s = alloc::format!("{}/handle/", base.as_str());
+                proxy::write_path(&mut s, self.as_str()).expect("a String takes any text");
+                s
+            }
+        }
+    }
+}
+
+/// Reads any written form of a handle and says which it found (D5): `hdl:` and `hdl://`
+/// URIs, `info:hdl/`, `info:doi/`, `doi:`, `urn:hdl:`, `urn:doi:`, URLs of the known
+/// proxies and of the bases `options` names, REST API URLs, and bare handles. A string with
+/// no scheme is a bare handle (U9); a URL of another site, or a URI of another scheme, is
+/// not a handle.
+///
+/// # Errors
+///
+/// A [`ParseError`] with the byte index into `text`, also inside percent-encoded parts.
+///
+/// ```
+/// use handle_id::{recognize, Form, Options};
+///
+/// let o = Options::new();
+/// let uri = recognize("https://hdl.handle.net/20.1000/5555%23resolve?noredirect", &o)?;
+/// assert_eq!(uri.form(), Form::Proxy);
+/// assert_eq!(uri.handle().as_str(), "20.1000/5555#resolve");
+/// assert!(uri.proxy_query().unwrap()?.noredirect);
+///
+/// assert_eq!(recognize("urn:doi:10.123:456", &o)?.handle().as_str(), "10.123/456");
+/// assert_eq!(recognize("info:hdl/1234/567", &o)?.form(), Form::InfoHdl);
+/// assert!(recognize("https://example.com/10.1000/182", &o).is_err());
+/// # Ok::<(), handle_id::ParseError>(())
+/// ```
+pub fn recognize<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a>, ParseError> {
+    let b = text.as_bytes();
+    if g::HDL_HOST_FORM.accepted_prefix(b).is_some() {
+        if options.resolution_form {
+            read_hdl(text, &g::HDL_RESOLUTION, Form::HdlResolution)
+        } else if options.cordra {
+            read_hdl(text, &g::CORDRA_HOST, Form::HdlHost)
+        } else {
+            read_hdl(text, &g::HDL_HOST, Form::HdlHost)
+        }
+    } else if g::HDL_FORM.accepted_prefix(b).is_some() {
+        let dfa = if options.cordra {
+            &g::CORDRA_PATH
+        } else {
+            &g::HDL_PATH
+        };
+        read_hdl(text, dfa, Form::Hdl)
+    } else if g::INFO_HDL_FORM.accepted_prefix(b).is_some()
+        || g::INFO_DOI_FORM.accepted_prefix(b).is_some()
+    {
+        read_info(text)
+    } else if let Some(n) = g::DOI_FORM.accepted_prefix(b) {
+        read_textual(text, n, Form::Doi)
+    } else if let Some(n) = g::URN_HDL_FORM.accepted_prefix(b) {
+        read_textual(text, n, Form::UrnHdl)
+    } else if let Some(n) = g::URN_DOI_FORM.accepted_prefix(b) {
+        read_textual(text, n, Form::UrnDoi)
+    } else if g::HTTP_FORM.accepted_prefix(b).is_some() {
+        proxy::read_url(text, options)
+    } else if [&g::INFO_OTHER_FORM, &g::URN_OTHER_FORM, &g::OTHER_URL_FORM]
+        .iter()
+        .any(|dfa| dfa.accepted_prefix(b).is_some())
+    {
+        Err(ParseError::new(
+            0,
+            ParseErrorKind::NotAHandleForm,
+            text.chars().next(),
+        ))
+    } else {
+        let slash = parse_handle(text)?;
+        Ok(HdlUri {
+            text,
+            form: Form::Handle,
+            handle: Cow::Borrowed(text),
+            slash,
+            base: None,
+            query: None,
+            fragment: None,
+        })
+    }
+}
+
+/// Runs a generated validator; a rejection becomes a [`ParseError`] naming the rule.
+pub(crate) fn check(dfa: &Dfa, text: &str) -> Result<(), ParseError> {
+    dfa.run(text.as_bytes()).map_err(|r| {
+        let found = text[r.index..].chars().next();
+        if r.rule == "pct_encoded" {
+            // Point at the '%' that started the escape.
+            let at = text[..r.index].rfind('%').unwrap_or(r.index);
+            ParseError::new(at, ParseErrorKind::PercentEncoding, Some('%')).in_rule(r.rule)
+        } else {
+            ParseError::new(r.index, ParseErrorKind::UriSyntax, found).in_rule(r.rule)
+        }
+    })
+}
+
+/// The handle whose naming authority is written at `na` and local name at `local` of
+/// `text`, percent-decoded, checked with the handle grammar; error indices point into
+/// `text`.
+pub(crate) fn handle_from_parts(
+    text: &str,
+    na: Span,
+    local: Span,
+) -> Result<(Cow<'_, str>, usize), ParseError> {
+    let (na_raw, local_raw) = (&text[na.0..na.1], &text[local.0..local.1]);
+    let na_decoded = decode(na_raw, na.0)?;
+    let local_decoded = decode(local_raw, local.0)?;
+    let contiguous = na.1 + 1 == local.0;
+    let handle = match (&na_decoded, &local_decoded) {
+        (Cow::Borrowed(_), Cow::Borrowed(_)) if contiguous => Cow::Borrowed(&text[na.0..local.1]),
+        _ => Cow::Owned(alloc::format!("{na_decoded}/{local_decoded}")),
+    };
+    let na_len = na_decoded.len();
+    match parse_handle(&handle) {
+        Ok(slash) if slash == na_len => Ok((handle, slash)),
+        // A '/' decoded from %2F inside the naming authority (H3).
+        Ok(slash) => Err(ParseError::new(
+            na.0 + original_index(na_raw, slash),
+            ParseErrorKind::InvalidCharacter,
+            Some('/'),
+        )),
+        Err(e) => {
+            let d = e.index();
+            let at = if d <= na_len {
+                na.0 + original_index(na_raw, d)
+            } else {
+                local.0 + original_index(local_raw, d - na_len - 1)
+            };
+            Err(e.at(at))
+        }
+    }
+}
+
+/// The query and fragment that may follow at `from` (U7): `?query` up to `#`, `#fragment`
+/// to the end.
+pub(crate) fn query_and_fragment(text: &str, from: usize) -> (Option<Span>, Option<Span>) {
+    let b = text.as_bytes();
+    let hash = memchr::memchr(b'#', &b[from..]).map(|i| from + i);
+    let query_end = hash.unwrap_or(b.len());
+    let query = (b.get(from) == Some(&b'?')).then_some((from + 1, query_end));
+    let fragment = hash.map(|h| (h + 1, b.len()));
+    (query, fragment)
+}
+
+/// `hdl:` and `hdl://` forms, after their validator accepted the text.
+fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUri<'a>, ParseError> {
+    check(dfa, text)?;
+    let b = text.as_bytes();
+    // Past `hdl:` (the scheme holds no ':') and, for the host forms, `//`.
+    let mut at = memchr::memchr(b':', b).expect("validated") + 1;
+    if form != Form::Hdl {
+        at += 2;
+    }
+    let mut base = None;
+    if form == Form::HdlResolution {
+        let end = at + memchr::memchr(b'/', &b[at..]).expect("validated");
+        base = Some((at, end));
+        at = end + 1;
+    }
+    // A naming authority holds no raw '/', a local name no raw '?' or '#'.
+    let na_end = at + memchr::memchr(b'/', &b[at..]).expect("validated");
+    let local_start = na_end + 1;
+    let local_end =
+        memchr::memchr2(b'?', b'#', &b[local_start..]).map_or(b.len(), |i| local_start + i);
+    let (handle, slash) = handle_from_parts(text, (at, na_end), (local_start, local_end))?;
+    let (query, fragment) = query_and_fragment(text, local_end);
+    Ok(HdlUri {
+        text,
+        form,
+        handle,
+        slash,
+        base,
+        query,
+        fragment,
+    })
+}
+
+/// `info:hdl/` and `info:doi/` (U8): the identifier, percent-decoded, is the handle.
+fn read_info(text: &str) -> Result<HdlUri<'_>, ParseError> {
+    check(&g::INFO_URI, text)?;
+    let form = if g::INFO_HDL_FORM.accepted_prefix(text.as_bytes()).is_some() {
+        Form::InfoHdl
+    } else {
+        Form::InfoDoi
+    };
+    let start = "info:hdl/".len();
+    let end = memchr::memchr(b'#', text.as_bytes()).unwrap_or(text.len());
+    let raw = &text[start..end];
+    let handle = decode(raw, start)?;
+    let slash = parse_handle(&handle).map_err(|e| e.at(start + original_index(raw, e.index())))?;
+    let (_, fragment) = query_and_fragment(text, end);
+    Ok(HdlUri {
+        text,
+        form,
+        handle,
+        slash,
+        base: None,
+        query: None,
+        fragment,
+    })
+}
+
+/// `doi:`, `urn:hdl:` and `urn:doi:` (U8): the text after the prefix, taken as it is; for
+/// the `urn:` forms a ':' before any '/' becomes the '/' (as the reference proxy does).
+fn read_textual(text: &str, prefix: usize, form: Form) -> Result<HdlUri<'_>, ParseError> {
+    let rest = &text[prefix..];
+    let handle = match (form, rest.find([':', '/'])) {
+        (Form::UrnHdl | Form::UrnDoi, Some(i)) if rest.as_bytes()[i] == b':' => {
+            let mut owned = String::from(rest);
+            owned.replace_range(i..=i, "/");
+            Cow::Owned(owned)
+        }
+        _ => Cow::Borrowed(rest),
+    };
+    let slash = parse_handle(&handle).map_err(|e| e.shifted(prefix))?;
+    Ok(HdlUri {
+        text,
+        form,
+        handle,
+        slash,
+        base: None,
+        query: None,
+        fragment: None,
+    })
+}
+
+impl<'a> HdlUri<'a> {
+    /// Assembles a value read by the URL reader in `proxy.rs`.
+    pub(crate) fn from_url(
+        text: &'a str,
+        form: Form,
+        (handle, slash): (Cow<'a, str>, usize),
+        base: Span,
+        query: Option<Span>,
+        fragment: Option<Span>,
+    ) -> Self {
+        Self {
+            text,
+            form,
+            handle,
+            slash,
+            base: Some(base),
+            query,
+            fragment,
+        }
+    }
+}

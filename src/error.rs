@@ -207,14 +207,16 @@ impl fmt::Display for ParseError {
                 f,
                 "invalid UTF-8 at byte {at}; a handle is UTF-8 text (SPEC H5)"
             ),
-            (ParseErrorKind::UriSyntax, Some(c)) => write!(
-                f,
-                "{} is not allowed in {} at byte {at}; write it percent-encoded (SPEC U6, P2)",
-                Shown(c),
-                part(self.rule)
-            ),
+            (ParseErrorKind::UriSyntax, Some(c)) => {
+                let (part, encodable) = part(self.rule);
+                write!(f, "{} is not allowed in {part} at byte {at}", Shown(c))?;
+                if encodable {
+                    f.write_str("; write it percent-encoded (SPEC U6, P2)")?;
+                }
+                Ok(())
+            }
             (ParseErrorKind::UriSyntax, None) => {
-                write!(f, "the text ends inside {} at byte {at}", part(self.rule))
+                write!(f, "the text ends inside {} at byte {at}", part(self.rule).0)
             }
             (ParseErrorKind::PercentEncoding, _) => write!(
                 f,
@@ -243,29 +245,30 @@ impl fmt::Display for ParseError {
     }
 }
 
-/// Words for a grammar rule in messages: what the rule is, as a reader knows it.
-fn part(rule: &str) -> &str {
+/// Words for a grammar rule in messages, what the rule is as a reader knows it, and
+/// whether a character it does not allow could be written there percent-encoded.
+fn part(rule: &str) -> (&str, bool) {
     match rule {
         "hdl_host" | "hdl_path" | "hdl_resolution" | "cordra_host" | "cordra_path" => {
-            "the hdl: URI"
+            ("the hdl: URI", false)
         }
-        "scheme" | "http_scheme" | "info_scheme" => "the scheme",
-        "server" => "the server",
-        "u_handle" => "the handle",
-        "u_naming_authority" => "the naming authority",
-        "u_na_segment" => "a naming authority segment",
-        "u_local_name" => "the local name",
-        "query" => "the query",
-        "fragment" => "the fragment",
-        "pct_encoded" => "a percent-encoded octet",
-        "info_uri" => "the info: URI",
-        "namespace" => "the info: namespace",
-        "identifier" => "the info: identifier",
-        "http_url" | "cordra_http" => "the URL",
-        "authority" | "reg_name" | "userinfo" => "the host",
-        "path" | "segment" | "segment_nz" => "the path",
-        "" => "the text",
-        other => other,
+        "scheme" | "http_scheme" | "info_scheme" => ("the scheme", false),
+        "info_uri" => ("the info: URI", false),
+        "namespace" => ("the info: namespace", false),
+        "http_url" | "cordra_http" => ("the URL", false),
+        "pct_encoded" => ("a percent-encoded octet", false),
+        "server" => ("the server", true),
+        "u_handle" => ("the handle", true),
+        "u_naming_authority" => ("the naming authority", true),
+        "u_na_segment" => ("a naming authority segment", true),
+        "u_local_name" => ("the local name", true),
+        "query" => ("the query", true),
+        "fragment" => ("the fragment", true),
+        "identifier" => ("the info: identifier", true),
+        "authority" | "reg_name" | "userinfo" => ("the host", true),
+        "path" | "segment" | "segment_nz" => ("the path", true),
+        "" => ("the text", false),
+        other => (other, false),
     }
 }
 

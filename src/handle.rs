@@ -87,7 +87,11 @@ impl<'a> HandleRef<'a> {
     /// ```
     pub fn parse_bytes(bytes: &'a [u8]) -> Result<Self, ParseError> {
         let text = core::str::from_utf8(bytes).map_err(|e| {
-            ParseError::new(e.valid_up_to(), crate::ParseErrorKind::InvalidUtf8, None)
+            ParseError::new(
+                e.valid_up_to(),
+                crate::error::ParseErrorKind::InvalidUtf8,
+                None,
+            )
         })?;
         Self::parse(text)
     }
@@ -209,7 +213,7 @@ impl<'a> HandleRef<'a> {
 
     /// An owned copy.
     #[must_use]
-    pub fn to_handle(&self) -> Handle {
+    pub fn to_handle(self) -> Handle {
         Handle {
             text: self.text.to_owned(),
             slash: self.slash,

@@ -49,7 +49,7 @@ mod validate;
 pub use error::{ParseError, ParseErrorKind, Rendered};
 pub use handle::{Caseless, Handle, HandleRef};
 pub use proxy::{Action, ProxyBase, ProxyQuery, KNOWN_PROXY_HOSTS};
-pub use uri::{recognize, Form, HdlUri, Options};
+pub use uri::{detect, recognize, Form, HdlUri, Options};
 #[doc(hidden)]
 pub use validate::__reference;
 pub use validate::validate;
@@ -78,6 +78,34 @@ macro_rules! hdl {
     }};
 }
 
+/// An `hdl:` URI literal checked at compile time: `hdl_uri!("hdl:10.1045/april2006-paskin")`
+/// is an [`HdlUri<'static>`] constant, read as [`HdlUri::parse`] reads it (path or host
+/// form, query, fragment, percent-decoding). An invalid literal does not compile, and the
+/// compiler shows the [`ParseError`] message at the literal.
+///
+/// ```
+/// use handle_id::{hdl_uri, Form, HdlUri};
+/// const URI: HdlUri<'static> = hdl_uri!("hdl://20.1000/5555%23resolve?noredirect");
+/// assert_eq!(URI.form(), Form::HdlHost);
+/// assert_eq!(URI.handle().as_str(), "20.1000/5555#resolve");
+/// assert_eq!(URI.query(), Some("noredirect"));
+/// ```
+///
+/// ```compile_fail
+/// let u = handle_id::hdl_uri!("hdl:10.1000/a b"); // a raw space: a compile error
+/// ```
+#[macro_export]
+macro_rules! hdl_uri {
+    ($($literal:tt)*) => {{
+        const URI: $crate::HdlUri<'static> = {
+            let (text, form, handle, slash, base, query, fragment) =
+                $crate::__private::hdl_uri_parts!($($literal)*);
+            $crate::HdlUri::__from_validated_parts(text, form, handle, slash, base, query, fragment)
+        };
+        URI
+    }};
+}
+
 /// The README's examples, run as doc tests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
@@ -86,5 +114,5 @@ pub struct ReadmeDoctests;
 /// What the exported macros expand to; not part of the API.
 #[doc(hidden)]
 pub mod __private {
-    pub use handle_macros::hdl_parts;
+    pub use handle_macros::{hdl_parts, hdl_uri_parts};
 }

@@ -231,6 +231,20 @@ impl<'a> HdlUri<'a> {
         }
     }
 
+    /// A bare handle as a value of this type, of form [`Form::Handle`].
+    #[must_use]
+    pub fn from_handle(handle: HandleRef<'a>) -> Self {
+        Self {
+            text: handle.as_str(),
+            form: Form::Handle,
+            handle: Cow::Borrowed(handle.as_str()),
+            slash: handle.prefix().len(),
+            base: None,
+            query: None,
+            fragment: None,
+        }
+    }
+
     /// Builds a value whose parts the `hdl_uri!` macro checked; not part of the API.
     #[doc(hidden)]
     #[must_use]
@@ -416,14 +430,14 @@ impl HandleRef<'_> {
     /// # Ok::<(), handle_id::ParseError>(())
     /// ```
     #[must_use]
-    pub fn to_hdl_uri(&self) -> String {
-        alloc::format!("hdl:{}", HdlEncoded(*self))
+    pub fn to_hdl_uri(self) -> String {
+        alloc::format!("hdl:{}", HdlEncoded(self))
     }
 
     /// The handle in `hdl://` host form (U2), escaped as U6 says.
     #[must_use]
-    pub fn to_hdl_host_uri(&self) -> String {
-        alloc::format!("hdl://{}", HdlEncoded(*self))
+    pub fn to_hdl_host_uri(self) -> String {
+        alloc::format!("hdl://{}", HdlEncoded(self))
     }
 
     /// The handle as an `info:` URI (U8): `info:doi/` for a DOI (H8), `info:hdl/` otherwise.
@@ -435,7 +449,7 @@ impl HandleRef<'_> {
     /// # Ok::<(), handle_id::ParseError>(())
     /// ```
     #[must_use]
-    pub fn to_info_uri(&self) -> String {
+    pub fn to_info_uri(self) -> String {
         let ns = if self.is_doi() { "doi" } else { "hdl" };
         alloc::format!(
             "info:{ns}/{}",
@@ -447,12 +461,12 @@ impl HandleRef<'_> {
     /// [`ProxyBase::default_for`] when `None`). The server of the resolution form is the
     /// base's host.
     #[must_use]
-    pub fn to_form(&self, form: Form, base: Option<&ProxyBase>) -> String {
+    pub fn to_form(self, form: Form, base: Option<&ProxyBase>) -> String {
         let default;
         let base = match base {
             Some(b) => b,
             None => {
-                default = ProxyBase::default_for(*self);
+                default = ProxyBase::default_for(self);
                 &default
             }
         };
@@ -460,7 +474,7 @@ impl HandleRef<'_> {
             Form::Handle => String::from(self.as_str()),
             Form::Hdl => self.to_hdl_uri(),
             Form::HdlHost => self.to_hdl_host_uri(),
-            Form::HdlResolution => alloc::format!("hdl://{}/{}", base.host(), HdlEncoded(*self)),
+            Form::HdlResolution => alloc::format!("hdl://{}/{}", base.host(), HdlEncoded(self)),
             Form::InfoHdl => {
                 alloc::format!("info:hdl/{}", escape::INFO_IDENTIFIER.encode(self.as_str()))
             }
@@ -470,8 +484,8 @@ impl HandleRef<'_> {
             Form::Doi => alloc::format!("doi:{}", self.as_str()),
             Form::UrnHdl => alloc::format!("urn:hdl:{}:{}", self.prefix(), self.local_name()),
             Form::UrnDoi => alloc::format!("urn:doi:{}:{}", self.prefix(), self.local_name()),
-            Form::Proxy => base.url(*self),
-            Form::Api => base.api_url(*self),
+            Form::Proxy => base.url(self),
+            Form::Api => base.api_url(self),
             Form::Repository => {
                 let mut s = alloc::format!("{}/handle/", base.as_str());
                 proxy::write_path(&mut s, self.as_str()).expect("a String takes any text");
@@ -506,55 +520,78 @@ impl HandleRef<'_> {
 /// # Ok::<(), handle_id::ParseError>(())
 /// ```
 pub fn recognize<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a>, ParseError> {
-    let b = text.as_bytes();
-    if g::HDL_HOST_FORM.accepted_prefix(b).is_some() {
-        if options.resolution_form {
-            read_hdl(text, &g::HDL_RESOLUTION, Form::HdlResolution)
-        } else if options.cordra {
-            read_hdl(text, &g::CORDRA_HOST, Form::HdlHost)
-        } else {
-            read_hdl(text, &g::HDL_HOST, Form::HdlHost)
-        }
-    } else if g::HDL_FORM.accepted_prefix(b).is_some() {
-        let dfa = if options.cordra {
-            &g::CORDRA_PATH
-        } else {
-            &g::HDL_PATH
-        };
-        read_hdl(text, dfa, Form::Hdl)
-    } else if g::INFO_HDL_FORM.accepted_prefix(b).is_some()
-        || g::INFO_DOI_FORM.accepted_prefix(b).is_some()
-    {
-        read_info(text)
-    } else if let Some(n) = g::DOI_FORM.accepted_prefix(b) {
-        read_textual(text, n, Form::Doi)
-    } else if let Some(n) = g::URN_HDL_FORM.accepted_prefix(b) {
-        read_textual(text, n, Form::UrnHdl)
-    } else if let Some(n) = g::URN_DOI_FORM.accepted_prefix(b) {
-        read_textual(text, n, Form::UrnDoi)
-    } else if g::HTTP_FORM.accepted_prefix(b).is_some() {
-        proxy::read_url(text, options)
-    } else if [&g::INFO_OTHER_FORM, &g::URN_OTHER_FORM, &g::OTHER_URL_FORM]
-        .iter()
-        .any(|dfa| dfa.accepted_prefix(b).is_some())
-    {
-        Err(ParseError::new(
+    let Some(form) = prefix_form(text, options) else {
+        return Err(ParseError::new(
             0,
             ParseErrorKind::NotAHandleForm,
             text.chars().next(),
-        ))
-    } else {
-        let slash = parse_handle(text)?;
-        Ok(HdlUri {
-            text,
-            form: Form::Handle,
-            handle: Cow::Borrowed(text),
-            slash,
-            base: None,
-            query: None,
-            fragment: None,
-        })
+        ));
+    };
+    match form {
+        Form::HdlResolution => read_hdl(text, &g::HDL_RESOLUTION, form),
+        Form::HdlHost if options.cordra => read_hdl(text, &g::CORDRA_HOST, form),
+        Form::HdlHost => read_hdl(text, &g::HDL_HOST, form),
+        Form::Hdl if options.cordra => read_hdl(text, &g::CORDRA_PATH, form),
+        Form::Hdl => read_hdl(text, &g::HDL_PATH, form),
+        Form::InfoHdl | Form::InfoDoi => read_info(text, form),
+        Form::Doi | Form::UrnHdl | Form::UrnDoi => read_textual(text, form),
+        Form::Proxy | Form::Api | Form::Repository => proxy::read_url(text, options),
+        Form::Handle => HandleRef::parse(text).map(HdlUri::from_handle),
     }
+}
+
+/// The form `text` is written in, judged by its prefix alone (grammar/forms.pest): what
+/// [`recognize`] will read it as, whether or not the rest is right. `None` for a URI or URL
+/// of a form that holds no handle.
+///
+/// ```
+/// use handle_id::{detect, Form, Options};
+/// let o = Options::new();
+/// assert_eq!(detect("hdl:1234/a b", &o), Some(Form::Hdl));
+/// assert_eq!(detect("HTTPS://doi.org/10.1/x", &o), Some(Form::Proxy));
+/// assert_eq!(detect("https://doi.org/api/handles/10.1/x", &o), Some(Form::Api));
+/// assert_eq!(detect("urn:isbn:0451450523", &o), None);
+/// assert_eq!(detect("1234/567", &o), Some(Form::Handle));
+/// ```
+#[must_use]
+pub fn detect(text: &str, options: &Options) -> Option<Form> {
+    match prefix_form(text, options)? {
+        // Which of the URL forms it is depends on the base and the path.
+        Form::Proxy => Some(recognize(text, options).map_or(Form::Proxy, |u| u.form())),
+        form => Some(form),
+    }
+}
+
+/// The form the prefix rules of grammar/forms.pest give, in their order; every HTTP(S) URL
+/// is `Proxy` here.
+fn prefix_form(text: &str, options: &Options) -> Option<Form> {
+    let b = text.as_bytes();
+    let has = |dfa: &Dfa| dfa.accepted_prefix(b).is_some();
+    Some(if has(&g::HDL_HOST_FORM) {
+        if options.resolution_form {
+            Form::HdlResolution
+        } else {
+            Form::HdlHost
+        }
+    } else if has(&g::HDL_FORM) {
+        Form::Hdl
+    } else if has(&g::INFO_HDL_FORM) {
+        Form::InfoHdl
+    } else if has(&g::INFO_DOI_FORM) {
+        Form::InfoDoi
+    } else if has(&g::DOI_FORM) {
+        Form::Doi
+    } else if has(&g::URN_HDL_FORM) {
+        Form::UrnHdl
+    } else if has(&g::URN_DOI_FORM) {
+        Form::UrnDoi
+    } else if has(&g::HTTP_FORM) {
+        Form::Proxy
+    } else if has(&g::INFO_OTHER_FORM) || has(&g::URN_OTHER_FORM) || has(&g::OTHER_URL_FORM) {
+        return None;
+    } else {
+        Form::Handle
+    })
 }
 
 /// Runs a generated validator; a rejection becomes a [`ParseError`] naming the rule.
@@ -653,13 +690,8 @@ fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUri<'a>, Pars
 }
 
 /// `info:hdl/` and `info:doi/` (U8): the identifier, percent-decoded, is the handle.
-fn read_info(text: &str) -> Result<HdlUri<'_>, ParseError> {
+fn read_info(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     check(&g::INFO_URI, text)?;
-    let form = if g::INFO_HDL_FORM.accepted_prefix(text.as_bytes()).is_some() {
-        Form::InfoHdl
-    } else {
-        Form::InfoDoi
-    };
     let start = "info:hdl/".len();
     let end = memchr::memchr(b'#', text.as_bytes()).unwrap_or(text.len());
     let raw = &text[start..end];
@@ -679,7 +711,15 @@ fn read_info(text: &str) -> Result<HdlUri<'_>, ParseError> {
 
 /// `doi:`, `urn:hdl:` and `urn:doi:` (U8): the text after the prefix, taken as it is; for
 /// the `urn:` forms a ':' before any '/' becomes the '/' (as the reference proxy does).
-fn read_textual(text: &str, prefix: usize, form: Form) -> Result<HdlUri<'_>, ParseError> {
+fn read_textual(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
+    let dfa = match form {
+        Form::Doi => &g::DOI_FORM,
+        Form::UrnHdl => &g::URN_HDL_FORM,
+        _ => &g::URN_DOI_FORM,
+    };
+    let prefix = dfa
+        .accepted_prefix(text.as_bytes())
+        .expect("recognised by this prefix");
     let rest = &text[prefix..];
     let handle = match (form, rest.find([':', '/'])) {
         (Form::UrnHdl | Form::UrnDoi, Some(i)) if rest.as_bytes()[i] == b':' => {

@@ -3,14 +3,16 @@
 #![forbid(unsafe_code)]
 
 mod check;
+mod convert;
 mod lines;
 mod output;
 mod parse;
+mod read;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 /// Check, parse and convert Handle System identifiers (handles and DOIs).
 #[derive(Parser)]
@@ -24,20 +26,44 @@ struct Cli {
 enum Command {
     /// Judge identifiers, one per line, from files or standard input.
     ///
-    /// Every input line gives exactly one output line, in order. Exit status: 0 when all
-    /// are valid, 1 when some are not, 2 on a usage or I/O error.
+    /// Every input line gives exactly one output line, in order: `valid`, the input, its
+    /// form and the handle it holds, or `invalid`, the input and why. Errors are shown with
+    /// a caret on standard error. Exit status: 0 when all are valid, 1 when some are not,
+    /// 2 on a usage or I/O error.
     ///
     /// Examples:
     ///   hdl check ids.txt
     ///   hdl check --json < ids.txt
-    ///   printf '10.1045/april2006-paskin\n10@x/y\n' | hdl check
+    ///   hdl check --form handle ids.txt
+    ///   hdl check --proxy-base https://resolver.example/hdl --repository-urls urls.txt
+    ///   printf 'hdl:10.1045/april2006-paskin\n10@x/y\n' | hdl check
     Check {
         /// Write one JSON object per line instead of readable text.
         #[arg(long)]
         json: bool,
-        /// How each line is read: `handle` takes it as a bare handle (SPEC D5).
-        #[arg(long, value_enum, default_value_t = Form::Handle)]
-        form: Form,
+        #[command(flatten)]
+        read: read::ReadArgs,
+        /// Files to read; standard input when none is given, or for `-`.
+        files: Vec<PathBuf>,
+    },
+    /// Write each line's handle in another form, one output line per input line.
+    ///
+    /// An invalid line gives an empty output line, and its error on standard error. Exit
+    /// status as for `check`.
+    ///
+    /// Examples:
+    ///   hdl convert --to proxy < dois.txt
+    ///   hdl convert --to hdl urls.txt
+    ///   hdl convert --to api --proxy-base https://resolver.example ids.txt
+    Convert {
+        /// The form to write.
+        #[arg(long, value_enum)]
+        to: convert::Target,
+        /// Write one JSON object per line: input, valid, form, output, error.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        read: read::ReadArgs,
         /// Files to read; standard input when none is given, or for `-`.
         files: Vec<PathBuf>,
     },
@@ -56,30 +82,28 @@ enum Command {
     },
 }
 
-/// The forms `--form` can name.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Form {
-    /// A bare handle, `<naming authority>/<local name>`, taken exactly as written.
-    Handle,
-}
-
-impl Form {
-    /// The name JSON output gives the form.
-    pub fn name(self) -> &'static str {
-        match self {
-            Form::Handle => "handle",
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let reader = |args: &read::ReadArgs| {
+        read::Reader::new(args).unwrap_or_else(|e| {
+            eprintln!("hdl: {e}");
+            std::process::exit(2)
+        })
+    };
     let result = match cli.command {
-        Command::Check { json, form, files } => check::run(&files, json, form),
+        Command::Check { json, read, files } => check::run(&files, json, &reader(&read)),
+        Command::Convert {
+            to,
+            json,
+            read,
+            files,
+        } => convert::run(&files, to, json, &reader(&read)),
         Command::Parse { json, ids } => parse::run(&ids, json),
     };
     match result {
         Ok(status) => status.into(),
+        // A closed pipe (`hdl check | head`) ends the run quietly.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("hdl: {e}");
             ExitCode::from(2)

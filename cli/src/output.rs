@@ -1,31 +1,32 @@
-//! What `check` and `parse` write: JSON records and readable text.
+//! What the subcommands write: JSON records and readable text.
 
 use std::fmt;
 
-use handle_id::{HandleRef, ParseError};
+use handle_id::{Form, HdlUri, ParseError};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 
 /// One `hdl check --json` record.
 pub struct CheckRecord<'a> {
     /// The line as read (invalid UTF-8 shown with replacement characters).
     pub input: &'a str,
-    /// The form the line was read as.
-    pub form: &'static str,
-    /// The handle, or why the line is not one.
-    pub result: Result<HandleRef<'a>, ParseError>,
+    /// The form the line is in, if it is in one.
+    pub form: Option<Form>,
+    /// What the line holds, or why it is not a handle.
+    pub result: &'a Result<HdlUri<'a>, ParseError>,
 }
 
 impl Serialize for CheckRecord<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let handle = self.result.ok();
+        let uri = self.result.as_ref().ok();
+        let handle = uri.map(HdlUri::handle);
         let mut r = s.serialize_struct("CheckRecord", 8)?;
         r.serialize_field("input", self.input)?;
-        r.serialize_field("valid", &handle.is_some())?;
-        r.serialize_field("form", self.form)?;
+        r.serialize_field("valid", &uri.is_some())?;
+        r.serialize_field("form", &self.form.map(Form::name))?;
         r.serialize_field("handle", &handle.map(|h| h.as_str()))?;
         r.serialize_field("prefix", &handle.map(|h| h.prefix()))?;
         r.serialize_field("local_name", &handle.map(|h| h.local_name()))?;
-        r.serialize_field("error", &self.result.err().map(JsonError))?;
+        r.serialize_field("error", &self.result.as_ref().err().map(|e| JsonError(*e)))?;
         r.serialize_field("warnings", &[] as &[&str])?;
         r.end()
     }

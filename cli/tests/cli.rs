@@ -43,13 +43,124 @@ fn check_json() {
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     assert_eq!(stdout.lines().count(), 11, "one output line per input line");
-    for line in stdout.lines() {
-        let record: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
-        assert_eq!(record["form"], "handle");
-        assert_eq!(record["valid"], record["error"].is_null());
-    }
+    let forms: Vec<_> = stdout
+        .lines()
+        .map(|line| {
+            let record: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+            assert_eq!(record["valid"], record["error"].is_null());
+            record["form"].as_str().unwrap_or("-").to_owned()
+        })
+        .collect();
+    // The default reading recognises forms (D5): `hdl:1234/567` is the path form; the line
+    // that is not UTF-8 is in no form.
+    assert_eq!(
+        forms,
+        [
+            "handle", "handle", "handle", "handle", "handle", "handle", "hdl", "-", "handle",
+            "handle", "handle"
+        ]
+    );
     insta::assert_snapshot!(stdout);
     insta::assert_snapshot!("check_json_stderr", text(&out.stderr));
+}
+
+/// `--form handle` reads every line as a bare handle (D5): `hdl:1234/567` has the naming
+/// authority `hdl:1234`.
+#[test]
+fn check_bare_handles() {
+    let out = hdl(&["check", "--json", "--form", "handle"], MIXED);
+    let stdout = text(&out.stdout);
+    let hdl_line: serde_json::Value = serde_json::from_str(stdout.lines().nth(6).unwrap()).unwrap();
+    assert_eq!(hdl_line["form"], "handle");
+    assert_eq!(hdl_line["prefix"], "hdl:1234");
+    assert_eq!(stdout.lines().count(), 11);
+}
+
+/// Every form `check` recognises, with a named resolver and repository pages turned on.
+#[test]
+fn check_forms() {
+    let input = "hdl:10.1045/april2006-paskin
+hdl://20.1000/5555%23resolve?noredirect#top
+HDL:1234/567
+info:hdl/1234/567
+info:doi/10.1000/a%3Fb
+doi:10.1000/182
+urn:hdl:1234:567
+urn:doi:10.123:456
+https://hdl.handle.net/20.1000/5555%23resolve
+http://dx.doi.org/10.1016%2Fj.cpr.2012.01.005
+https://doi.org/urn:doi:10.123:456
+https://hdl.handle.net/api/handles/4263537/4000?type=URL&type=EMAIL
+http://arrow.resolver.au.gov:2641/hdl/100.102/F58FB49EB1F848f0A606E84CEF294BE5
+https://apps.who.int/iris/handle/10665/94384
+https://example.com/10.1000/182
+ftp://dx.doi.org/10.1000/182
+urn:isbn:0451450523
+hdl:1234/a b
+hdl:10%2F1000/x
+https://doi.org/10.1000/%C3%28
+10.1000/182
+";
+    let out = hdl(
+        &[
+            "check",
+            "--proxy-base",
+            "http://arrow.resolver.au.gov:2641/hdl",
+            "--repository-urls",
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!(text(&out.stdout));
+    insta::assert_snapshot!("check_forms_stderr", text(&out.stderr));
+    // Without the named base and repository pages, those two lines are not handles.
+    let out = hdl(&["check", "--json"], input.as_bytes());
+    let invalid = text(&out.stdout)
+        .lines()
+        .filter(|l| l.contains(r#""valid":false"#))
+        .count();
+    assert_eq!(invalid, 8);
+    assert_eq!(
+        hdl(&["check", "--proxy-base", "ftp://x"], b"")
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn convert() {
+    let input =
+        "10.1000/a b#c\nhdl:20.1000/5555\nhttps://doi.org/10.1000/./x/..\nnot a handle\n0.NA/é\n";
+    let mut all = String::new();
+    for to in ["handle", "hdl", "hdl-host", "info", "proxy", "api"] {
+        let out = hdl(&["convert", "--to", to], input.as_bytes());
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = text(&out.stdout);
+        assert_eq!(stdout.lines().count(), 5, "one output line per input line");
+        all.push_str(&format!("--to {to}\n{stdout}"));
+    }
+    let out = hdl(
+        &[
+            "convert",
+            "--to",
+            "proxy",
+            "--proxy-base",
+            "https://resolver.example/hdl/",
+        ],
+        input.as_bytes(),
+    );
+    all.push_str(&format!(
+        "--to proxy --proxy-base https://resolver.example/hdl/\n{}",
+        text(&out.stdout)
+    ));
+    insta::assert_snapshot!(all);
+    let out = hdl(&["convert", "--to", "hdl", "--json"], input.as_bytes());
+    insta::assert_snapshot!("convert_json", text(&out.stdout));
+    assert_eq!(
+        hdl(&["convert", "--to", "hdl"], b"1/2\n").status.code(),
+        Some(0)
+    );
 }
 
 #[test]
@@ -99,8 +210,8 @@ fn check_reads_files_and_stdin_in_order() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
-/// The whole corpus, one identifier a line, as `hdl check --json` reads it: one record per
-/// line and the same verdict as the library.
+/// The real identifiers of the corpus, one a line, as `hdl check --json` reads them: one
+/// record per line and the same verdict, form and handle as the library's `recognize`.
 #[test]
 fn check_corpus_agrees_with_the_library() {
     let path = concat!(
@@ -121,14 +232,17 @@ fn check_corpus_agrees_with_the_library() {
     let out = hdl(&["check", "--json"], ids.join("\n").as_bytes());
     let stdout = text(&out.stdout);
     assert_eq!(stdout.lines().count(), ids.len());
+    let options = handle_id::Options::new();
     for (id, line) in ids.iter().zip(stdout.lines()) {
         let record: serde_json::Value = serde_json::from_str(line).unwrap();
         assert_eq!(record["input"], id.as_str());
-        let ours = handle_id::HandleRef::parse(id);
+        let ours = handle_id::recognize(id, &options);
         assert_eq!(record["valid"], ours.is_ok(), "{id}");
-        if let Ok(h) = ours {
-            assert_eq!(record["prefix"], h.prefix());
-            assert_eq!(record["local_name"], h.local_name());
+        if let Ok(uri) = ours {
+            assert_eq!(record["form"], uri.form().name());
+            assert_eq!(record["handle"], uri.handle().as_str());
+            assert_eq!(record["prefix"], uri.handle().prefix());
+            assert_eq!(record["local_name"], uri.handle().local_name());
         }
     }
 }

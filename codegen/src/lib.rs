@@ -72,6 +72,63 @@ impl Grammar {
     }
 }
 
+/// Every grammar file of the project (relative to the repository root) and the entry rules
+/// that get a generated validator.
+pub const GRAMMARS: &[(&str, &[&str])] = &[
+    ("grammar/handle.pest", &["handle"]),
+    (
+        "grammar/hdl-uri.pest",
+        &["hdl_host", "hdl_path", "hdl_resolution"],
+    ),
+    (
+        "grammar/cordra-uri.pest",
+        &["cordra_host", "cordra_path", "cordra_http"],
+    ),
+    ("grammar/info-uri.pest", &["info_uri"]),
+    ("grammar/proxy-url.pest", &["http_url"]),
+    (
+        "grammar/forms.pest",
+        &[
+            "hdl_host_form",
+            "hdl_form",
+            "info_hdl_form",
+            "info_doi_form",
+            "doi_form",
+            "urn_hdl_form",
+            "urn_doi_form",
+            "http_form",
+            "info_other_form",
+            "urn_other_form",
+            "other_url_form",
+        ],
+    ),
+];
+
+/// For a build script: generates the validators of every grammar in [`GRAMMARS`], read
+/// from the repository root `root`, into `validators.rs` in `$OUT_DIR`, and tells cargo to
+/// rerun when a grammar changes.
+///
+/// # Panics
+///
+/// When a grammar cannot be read or compiled: the message names the file, the rule and why,
+/// and the build stops with it.
+pub fn build_script(root: &std::path::Path) {
+    let mut code = String::new();
+    println!("cargo:rerun-if-changed={}", root.join("grammar").display());
+    for (path, entries) in GRAMMARS {
+        let file = root.join(path);
+        println!("cargo:rerun-if-changed={}", file.display());
+        let source = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{path}: {e}"));
+        match generate(path, &source, entries) {
+            Ok(generated) => code.push_str(&generated),
+            Err(e) => panic!("cannot generate the validators: {e}"),
+        }
+    }
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    std::fs::write(std::path::Path::new(&out).join("validators.rs"), code)
+        .expect("OUT_DIR is writable");
+}
+
 /// Compiles each of `entries` in the grammar text `source` (read from `path`, which the
 /// generated code names) and returns the Rust source of one `static` validator per entry,
 /// named after the rule in upper case.

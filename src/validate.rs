@@ -68,6 +68,16 @@ pub mod __reference {
         crate::parser::parse_handle(text)
     }
 
+    /// The generated validator of entry rule `rule` (any grammar), alone: the index where it
+    /// rejects. `None` for a rule with no generated validator.
+    #[must_use]
+    pub fn generated(rule: &str, text: &str) -> Option<Result<(), usize>> {
+        let (_, dfa) = crate::dfa::generated::BY_RULE
+            .iter()
+            .find(|(r, _)| *r == rule)?;
+        Some(dfa.run(text.as_bytes()).map_err(|r| r.index))
+    }
+
     /// The generated validator alone: the index where it rejects.
     ///
     /// # Errors

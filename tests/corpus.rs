@@ -80,3 +80,46 @@ fn real_ids_corpus() {
     let rows = corpus("real_ids.jsonl");
     insta::assert_snapshot!(describe_all(rows.iter().map(identifier)));
 }
+
+/// What `recognize` reads in each identifier (D5: forms recognised), with repository pages
+/// on and the CORDRA example resolver named.
+fn describe_form(input: &str) -> String {
+    let options = handle_id::Options::new()
+        .repository_urls(true)
+        .proxy_base(handle_id::ProxyBase::parse("http://arrow.resolver.au.gov:2641/hdl").unwrap());
+    match handle_id::recognize(input, &options) {
+        Ok(uri) => {
+            let mut s = format!("{input:?}\n  {} {:?}", uri.form(), uri.handle().as_str());
+            if let Some(q) = uri.query() {
+                s.push_str(&format!(" query {q:?}"));
+            }
+            if let Some(f) = uri.fragment() {
+                s.push_str(&format!(" fragment {f:?}"));
+            }
+            s + "\n"
+        }
+        Err(e) => format!("{input:?}\n  error at byte {}: {e}\n", e.index()),
+    }
+}
+
+#[test]
+fn forms_of_spec_examples_and_corpus() {
+    let mut seen = HashSet::new();
+    let mut inputs: Vec<String> = SPEC_TEXT_EXAMPLES
+        .iter()
+        .map(|(_, i)| (*i).to_owned())
+        .collect();
+    for file in ["spec_examples.jsonl", "peers.jsonl", "real_ids.jsonl"] {
+        for row in corpus(file) {
+            if !matches!(row["kind"].as_str(), Some("character" | "regex")) {
+                inputs.push(identifier(&row).to_owned());
+            }
+        }
+    }
+    let text: String = inputs
+        .iter()
+        .filter(|i| seen.insert(i.as_str()))
+        .map(|i| describe_form(i))
+        .collect();
+    insta::assert_snapshot!(text);
+}

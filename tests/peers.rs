@@ -276,3 +276,121 @@ fn every_disagreement_with_a_peer_names_its_rule() {
     let stale: Vec<_> = listed.keys().filter(|k| !found.contains_key(*k)).collect();
     assert!(stale.is_empty(), "listed, but we agree now: {stale:#?}");
 }
+
+/// What a peer says a URL or URI holds: one handle, or nothing.
+fn claimed_handle(verdict: &serde_json::Value) -> Option<Option<String>> {
+    for key in ["handle", "doi", "parsed", "normalized", "extracted"] {
+        match verdict.get(key) {
+            Some(serde_json::Value::String(s)) => return Some(Some(s.clone())),
+            Some(serde_json::Value::Null) => return Some(None),
+            Some(serde_json::Value::Array(a)) if a.len() == 1 => {
+                return Some(a[0].as_str().map(str::to_owned));
+            }
+            Some(serde_json::Value::Array(a)) if a.is_empty() => return Some(None),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Each disagreement on what a written form holds: (input, the rule that decides, why).
+const FORM_DISAGREEMENTS: &[(&str, &str, &str)] = &[
+    (
+        "https://doi.org/10.1175/1520-0493(1972)100%3C0081%3AOTAOSH%3E2.3.CO%3B2",
+        "P3",
+        "the path is percent-decoded: the DOI holds '<', ':', '>' and ';'",
+    ),
+    (
+        "https://doi.org/20.1371/journal.pone.0042793",
+        "P1, H1",
+        "doi.org resolves handles; 20.1371/… is a handle, not a DOI",
+    ),
+    (
+        "http://dx.doi.org/10.978.8898392/NotARealIsbnA",
+        "H1–H4",
+        "a valid handle whatever the peer's ISBN check says",
+    ),
+    (
+        "http://hdl.handle.net/10273/ABCD",
+        "P3",
+        "the handle is 10273/ABCD; the peer returns an IGSN",
+    ),
+    (
+        "info:hdl/10273/ABCD",
+        "U8",
+        "the handle is 10273/ABCD; the peer returns an IGSN",
+    ),
+    (
+        "https://handle.stage.datacite.org/10.5438/55e5-t5c0",
+        "P1",
+        "not a known proxy: its base must be named",
+    ),
+    (
+        "https://fake.canonical.prefix/111222333/111",
+        "P1",
+        "a DSpace-configured base: it must be named",
+    ),
+    (
+        "doi.org/10.1016/j.epsl.2011.11.037",
+        "U9",
+        "no scheme: a bare handle, prefix doi.org",
+    ),
+    (
+        "doi.org/10.1234/56789",
+        "U9",
+        "no scheme: a bare handle, prefix doi.org",
+    ),
+    (
+        "hdl.handle.net/10013/epic.10033",
+        "U9",
+        "no scheme: a bare handle, prefix hdl.handle.net",
+    ),
+];
+
+/// Where a peer's test says what a proxy URL, `hdl:` or `info:` URI holds, compare it with
+/// what `recognize` reads (with repository pages on, as DSpace reads them). Handles compare
+/// ignoring ASCII case: several peers lower-case DOIs (H6).
+#[test]
+fn every_disagreement_on_a_written_form_names_its_rule() {
+    let options = handle_id::Options::new().repository_urls(true);
+    let mut found = BTreeMap::new();
+    let mut compared = 0;
+    for file in ["peers.jsonl", "spec_examples.jsonl"] {
+        for row in corpus(file) {
+            if !matches!(
+                row["kind"].as_str(),
+                Some("proxy_url" | "hdl_uri" | "info_uri")
+            ) {
+                continue;
+            }
+            let Some(claim) = claimed_handle(&row["verdict"]) else {
+                continue;
+            };
+            compared += 1;
+            let input = identifier(&row).to_owned();
+            let ours = handle_id::recognize(&input, &options)
+                .ok()
+                .map(|u| u.handle().as_str().to_owned());
+            let same = match (&ours, &claim) {
+                (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+                (None, None) => true,
+                _ => false,
+            };
+            if !same {
+                found.insert(input, (ours, claim));
+            }
+        }
+    }
+    assert!(compared > 30, "only {compared} claims compared");
+    let listed: BTreeMap<&str, &str> = FORM_DISAGREEMENTS.iter().map(|&(i, r, _)| (i, r)).collect();
+    let unexplained: Vec<_> = found
+        .iter()
+        .filter(|(k, _)| !listed.contains_key(k.as_str()))
+        .collect();
+    assert!(
+        unexplained.is_empty(),
+        "disagreements with no rule named: {unexplained:#?}"
+    );
+    let stale: Vec<_> = listed.keys().filter(|k| !found.contains_key(**k)).collect();
+    assert!(stale.is_empty(), "listed, but we agree now: {stale:#?}");
+}

@@ -124,6 +124,17 @@ pub fn build_script(root: &std::path::Path) {
             Err(e) => panic!("cannot generate the validators: {e}"),
         }
     }
+    code.push_str("\n/// Every generated validator, by entry rule.\n");
+    code.push_str("pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[\n");
+    for (_, entries) in GRAMMARS {
+        for entry in *entries {
+            code.push_str(&format!(
+                "    ({entry:?}, &{}),\n",
+                entry.to_ascii_uppercase()
+            ));
+        }
+    }
+    code.push_str("];\n");
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     std::fs::write(std::path::Path::new(&out).join("validators.rs"), code)
         .expect("OUT_DIR is writable");

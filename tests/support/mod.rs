@@ -52,3 +52,21 @@ pub fn describe(input: &str) -> String {
     }
     out
 }
+
+/// Percent-decoding written here independently of the library: `None` for a bad escape or
+/// bytes that are not UTF-8.
+pub fn percent_decoded(s: &str) -> Option<String> {
+    let mut out = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            out.push(u8::from_str_radix(s.get(i + 1..i + 3)?, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}

@@ -1,0 +1,405 @@
+//! Reading every form through the public API: what each gives, the options, the errors and
+//! their indices (also inside percent-encoded parts), and the proxy query parameters.
+
+use handle_id::{
+    detect, recognize, Action, Form, HdlUri, Options, ParseErrorKind, ProxyBase, ProxyQuery,
+};
+
+#[track_caller]
+fn read(text: &str) -> HdlUri<'_> {
+    recognize(text, &Options::new()).unwrap_or_else(|e| panic!("{text:?}: {}", e.render(text)))
+}
+
+#[track_caller]
+fn rejected(text: &str, options: &Options) -> (ParseErrorKind, usize, &'static str) {
+    match recognize(text, options) {
+        Ok(u) => panic!("{text:?} should be rejected, got {u:?}"),
+        Err(e) => (e.kind(), e.index(), e.rule()),
+    }
+}
+
+#[test]
+fn forms_and_handles() {
+    let cases = [
+        // U1, U4: path form, scheme in any case.
+        ("hdl:1234/567", Form::Hdl, "1234/567"),
+        ("HDL:1234/567", Form::Hdl, "1234/567"),
+        ("hdl:10.1045/a%20b%2Fc", Form::Hdl, "10.1045/a b/c"),
+        // U2, D4: host form; hdl://a/b/c is the handle a/b/c.
+        ("hdl://a/b/c", Form::HdlHost, "a/b/c"),
+        (
+            "hdl://100.102/F58FB49EB1F848f0A606E84CEF294BE5",
+            Form::HdlHost,
+            "100.102/F58FB49EB1F848f0A606E84CEF294BE5",
+        ),
+        // U8: info:, with '?' part of the identifier and '#' starting a fragment.
+        ("info:hdl/1234/567", Form::InfoHdl, "1234/567"),
+        ("INFO:DOI/10.1000/a?b#c", Form::InfoDoi, "10.1000/a?b"),
+        // U8: textual prefixes, taken as they are; urn: turns the first ':' into '/'.
+        ("doi:10.1000/a b#c", Form::Doi, "10.1000/a b#c"),
+        ("urn:doi:10.123:456", Form::UrnDoi, "10.123/456"),
+        ("urn:hdl:1234/5:6", Form::UrnHdl, "1234/5:6"),
+        // P1, P3: proxies, decoded, prefixes stripped, '+' kept.
+        (
+            "https://hdl.handle.net/20.1000/5555%23resolve",
+            Form::Proxy,
+            "20.1000/5555#resolve",
+        ),
+        ("http://dx.doi.org/10.1000/a+b", Form::Proxy, "10.1000/a+b"),
+        (
+            "https://WWW.DOI.ORG/doi:10.1000/182",
+            Form::Proxy,
+            "10.1000/182",
+        ),
+        (
+            "https://doi.org/info:doi/10.1000%2F182",
+            Form::Proxy,
+            "10.1000/182",
+        ),
+        (
+            "https://doi.org/urn:doi:10.123:456",
+            Form::Proxy,
+            "10.123/456",
+        ),
+        (
+            "https://hdl.handle.net/hdl:20.1000/5555",
+            Form::Proxy,
+            "20.1000/5555",
+        ),
+        // P5: REST API.
+        (
+            "https://hdl.handle.net/api/handles/4263537/4000?type=URL",
+            Form::Api,
+            "4263537/4000",
+        ),
+        // U9: no scheme, a bare handle.
+        ("10.1000/182", Form::Handle, "10.1000/182"),
+        ("doi.org/10.1000/182", Form::Handle, "doi.org/10.1000/182"),
+    ];
+    for (text, form, handle) in cases {
+        let uri = read(text);
+        assert_eq!(
+            (uri.form(), uri.handle().as_str()),
+            (form, handle),
+            "{text:?}"
+        );
+        assert_eq!(detect(text, &Options::new()), Some(form), "{text:?}");
+    }
+}
+
+#[test]
+fn query_fragment_and_base() {
+    let uri = read("hdl://10.1000/x?a%20b=1&c#frag%21");
+    assert_eq!(uri.query(), Some("a%20b=1&c"));
+    assert_eq!(uri.query_decoded().unwrap().unwrap(), "a b=1&c");
+    assert_eq!(uri.fragment(), Some("frag%21"));
+    assert_eq!(uri.fragment_decoded().unwrap().unwrap(), "frag!");
+    assert_eq!(uri.base(), None);
+    let uri = read("https://hdl.handle.net/20.1000/5555?noredirect#x");
+    assert_eq!(uri.base(), Some("https://hdl.handle.net"));
+    assert_eq!(
+        (uri.query(), uri.fragment()),
+        (Some("noredirect"), Some("x"))
+    );
+    assert!(uri.proxy_query().unwrap().unwrap().noredirect);
+    assert_eq!(read("hdl:1/2").query(), None);
+    assert_eq!(read("hdl:1/2?").query(), Some(""));
+    // A proxy URL's query is read as browsers send it, and decoded on request.
+    let uri = read("https://hdl.handle.net/1/2?%zz");
+    assert_eq!(uri.query_decoded().unwrap().unwrap_err().index(), 27);
+    assert!(recognize("hdl:1/2?%zz", &Options::new()).is_err());
+}
+
+#[test]
+fn options() {
+    // U3: the resolution form only on request.
+    let o = Options::new().resolution_form(true);
+    let uri = recognize("hdl://190.12.34.56/1234/567", &o).unwrap();
+    assert_eq!(
+        (uri.form(), uri.base(), uri.handle().as_str()),
+        (Form::HdlResolution, Some("190.12.34.56"), "1234/567")
+    );
+    assert_eq!(
+        read("hdl://190.12.34.56/1234/567").handle().as_str(),
+        "190.12.34.56/1234/567"
+    );
+    // U5: CORDRA's profile.
+    let cordra = Options::new().cordra(true);
+    assert!(recognize("hdl://100.102/F58FB49E", &cordra).is_ok());
+    assert!(recognize("hdl:100.102/F58FB49E", &cordra).is_ok());
+    assert!(recognize("hdl:100.102/a%2Fb", &cordra).is_ok());
+    assert_eq!(
+        rejected("hdl:100.102/a/b", &cordra).0,
+        ParseErrorKind::UriSyntax
+    );
+    assert_eq!(
+        rejected("hdl://100.102/a/b", &cordra).0,
+        ParseErrorKind::UriSyntax
+    );
+    assert_eq!(
+        rejected("hdl:100.102/", &cordra).0,
+        ParseErrorKind::UriSyntax
+    );
+    assert!(recognize("hdl:100.102/", &Options::new()).is_ok());
+    // P1: a named base, with and without a fixed first segment.
+    let named =
+        Options::new().proxy_base(ProxyBase::parse("https://resolver.example/hdl/").unwrap());
+    assert_eq!(
+        recognize("https://resolver.example/hdl/1/2", &named)
+            .unwrap()
+            .handle()
+            .as_str(),
+        "1/2"
+    );
+    assert_eq!(
+        rejected("https://resolver.example/other/1/2", &Options::new()).0,
+        ParseErrorKind::UnknownResolver
+    );
+    // Repository pages only on request.
+    let text = "http://publications.jrc.ec.europa.eu/repository/handle/111111111/29540";
+    assert_eq!(
+        rejected(text, &Options::new()),
+        (ParseErrorKind::UnknownResolver, 7, "")
+    );
+    let uri = recognize(text, &Options::new().repository_urls(true)).unwrap();
+    assert_eq!(
+        (uri.form(), uri.handle().as_str()),
+        (Form::Repository, "111111111/29540")
+    );
+    assert_eq!(
+        uri.base(),
+        Some("http://publications.jrc.ec.europa.eu/repository")
+    );
+}
+
+#[test]
+fn errors_point_into_the_original_text() {
+    let o = Options::new();
+    // A raw character the URI grammar does not allow, with the rule it was in.
+    assert_eq!(
+        rejected("hdl:1234/a b", &o),
+        (ParseErrorKind::UriSyntax, 10, "u_local_name")
+    );
+    assert_eq!(
+        rejected("hdl:12@34/x", &o),
+        (ParseErrorKind::UriSyntax, 6, "u_na_segment")
+    );
+    assert_eq!(
+        rejected("hdl://1/x?a b", &o),
+        (ParseErrorKind::UriSyntax, 11, "query")
+    );
+    // Percent-encoding: a bad escape points at its '%'.
+    assert_eq!(rejected("hdl:1/a%2", &o).0, ParseErrorKind::PercentEncoding);
+    assert_eq!(rejected("hdl:1/a%2", &o).1, 7);
+    assert_eq!(
+        rejected("https://doi.org/10.1/100%", &o),
+        (ParseErrorKind::PercentEncoding, 24, "pct_encoded")
+    );
+    // Decoded bytes that are not UTF-8: at the '%' of the first bad byte.
+    assert_eq!(
+        rejected("hdl:1/ab%C3%28", &o),
+        (ParseErrorKind::InvalidUtf8, 8, "")
+    );
+    assert_eq!(
+        rejected("info:hdl/1/%FF", &o),
+        (ParseErrorKind::InvalidUtf8, 11, "")
+    );
+    // The decoded handle's own errors, mapped back through the escapes.
+    assert_eq!(
+        rejected("hdl:1%2E%2E2/x", &o),
+        (ParseErrorKind::EmptySegment, 8, "")
+    );
+    assert_eq!(
+        rejected("hdl:ab%2Fc/x", &o),
+        (ParseErrorKind::InvalidCharacter, 6, "")
+    );
+    assert_eq!(
+        rejected("hdl:a%40b/x", &o),
+        (ParseErrorKind::InvalidCharacter, 5, "")
+    );
+    assert_eq!(
+        rejected("https://doi.org/%C3%A9%C3%A9%40/x", &o),
+        (ParseErrorKind::InvalidCharacter, 28, "")
+    );
+    assert_eq!(
+        rejected("info:doi/%C3%A9.", &o),
+        (ParseErrorKind::EmptySegment, 16, "")
+    );
+    assert_eq!(
+        rejected("doi:10.1000", &o),
+        (ParseErrorKind::MissingSlash, 11, "")
+    );
+    assert_eq!(
+        rejected("https://doi.org/api/handles/x", &o),
+        (ParseErrorKind::MissingSlash, 29, "")
+    );
+    // Forms that hold no handle (D5).
+    for text in [
+        "ftp://doi.org/10.1/x",
+        "urn:isbn:0451450523",
+        "info:ark/1/2",
+        "mailto://a/b",
+    ] {
+        assert_eq!(
+            rejected(text, &o),
+            (ParseErrorKind::NotAHandleForm, 0, ""),
+            "{text}"
+        );
+        assert_eq!(detect(text, &o), None);
+    }
+    // Messages name the part and cite the rule.
+    let e = recognize("hdl:1234/a b", &o).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "' ' (U+0020) is not allowed in the local name at byte 10; write it percent-encoded (SPEC U6, P2)"
+    );
+    let e = recognize("https://example.com/10.1/x", &o).unwrap_err();
+    assert!(e
+        .to_string()
+        .contains("not a known handle proxy or resolver"));
+}
+
+#[test]
+fn hdl_uri_parse_reads_hdl_forms_only() {
+    assert_eq!(HdlUri::parse("hdl:1/2").unwrap().form(), Form::Hdl);
+    assert_eq!(HdlUri::parse("hdl://1/2").unwrap().form(), Form::HdlHost);
+    assert!(HdlUri::parse("1/2").is_err());
+    assert!(HdlUri::parse("info:hdl/1/2").is_err());
+    let uri = HdlUri::parse("hdl:1/%C3%A9").unwrap();
+    assert_eq!(uri.clone().into_handle().as_str(), "1/é");
+    assert_eq!(uri.as_str(), "hdl:1/%C3%A9");
+    assert_eq!(
+        HdlUri::from_handle(handle_id::hdl!("1/2")).form(),
+        Form::Handle
+    );
+}
+
+#[test]
+fn display_writes_canonical_text() {
+    for (text, canonical) in [
+        ("HDL:10.1000/a%20b", "hdl:10.1000/a%20b"),
+        ("hdl:10.1000/%41", "hdl:10.1000/A"),
+        ("hdl://10.1000/x?q#f", "hdl://10.1000/x?q#f"),
+        ("info:HDL/1234/a%20b", "info:hdl/1234/a%20b"),
+        ("urn:doi:10.123:456", "urn:doi:10.123:456"),
+        (
+            "HTTPS://DX.DOI.ORG/10.1000/a%2Fb",
+            "https://dx.doi.org/10.1000/a/b",
+        ),
+        ("https://doi.org/doi:10.1000/x", "https://doi.org/10.1000/x"),
+        (
+            "https://hdl.handle.net/api/handles/1/2?pretty",
+            "https://hdl.handle.net/api/handles/1/2?pretty",
+        ),
+    ] {
+        assert_eq!(read(text).to_string(), canonical, "{text:?}");
+    }
+}
+
+#[test]
+fn forms_by_name() {
+    for form in Form::ALL {
+        assert_eq!(form.name().parse::<Form>().unwrap(), form);
+        assert_eq!(form.to_string(), form.name());
+    }
+    assert!("nonsense".parse::<Form>().is_err());
+}
+
+#[test]
+fn proxy_bases() {
+    let b = ProxyBase::parse("HTTP://Resolver.Example:8080/hdl/").unwrap();
+    assert_eq!(
+        (b.as_str(), b.host(), b.fixed_segment()),
+        (
+            "http://resolver.example:8080/hdl",
+            "resolver.example:8080",
+            Some("hdl")
+        )
+    );
+    assert_eq!(
+        ProxyBase::parse("https://doi.org").unwrap().fixed_segment(),
+        None
+    );
+    for bad in [
+        "doi.org",
+        "https://doi.org/a/b",
+        "https://doi.org/?x",
+        "https://doi.org#x",
+        "https://",
+    ] {
+        assert!(ProxyBase::parse(bad).is_err(), "{bad}");
+    }
+    let h = handle_id::hdl!("10.1000/182");
+    assert_eq!(
+        ProxyBase::default_for(h).url(h),
+        "https://doi.org/10.1000/182"
+    );
+    assert_eq!(
+        ProxyBase::default_for(handle_id::hdl!("20.1000/1")).as_str(),
+        "https://hdl.handle.net"
+    );
+    assert_eq!(
+        ProxyBase::handle_net().api_url(h),
+        "https://hdl.handle.net/api/handles/10.1000/182"
+    );
+}
+
+#[test]
+fn proxy_query_parameters_p4() {
+    let q = ProxyQuery::parse(
+        "noredirect&ignore_aliases=&auth&cert&index=1&index=300&type=URL&type=HS_SITE.\
+         &urlappend=%3Fx%3D1&locatt=country:gb&action=showurls&callback=f&pretty&foo=b+ar&bare",
+    )
+    .unwrap();
+    assert!(q.noredirect && q.ignore_aliases && q.auth && q.cert && q.pretty);
+    assert_eq!(q.index, [1, 300]);
+    assert_eq!(q.types, ["URL", "HS_SITE."]);
+    assert_eq!(q.urlappend.as_deref(), Some("?x=1"));
+    assert_eq!(q.locatt, [("country".to_owned(), "gb".to_owned())]);
+    assert_eq!(q.action, Some(Action::ShowUrls));
+    assert_eq!(q.callback.as_deref(), Some("f"));
+    assert_eq!(
+        q.other,
+        [
+            ("foo".to_owned(), Some("b ar".to_owned())),
+            ("bare".to_owned(), None)
+        ]
+    );
+    // R4: a type ending in '.' selects its subtypes.
+    assert!(q.selects_type("HS_SITE.PREFIX") && q.selects_type("HS_SITE") && q.selects_type("URL"));
+    assert!(!q.selects_type("EMAIL") && ProxyQuery::new().selects_type("EMAIL"));
+    // Written and read back.
+    assert_eq!(ProxyQuery::parse(&q.to_string()).unwrap(), q);
+    let built = ProxyQuery::new()
+        .auth()
+        .cert()
+        .ignore_aliases()
+        .urlappend("&a=b c")
+        .action(Action::Other("custom".into()))
+        .callback("cb")
+        .pretty()
+        .param("k", Some("v=1"));
+    assert_eq!(ProxyQuery::parse(&built.to_string()).unwrap(), built);
+    assert_eq!(
+        ProxyQuery::parse("action=metadata").unwrap().action,
+        Some(Action::Metadata)
+    );
+    // What P4 does not allow, with the index into the query.
+    let e = ProxyQuery::parse("type=URL&index=-1").unwrap_err();
+    assert_eq!((e.kind(), e.index()), (ParseErrorKind::InvalidParameter, 9));
+    assert_eq!(
+        ProxyQuery::parse("index=4294967296").unwrap_err().index(),
+        0
+    );
+    assert_eq!(
+        ProxyQuery::parse("a&locatt=nocolon").unwrap_err().index(),
+        2
+    );
+    assert_eq!(
+        ProxyQuery::parse("x=%zz").unwrap_err().kind(),
+        ParseErrorKind::PercentEncoding
+    );
+    // Through a URL: the index is into the whole text.
+    let uri = read("https://hdl.handle.net/1/2?index=x");
+    assert_eq!(uri.proxy_query().unwrap().unwrap_err().index(), 27);
+}

@@ -1,0 +1,265 @@
+//! The URI and URL grammars: the generated validators against pest's parsers of the same
+//! files, on the corpus written in every form and on property-generated strings; and the
+//! library's slicing of a validated text (naming authority, local name, query, fragment,
+//! server, host) against pest's parse tree.
+
+mod support;
+
+use handle_id::__reference::generated;
+use handle_id::{recognize, HdlUri, Options};
+use pest::iterators::Pairs;
+use pest::Parser;
+use proptest::prelude::*;
+
+mod hdl {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar/hdl-uri.pest"]
+    pub struct G;
+}
+mod cordra {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar/cordra-uri.pest"]
+    pub struct G;
+}
+mod info {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar/info-uri.pest"]
+    pub struct G;
+}
+mod proxy {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar/proxy-url.pest"]
+    pub struct G;
+}
+mod forms {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar/forms.pest"]
+    pub struct G;
+}
+
+/// pest's verdict for entry rule `rule` on `text`.
+fn pest_accepts(rule: &str, text: &str) -> bool {
+    macro_rules! try_rules {
+        ($($module:ident: $($rule:ident),+;)+) => {
+            match rule {
+                $($(stringify!($rule) => $module::G::parse($module::Rule::$rule, text).is_ok(),)+)+
+                _ => panic!("no pest rule {rule}"),
+            }
+        };
+    }
+    try_rules! {
+        hdl: hdl_host, hdl_path, hdl_resolution;
+        cordra: cordra_host, cordra_path, cordra_http;
+        info: info_uri;
+        proxy: http_url;
+        forms: hdl_host_form, hdl_form, info_hdl_form, info_doi_form, doi_form, urn_hdl_form,
+            urn_doi_form, http_form, info_other_form, urn_other_form, other_url_form;
+    }
+}
+
+const ENTRY_RULES: &[&str] = &[
+    "hdl_host",
+    "hdl_path",
+    "hdl_resolution",
+    "cordra_host",
+    "cordra_path",
+    "cordra_http",
+    "info_uri",
+    "http_url",
+    "hdl_host_form",
+    "hdl_form",
+    "info_hdl_form",
+    "info_doi_form",
+    "doi_form",
+    "urn_hdl_form",
+    "urn_doi_form",
+    "http_form",
+    "info_other_form",
+    "urn_other_form",
+    "other_url_form",
+];
+
+#[track_caller]
+fn agree(text: &str) {
+    for rule in ENTRY_RULES {
+        let ours = generated(rule, text).expect("a generated rule");
+        assert_eq!(
+            ours.is_ok(),
+            pest_accepts(rule, text),
+            "rule {rule} on {text:?}"
+        );
+    }
+}
+
+/// The corpus, as written and in every form.
+fn corpus_in_every_form() -> Vec<String> {
+    let mut out = Vec::new();
+    for file in ["spec_examples.jsonl", "peers.jsonl", "real_ids.jsonl"] {
+        for row in support::corpus(file) {
+            let id = support::identifier(&row);
+            out.push(id.to_owned());
+            for prefix in [
+                "hdl:",
+                "HDL://",
+                "hdl://server:8000/",
+                "info:hdl/",
+                "info:doi/",
+                "https://hdl.handle.net/",
+                "http://h/hdl/",
+                "doi:",
+                "urn:doi:",
+            ] {
+                out.push(format!("{prefix}{id}"));
+            }
+            if let Ok(h) = handle_id::HandleRef::parse(id) {
+                out.extend([h.to_hdl_uri(), h.to_hdl_host_uri(), h.to_info_uri()]);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn validators_agree_with_pest_on_the_corpus() {
+    let inputs = corpus_in_every_form();
+    assert!(inputs.len() > 10_000);
+    for text in &inputs {
+        agree(text);
+    }
+}
+
+fn uri_char() -> impl Strategy<Value = char> {
+    prop::sample::select(vec![
+        'h', 'd', 'l', 'H', 't', 'p', 's', 'i', 'n', 'f', 'o', 'u', 'r', 'a', 'F', '0', '1', '9',
+        ':', '/', '.', '%', '?', '#', '@', '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=',
+        '-', '_', '~', ' ', '"', '<', '\\', '[', 'é', '\u{0}', '\t',
+    ])
+}
+
+/// Strings that start like a form and go on at random.
+fn uri_like() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec![
+            "",
+            "hdl:",
+            "hdl://",
+            "HdL:",
+            "info:hdl/",
+            "info:doi/",
+            "info:x/",
+            "doi:",
+            "urn:hdl:",
+            "urn:doi:",
+            "urn:x:",
+            "http://",
+            "https://h/",
+            "HTTP://a:1/b/",
+            "x+y.z://",
+        ]),
+        prop::collection::vec(uri_char(), 0..20),
+    )
+        .prop_map(|(prefix, rest)| format!("{prefix}{}", rest.into_iter().collect::<String>()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn validators_agree_with_pest(text in uri_like()) {
+        agree(&text);
+    }
+
+    #[test]
+    fn slicing_matches_the_parse_tree(text in uri_like()) {
+        slicing_agrees(&text);
+    }
+}
+
+/// The text of the first pair of `rule` in `pairs`, searched depth first.
+fn find<'a, R: pest::RuleType>(pairs: Pairs<'a, R>, rule: R) -> Option<&'a str> {
+    pairs
+        .flatten()
+        .find(|p| p.as_rule() == rule)
+        .map(|p| p.as_str())
+}
+
+/// Where pest accepts an `hdl:`, `info:` or proxy URL text and the library reads a handle
+/// from it, the library's parts are the parse tree's parts, decoded.
+#[track_caller]
+fn slicing_agrees(text: &str) {
+    let resolution = Options::new().resolution_form(true);
+    let named = Options::new().proxy_base(handle_id::ProxyBase::parse("http://h/hdl").unwrap());
+    for (rule, options) in [
+        (hdl::Rule::hdl_host, Options::new()),
+        (hdl::Rule::hdl_path, Options::new()),
+        (hdl::Rule::hdl_resolution, resolution),
+    ] {
+        let (Ok(pairs), Ok(uri)) = (hdl::G::parse(rule, text), recognize(text, &options)) else {
+            continue;
+        };
+        let na = find(pairs.clone(), hdl::Rule::u_naming_authority).unwrap();
+        let local = find(pairs.clone(), hdl::Rule::u_local_name).unwrap();
+        let expected = format!(
+            "{}/{}",
+            support::percent_decoded(na).unwrap(),
+            support::percent_decoded(local).unwrap()
+        );
+        assert_eq!(uri.handle().as_str(), expected, "{text:?}");
+        assert_eq!(
+            uri.query(),
+            find(pairs.clone(), hdl::Rule::query),
+            "{text:?}"
+        );
+        assert_eq!(
+            uri.fragment(),
+            find(pairs.clone(), hdl::Rule::fragment),
+            "{text:?}"
+        );
+        if rule == hdl::Rule::hdl_resolution {
+            assert_eq!(uri.base(), find(pairs, hdl::Rule::server), "{text:?}");
+        }
+    }
+    if let (Ok(pairs), Ok(uri)) = (
+        info::G::parse(info::Rule::info_uri, text),
+        recognize(text, &Options::new()),
+    ) {
+        let identifier = find(pairs.clone(), info::Rule::identifier).unwrap();
+        assert_eq!(
+            uri.handle().as_str(),
+            support::percent_decoded(identifier).unwrap(),
+            "{text:?}"
+        );
+        assert_eq!(
+            uri.fragment(),
+            find(pairs, info::Rule::fragment),
+            "{text:?}"
+        );
+    }
+    if let (Ok(pairs), Ok(uri)) = (
+        proxy::G::parse(proxy::Rule::http_url, text),
+        recognize(text, &named),
+    ) {
+        let host = find(pairs.clone(), proxy::Rule::authority).unwrap();
+        assert!(uri.base().unwrap().contains(host), "{text:?}");
+        assert_eq!(
+            uri.query(),
+            find(pairs.clone(), proxy::Rule::query),
+            "{text:?}"
+        );
+        assert_eq!(
+            uri.fragment(),
+            find(pairs, proxy::Rule::fragment),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn slicing_matches_the_parse_tree_on_the_corpus() {
+    for text in corpus_in_every_form() {
+        slicing_agrees(&text);
+    }
+    // HdlUri::parse is the hdl: part of recognize.
+    let uri = HdlUri::parse("hdl:1/2?q#f").unwrap();
+    assert_eq!(uri, recognize("hdl:1/2?q#f", &Options::new()).unwrap());
+}

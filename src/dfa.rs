@@ -17,13 +17,15 @@ pub(crate) enum Skip {
 #[derive(Debug)]
 pub(crate) struct Dfa {
     /// The entry rule it was generated from.
-    #[allow(dead_code)]
     pub(crate) rule: &'static str,
     pub(crate) start: u8,
-    pub(crate) stride: usize,
+    /// A state's row starts at `state << shift` in `transitions`.
+    pub(crate) shift: u32,
     pub(crate) classes: &'static [u8; 256],
     pub(crate) transitions: &'static [u8],
     pub(crate) accepting: &'static [bool],
+    /// Per state, the byte classes that keep it in place, as a bit mask.
+    pub(crate) stays: &'static [u64],
     pub(crate) skips: &'static [Skip],
     /// Per state, the grammar rule that consumed the character leading there (the entry
     /// rule for the start), as an index into `label_names`: what a rejection was inside.
@@ -46,26 +48,42 @@ const DEAD: usize = 0;
 
 impl Dfa {
     /// Whether `input` (the bytes of a `str`) matches the rule.
+    ///
+    /// One table step per byte; on entering a state that accepts everything that follows
+    /// it returns at once, and on entering a state that loops on all but a few bytes it
+    /// jumps with `memchr3` when enough input is left for that to pay.
     #[inline]
     pub(crate) fn run(&self, input: &[u8]) -> Result<(), Reject> {
+        /// Shorter runs are stepped through: `memchr3` costs more than it saves.
+        const SKIP_FROM: usize = 64;
+        let (classes, transitions, shift) = (self.classes, self.transitions, self.shift);
+        let (stays, skips) = (self.stays, self.skips);
         let mut state = usize::from(self.start);
         let mut i = 0;
-        while i < input.len() {
-            match self.skips[state] {
-                Skip::None => {}
-                Skip::AcceptRest => return Ok(()),
-                Skip::Until(a, b, c) => match memchr::memchr3(a, b, c, &input[i..]) {
-                    Some(k) => i += k,
-                    None => break,
-                },
+        loop {
+            // The bytes that keep the state: no dependent loads, so they pipeline.
+            let stay = stays[state];
+            while i < input.len() && stay >> classes[usize::from(input[i])] & 1 == 1 {
+                i += 1;
             }
-            let class = usize::from(self.classes[usize::from(input[i])]);
-            let next = usize::from(self.transitions[state * self.stride + class]);
+            let Some(&byte) = input.get(i) else { break };
+            let next = usize::from(
+                transitions[(state << shift) | usize::from(classes[usize::from(byte)])],
+            );
             if next == DEAD {
                 return Err(self.reject(i, state));
             }
             state = next;
             i += 1;
+            match skips[state] {
+                Skip::None => {}
+                Skip::AcceptRest => return Ok(()),
+                Skip::Until(a, b, c) => {
+                    if input.len() - i >= SKIP_FROM {
+                        i = memchr::memchr3(a, b, c, &input[i..]).map_or(input.len(), |k| i + k);
+                    }
+                }
+            }
         }
         if self.accepting[state] {
             Ok(())
@@ -83,6 +101,17 @@ impl Dfa {
         }
     }
 
+    /// Whether the grammar reads `c` somewhere as the first character of one of the rules
+    /// `rules`: some state moves on it to a state labelled with one of them.
+    pub(crate) fn leads_to(&self, c: char, rules: &[&str]) -> bool {
+        let mut buf = [0; 4];
+        let class = usize::from(self.classes[usize::from(c.encode_utf8(&mut buf).as_bytes()[0])]);
+        (1..self.labels.len()).any(|state| {
+            let to = usize::from(self.transitions[(state << self.shift) | class]);
+            to != DEAD && rules.contains(&self.label_names[usize::from(self.labels[to])])
+        })
+    }
+
     /// The length of the prefix after which every continuation is accepted, for the form
     /// rules `SOI ~ prefix ~ ANY* ~ EOI`; `None` when `input` does not start with the prefix.
     pub(crate) fn accepted_prefix(&self, input: &[u8]) -> Option<usize> {
@@ -92,13 +121,13 @@ impl Dfa {
                 return Some(i);
             }
             let class = usize::from(self.classes[usize::from(byte)]);
-            state = usize::from(self.transitions[state * self.stride + class]);
+            state = usize::from(self.transitions[(state << self.shift) | class]);
             if state == DEAD {
                 return None;
             }
         }
-        (matches!(self.skips[state], Skip::AcceptRest) || self.accepting[state])
-            .then_some(input.len())
+        let done = matches!(self.skips[state], Skip::AcceptRest) || self.accepting[state];
+        done.then_some(input.len())
     }
 }
 

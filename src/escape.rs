@@ -159,7 +159,7 @@ const fn hex(b: u8) -> Option<u8> {
 /// byte): never a replacement character.
 pub(crate) fn decode(text: &str, offset: usize) -> Result<Cow<'_, str>, ParseError> {
     let bytes = text.as_bytes();
-    let Some(first) = memchr::memchr(b'%', bytes) else {
+    let Some(first) = crate::bytes::find(b'%', bytes) else {
         return Ok(Cow::Borrowed(text));
     };
     let mut out = Vec::with_capacity(text.len());

@@ -37,6 +37,7 @@
 
 extern crate alloc;
 
+mod bytes;
 mod dfa;
 mod error;
 pub mod escape;

@@ -48,9 +48,9 @@ impl ProxyBase {
     pub fn parse(url: &str) -> Result<Self, ParseError> {
         check(&g::HTTP_URL, url)?;
         let b = url.as_bytes();
-        let host_start = memchr::memchr(b':', b).expect("validated") + 3;
-        let host_end =
-            memchr::memchr3(b'/', b'?', b'#', &b[host_start..]).map_or(b.len(), |i| host_start + i);
+        let host_start = crate::bytes::find(b':', b).expect("validated") + 3;
+        let host_end = crate::bytes::find3(b'/', b'?', b'#', &b[host_start..])
+            .map_or(b.len(), |i| host_start + i);
         let path = url[host_end..]
             .strip_suffix('/')
             .unwrap_or(&url[host_end..]);
@@ -200,10 +200,11 @@ pub(crate) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
     }
     check(&g::HTTP_URL, text)?;
     let b = text.as_bytes();
-    let host_start = memchr::memchr(b':', b).expect("validated") + 3;
+    let host_start = crate::bytes::find(b':', b).expect("validated") + 3;
     let host_end =
-        memchr::memchr3(b'/', b'?', b'#', &b[host_start..]).map_or(b.len(), |i| host_start + i);
-    let path_end = memchr::memchr2(b'?', b'#', &b[host_end..]).map_or(b.len(), |i| host_end + i);
+        crate::bytes::find3(b'/', b'?', b'#', &b[host_start..]).map_or(b.len(), |i| host_start + i);
+    let path_end =
+        crate::bytes::find2(b'?', b'#', &b[host_end..]).map_or(b.len(), |i| host_end + i);
     let host = &text[host_start..host_end];
     let path = &text[host_end..path_end];
 

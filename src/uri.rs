@@ -608,23 +608,55 @@ pub(crate) fn check(dfa: &Dfa, text: &str) -> Result<(), ParseError> {
     })
 }
 
-/// The handle whose naming authority is written at `na` and local name at `local` of
-/// `text`, percent-decoded, checked with the handle grammar; error indices point into
-/// `text`.
-pub(crate) fn handle_from_parts(
-    text: &str,
-    na: Span,
-    local: Span,
-) -> Result<(Cow<'_, str>, usize), ParseError> {
+/// Where a URI holds the parts of a handle.
+pub(crate) struct Parts {
+    /// The naming authority, raw.
+    pub(crate) na: Span,
+    /// The local name, raw.
+    pub(crate) local: Span,
+    /// Whether each holds a `%`.
+    pub(crate) escaped: (bool, bool),
+    /// The naming authority was validated by hdl-uri.pest's `u_naming_authority`, so that
+    /// without escapes it is a handle's naming authority as it is.
+    pub(crate) na_is_u_naming_authority: bool,
+}
+
+/// The handle whose parts `parts` locates in `text`, percent-decoded and checked with the
+/// handle grammar; error indices point into `text`.
+pub(crate) fn handle_from_parts<'a>(
+    text: &'a str,
+    parts: &Parts,
+) -> Result<(Cow<'a, str>, usize), ParseError> {
+    let (na, local) = (parts.na, parts.local);
     let (na_raw, local_raw) = (&text[na.0..na.1], &text[local.0..local.1]);
-    let na_decoded = decode(na_raw, na.0)?;
-    let local_decoded = decode(local_raw, local.0)?;
+    let na_decoded = if parts.escaped.0 {
+        decode(na_raw, na.0)?
+    } else {
+        Cow::Borrowed(na_raw)
+    };
+    let local_decoded = if parts.escaped.1 {
+        decode(local_raw, local.0)?
+    } else {
+        Cow::Borrowed(local_raw)
+    };
     let contiguous = na.1 + 1 == local.0;
     let handle = match (&na_decoded, &local_decoded) {
         (Cow::Borrowed(_), Cow::Borrowed(_)) if contiguous => Cow::Borrowed(&text[na.0..local.1]),
-        _ => Cow::Owned(alloc::format!("{na_decoded}/{local_decoded}")),
+        _ => {
+            let mut joined = String::with_capacity(na_decoded.len() + 1 + local_decoded.len());
+            joined.push_str(&na_decoded);
+            joined.push('/');
+            joined.push_str(&local_decoded);
+            Cow::Owned(joined)
+        }
     };
     let na_len = na_decoded.len();
+    if parts.na_is_u_naming_authority && matches!(handle, Cow::Borrowed(_)) {
+        // Nothing was decoded: every character `u_na_segment` allows raw, `na_segment`
+        // allows too (tests/uri_grammar.rs checks this against both grammars), and the local
+        // name allows anything, so the text is a handle split at `na_len`.
+        return Ok((handle, na_len));
+    }
     match parse_handle(&handle) {
         Ok(slash) if slash == na_len => Ok((handle, slash)),
         // A '/' decoded from %2F inside the naming authority (H3).
@@ -649,7 +681,7 @@ pub(crate) fn handle_from_parts(
 /// to the end.
 pub(crate) fn query_and_fragment(text: &str, from: usize) -> (Option<Span>, Option<Span>) {
     let b = text.as_bytes();
-    let hash = memchr::memchr(b'#', &b[from..]).map(|i| from + i);
+    let hash = crate::bytes::find(b'#', &b[from..]).map(|i| from + i);
     let query_end = hash.unwrap_or(b.len());
     let query = (b.get(from) == Some(&b'?')).then_some((from + 1, query_end));
     let fragment = hash.map(|h| (h + 1, b.len()));
@@ -661,22 +693,31 @@ fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUri<'a>, Pars
     check(dfa, text)?;
     let b = text.as_bytes();
     // Past `hdl:` (the scheme holds no ':') and, for the host forms, `//`.
-    let mut at = memchr::memchr(b':', b).expect("validated") + 1;
+    let mut at = crate::bytes::find(b':', b).expect("validated") + 1;
     if form != Form::Hdl {
         at += 2;
     }
     let mut base = None;
     if form == Form::HdlResolution {
-        let end = at + memchr::memchr(b'/', &b[at..]).expect("validated");
+        let end = at + crate::bytes::find(b'/', &b[at..]).expect("validated");
         base = Some((at, end));
         at = end + 1;
     }
-    // A naming authority holds no raw '/', a local name no raw '?' or '#'.
-    let na_end = at + memchr::memchr(b'/', &b[at..]).expect("validated");
+    // A naming authority holds no raw '/', a local name no raw '?' or '#', a query no raw '#'.
+    let na_end = at + crate::bytes::find(b'/', &b[at..]).expect("validated");
     let local_start = na_end + 1;
     let local_end =
-        memchr::memchr2(b'?', b'#', &b[local_start..]).map_or(b.len(), |i| local_start + i);
-    let (handle, slash) = handle_from_parts(text, (at, na_end), (local_start, local_end))?;
+        crate::bytes::find2(b'?', b'#', &b[local_start..]).map_or(b.len(), |i| local_start + i);
+    let escaped = |span: &[u8]| span.contains(&b'%');
+    let (na_escaped, local_escaped) =
+        (escaped(&b[at..na_end]), escaped(&b[local_start..local_end]));
+    let parts = Parts {
+        na: (at, na_end),
+        local: (na_end + 1, local_end),
+        escaped: (na_escaped, local_escaped),
+        na_is_u_naming_authority: !matches!(dfa.rule, "cordra_host" | "cordra_path"),
+    };
+    let (handle, slash) = handle_from_parts(text, &parts)?;
     let (query, fragment) = query_and_fragment(text, local_end);
     Ok(HdlUri {
         text,
@@ -693,7 +734,7 @@ fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUri<'a>, Pars
 fn read_info(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     check(&g::INFO_URI, text)?;
     let start = "info:hdl/".len();
-    let end = memchr::memchr(b'#', text.as_bytes()).unwrap_or(text.len());
+    let end = crate::bytes::find(b'#', text.as_bytes()).unwrap_or(text.len());
     let raw = &text[start..end];
     let handle = decode(raw, start)?;
     let slash = parse_handle(&handle).map_err(|e| e.at(start + original_index(raw, e.index())))?;

@@ -1,13 +1,12 @@
 //! Validation: the generated validators decide, and pest's parser explains a rejection.
 
-use crate::dfa::generated;
-use crate::error::ParseError;
-use crate::parser;
+use crate::dfa::{generated, Reject};
+use crate::error::{ParseError, ParseErrorKind};
 
 /// Checks that `text` is a bare handle (H1–H4), without building anything.
 ///
-/// Runs the validator generated from `grammar/handle.pest`: one pass, no allocation. Only
-/// when it rejects the input does pest's parser run, to say where and why.
+/// Runs the validator generated from `grammar/handle.pest`: one pass, no allocation, on
+/// success or failure; a rejection at byte 0 costs the same however long the input.
 ///
 /// # Errors
 ///
@@ -19,7 +18,9 @@ use crate::parser;
 /// assert!(handle_id::validate("10..1000/x").is_err());
 /// ```
 pub fn validate(text: &str) -> Result<(), ParseError> {
-    parse_handle(text).map(|_| ())
+    generated::HANDLE
+        .run(text.as_bytes())
+        .map_err(|reject| explain(text, reject))
 }
 
 /// Validates a bare handle and returns the offset of the `/` that separates naming
@@ -28,30 +29,30 @@ pub(crate) fn parse_handle(text: &str) -> Result<usize, ParseError> {
     match generated::HANDLE.run(text.as_bytes()) {
         // H1: a segment cannot hold a '/', so the first one is the separator
         // (tests/grammar.rs checks this against the parse tree).
-        Ok(()) => Ok(memchr::memchr(b'/', text.as_bytes()).expect("a handle has a '/'")),
-        Err(reject) => Err(explain(text, reject.index, parser::parse_handle)),
+        Ok(()) => Ok(crate::bytes::find(b'/', text.as_bytes()).expect("a handle has a '/'")),
+        Err(reject) => Err(explain(text, reject)),
     }
 }
 
-/// The detailed error for a rejection at byte `at`, from pest's parser run on the text up
-/// to and including the character there: nothing after it can change the verdict, and a
-/// failure near the start costs little however long the input.
-fn explain(text: &str, at: usize, reference: fn(&str) -> Result<usize, ParseError>) -> ParseError {
-    let end = text[at..]
-        .chars()
-        .next()
-        .map_or(text.len(), |c| at + c.len_utf8());
-    match reference(&text[..end]) {
-        Err(e) => e,
-        // Unreachable while the validator and the grammar agree (the differential tests
-        // check that they do); the whole text then has the final word.
-        Ok(_) => match reference(text) {
-            Err(e) => e,
-            Ok(_) => {
-                unreachable!("the generated validator rejects a handle pest accepts: {text:?}")
-            }
-        },
-    }
+/// The detailed error for a rejection, from what the validator knows: the index, the rule
+/// it was inside, and the character there. No allocation, and no look at the rest of the
+/// input. pest's parser (`parser::parse_handle`, the reference) gives the same error:
+/// tests/differential.rs checks that it does on the corpus and on generated strings.
+fn explain(text: &str, reject: Reject) -> ParseError {
+    let found = text[reject.index..].chars().next();
+    let kind = match (reject.rule, found) {
+        _ if text.is_empty() => ParseErrorKind::Empty,
+        // Inside a segment: only '.' or '/' could have followed.
+        ("na_segment", None) => ParseErrorKind::MissingSlash,
+        ("na_segment", Some(_)) => ParseErrorKind::InvalidCharacter,
+        // Where a segment must start (the start, after '.'): a separator means it is empty.
+        (_, None) => ParseErrorKind::EmptySegment,
+        (_, Some(c)) if generated::HANDLE.leads_to(c, &["dot", "slash"]) => {
+            ParseErrorKind::EmptySegment
+        }
+        (_, Some(_)) => ParseErrorKind::InvalidCharacter,
+    };
+    ParseError::new(reject.index, kind, found)
 }
 
 /// The parsers side by side, for the differential tests and the benchmarks.

@@ -263,3 +263,47 @@ fn slicing_matches_the_parse_tree_on_the_corpus() {
     let uri = HdlUri::parse("hdl:1/2?q#f").unwrap();
     assert_eq!(uri, recognize("hdl:1/2?q#f", &Options::new()).unwrap());
 }
+
+mod handle_grammar {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar/handle.pest"]
+    pub struct G;
+}
+
+fn whole<R: pest::RuleType>(parsed: Result<Pairs<'_, R>, pest::error::Error<R>>) -> bool {
+    parsed.is_ok_and(|p| p.as_str().len() == 1)
+}
+
+/// `handle_from_parts` skips the handle grammar for an `hdl:` URI in which nothing was
+/// percent-decoded. That rests on this: every character `u_na_segment` allows raw, the
+/// handle's `na_segment` allows too (and both join segments with '.', none empty). CORDRA's
+/// `segment_nz` and `reg_name` do not have this property ('@', empty segments), so the
+/// CORDRA profile always checks the decoded handle.
+#[test]
+fn raw_uri_segment_characters_are_handle_segment_characters() {
+    let mut cordra_differs = false;
+    for c in (0_u8..128).map(char::from) {
+        let s = c.to_string();
+        let in_handle = whole(handle_grammar::G::parse(
+            handle_grammar::Rule::na_segment,
+            &s,
+        ));
+        if whole(hdl::G::parse(hdl::Rule::u_na_segment, &s)) {
+            assert!(
+                in_handle,
+                "{c:?} is raw in u_na_segment but not in na_segment"
+            );
+        }
+        cordra_differs |= whole(cordra::G::parse(cordra::Rule::segment_nz, &s)) && !in_handle;
+    }
+    assert!(
+        cordra_differs,
+        "CORDRA's segments allow what a handle segment does not"
+    );
+    for text in ["hdl:a@b/x", "hdl:a..b/x", "hdl://a..b/x"] {
+        assert!(
+            recognize(text, &Options::new().cordra(true)).is_err(),
+            "{text}"
+        );
+    }
+}

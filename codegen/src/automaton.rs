@@ -25,8 +25,13 @@ pub enum Skip {
 pub struct Dfa {
     /// The class of each byte.
     pub classes: [u8; 256],
-    /// The number of classes: the row length of `transitions`.
+    /// The number of byte classes.
+    pub class_count: usize,
+    /// The row length of `transitions`: `class_count` rounded up to a power of two, so that
+    /// a row starts at `state << shift`.
     pub stride: usize,
+    /// `stride == 1 << shift`.
+    pub shift: u32,
     /// `transitions[state * stride + class]`.
     pub transitions: Vec<u8>,
     /// Whether each state accepts.
@@ -35,6 +40,9 @@ pub struct Dfa {
     pub start: u8,
     /// Each state's skip.
     pub skips: Vec<Skip>,
+    /// Per state, the classes whose bytes keep it in place, as a bit mask: runs of them are
+    /// stepped over without the table walk's chain of dependent loads.
+    pub stays: Vec<u64>,
     /// Each state's label: the rule that consumed the character that led there (see
     /// `nfa::State::label`), as an index into `label_names`; the entry rule for the start.
     pub labels: Vec<u8>,
@@ -105,7 +113,9 @@ impl Dfa {
                 next
             });
         }
-        let stride = columns.len();
+        let class_count = columns.len();
+        let stride = class_count.next_power_of_two();
+        let shift = stride.trailing_zeros();
         let mut transitions = vec![0_u8; table.len() * stride];
         for (class, col) in columns.iter().enumerate() {
             for (s, &to) in col.iter().enumerate() {
@@ -130,9 +140,19 @@ impl Dfa {
                 }
             })
             .collect();
+        let stays = (0..table.len())
+            .map(|s| {
+                (0..class_count)
+                    .filter(|&c| usize::from(transitions[s * stride + c]) == s)
+                    .fold(0_u64, |mask, c| mask | 1 << c)
+            })
+            .collect();
         Self {
+            stays,
             classes,
+            class_count,
             stride,
+            shift,
             transitions,
             accepting,
             start: u8::try_from(start).expect("at most 256 states"),

@@ -12,7 +12,7 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
         s,
         "\n/// The validator of rule `{rule}` in `{path}`: {} states, {} byte classes.",
         dfa.accepting.len(),
-        dfa.stride
+        dfa.class_count
     )
     .unwrap();
     writeln!(
@@ -22,10 +22,11 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
     .unwrap();
     writeln!(s, "    rule: {rule:?},").unwrap();
     writeln!(s, "    start: {},", dfa.start).unwrap();
-    writeln!(s, "    stride: {},", dfa.stride).unwrap();
+    writeln!(s, "    shift: {},", dfa.shift).unwrap();
     writeln!(s, "    classes: &{:?},", dfa.classes).unwrap();
     writeln!(s, "    transitions: &{:?},", dfa.transitions).unwrap();
     writeln!(s, "    accepting: &{:?},", dfa.accepting).unwrap();
+    writeln!(s, "    stays: &{:?},", dfa.stays).unwrap();
     writeln!(s, "    labels: &{:?},", dfa.labels).unwrap();
     writeln!(s, "    label_names: &{:?},", dfa.label_names).unwrap();
     s.push_str("    skips: &[");

@@ -18,6 +18,8 @@ use proc_macro::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::LitStr;
 
+#[path = "../../src/bytes.rs"]
+mod bytes;
 #[path = "../../src/dfa.rs"]
 mod dfa;
 #[path = "../../src/error.rs"]

@@ -1,6 +1,8 @@
 //! Allocations per call of each approach, counted by a global allocator: `cargo bench --bench
 //! allocations` prints the table BENCHMARKS.md quotes.
 
+#[path = "../tests/support/reference.rs"]
+mod reference;
 mod support;
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -92,7 +94,7 @@ fn main() {
         url::Url::parse(s).is_ok()
     });
     measure("pest parser", &inputs, |s| {
-        handle_id::__reference::pest_handle(s).is_ok()
+        reference::pest_handle(s).is_ok()
     });
     measure("handle-id HdlUri::parse (hdl: URIs)", &uris, |s| {
         HdlUri::parse(s).is_ok()

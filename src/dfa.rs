@@ -7,7 +7,7 @@
 pub(crate) enum Skip {
     /// Step one byte.
     None,
-    /// Accepting, and every byte stays here: the rest of the input is accepted.
+    /// Every continuation is accepted: the rest of the input is.
     AcceptRest,
     /// Every byte but these three stays here: jump to the next of them.
     Until(u8, u8, u8),
@@ -49,22 +49,36 @@ const DEAD: usize = 0;
 impl Dfa {
     /// Whether `input` (the bytes of a `str`) matches the rule.
     ///
-    /// One table step per byte; on entering a state that accepts everything that follows
-    /// it returns at once, and on entering a state that loops on all but a few bytes it
-    /// jumps with `memchr3` when enough input is left for that to pay.
+    /// A run of bytes that keep the state is stepped over with one table lookup a byte and no
+    /// chain of dependent loads, or with `memchr3` when it is long and only a few bytes leave
+    /// the state; a state from which everything is accepted ends the walk at once.
     #[inline]
     pub(crate) fn run(&self, input: &[u8]) -> Result<(), Reject> {
-        /// Shorter runs are stepped through: `memchr3` costs more than it saves.
-        const SKIP_FROM: usize = 64;
+        /// Runs longer than this are finished by `memchr3` where the state allows it;
+        /// shorter ones are stepped through, where `memchr3` would cost more than it saves.
+        const LONG_RUN: usize = 32;
         let (classes, transitions, shift) = (self.classes, self.transitions, self.shift);
         let (stays, skips) = (self.stays, self.skips);
         let mut state = usize::from(self.start);
         let mut i = 0;
+        if matches!(skips[state], Skip::AcceptRest) {
+            return Ok(());
+        }
         loop {
             // The bytes that keep the state: no dependent loads, so they pipeline.
             let stay = stays[state];
-            while i < input.len() && stay >> classes[usize::from(input[i])] & 1 == 1 {
-                i += 1;
+            loop {
+                let end = input.len().min(i + LONG_RUN);
+                while i < end && stay >> classes[usize::from(input[i])] & 1 == 1 {
+                    i += 1;
+                }
+                if i < end || i == input.len() {
+                    break;
+                }
+                if let Skip::Until(a, b, c) = skips[state] {
+                    i = memchr::memchr3(a, b, c, &input[i..]).map_or(input.len(), |k| i + k);
+                    break;
+                }
             }
             let Some(&byte) = input.get(i) else { break };
             let next = usize::from(
@@ -75,14 +89,8 @@ impl Dfa {
             }
             state = next;
             i += 1;
-            match skips[state] {
-                Skip::None => {}
-                Skip::AcceptRest => return Ok(()),
-                Skip::Until(a, b, c) => {
-                    if input.len() - i >= SKIP_FROM {
-                        i = memchr::memchr3(a, b, c, &input[i..]).map_or(input.len(), |k| i + k);
-                    }
-                }
+            if matches!(skips[state], Skip::AcceptRest) {
+                return Ok(());
             }
         }
         if self.accepting[state] {

@@ -2,10 +2,11 @@
 //! and `0.NA/10.1045`, of which every DOI is one.
 //!
 //! The rules live in the grammar files (`grammar/*.pest`, transcribed from the ABNF of the
-//! specifications). Everything that decides is generated from them: the validators that run
-//! on every input (byte tables built at compile time), pest's parser that explains a
-//! rejection, and the parser that checks [`hdl!`] literals at compile time. Rule ids
-//! (H1, D5 ...) refer to the project's SPEC.
+//! specifications). Everything that decides is generated from them at build time: byte-table
+//! validators that run on every input, allocate nothing and explain a rejection from their
+//! own state, for the library and for the [`hdl!`] and [`hdl_uri!`] literals alike. pest's
+//! parser of the same files is the reference the tests hold them to. Rule ids (H1, D5 ...)
+//! refer to the project's SPEC.
 //!
 //! ```
 //! use handle_id::{hdl, Handle, HandleRef};
@@ -42,7 +43,6 @@ mod dfa;
 mod error;
 pub mod escape;
 mod handle;
-mod parser;
 mod proxy;
 mod uri;
 mod validate;

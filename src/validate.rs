@@ -1,4 +1,4 @@
-//! Validation: the generated validators decide, and pest's parser explains a rejection.
+//! Validation: the generated validators decide, and explain a rejection from their state.
 
 use crate::dfa::{generated, Reject};
 use crate::error::{ParseError, ParseErrorKind};
@@ -36,8 +36,9 @@ pub(crate) fn parse_handle(text: &str) -> Result<usize, ParseError> {
 
 /// The detailed error for a rejection, from what the validator knows: the index, the rule
 /// it was inside, and the character there. No allocation, and no look at the rest of the
-/// input. pest's parser (`parser::parse_handle`, the reference) gives the same error:
-/// tests/differential.rs checks that it does on the corpus and on generated strings.
+/// input. pest's parser of the same grammar file (the reference, in
+/// tests/support/reference.rs) gives the same error: tests/differential.rs checks that it
+/// does on the corpus and on generated strings.
 fn explain(text: &str, reject: Reject) -> ParseError {
     let found = text[reject.index..].chars().next();
     let kind = match (reject.rule, found) {
@@ -55,20 +56,9 @@ fn explain(text: &str, reject: Reject) -> ParseError {
     ParseError::new(reject.index, kind, found)
 }
 
-/// The parsers side by side, for the differential tests and the benchmarks.
+/// The generated validators alone, for the differential tests and the benchmarks.
 #[doc(hidden)]
 pub mod __reference {
-    use crate::error::ParseError;
-
-    /// pest's parser alone, on the whole text.
-    ///
-    /// # Errors
-    ///
-    /// Its [`ParseError`].
-    pub fn pest_handle(text: &str) -> Result<usize, ParseError> {
-        crate::parser::parse_handle(text)
-    }
-
     /// The generated validator of entry rule `rule` (any grammar), alone: the index where it
     /// rejects. `None` for a rule with no generated validator.
     #[must_use]

@@ -5,12 +5,14 @@
 
 mod support;
 
-use handle_id::__reference::{generated_handle, pest_handle};
+use handle_id::__reference::generated_handle;
 use handle_id::HandleRef;
 use proptest::prelude::*;
+use support::reference::pest_handle;
 
-/// The generated validator and pest agree on `input`, and `HandleRef::parse` (validator,
-/// then pest on the rejected prefix) gives exactly pest's answer on the whole input.
+/// The generated validator and pest agree on `input`, and `HandleRef::parse` (the validator,
+/// and its own explanation of a rejection) gives exactly pest's answer: the same split, or
+/// the same index, kind and character.
 #[track_caller]
 fn agree(input: &str) {
     let pest = pest_handle(input);
@@ -20,15 +22,18 @@ fn agree(input: &str) {
         pest.is_ok(),
         "verdicts differ on {input:?}"
     );
-    if let Err(e) = &pest {
+    if let Err((index, _, _)) = pest {
         assert_eq!(
             generated,
-            Err(e.index()),
+            Err(index),
             "rejection index differs on {input:?}"
         );
     }
-    let parsed = HandleRef::parse(input).map(|h| h.prefix().len());
+    let parsed = HandleRef::parse(input)
+        .map(|h| h.prefix().len())
+        .map_err(|e| (e.index(), e.kind(), e.found()));
     assert_eq!(parsed, pest, "parse differs from pest on {input:?}");
+    assert_eq!(handle_id::validate(input).is_ok(), pest.is_ok());
 }
 
 #[test]

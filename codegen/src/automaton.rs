@@ -14,7 +14,7 @@ pub const DEAD: usize = 0;
 pub enum Skip {
     /// Nothing: step one byte.
     None,
-    /// The state is accepting and every byte keeps it there: the rest of the input is accepted.
+    /// Every continuation from the state is accepted: the rest of the input is.
     AcceptRest,
     /// Every byte but these (ASCII, at most three) keeps the state: jump to the next of them.
     Until(Vec<u8>),
@@ -122,6 +122,24 @@ impl Dfa {
                 transitions[s * stride + class] = u8::try_from(to).expect("at most 256 states");
             }
         }
+        // The states from which every continuation is accepted: accepting, and every byte
+        // leads to such a state (a fixpoint from "accepting and loops on every byte").
+        let mut accepts_all: Vec<bool> = accepting.clone();
+        loop {
+            let next: Vec<bool> = (0..table.len())
+                .map(|s| {
+                    accepts_all[s]
+                        && (0..256).all(|b| {
+                            accepts_all
+                                [usize::from(transitions[s * stride + usize::from(classes[b])])]
+                        })
+                })
+                .collect();
+            if next == accepts_all {
+                break;
+            }
+            accepts_all = next;
+        }
         let skips = (0..table.len())
             .map(|s| {
                 let exits: Vec<usize> = (0..256)
@@ -131,7 +149,7 @@ impl Dfa {
                     .collect();
                 if s == DEAD {
                     Skip::None
-                } else if exits.is_empty() && accepting[s] {
+                } else if accepts_all[s] {
                     Skip::AcceptRest
                 } else if !exits.is_empty() && exits.len() <= 3 && exits.iter().all(|&b| b < 0x80) {
                     Skip::Until(exits.iter().map(|&b| u8::try_from(b).unwrap()).collect())

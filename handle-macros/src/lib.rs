@@ -28,8 +28,6 @@ mod error;
 mod escape;
 #[path = "../../src/handle.rs"]
 mod handle;
-#[path = "../../src/parser.rs"]
-mod parser;
 #[path = "../../src/proxy.rs"]
 mod proxy;
 #[path = "../../src/uri.rs"]

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod reference;
+
 use std::fmt::Write;
 
 use handle_id::HandleRef;

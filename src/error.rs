@@ -272,8 +272,7 @@ fn part(rule: &str) -> (&str, bool) {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for ParseError {}
+impl core::error::Error for ParseError {}
 
 /// [`ParseError::render`]: the message, the input, and a caret under the offending character.
 #[derive(Clone, Copy, Debug)]

@@ -30,7 +30,10 @@
 //!
 //! # Crate features
 //!
-//! - `std` (default): `std::error::Error` for [`ParseError`].
+//! - `std` (default): nothing beyond `core` and `alloc` depends on it yet; without it the
+//!   crate is `#![no_std]` (it needs `alloc`).
+//! - `serde`: `Serialize` and `Deserialize` for [`Handle`], [`HandleRef`] (borrowed),
+//!   [`HdlUri`] (borrowed) and [`Form`], as their text, through the validating parsers.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
@@ -43,12 +46,16 @@ mod dfa;
 mod error;
 pub mod escape;
 mod handle;
+mod lint;
 mod proxy;
+#[cfg(feature = "serde")]
+mod serde;
 mod uri;
 mod validate;
 
 pub use error::{ParseError, ParseErrorKind, Rendered};
 pub use handle::{Caseless, Handle, HandleRef};
+pub use lint::{LintCode, Warning};
 pub use proxy::{Action, ProxyBase, ProxyQuery, KNOWN_PROXY_HOSTS};
 pub use uri::{detect, recognize, Form, HdlUri, Options};
 #[doc(hidden)]

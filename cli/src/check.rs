@@ -4,15 +4,47 @@ use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
-use handle_id::{HandleRef, HdlUri, ParseError};
+use clap::Args;
+use handle_id::{HandleRef, HdlUri, LintCode, ParseError, Warning};
 
 use crate::lines::for_each_line;
 use crate::output::{CheckRecord, Visible};
 use crate::read::Reader;
+use crate::style::Style;
 use crate::Status;
 
 /// How many invalid lines get a caret rendering on standard error; the rest are counted.
 pub const RENDERED_ERRORS: u64 = 100;
+
+/// The lint options of `check`.
+#[derive(Args, Clone, Debug)]
+pub struct LintArgs {
+    /// Treat every warning as an error: a line with one is invalid.
+    #[arg(long)]
+    pub strict: bool,
+    /// Silence a warning, by code (repeatable): empty-local-name, trailing-slash,
+    /// control-character, unprintable-character, zero-width-character, bidi-control,
+    /// outside-bmp, surrounding-whitespace, not-nfc, percent-encoded, query-or-fragment,
+    /// uri-prefix, trailing-punctuation, over-2048-bytes.
+    #[arg(long, value_name = "CODE", value_parser = parse_code)]
+    pub allow: Vec<LintCode>,
+}
+
+fn parse_code(s: &str) -> Result<LintCode, String> {
+    s.parse().map_err(|_| {
+        let codes: Vec<_> = LintCode::ALL.iter().map(|c| c.code()).collect();
+        format!("unknown warning code; the codes are {}", codes.join(", "))
+    })
+}
+
+impl LintArgs {
+    /// The warnings of what `uri` holds that are not allowed.
+    pub fn warnings(&self, uri: &HdlUri<'_>) -> Vec<Warning> {
+        let mut warnings = uri.lint();
+        warnings.retain(|w| !self.allow.contains(&w.code()));
+        warnings
+    }
+}
 
 /// Reads one line: invalid UTF-8 is an error at its byte index (H5), judged on the raw
 /// bytes; otherwise the reader decides.
@@ -33,19 +65,45 @@ pub struct Tally<W: Write> {
     pub invalid: u64,
     pub err: W,
     pub render: bool,
+    pub style: Style,
 }
 
 impl<W: Write> Tally<W> {
-    /// Counts a line, and renders its error if it has one.
-    pub fn count(&mut self, input: &str, error: Option<&ParseError>) -> io::Result<()> {
+    /// Counts a line, and renders its error (or `--strict` warning) if it has one.
+    pub fn count(
+        &mut self,
+        input: &str,
+        error: Option<&ParseError>,
+        strict: Option<&Warning>,
+    ) -> io::Result<()> {
         self.lines += 1;
-        if let Some(e) = error {
-            self.invalid += 1;
-            if self.render && self.invalid <= RENDERED_ERRORS {
-                writeln!(self.err, "line {}: {}", self.lines, e.render(input))?;
-            }
+        if error.is_none() && strict.is_none() {
+            return Ok(());
         }
-        Ok(())
+        self.invalid += 1;
+        if !self.render || self.invalid > RENDERED_ERRORS {
+            return Ok(());
+        }
+        match (error, strict) {
+            (Some(e), _) => {
+                let rendered = e.render(input).to_string();
+                let (message, picture) = rendered.split_once('\n').unwrap_or((&rendered, ""));
+                writeln!(
+                    self.err,
+                    "line {}: {}\n{picture}",
+                    self.lines,
+                    self.style.bad(message)
+                )
+            }
+            (None, Some(w)) => writeln!(
+                self.err,
+                "line {}: {} (--strict)\n  {}",
+                self.lines,
+                self.style.warn(w),
+                Visible(input)
+            ),
+            (None, None) => Ok(()),
+        }
     }
 
     /// The closing lines on standard error, and the exit status.
@@ -78,7 +136,14 @@ impl<W: Write> Tally<W> {
 /// # Errors
 ///
 /// An I/O error on reading or writing.
-pub fn run(files: &[PathBuf], json: bool, reader: &Reader) -> io::Result<Status> {
+pub fn run(
+    files: &[PathBuf],
+    json: bool,
+    reader: &Reader,
+    lints: &LintArgs,
+    styles: (Style, Style),
+) -> io::Result<Status> {
+    let (out_style, err_style) = styles;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let stderr = io::stderr();
@@ -87,29 +152,56 @@ pub fn run(files: &[PathBuf], json: bool, reader: &Reader) -> io::Result<Status>
         invalid: 0,
         err: BufWriter::new(stderr.lock()),
         render: !json,
+        style: err_style,
     };
     for_each_line(files, |raw| {
         let input = String::from_utf8_lossy(raw);
         let (form, result) = read_line(reader, raw, &input);
-        tally.count(&input, result.as_ref().err())?;
+        let warnings = match &result {
+            Ok(uri) => lints.warnings(uri),
+            Err(_) => Vec::new(),
+        };
+        let strict_error = warnings.first().copied().filter(|_| lints.strict);
+        tally.count(&input, result.as_ref().err(), strict_error.as_ref())?;
         if json {
             let record = CheckRecord {
                 input: &input,
                 form,
                 result: &result,
+                warnings: &warnings,
+                strict_error,
             };
             serde_json::to_writer(&mut out, &record)?;
             out.write_all(b"\n")
         } else {
-            match &result {
-                Ok(uri) => writeln!(
+            match (&result, strict_error) {
+                (Ok(uri), None) => {
+                    write!(
+                        out,
+                        "{}\t{}\t{}\t{}",
+                        out_style.good("valid"),
+                        Visible(&input),
+                        uri.form(),
+                        Visible(uri.handle().as_str())
+                    )?;
+                    for (i, w) in warnings.iter().enumerate() {
+                        let sep = if i == 0 { "\twarning: " } else { ", " };
+                        write!(out, "{sep}{}", out_style.warn(w.code()))?;
+                    }
+                    writeln!(out)
+                }
+                (Ok(_), Some(w)) => writeln!(
                     out,
-                    "valid\t{}\t{}\t{}",
-                    Visible(&input),
-                    uri.form(),
-                    Visible(uri.handle().as_str())
+                    "{}\t{}\t{w} (--strict)",
+                    out_style.bad("invalid"),
+                    Visible(&input)
                 ),
-                Err(e) => writeln!(out, "invalid\t{}\t{e}", Visible(&input)),
+                (Err(e), _) => writeln!(
+                    out,
+                    "{}\t{}\t{e}",
+                    out_style.bad("invalid"),
+                    Visible(&input)
+                ),
             }
         }
     })?;

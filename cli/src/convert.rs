@@ -11,6 +11,7 @@ use crate::check::{read_line, Tally};
 use crate::lines::for_each_line;
 use crate::output::JsonError;
 use crate::read::Reader;
+use crate::style::Style;
 use crate::Status;
 
 /// `--to`.
@@ -38,7 +39,13 @@ pub enum Target {
 /// # Errors
 ///
 /// An I/O error on reading or writing.
-pub fn run(files: &[PathBuf], to: Target, json: bool, reader: &Reader) -> io::Result<Status> {
+pub fn run(
+    files: &[PathBuf],
+    to: Target,
+    json: bool,
+    reader: &Reader,
+    err_style: Style,
+) -> io::Result<Status> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let stderr = io::stderr();
@@ -47,12 +54,13 @@ pub fn run(files: &[PathBuf], to: Target, json: bool, reader: &Reader) -> io::Re
         invalid: 0,
         err: BufWriter::new(stderr.lock()),
         render: true,
+        style: err_style,
     };
     let mut converted = String::new();
     for_each_line(files, |raw| {
         let input = String::from_utf8_lossy(raw);
         let (form, result) = read_line(reader, raw, &input);
-        tally.count(&input, result.as_ref().err())?;
+        tally.count(&input, result.as_ref().err(), None)?;
         converted.clear();
         if let Ok(uri) = &result {
             let h = uri.handle();

@@ -2,8 +2,9 @@
 //! (`\n` or `\r\n`) stripped and nothing else.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Calls `each` with every line of every source in order: the files, or standard input
 /// when there are none; `-` names standard input. Memory does not grow with the input.
@@ -16,18 +17,75 @@ pub fn for_each_line(
     mut each: impl FnMut(&[u8]) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut buffer = Vec::with_capacity(1024);
-    if files.is_empty() {
-        return read_lines(io::stdin().lock(), Path::new("-"), &mut buffer, &mut each);
-    }
-    for path in files {
-        if path.as_os_str() == "-" {
-            read_lines(io::stdin().lock(), path, &mut buffer, &mut each)?;
-        } else {
-            let file = File::open(path).map_err(|e| named(path, e))?;
-            read_lines(file, path, &mut buffer, &mut each)?;
+    let mut progress = Progress::new();
+    let mut each = |line: &[u8]| {
+        progress.tick();
+        each(line)
+    };
+    let result = if files.is_empty() {
+        read_lines(io::stdin().lock(), Path::new("-"), &mut buffer, &mut each)
+    } else {
+        files.iter().try_for_each(|path| {
+            if path.as_os_str() == "-" {
+                read_lines(io::stdin().lock(), path, &mut buffer, &mut each)
+            } else {
+                let file = File::open(path).map_err(|e| named(path, e))?;
+                read_lines(file, path, &mut buffer, &mut each)
+            }
+        })
+    };
+    progress.clear();
+    result
+}
+
+/// A progress line on standard error, for inputs that take more than a few seconds, when
+/// standard error is a terminal.
+struct Progress {
+    enabled: bool,
+    lines: u64,
+    start: Instant,
+    shown: Option<Instant>,
+}
+
+impl Progress {
+    /// Shown after this long.
+    const AFTER: Duration = Duration::from_secs(2);
+    /// Updated at most this often.
+    const EVERY: Duration = Duration::from_millis(250);
+
+    fn new() -> Self {
+        Self {
+            enabled: io::stderr().is_terminal(),
+            lines: 0,
+            start: Instant::now(),
+            shown: None,
         }
     }
-    Ok(())
+
+    fn tick(&mut self) {
+        self.lines += 1;
+        // Looking at the clock is cheap, but not free: once every 64k lines.
+        if !self.enabled || self.lines % 65_536 != 0 {
+            return;
+        }
+        let now = Instant::now();
+        let due = match self.shown {
+            None => now - self.start >= Self::AFTER,
+            Some(at) => now - at >= Self::EVERY,
+        };
+        if due {
+            let rate = self.lines as f64 / (now - self.start).as_secs_f64();
+            eprint!("\r\x1b[2K{} lines read ({:.0} lines/s)", self.lines, rate);
+            let _ = io::stderr().flush();
+            self.shown = Some(now);
+        }
+    }
+
+    fn clear(&self) {
+        if self.shown.is_some() {
+            eprint!("\r\x1b[2K");
+        }
+    }
 }
 
 fn read_lines(

@@ -4,20 +4,25 @@
 
 mod check;
 mod convert;
+mod dedupe;
 mod lines;
 mod output;
 mod parse;
 mod read;
+mod style;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
-/// Check, parse and convert Handle System identifiers (handles and DOIs).
+/// Check, parse, convert and deduplicate Handle System identifiers (handles and DOIs).
 #[derive(Parser)]
 #[command(name = "hdl", version)]
 struct Cli {
+    /// Colour the output: `auto` when it is a terminal and NO_COLOR is not set.
+    #[arg(long, value_enum, global = true, default_value_t = style::ColorChoice::Auto)]
+    color: style::ColorChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -36,6 +41,7 @@ enum Command {
     ///   hdl check --json < ids.txt
     ///   hdl check --form handle ids.txt
     ///   hdl check --proxy-base https://resolver.example/hdl --repository-urls urls.txt
+    ///   hdl check --strict --allow trailing-slash ids.txt
     ///   printf 'hdl:10.1045/april2006-paskin\n10@x/y\n' | hdl check
     Check {
         /// Write one JSON object per line instead of readable text.
@@ -43,6 +49,8 @@ enum Command {
         json: bool,
         #[command(flatten)]
         read: read::ReadArgs,
+        #[command(flatten)]
+        lints: check::LintArgs,
         /// Files to read; standard input when none is given, or for `-`.
         files: Vec<PathBuf>,
     },
@@ -67,6 +75,38 @@ enum Command {
         /// Files to read; standard input when none is given, or for `-`.
         files: Vec<PathBuf>,
     },
+    /// Find identifiers that hold the same handle, written differently or in another
+    /// ASCII case (DOIs are case-insensitive), and report each group.
+    ///
+    /// Exit status: 0 when nothing is written twice, 1 when something is, 2 on a usage or
+    /// I/O error. Invalid lines are reported on standard error and skipped.
+    ///
+    /// Examples:
+    ///   hdl dedupe dois.txt
+    ///   hdl dedupe --case exact --json ids.txt
+    Dedupe {
+        /// `ascii`: handles that differ only in ASCII case are the same; `exact`: only
+        /// identical handles are.
+        #[arg(long, value_enum, default_value_t = dedupe::CaseArg::Ascii)]
+        case: dedupe::CaseArg,
+        /// Write one JSON object per group.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        read: read::ReadArgs,
+        /// Files to read; standard input when none is given, or for `-`.
+        files: Vec<PathBuf>,
+    },
+    /// Print a completion script for a shell.
+    ///
+    /// Examples:
+    ///   hdl completions bash > ~/.local/share/bash-completion/completions/hdl
+    ///   hdl completions zsh > "${fpath[1]}/_hdl"
+    ///   hdl completions fish > ~/.config/fish/completions/hdl.fish
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
     /// Show the parts of each identifier: prefix, its segments and parents, local name.
     ///
     /// Examples:
@@ -90,14 +130,34 @@ fn main() -> ExitCode {
             std::process::exit(2)
         })
     };
+    let (out_style, err_style) = (
+        style::Style::stdout(cli.color),
+        style::Style::stderr(cli.color),
+    );
     let result = match cli.command {
-        Command::Check { json, read, files } => check::run(&files, json, &reader(&read)),
+        Command::Check {
+            json,
+            read,
+            lints,
+            files,
+        } => check::run(&files, json, &reader(&read), &lints, (out_style, err_style)),
         Command::Convert {
             to,
             json,
             read,
             files,
-        } => convert::run(&files, to, json, &reader(&read)),
+        } => convert::run(&files, to, json, &reader(&read), err_style),
+        Command::Dedupe {
+            case,
+            json,
+            read,
+            files,
+        } => dedupe::run(&files, case, json, &reader(&read), err_style),
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "hdl", &mut std::io::stdout());
+            Ok(Status::AllValid)
+        }
         Command::Parse { json, ids } => parse::run(&ids, json),
     };
     match result {

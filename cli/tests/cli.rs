@@ -269,3 +269,95 @@ fn parse_breakdown() {
     assert_eq!(hdl(&["parse", "20.1000/5555"], b"").status.code(), Some(0));
     assert_eq!(hdl(&["parse"], b"").status.code(), Some(2));
 }
+
+/// Every identifier of the corpus, one a line (those without a line break), as a person and
+/// a program see them.
+fn corpus_lines() -> String {
+    let mut out = String::new();
+    let mut seen = std::collections::HashSet::new();
+    for file in ["spec_examples.jsonl", "peers.jsonl", "real_ids.jsonl"] {
+        let path = format!("{}/../tests/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
+        for line in std::fs::read_to_string(path).unwrap().lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            if matches!(v["kind"].as_str(), Some("character" | "regex")) {
+                continue;
+            }
+            let id = v
+                .get("input")
+                .or_else(|| v.get("id"))
+                .and_then(|s| s.as_str())
+                .unwrap();
+            if !id.contains(['\n', '\r']) && seen.insert(id.to_owned()) {
+                out.push_str(id);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn corpus_human_and_json() {
+    let input = corpus_lines();
+    let human = hdl(&["check", "--color", "never"], input.as_bytes());
+    assert_eq!(text(&human.stdout).lines().count(), input.lines().count());
+    insta::assert_snapshot!("corpus_human", text(&human.stdout));
+    let json = hdl(&["check", "--json"], input.as_bytes());
+    assert_eq!(text(&json.stdout).lines().count(), input.lines().count());
+    insta::assert_snapshot!("corpus_json", text(&json.stdout));
+}
+
+#[test]
+fn lints_strict_and_allow() {
+    let input = "10.1000/\n20.1000/5555/\n10.1000/abc.\n10.1000/a%20b\n10.1000/182\n";
+    let out = hdl(&["check", "--color", "never"], input.as_bytes());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "warnings alone keep lines valid"
+    );
+    insta::assert_snapshot!("lints_human", text(&out.stdout));
+    let out = hdl(
+        &["check", "--json", "--strict", "--allow", "trailing-slash"],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("lints_strict_json", text(&out.stdout));
+    let out = hdl(&["check", "--allow", "no-such-code"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown warning code"));
+}
+
+#[test]
+fn dedupe() {
+    let input = "10.1000/ABC\nhttps://doi.org/10.1000/abc\n20.1000/x\n10.1000/Abc\nnot a handle\n20.1000/x\n10.1/y\n";
+    let out = hdl(&["dedupe"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "duplicates found");
+    insta::assert_snapshot!("dedupe_ascii", text(&out.stdout));
+    let out = hdl(&["dedupe", "--case", "exact", "--json"], input.as_bytes());
+    insta::assert_snapshot!("dedupe_exact_json", text(&out.stdout));
+    assert_eq!(hdl(&["dedupe"], b"1/a\n1/b\n").status.code(), Some(0));
+}
+
+#[test]
+fn colour_completions_help_version() {
+    let out = hdl(&["check", "--color", "always"], b"1/2\nx\n");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("\x1b[32mvalid\x1b[0m") && stdout.contains("\x1b[31minvalid\x1b[0m"));
+    // Not a terminal: plain.
+    assert!(!text(&hdl(&["check"], b"1/2\n").stdout).contains('\x1b'));
+    for shell in ["bash", "zsh", "fish"] {
+        let out = hdl(&["completions", shell], b"");
+        assert_eq!(out.status.code(), Some(0));
+        assert!(text(&out.stdout).contains("dedupe"), "{shell}");
+    }
+    for command in ["check", "convert", "dedupe", "parse", "completions"] {
+        let out = hdl(&[command, "--help"], b"");
+        assert!(
+            text(&out.stdout).contains("Examples:"),
+            "{command} --help has examples"
+        );
+    }
+    let out = hdl(&["--version"], b"");
+    assert!(text(&out.stdout).starts_with("hdl "));
+}

@@ -1,0 +1,368 @@
+//! Lints: valid handles that are rarely meant as they are written. Real data is full of
+//! them: pasted URLs, text extraction debris, invisible characters.
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
+
+use crate::error::{ParseError, ParseErrorKind};
+use crate::handle::HandleRef;
+use crate::uri::{detect, Form, Options};
+
+/// What a warning is about. Each has a stable [`code`](LintCode::code), a one-line
+/// [`explanation`](LintCode::explanation) and the [`rule`](LintCode::rule) or source it
+/// cites.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LintCode {
+    /// `empty-local-name`: `10.1000/` (D2).
+    EmptyLocalName,
+    /// `trailing-slash`: `20.1000/5555/` (H10).
+    TrailingSlash,
+    /// `control-character`: a C0 or C1 control character (D3).
+    ControlCharacter,
+    /// `unprintable-character`: a noncharacter, a private-use character or U+FFFD (D3).
+    UnprintableCharacter,
+    /// `zero-width-character`: U+200B, U+200C, U+200D, U+2060, U+FEFF, U+180E (D3).
+    ZeroWidthCharacter,
+    /// `bidi-control`: a bidirectional formatting character (D3).
+    BidiControl,
+    /// `outside-bmp`: a character above U+FFFF (D3: SYNTAX asks for UCS-2).
+    OutsideBmp,
+    /// `surrounding-whitespace`: white space at the start or the end.
+    SurroundingWhitespace,
+    /// `not-nfc`: the text is not in Unicode Normalization Form C.
+    NotNfc,
+    /// `percent-encoded`: a `%XX` escape in a bare handle.
+    PercentEncoded,
+    /// `query-or-fragment`: a `?` or `#` in a bare handle.
+    QueryOrFragment,
+    /// `uri-prefix`: a bare handle that starts like a URI or URL (`hdl:`, `doi:`, `https:` …).
+    UriPrefix,
+    /// `trailing-punctuation`: `.`, `,`, `;` or an unbalanced `)` at the end.
+    TrailingPunctuation,
+    /// `over-2048-bytes`: longer than the reference server accepts (H9).
+    Over2048Bytes,
+}
+
+impl LintCode {
+    /// Every code, in a stable order.
+    pub const ALL: [LintCode; 14] = [
+        LintCode::EmptyLocalName,
+        LintCode::TrailingSlash,
+        LintCode::ControlCharacter,
+        LintCode::UnprintableCharacter,
+        LintCode::ZeroWidthCharacter,
+        LintCode::BidiControl,
+        LintCode::OutsideBmp,
+        LintCode::SurroundingWhitespace,
+        LintCode::NotNfc,
+        LintCode::PercentEncoded,
+        LintCode::QueryOrFragment,
+        LintCode::UriPrefix,
+        LintCode::TrailingPunctuation,
+        LintCode::Over2048Bytes,
+    ];
+
+    /// The stable code, as `--allow` takes it.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            LintCode::EmptyLocalName => "empty-local-name",
+            LintCode::TrailingSlash => "trailing-slash",
+            LintCode::ControlCharacter => "control-character",
+            LintCode::UnprintableCharacter => "unprintable-character",
+            LintCode::ZeroWidthCharacter => "zero-width-character",
+            LintCode::BidiControl => "bidi-control",
+            LintCode::OutsideBmp => "outside-bmp",
+            LintCode::SurroundingWhitespace => "surrounding-whitespace",
+            LintCode::NotNfc => "not-nfc",
+            LintCode::PercentEncoded => "percent-encoded",
+            LintCode::QueryOrFragment => "query-or-fragment",
+            LintCode::UriPrefix => "uri-prefix",
+            LintCode::TrailingPunctuation => "trailing-punctuation",
+            LintCode::Over2048Bytes => "over-2048-bytes",
+        }
+    }
+
+    /// Why it matters, in one line.
+    #[must_use]
+    pub const fn explanation(self) -> &'static str {
+        match self {
+            LintCode::EmptyLocalName => "the local name is empty: valid, but rarely meant",
+            LintCode::TrailingSlash => {
+                "a trailing '/' makes a different handle: valid, but rarely meant"
+            }
+            LintCode::ControlCharacter => "a control character: valid, but not printable",
+            LintCode::UnprintableCharacter => {
+                "a noncharacter, private-use character or U+FFFD (often damage from decoding)"
+            }
+            LintCode::ZeroWidthCharacter => {
+                "an invisible zero-width character: two handles that look the same differ"
+            }
+            LintCode::BidiControl => {
+                "a bidirectional control character: the text may display in another order"
+            }
+            LintCode::OutsideBmp => {
+                "a character outside the Basic Multilingual Plane, which UCS-2 cannot hold"
+            }
+            LintCode::SurroundingWhitespace => {
+                "white space at the start or end: the reference proxy trims it, so the handle \
+                 cannot be resolved through it"
+            }
+            LintCode::NotNfc => {
+                "not in Unicode NFC: a handle that looks the same may be written differently"
+            }
+            LintCode::PercentEncoded => "a %XX escape: probably still percent-encoded",
+            LintCode::QueryOrFragment => {
+                "a '?' or '#': probably a pasted URL with its query or fragment"
+            }
+            LintCode::UriPrefix => {
+                "starts like a URI or URL: read as a bare handle, the prefix is part of it"
+            }
+            LintCode::TrailingPunctuation => {
+                "ends in punctuation typical of text extraction ('.', ',', ';', ')')"
+            }
+            LintCode::Over2048Bytes => {
+                "longer than 2048 bytes: the reference server refuses it on the wire"
+            }
+        }
+    }
+
+    /// Whether the warning is about how a bare handle was written (`percent-encoded`,
+    /// `query-or-fragment`, `uri-prefix`): a handle read from a written form was decoded on
+    /// purpose, and [`HdlUri::lint`](crate::HdlUri::lint) leaves these out for it.
+    #[must_use]
+    pub const fn bare_only(self) -> bool {
+        matches!(
+            self,
+            LintCode::PercentEncoded | LintCode::QueryOrFragment | LintCode::UriPrefix
+        )
+    }
+
+    /// The rule or source the warning cites.
+    #[must_use]
+    pub const fn rule(self) -> &'static str {
+        match self {
+            LintCode::EmptyLocalName => "SPEC D2",
+            LintCode::TrailingSlash => "SPEC H10",
+            LintCode::ControlCharacter
+            | LintCode::UnprintableCharacter
+            | LintCode::ZeroWidthCharacter
+            | LintCode::BidiControl
+            | LintCode::OutsideBmp => "SPEC D3",
+            LintCode::SurroundingWhitespace => "PROXY",
+            LintCode::NotNfc => "Unicode UAX #15",
+            LintCode::PercentEncoded | LintCode::QueryOrFragment => "SPEC P2, U7",
+            LintCode::UriPrefix => "SPEC D5",
+            LintCode::TrailingPunctuation => "text extraction",
+            LintCode::Over2048Bytes => "SPEC H9",
+        }
+    }
+}
+
+impl fmt::Display for LintCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl FromStr for LintCode {
+    type Err = ParseError;
+    /// A code by its [`code`](LintCode::code) text.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        LintCode::ALL
+            .into_iter()
+            .find(|c| c.code() == s)
+            .ok_or(ParseError::new(
+                0,
+                ParseErrorKind::InvalidParameter,
+                s.chars().next(),
+            ))
+    }
+}
+
+/// A warning: what, and the byte index of the first place it applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Warning {
+    code: LintCode,
+    index: usize,
+}
+
+impl Warning {
+    /// What the warning is about.
+    #[must_use]
+    pub const fn code(&self) -> LintCode {
+        self.code
+    }
+
+    /// The byte index into the handle of the first place it applies to.
+    #[must_use]
+    pub const fn index(&self) -> usize {
+        self.index
+    }
+}
+
+impl fmt::Display for Warning {
+    /// `trailing-slash at byte 12: a trailing '/' makes a different handle … (SPEC H10)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at byte {}: {} ({})",
+            self.code.code(),
+            self.index,
+            self.code.explanation(),
+            self.code.rule()
+        )
+    }
+}
+
+fn is_zero_width(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{180E}'
+    )
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+fn is_unprintable(c: char) -> bool {
+    let u = u32::from(c);
+    (0xFDD0..=0xFDEF).contains(&u)
+        || u & 0xFFFE == 0xFFFE
+        || (0xE000..=0xF8FF).contains(&u)
+        || u >= 0xF0000
+        || c == '\u{FFFD}'
+}
+
+/// Whether `text` has a `%` followed by two hex digits at `i`.
+fn escape_at(text: &[u8], i: usize) -> bool {
+    text[i] == b'%'
+        && text
+            .get(i + 1..i + 3)
+            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+}
+
+impl HandleRef<'_> {
+    /// The warnings for this handle, in the order of [`LintCode::ALL`], each once with the
+    /// first place it applies to.
+    ///
+    /// ```
+    /// use handle_id::{HandleRef, LintCode};
+    ///
+    /// let h = HandleRef::parse("10.1000/abc.")?;
+    /// let codes: Vec<_> = h.lint().iter().map(|w| w.code()).collect();
+    /// assert_eq!(codes, [LintCode::TrailingPunctuation]);
+    /// assert!(HandleRef::parse("10.1000/abc")?.lint().is_empty());
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn lint(self) -> Vec<Warning> {
+        let text = self.as_str();
+        let local = self.local_name();
+        let local_start = text.len() - local.len();
+        let mut found: [Option<usize>; LintCode::ALL.len()] = [None; LintCode::ALL.len()];
+        let mut note = |code: LintCode, index: usize| {
+            let slot = &mut found[code as usize];
+            if slot.is_none() {
+                *slot = Some(index);
+            }
+        };
+        if local.is_empty() {
+            note(LintCode::EmptyLocalName, local_start);
+        } else if local.ends_with('/') {
+            note(LintCode::TrailingSlash, text.len() - 1);
+        }
+        for (i, c) in text.char_indices() {
+            if c.is_control() {
+                note(LintCode::ControlCharacter, i);
+            }
+            if is_unprintable(c) {
+                note(LintCode::UnprintableCharacter, i);
+            }
+            if is_zero_width(c) {
+                note(LintCode::ZeroWidthCharacter, i);
+            }
+            if is_bidi_control(c) {
+                note(LintCode::BidiControl, i);
+            }
+            if u32::from(c) > 0xFFFF {
+                note(LintCode::OutsideBmp, i);
+            }
+            if c == '?' || c == '#' {
+                note(LintCode::QueryOrFragment, i);
+            }
+            if c == '%' && escape_at(text.as_bytes(), i) {
+                note(LintCode::PercentEncoded, i);
+            }
+        }
+        if text.starts_with(char::is_whitespace) {
+            note(LintCode::SurroundingWhitespace, 0);
+        } else if let Some(last) = text.chars().next_back().filter(|c| c.is_whitespace()) {
+            note(
+                LintCode::SurroundingWhitespace,
+                text.len() - last.len_utf8(),
+            );
+        }
+        if !unicode_normalization::is_nfc(text) {
+            note(LintCode::NotNfc, 0);
+        }
+        // The forms grammar says whether the text starts like a written form (D5).
+        if detect(text, &Options::new()) != Some(Form::Handle) {
+            note(LintCode::UriPrefix, 0);
+        }
+        let unbalanced = |s: &str| s.matches(')').count() > s.matches('(').count();
+        match local.chars().next_back() {
+            Some('.' | ',' | ';') => note(LintCode::TrailingPunctuation, text.len() - 1),
+            Some(')') if unbalanced(local) => note(LintCode::TrailingPunctuation, text.len() - 1),
+            _ => {}
+        }
+        if text.len() > 2048 {
+            note(LintCode::Over2048Bytes, 2048);
+        }
+        LintCode::ALL
+            .into_iter()
+            .zip(found)
+            .filter_map(|(code, index)| {
+                Some(Warning {
+                    code,
+                    index: index?,
+                })
+            })
+            .collect()
+    }
+}
+
+impl crate::uri::HdlUri<'_> {
+    /// The warnings for the handle it holds (indices into the handle); for a written form
+    /// other than a bare handle, without those about how a bare handle was written
+    /// ([`LintCode::bare_only`]).
+    ///
+    /// ```
+    /// use handle_id::{recognize, LintCode, Options};
+    /// let o = Options::new();
+    /// let pasted = recognize("10.1000/456#789", &o)?;
+    /// assert_eq!(pasted.lint()[0].code(), LintCode::QueryOrFragment);
+    /// let encoded = recognize("https://doi.org/10.1000/456%23789", &o)?;
+    /// assert!(encoded.lint().is_empty());
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn lint(&self) -> Vec<Warning> {
+        let mut warnings = self.handle().lint();
+        if self.form() != Form::Handle {
+            warnings.retain(|w| !w.code().bare_only());
+        }
+        warnings
+    }
+}
+
+impl crate::handle::Handle {
+    /// The warnings for this handle; see [`HandleRef::lint`].
+    #[must_use]
+    pub fn lint(&self) -> Vec<Warning> {
+        self.as_handle_ref().lint()
+    }
+}

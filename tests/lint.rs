@@ -1,0 +1,102 @@
+//! Every lint code, on the cases it is for and on corpus examples, and the whole corpus's
+//! warnings in a snapshot.
+
+mod support;
+
+use handle_id::{HandleRef, LintCode, Warning};
+
+#[track_caller]
+fn warnings(text: &str) -> Vec<(LintCode, usize)> {
+    let h = HandleRef::parse(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    h.lint().iter().map(|w| (w.code(), w.index())).collect()
+}
+
+#[test]
+fn each_code() {
+    use LintCode::*;
+    let cases: &[(&str, &[(LintCode, usize)])] = &[
+        ("10.1000/182", &[]),
+        ("10.1000/", &[(EmptyLocalName, 8)]),
+        ("20.1000/5555/", &[(TrailingSlash, 12)]),
+        ("10.1000/a\u{0}b", &[(ControlCharacter, 9)]),
+        (
+            "10.1000/a\u{85}",
+            &[(ControlCharacter, 9), (SurroundingWhitespace, 9)],
+        ),
+        ("10.1000/\u{FFFD}", &[(UnprintableCharacter, 8)]),
+        ("10.1000/\u{E000}", &[(UnprintableCharacter, 8)]),
+        ("10.1000/\u{FDD0}", &[(UnprintableCharacter, 8)]),
+        ("10.1000/a\u{200B}b", &[(ZeroWidthCharacter, 9)]),
+        ("10.1000/\u{FEFF}x", &[(ZeroWidthCharacter, 8)]),
+        ("10.1000/a\u{202E}b", &[(BidiControl, 9)]),
+        ("10.1000/😀", &[(OutsideBmp, 8)]),
+        (" 10.1000/x", &[(SurroundingWhitespace, 0)]),
+        (
+            "10.1000/x\t",
+            &[(ControlCharacter, 9), (SurroundingWhitespace, 9)],
+        ),
+        ("10.1000/e\u{301}", &[(NotNfc, 0)]),
+        ("10.1000/a%20b", &[(PercentEncoded, 9)]),
+        ("10.1000/100%", &[]),
+        ("10.1000/a?b", &[(QueryOrFragment, 9)]),
+        ("10.1000/456#789", &[(QueryOrFragment, 11)]),
+        ("hdl:1234/567", &[(UriPrefix, 0)]),
+        ("doi:10.1000/1", &[(UriPrefix, 0)]),
+        ("https://doi.org/10.1/x", &[(UriPrefix, 0)]),
+        ("10.1000/abc.", &[(TrailingPunctuation, 11)]),
+        ("10.1000/abc,", &[(TrailingPunctuation, 11)]),
+        ("10.1000/abc;", &[(TrailingPunctuation, 11)]),
+        ("10.1016/S0005-7967(99", &[]),
+        ("10.1016/j.x)", &[(TrailingPunctuation, 11)]),
+        ("10.1002/(SICI)1097(199812)", &[]),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(warnings(text), *expected, "{text:?}");
+    }
+    let long = format!("10.1/{}", "x".repeat(2043));
+    assert_eq!(warnings(&long), []);
+    let longer = format!("{long}x");
+    assert_eq!(warnings(&longer), [(Over2048Bytes, 2048)]);
+}
+
+#[test]
+fn codes_are_stable_and_documented() {
+    for (i, code) in LintCode::ALL.into_iter().enumerate() {
+        assert_eq!(code as usize, i, "ALL is in declaration order");
+        assert_eq!(code.code().parse::<LintCode>().unwrap(), code);
+        assert!(!code.explanation().is_empty() && !code.rule().is_empty());
+        assert_eq!(code.to_string(), code.code());
+    }
+    assert!("no-such-code".parse::<LintCode>().is_err());
+    let w: Warning = HandleRef::parse("10.1000/").unwrap().lint()[0];
+    assert_eq!(
+        w.to_string(),
+        "empty-local-name at byte 8: the local name is empty: valid, but rarely meant (SPEC D2)"
+    );
+    let owned = handle_id::Handle::parse("10.1000/").unwrap();
+    assert_eq!(owned.lint(), [w]);
+}
+
+/// The corpus's handles that draw warnings, and which.
+#[test]
+fn corpus_warnings() {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::new();
+    for file in ["spec_examples.jsonl", "peers.jsonl", "real_ids.jsonl"] {
+        for row in support::corpus(file) {
+            let id = support::identifier(&row);
+            let Ok(h) = HandleRef::parse(id) else {
+                continue;
+            };
+            let warnings = h.lint();
+            if warnings.is_empty() || !seen.insert(id.to_owned()) {
+                continue;
+            }
+            out.push_str(&format!("{id:?}\n"));
+            for w in warnings {
+                out.push_str(&format!("  {} at byte {}\n", w.code(), w.index()));
+            }
+        }
+    }
+    insta::assert_snapshot!(out);
+}

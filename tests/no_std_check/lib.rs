@@ -1,0 +1,16 @@
+//! handle-id in a `#![no_std]` crate with `alloc`.
+
+#![no_std]
+
+extern crate alloc;
+
+use alloc::string::String;
+
+/// Validates, parses, recognises a written form and writes a proxy URL.
+pub fn exercise(text: &str) -> Option<String> {
+    handle_id::validate(text).ok()?;
+    let h = handle_id::HandleRef::parse(text).ok()?;
+    let uri = handle_id::recognize(text, &handle_id::Options::new()).ok()?;
+    let _ = (h.lint(), uri.form(), handle_id::hdl!("10.1000/182"));
+    Some(h.to_form(handle_id::Form::Proxy, None))
+}

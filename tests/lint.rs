@@ -100,3 +100,36 @@ fn corpus_warnings() {
     }
     insta::assert_snapshot!(out);
 }
+
+/// `lint` looks for a written form's prefix only where the naming authority holds a ':'.
+/// Every text the forms grammar reads as a form other than a bare handle has one there.
+#[test]
+fn every_written_form_has_a_colon_in_what_reads_as_the_naming_authority() {
+    let options = handle_id::Options::new();
+    let prefixes = [
+        "hdl:",
+        "HDL://",
+        "info:hdl/",
+        "info:doi/",
+        "doi:",
+        "urn:hdl:",
+        "urn:doi:",
+        "https://doi.org/",
+        "x-y.z://",
+        "urn:isbn:",
+        "info:ark/",
+    ];
+    for file in ["spec_examples.jsonl", "peers.jsonl", "real_ids.jsonl"] {
+        for row in support::corpus(file) {
+            let id = support::identifier(&row);
+            for text in
+                std::iter::once(id.to_owned()).chain(prefixes.iter().map(|p| format!("{p}{id}")))
+            {
+                if handle_id::detect(&text, &options) != Some(handle_id::Form::Handle) {
+                    let before_slash = text.split('/').next().unwrap();
+                    assert!(before_slash.contains(':'), "{text:?}");
+                }
+            }
+        }
+    }
+}

@@ -1,9 +1,9 @@
 //! Allocations per call of each approach, counted by a global allocator: `cargo bench --bench
 //! allocations` prints the table BENCHMARKS.md quotes.
 
-#[path = "../tests/support/reference.rs"]
-mod reference;
 mod support;
+#[path = "../tests/support/mod.rs"]
+mod test_support;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -45,7 +45,7 @@ fn measure(name: &str, inputs: &[String], f: impl Fn(&str) -> bool) {
 
 fn main() {
     let mut inputs = support::realistic(100_000, 42);
-    inputs.extend(support::corpus());
+    inputs.extend(test_support::corpus_identifiers());
     let valid: Vec<String> = inputs
         .iter()
         .filter(|s| support::hand_validate(s))
@@ -94,7 +94,7 @@ fn main() {
         url::Url::parse(s).is_ok()
     });
     measure("pest parser", &inputs, |s| {
-        reference::pest_handle(s).is_ok()
+        test_support::reference::pest_handle(s).is_ok()
     });
     measure("handle-id HdlUri::parse (hdl: URIs)", &uris, |s| {
         HdlUri::parse(s).is_ok()

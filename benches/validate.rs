@@ -1,16 +1,17 @@
 //! handle-id against its peers, in one run: bare handles, URI forms, proxy URLs, and how
 //! the cost scales with length. Results and the command that reproduces them: BENCHMARKS.md.
 
-#[path = "../tests/support/reference.rs"]
-mod reference;
 mod support;
+#[path = "../tests/support/mod.rs"]
+mod test_support;
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use handle_id::{HandleRef, HdlUri, Options};
-use support::{corpus, hand_parse, hand_validate, realistic};
+use support::{hand_parse, hand_validate, realistic};
+use test_support::corpus_identifiers as corpus;
 
 /// The regular expression a careful user would write for H1–H3.
 const HANDLE_REGEX: &str = r"(?s)^[^./@]+(\.[^./@]+)*/.*$";
@@ -75,7 +76,7 @@ fn bare_handle(c: &mut Criterion) {
         b.iter(|| {
             inputs
                 .iter()
-                .filter(|s| reference::pest_handle(black_box(s)).is_ok())
+                .filter(|s| test_support::reference::pest_handle(black_box(s)).is_ok())
                 .count()
         })
     });
@@ -162,29 +163,13 @@ fn proxy_url(c: &mut Criterion) {
                 .filter_map(|s| url::Url::parse(black_box(s)).ok())
                 .filter_map(|u| {
                     let path = u.path().strip_prefix('/')?.to_owned();
-                    support_decode(&path)
+                    test_support::percent_decoded(&path)
                 })
                 .map(|h| h.len())
                 .sum::<usize>()
         })
     });
     g.finish();
-}
-
-fn support_decode(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            out.push(u8::from_str_radix(s.get(i + 1..i + 3)?, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// Cost against length in the worst shapes: many prefix segments, one long segment, a long

@@ -92,24 +92,6 @@ pub fn realistic(n: usize, seed: u64) -> Vec<String> {
         .collect()
 }
 
-/// The corpus identifiers (tests/corpus), all of them.
-pub fn corpus() -> Vec<String> {
-    let mut out = Vec::new();
-    for file in ["spec_examples.jsonl", "peers.jsonl", "real_ids.jsonl"] {
-        let path = format!("{}/tests/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
-        for line in std::fs::read_to_string(path).unwrap().lines() {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let id = v
-                .get("input")
-                .or_else(|| v.get("id"))
-                .and_then(|s| s.as_str())
-                .unwrap();
-            out.push(id.to_owned());
-        }
-    }
-    out
-}
-
 /// The floor: a plain hand-written single-pass byte loop for the handle syntax (H1–H3).
 /// Written here on purpose, as the peer every generated validator is measured against.
 pub fn hand_validate(s: &str) -> bool {

@@ -68,6 +68,19 @@ pub struct Tally<W: Write> {
     pub style: Style,
 }
 
+impl Tally<BufWriter<io::StderrLock<'static>>> {
+    /// A tally that writes to standard error, rendering errors if `render`.
+    pub fn on_stderr(render: bool, style: Style) -> Self {
+        Tally {
+            lines: 0,
+            invalid: 0,
+            err: BufWriter::new(io::stderr().lock()),
+            render,
+            style,
+        }
+    }
+}
+
 impl<W: Write> Tally<W> {
     /// Counts a line, and renders its error (or `--strict` warning) if it has one.
     pub fn count(
@@ -146,14 +159,7 @@ pub fn run(
     let (out_style, err_style) = styles;
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let stderr = io::stderr();
-    let mut tally = Tally {
-        lines: 0,
-        invalid: 0,
-        err: BufWriter::new(stderr.lock()),
-        render: !json,
-        style: err_style,
-    };
+    let mut tally = Tally::on_stderr(!json, err_style);
     for_each_line(files, |raw| {
         let input = String::from_utf8_lossy(raw);
         let (form, result) = read_line(reader, raw, &input);

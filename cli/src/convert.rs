@@ -48,14 +48,7 @@ pub fn run(
 ) -> io::Result<Status> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let stderr = io::stderr();
-    let mut tally = Tally {
-        lines: 0,
-        invalid: 0,
-        err: BufWriter::new(stderr.lock()),
-        render: true,
-        style: err_style,
-    };
+    let mut tally = Tally::on_stderr(true, err_style);
     let mut converted = String::new();
     for_each_line(files, |raw| {
         let input = String::from_utf8_lossy(raw);

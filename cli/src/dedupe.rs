@@ -47,14 +47,7 @@ pub fn run(
 ) -> io::Result<Status> {
     let mut groups: HashMap<String, usize> = HashMap::new();
     let mut members: Vec<(String, Vec<Member>)> = Vec::new();
-    let stderr = io::stderr();
-    let mut tally = Tally {
-        lines: 0,
-        invalid: 0,
-        err: BufWriter::new(stderr.lock()),
-        render: true,
-        style: err_style,
-    };
+    let mut tally = Tally::on_stderr(true, err_style);
     for_each_line(files, |raw| {
         let input = String::from_utf8_lossy(raw);
         let (_, result) = read_line(reader, raw, &input);

@@ -21,6 +21,15 @@ pub fn corpus(file: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Every identifier of the corpus files, in order.
+pub fn corpus_identifiers() -> Vec<String> {
+    ["spec_examples.jsonl", "peers.jsonl", "real_ids.jsonl"]
+        .into_iter()
+        .flat_map(corpus)
+        .map(|row| identifier(&row).to_owned())
+        .collect()
+}
+
 /// The identifier a corpus row is about: `input` (peers, spec examples) or `id` (real ids).
 #[track_caller]
 pub fn identifier(row: &Value) -> &str {

@@ -112,10 +112,13 @@ enum Command {
     /// Examples:
     ///   hdl parse 10.978.8896471/foo
     ///   hdl parse --json 20.1000/5555 0.NA/10.1045
+    ///   hdl parse https://doi.org/10.1000/182 hdl:20.1000/5555?noredirect
     Parse {
         /// Write one JSON object per identifier instead of readable text.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        read: read::ReadArgs,
         /// The identifiers.
         #[arg(required = true)]
         ids: Vec<String>,
@@ -158,7 +161,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut command, "hdl", &mut std::io::stdout());
             Ok(Status::AllValid)
         }
-        Command::Parse { json, ids } => parse::run(&ids, json),
+        Command::Parse { json, read, ids } => parse::run(&ids, json, &reader(&read)),
     };
     match result {
         Ok(status) => status.into(),

@@ -2,10 +2,11 @@
 
 use std::io::{self, BufWriter, Write};
 
-use handle_id::HandleRef;
+use handle_id::{HandleRef, HdlUri};
 use serde_json::json;
 
 use crate::output::{JsonError, Visible};
+use crate::read::Reader;
 use crate::Status;
 
 /// Runs `hdl parse`.
@@ -13,20 +14,36 @@ use crate::Status;
 /// # Errors
 ///
 /// An I/O error on writing.
-pub fn run(ids: &[String], json: bool) -> io::Result<Status> {
+pub fn run(ids: &[String], json: bool, reader: &Reader) -> io::Result<Status> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut status = Status::AllValid;
     for id in ids {
-        let result = HandleRef::parse(id);
-        if result.is_err() {
+        let (form, read) = reader.read(id);
+        if read.is_err() {
             status = Status::SomeInvalid;
         }
+        let result = read.as_ref().map(HdlUri::handle).map_err(|e| *e);
         if json {
-            serde_json::to_writer(&mut out, &breakdown_json(id, result))?;
+            let mut value = breakdown_json(id, result);
+            let uri = read.as_ref().ok();
+            value["form"] = json!(form.map(handle_id::Form::name));
+            value["query"] = json!(uri.and_then(HdlUri::query));
+            value["fragment"] = json!(uri.and_then(HdlUri::fragment));
+            serde_json::to_writer(&mut out, &value)?;
             writeln!(out)?;
         } else {
-            write_breakdown(&mut out, id, result)?;
+            if let Ok(uri) = &read {
+                writeln!(out, "{}", Visible(id))?;
+                writeln!(out, "  {:<15}{}", "form", uri.form())?;
+                if let Some(q) = uri.query() {
+                    writeln!(out, "  {:<15}{}", "query", Visible(q))?;
+                }
+                if let Some(f) = uri.fragment() {
+                    writeln!(out, "  {:<15}{}", "fragment", Visible(f))?;
+                }
+            }
+            write_breakdown(&mut out, id, result, read.is_ok())?;
         }
     }
     out.flush()?;
@@ -71,8 +88,11 @@ fn write_breakdown(
     out: &mut impl Write,
     input: &str,
     result: Result<HandleRef<'_>, handle_id::ParseError>,
+    heading_written: bool,
 ) -> io::Result<()> {
-    writeln!(out, "{}", Visible(input))?;
+    if !heading_written {
+        writeln!(out, "{}", Visible(input))?;
+    }
     let h = match result {
         Ok(h) => h,
         Err(e) => {
@@ -86,6 +106,7 @@ fn write_breakdown(
     };
     let segments: Vec<_> = h.prefix_segments().map(Visible).collect();
     let parents: Vec<_> = h.prefix_ancestors().map(Visible).collect();
+    writeln!(out, "  {:<15}{}", "handle", Visible(h.as_str()))?;
     writeln!(out, "  {:<15}{}", "prefix", Visible(h.prefix()))?;
     writeln!(out, "  {:<15}{}", "segments", join(&segments, " | "))?;
     if parents.is_empty() {

@@ -254,6 +254,7 @@ fn parse_breakdown() {
         "0.NA/10.1045",
         "20.1000/5555/",
         "10@x/y",
+        "https://hdl.handle.net/20.1000/5555%23resolve?noredirect",
     ];
     let mut args = vec!["parse"];
     args.extend(ids);

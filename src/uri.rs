@@ -703,14 +703,20 @@ fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUri<'a>, Pars
         base = Some((at, end));
         at = end + 1;
     }
-    // A naming authority holds no raw '/', a local name no raw '?' or '#', a query no raw '#'.
-    let na_end = at + crate::bytes::find(b'/', &b[at..]).expect("validated");
-    let local_start = na_end + 1;
-    let local_end =
-        crate::bytes::find2(b'?', b'#', &b[local_start..]).map_or(b.len(), |i| local_start + i);
-    let escaped = |span: &[u8]| span.contains(&b'%');
-    let (na_escaped, local_escaped) =
-        (escaped(&b[at..na_end]), escaped(&b[local_start..local_end]));
+    // A naming authority holds no raw '/', a local name no raw '?' or '#', a query no raw
+    // '#' (the validator accepted the text). One pass finds the ends and any escape.
+    let (mut i, mut na_escaped, mut local_escaped) = (at, false, false);
+    while b[i] != b'/' {
+        na_escaped |= b[i] == b'%';
+        i += 1;
+    }
+    let na_end = i;
+    i += 1;
+    while i < b.len() && b[i] != b'?' && b[i] != b'#' {
+        local_escaped |= b[i] == b'%';
+        i += 1;
+    }
+    let local_end = i;
     let parts = Parts {
         na: (at, na_end),
         local: (na_end + 1, local_end),

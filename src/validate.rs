@@ -18,18 +18,18 @@ use crate::error::{ParseError, ParseErrorKind};
 /// assert!(handle_id::validate("10..1000/x").is_err());
 /// ```
 pub fn validate(text: &str) -> Result<(), ParseError> {
-    generated::HANDLE
-        .run(text.as_bytes())
+    generated::run_handle(text.as_bytes())
+        .map(|_| ())
         .map_err(|reject| explain(text, reject))
 }
 
 /// Validates a bare handle and returns the offset of the `/` that separates naming
 /// authority and local name.
 pub(crate) fn parse_handle(text: &str) -> Result<usize, ParseError> {
-    match generated::HANDLE.run(text.as_bytes()) {
+    match generated::run_handle(text.as_bytes()) {
         // H1: a segment cannot hold a '/', so the first one is the separator
         // (tests/grammar.rs checks this against the parse tree).
-        Ok(()) => Ok(crate::bytes::find(b'/', text.as_bytes()).expect("a handle has a '/'")),
+        Ok(_) => Ok(crate::bytes::find(b'/', text.as_bytes()).expect("a handle has a '/'")),
         Err(reject) => Err(explain(text, reject)),
     }
 }

@@ -1,5 +1,5 @@
 //! NFA → minimal DFA over bytes: subset construction, Moore's partition refinement, byte
-//! classes, and the fast skips.
+//! classes, and the states from which everything is accepted.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -8,17 +8,6 @@ use crate::nfa::Nfa;
 
 /// The dead state: every table has it at index 0.
 pub const DEAD: usize = 0;
-
-/// What a state may do before stepping byte by byte.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Skip {
-    /// Nothing: step one byte.
-    None,
-    /// Every continuation from the state is accepted: the rest of the input is.
-    AcceptRest,
-    /// Every byte but these (ASCII, at most three) keeps the state: jump to the next of them.
-    Until(Vec<u8>),
-}
 
 /// A minimal deterministic automaton over the bytes of a UTF-8 string.
 #[derive(Debug)]
@@ -38,11 +27,8 @@ pub struct Dfa {
     pub accepting: Vec<bool>,
     /// The start state.
     pub start: u8,
-    /// Each state's skip.
-    pub skips: Vec<Skip>,
-    /// Per state, the classes whose bytes keep it in place, as a bit mask: runs of them are
-    /// stepped over without the table walk's chain of dependent loads.
-    pub stays: Vec<u64>,
+    /// Per state, whether every continuation from it is accepted: the walk ends there.
+    pub accepts_all: Vec<bool>,
     /// Each state's label: the rule that consumed the character that led there (see
     /// `nfa::State::label`), as an index into `label_names`; the entry rule for the start.
     pub labels: Vec<u8>,
@@ -71,7 +57,7 @@ impl Dfa {
         Ok(dfa)
     }
 
-    /// Runs the automaton over `input` as the generated code does, without skips: the index
+    /// Runs the automaton over `input` with the tables: the index
     /// where it fails, if it does. For tests of the generator itself.
     pub fn run(&self, input: &str) -> Result<(), usize> {
         let mut state = usize::from(self.start);
@@ -140,33 +126,8 @@ impl Dfa {
             }
             accepts_all = next;
         }
-        let skips = (0..table.len())
-            .map(|s| {
-                let exits: Vec<usize> = (0..256)
-                    .filter(|&b| {
-                        usize::from(transitions[s * stride + usize::from(classes[b])]) != s
-                    })
-                    .collect();
-                if s == DEAD {
-                    Skip::None
-                } else if accepts_all[s] {
-                    Skip::AcceptRest
-                } else if !exits.is_empty() && exits.len() <= 3 && exits.iter().all(|&b| b < 0x80) {
-                    Skip::Until(exits.iter().map(|&b| u8::try_from(b).unwrap()).collect())
-                } else {
-                    Skip::None
-                }
-            })
-            .collect();
-        let stays = (0..table.len())
-            .map(|s| {
-                (0..class_count)
-                    .filter(|&c| usize::from(transitions[s * stride + c]) == s)
-                    .fold(0_u64, |mask, c| mask | 1 << c)
-            })
-            .collect();
         Self {
-            stays,
+            accepts_all,
             classes,
             class_count,
             stride,
@@ -174,7 +135,6 @@ impl Dfa {
             transitions,
             accepting,
             start: u8::try_from(start).expect("at most 256 states"),
-            skips,
             labels: Vec::new(),
             label_names: Vec::new(),
         }

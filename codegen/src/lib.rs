@@ -2,9 +2,10 @@
 //!
 //! It reads a pest grammar with `pest_meta`, compiles each named entry rule (`SOI ~ … ~ EOI`)
 //! into a state machine over the bytes of a UTF-8 string, determinises and minimises it,
-//! and writes Rust source: a byte-class table, a transition table, the accepting states and,
-//! per state, a fast skip where the state loops on all but a few bytes. The runtime that
-//! walks these tables is `src/dfa.rs` of the library.
+//! and writes Rust source: for each rule a function that walks the state machine as code (a
+//! `match` per state on the byte or its class, the comparisons a hand-written loop would
+//! make), and a value holding the byte classes, transitions and per-state rule labels that
+//! explain a rejection. The library's `src/dfa.rs` is their runtime.
 //!
 //! # How the grammar is read
 //!
@@ -155,6 +156,7 @@ pub fn generate(path: &str, source: &str, entries: &[&str]) -> Result<String, St
     for entry in entries {
         let dfa = grammar.compile(entry).map_err(|e| format!("{path}: {e}"))?;
         out.push_str(&emit::validator(path, entry, &dfa));
+        out.push_str(&emit::walker(entry, &dfa));
     }
     Ok(out)
 }

@@ -44,7 +44,14 @@ fn handle_grammar() {
     );
     let code = generate("grammar/handle.pest", source, &["handle"]).unwrap();
     assert!(code.contains("pub(crate) static HANDLE: crate::dfa::Dfa"));
-    assert!(code.contains("Skip::AcceptRest") && code.contains("Skip::Until(46, 47, 64)"));
+    // The walker: inside a segment, '.' moves on, '/' accepts everything after it, '@' is
+    // rejected, and every other byte stays.
+    assert!(code.contains("pub(crate) fn run_handle(input: &[u8])"));
+    assert!(code.contains("0x2f => return Ok(i + 1),"));
+    assert!(
+        code.contains("0x40 => return Err(crate::dfa::Reject { index: i, rule: \"na_segment\" }),")
+    );
+    assert!(d.accepts_all.iter().any(|&a| a));
 }
 
 #[test]

@@ -2,11 +2,11 @@
 //! and `0.NA/10.1045`, of which every DOI is one.
 //!
 //! The rules live in the grammar files (`grammar/*.pest`, transcribed from the ABNF of the
-//! specifications). Everything that decides is generated from them at build time: byte-table
-//! validators that run on every input, allocate nothing and explain a rejection from their
-//! own state, for the library and for the [`hdl!`] and [`hdl_uri!`] literals alike. pest's
-//! parser of the same files is the reference the tests hold them to. Rule ids (H1, D5 ...)
-//! refer to the project's SPEC.
+//! specifications). Everything that decides is generated from them at build time: state
+//! machines, written out as code, that run on every input, allocate nothing and explain a
+//! rejection from their own state, for the library and for the [`hdl!`] and [`hdl_uri!`]
+//! literals alike. pest's parser of the same files is the reference the tests hold them
+//! to. Rule ids (H1, D5 ...) refer to the project's SPEC.
 //!
 //! ```
 //! use handle_id::{hdl, Handle, HandleRef};

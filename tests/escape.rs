@@ -9,21 +9,7 @@ use pest::Parser;
 
 mod support;
 
-mod hdl {
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar/hdl-uri.pest"]
-    pub struct G;
-}
-mod info {
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar/info-uri.pest"]
-    pub struct G;
-}
-mod proxy {
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar/proxy-url.pest"]
-    pub struct G;
-}
+use support::grammars::{hdl, info, proxy};
 
 /// Whether `rule` matches all of `text`.
 fn whole<R: pest::RuleType, P: Parser<R>>(rule: R, text: &str) -> bool {

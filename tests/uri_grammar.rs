@@ -11,31 +11,7 @@ use pest::iterators::Pairs;
 use pest::Parser;
 use proptest::prelude::*;
 
-mod hdl {
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar/hdl-uri.pest"]
-    pub struct G;
-}
-mod cordra {
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar/cordra-uri.pest"]
-    pub struct G;
-}
-mod info {
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar/info-uri.pest"]
-    pub struct G;
-}
-mod proxy {
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar/proxy-url.pest"]
-    pub struct G;
-}
-mod forms {
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar/forms.pest"]
-    pub struct G;
-}
+use support::grammars::{cordra, forms, hdl, info, proxy};
 
 /// pest's verdict for entry rule `rule` on `text`.
 fn pest_accepts(rule: &str, text: &str) -> bool {
@@ -250,12 +226,6 @@ fn slicing_matches_the_parse_tree_on_the_corpus() {
     assert_eq!(uri, recognize("hdl:1/2?q#f", &Options::new()).unwrap());
 }
 
-mod handle_grammar {
-    #[derive(pest_derive::Parser)]
-    #[grammar = "grammar/handle.pest"]
-    pub struct G;
-}
-
 fn whole<R: pest::RuleType>(parsed: Result<Pairs<'_, R>, pest::error::Error<R>>) -> bool {
     parsed.is_ok_and(|p| p.as_str().len() == 1)
 }
@@ -270,8 +240,8 @@ fn raw_uri_segment_characters_are_handle_segment_characters() {
     let mut cordra_differs = false;
     for c in (0_u8..128).map(char::from) {
         let s = c.to_string();
-        let in_handle = whole(handle_grammar::G::parse(
-            handle_grammar::Rule::na_segment,
+        let in_handle = whole(support::reference::HandleGrammar::parse(
+            support::reference::Rule::na_segment,
             &s,
         ));
         if whole(hdl::G::parse(hdl::Rule::u_na_segment, &s)) {

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod grammars;
 pub mod reference;
 
 use std::fmt::Write;

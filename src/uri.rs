@@ -562,36 +562,41 @@ pub fn detect(text: &str, options: &Options) -> Option<Form> {
     }
 }
 
-/// The form the prefix rules of grammar/forms.pest give, in their order; every HTTP(S) URL
-/// is `Proxy` here.
-fn prefix_form(text: &str, options: &Options) -> Option<Form> {
+/// The prefix rules of grammar/forms.pest, in the order they are tried, and the form each
+/// recognises; `None` for the forms that hold no handle. Every HTTP(S) URL is `Proxy` here.
+static FORM_PREFIXES: [(&Dfa, Option<Form>); 11] = [
+    (&g::HDL_HOST_FORM, Some(Form::HdlHost)),
+    (&g::HDL_FORM, Some(Form::Hdl)),
+    (&g::INFO_HDL_FORM, Some(Form::InfoHdl)),
+    (&g::INFO_DOI_FORM, Some(Form::InfoDoi)),
+    (&g::DOI_FORM, Some(Form::Doi)),
+    (&g::URN_HDL_FORM, Some(Form::UrnHdl)),
+    (&g::URN_DOI_FORM, Some(Form::UrnDoi)),
+    (&g::HTTP_FORM, Some(Form::Proxy)),
+    (&g::INFO_OTHER_FORM, None),
+    (&g::URN_OTHER_FORM, None),
+    (&g::OTHER_URL_FORM, None),
+];
+
+/// The form the prefix rules give (`Some(Form::Handle)` when none applies: U9), and where
+/// the prefix ends.
+fn prefix_form_at(text: &str, options: &Options) -> (Option<Form>, usize) {
     let b = text.as_bytes();
-    let has = |dfa: &Dfa| dfa.accepted_prefix(b).is_some();
-    Some(if has(&g::HDL_HOST_FORM) {
-        if options.resolution_form {
-            Form::HdlResolution
-        } else {
-            Form::HdlHost
+    let found = FORM_PREFIXES
+        .iter()
+        .find_map(|(dfa, form)| dfa.accepted_prefix(b).map(|end| (*form, end)));
+    match found {
+        Some((Some(Form::HdlHost), end)) if options.resolution_form => {
+            (Some(Form::HdlResolution), end)
         }
-    } else if has(&g::HDL_FORM) {
-        Form::Hdl
-    } else if has(&g::INFO_HDL_FORM) {
-        Form::InfoHdl
-    } else if has(&g::INFO_DOI_FORM) {
-        Form::InfoDoi
-    } else if has(&g::DOI_FORM) {
-        Form::Doi
-    } else if has(&g::URN_HDL_FORM) {
-        Form::UrnHdl
-    } else if has(&g::URN_DOI_FORM) {
-        Form::UrnDoi
-    } else if has(&g::HTTP_FORM) {
-        Form::Proxy
-    } else if has(&g::INFO_OTHER_FORM) || has(&g::URN_OTHER_FORM) || has(&g::OTHER_URL_FORM) {
-        return None;
-    } else {
-        Form::Handle
-    })
+        Some(found) => found,
+        None => (Some(Form::Handle), 0),
+    }
+}
+
+/// The form the prefix rules give; every HTTP(S) URL is `Proxy` here.
+fn prefix_form(text: &str, options: &Options) -> Option<Form> {
+    prefix_form_at(text, options).0
 }
 
 /// Runs a generated validator; a rejection becomes a [`ParseError`] naming the rule.
@@ -759,14 +764,7 @@ fn read_info(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
 /// `doi:`, `urn:hdl:` and `urn:doi:` (U8): the text after the prefix, taken as it is; for
 /// the `urn:` forms a ':' before any '/' becomes the '/' (as the reference proxy does).
 fn read_textual(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
-    let dfa = match form {
-        Form::Doi => &g::DOI_FORM,
-        Form::UrnHdl => &g::URN_HDL_FORM,
-        _ => &g::URN_DOI_FORM,
-    };
-    let prefix = dfa
-        .accepted_prefix(text.as_bytes())
-        .expect("recognised by this prefix");
+    let (_, prefix) = prefix_form_at(text, &Options::new());
     let rest = &text[prefix..];
     let handle = match (form, rest.find([':', '/'])) {
         (Form::UrnHdl | Form::UrnDoi, Some(i)) if rest.as_bytes()[i] == b':' => {

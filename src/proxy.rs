@@ -10,7 +10,7 @@ use crate::dfa::generated as g;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape::{decode, original_index, PROXY_PATH, QUERY_VALUE};
 use crate::handle::HandleRef;
-use crate::uri::{check, query_and_fragment, Form, HdlUri, Options};
+use crate::uri::{check, query_and_fragment, urn_handle, Form, HdlUri, Options};
 use crate::validate::parse_handle;
 
 /// The proxies every reading knows (P1): the Handle.Net proxy and the DOI resolvers.
@@ -259,14 +259,7 @@ pub(crate) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
         Cow::Borrowed(s) => Cow::Borrowed(&s[prefix..]),
         Cow::Owned(s) => Cow::Owned(s[prefix..].to_string()),
     };
-    let handle = match handle.find([':', '/']) {
-        Some(i) if urn && handle.as_bytes()[i] == b':' => {
-            let mut owned = handle.into_owned();
-            owned.replace_range(i..=i, "/");
-            Cow::Owned(owned)
-        }
-        _ => handle,
-    };
+    let handle = if urn { urn_handle(handle) } else { handle };
     let slash =
         parse_handle(&handle).map_err(|e| e.at(start + original_index(raw, prefix + e.index())))?;
     let (query, fragment) = query_and_fragment(text, path_end);

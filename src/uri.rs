@@ -744,7 +744,7 @@ fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUri<'a>, Pars
 /// `info:hdl/` and `info:doi/` (U8): the identifier, percent-decoded, is the handle.
 fn read_info(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     check(&g::INFO_URI, text)?;
-    let start = "info:hdl/".len();
+    let (_, start) = prefix_form_at(text, &Options::new());
     let end = crate::bytes::find(b'#', text.as_bytes()).unwrap_or(text.len());
     let raw = &text[start..end];
     let handle = decode(raw, start)?;
@@ -761,18 +761,27 @@ fn read_info(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     })
 }
 
+/// The handle a `urn:hdl:` or `urn:doi:` form holds after its prefix: a ':' before any '/'
+/// becomes the '/' (U8, P3, as the reference proxy does).
+pub(crate) fn urn_handle(rest: Cow<'_, str>) -> Cow<'_, str> {
+    match rest.find([':', '/']) {
+        Some(i) if rest.as_bytes()[i] == b':' => {
+            let mut owned = rest.into_owned();
+            owned.replace_range(i..=i, "/");
+            Cow::Owned(owned)
+        }
+        _ => rest,
+    }
+}
+
 /// `doi:`, `urn:hdl:` and `urn:doi:` (U8): the text after the prefix, taken as it is; for
 /// the `urn:` forms a ':' before any '/' becomes the '/' (as the reference proxy does).
 fn read_textual(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     let (_, prefix) = prefix_form_at(text, &Options::new());
-    let rest = &text[prefix..];
-    let handle = match (form, rest.find([':', '/'])) {
-        (Form::UrnHdl | Form::UrnDoi, Some(i)) if rest.as_bytes()[i] == b':' => {
-            let mut owned = String::from(rest);
-            owned.replace_range(i..=i, "/");
-            Cow::Owned(owned)
-        }
-        _ => Cow::Borrowed(rest),
+    let rest = Cow::Borrowed(&text[prefix..]);
+    let handle = match form {
+        Form::UrnHdl | Form::UrnDoi => urn_handle(rest),
+        _ => rest,
     };
     let slash = parse_handle(&handle).map_err(|e| e.shifted(prefix))?;
     Ok(HdlUri {

@@ -263,11 +263,11 @@ pub(crate) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
     let slash =
         parse_handle(&handle).map_err(|e| e.at(start + original_index(raw, prefix + e.index())))?;
     let (query, fragment) = query_and_fragment(text, path_end);
-    Ok(HdlUri::from_url(
+    Ok(HdlUri::assemble(
         text,
         form,
         (handle, slash),
-        (0, base_end),
+        Some((0, base_end)),
         query,
         fragment,
     ))

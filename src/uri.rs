@@ -730,15 +730,14 @@ fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUri<'a>, Pars
     };
     let (handle, slash) = handle_from_parts(text, &parts)?;
     let (query, fragment) = query_and_fragment(text, local_end);
-    Ok(HdlUri {
+    Ok(HdlUri::assemble(
         text,
         form,
-        handle,
-        slash,
+        (handle, slash),
         base,
         query,
         fragment,
-    })
+    ))
 }
 
 /// `info:hdl/` and `info:doi/` (U8): the identifier, percent-decoded, is the handle.
@@ -750,15 +749,14 @@ fn read_info(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     let handle = decode(raw, start)?;
     let slash = parse_handle(&handle).map_err(|e| e.at(start + original_index(raw, e.index())))?;
     let (_, fragment) = query_and_fragment(text, end);
-    Ok(HdlUri {
+    Ok(HdlUri::assemble(
         text,
         form,
-        handle,
-        slash,
-        base: None,
-        query: None,
+        (handle, slash),
+        None,
+        None,
         fragment,
-    })
+    ))
 }
 
 /// The handle a `urn:hdl:` or `urn:doi:` form holds after its prefix: a ':' before any '/'
@@ -784,24 +782,23 @@ fn read_textual(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
         _ => rest,
     };
     let slash = parse_handle(&handle).map_err(|e| e.shifted(prefix))?;
-    Ok(HdlUri {
+    Ok(HdlUri::assemble(
         text,
         form,
-        handle,
-        slash,
-        base: None,
-        query: None,
-        fragment: None,
-    })
+        (handle, slash),
+        None,
+        None,
+        None,
+    ))
 }
 
 impl<'a> HdlUri<'a> {
-    /// Assembles a value read by the URL reader in `proxy.rs`.
-    pub(crate) fn from_url(
+    /// Assembles a value the readers of this module and of `proxy.rs` have checked.
+    pub(crate) fn assemble(
         text: &'a str,
         form: Form,
         (handle, slash): (Cow<'a, str>, usize),
-        base: Span,
+        base: Option<Span>,
         query: Option<Span>,
         fragment: Option<Span>,
     ) -> Self {
@@ -810,7 +807,7 @@ impl<'a> HdlUri<'a> {
             form,
             handle,
             slash,
-            base: Some(base),
+            base,
             query,
             fragment,
         }

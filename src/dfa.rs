@@ -34,6 +34,58 @@ pub(crate) struct Reject {
     pub(crate) rule: &'static str,
 }
 
+/// What a walk reports as it goes (`scan_<rule>` in the generated code): each move into a
+/// state of another rule than the one it was in, and each character the entry rule itself
+/// consumes (the delimiters it writes as literals), with the byte's index and the byte.
+/// Readers use it to find the parts of a text in the pass that validates it.
+pub(crate) trait Sink {
+    /// The walk moved into rule `label` on the byte `byte` at `at`.
+    fn enter(&mut self, label: generated::Label, at: usize, byte: u8);
+}
+
+/// The sink of a plain validation: reports cost nothing.
+impl Sink for () {
+    #[inline(always)]
+    fn enter(&mut self, _: generated::Label, _: usize, _: u8) {}
+}
+
+/// The index of the first byte from `i` on that leaves a run state (or the length):
+/// the bytes whose entry in `table` has a bit of `mask`, four at a time.
+#[inline(always)]
+pub(crate) fn skip<W: Copy + Into<u64>>(
+    input: &[u8],
+    i: usize,
+    table: &[W; 256],
+    mask: u64,
+) -> usize {
+    let stays = |b: u8| table[usize::from(b)].into() & mask != 0;
+    let rest = input.get(i..).unwrap_or_default();
+    let mut chunks = rest.chunks_exact(4);
+    let mut n = i;
+    for c in &mut chunks {
+        if !stays(c[0]) {
+            return n;
+        }
+        if !stays(c[1]) {
+            return n + 1;
+        }
+        if !stays(c[2]) {
+            return n + 2;
+        }
+        if !stays(c[3]) {
+            return n + 3;
+        }
+        n += 4;
+    }
+    for &b in chunks.remainder() {
+        if !stays(b) {
+            return n;
+        }
+        n += 1;
+    }
+    n
+}
+
 /// State 0 of every table: nothing can follow.
 const DEAD: usize = 0;
 

@@ -149,6 +149,22 @@ const fn hex(b: u8) -> Option<u8> {
     }
 }
 
+/// `HEX[b]`: the value of hex digit `b`, or [`NOT_HEX`].
+static HEX: [u8; 256] = {
+    let mut table = [NOT_HEX; 256];
+    let mut b = 0;
+    while b < 256 {
+        if let Some(v) = hex(b as u8) {
+            table[b] = v;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// A byte that is not a hex digit; its bits cover every digit's value.
+const NOT_HEX: u8 = 0xff;
+
 /// Percent-decodes `text`, which starts at byte `offset` of the input errors refer to.
 /// `+` stays `+` (P3). Borrowed when there is nothing to decode.
 ///
@@ -158,47 +174,64 @@ const fn hex(b: u8) -> Option<u8> {
 /// bytes that are not UTF-8 ([`ParseErrorKind::InvalidUtf8`] at the `%` of the first bad
 /// byte): never a replacement character.
 pub(crate) fn decode(text: &str, offset: usize) -> Result<Cow<'_, str>, ParseError> {
-    let bytes = text.as_bytes();
-    let Some(first) = crate::bytes::find(b'%', bytes) else {
+    if crate::bytes::find(b'%', text.as_bytes()).is_none() {
         return Ok(Cow::Borrowed(text));
-    };
+    }
     let mut out = Vec::with_capacity(text.len());
-    out.extend_from_slice(&bytes[..first]);
-    let mut i = first;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let byte = match (
-                bytes.get(i + 1).and_then(|&b| hex(b)),
-                bytes.get(i + 2).and_then(|&b| hex(b)),
-            ) {
-                (Some(hi), Some(lo)) => hi << 4 | lo,
-                _ => {
-                    let found = text[i..].chars().next();
-                    return Err(ParseError::new(
-                        offset + i,
-                        ParseErrorKind::PercentEncoding,
-                        found,
-                    ));
-                }
+    decode_into(text, offset, &mut out)?;
+    utf8(out, |valid| offset + original_index(text, valid)).map(Cow::Owned)
+}
+
+/// Appends the percent-decoded bytes of `text` (at byte `offset` of the input) to `out`:
+/// the runs between escapes whole, each escape through a table.
+///
+/// # Errors
+///
+/// A `%` not followed by two hex digits ([`ParseErrorKind::PercentEncoding`]).
+pub(crate) fn decode_into(text: &str, offset: usize, out: &mut Vec<u8>) -> Result<(), ParseError> {
+    let bytes = text.as_bytes();
+    let start = out.len();
+    // Decoding never lengthens: write into room for the whole text, then cut to size.
+    out.resize(start + bytes.len(), 0);
+    let room = &mut out[start..];
+    let (mut i, mut n) = (0, 0);
+    while let Some(&b) = bytes.get(i) {
+        if b == b'%' {
+            let (hi, lo) = match bytes.get(i + 1..i + 3) {
+                Some(&[hi, lo]) => (HEX[usize::from(hi)], HEX[usize::from(lo)]),
+                _ => (NOT_HEX, NOT_HEX),
             };
-            out.push(byte);
+            if hi | lo == NOT_HEX {
+                out.truncate(start + n);
+                let found = text[i..].chars().next();
+                return Err(ParseError::new(
+                    offset + i,
+                    ParseErrorKind::PercentEncoding,
+                    found,
+                ));
+            }
+            room[n] = hi << 4 | lo;
             i += 3;
         } else {
-            out.push(bytes[i]);
+            room[n] = b;
             i += 1;
         }
+        n += 1;
     }
-    match String::from_utf8(out) {
-        Ok(s) => Ok(Cow::Owned(s)),
-        Err(e) => {
-            let at = original_index(text, e.utf8_error().valid_up_to());
-            Err(ParseError::new(
-                offset + at,
-                ParseErrorKind::InvalidUtf8,
-                None,
-            ))
-        }
-    }
+    out.truncate(start + n);
+    Ok(())
+}
+
+/// The decoded bytes as a string; when they are not UTF-8, [`ParseErrorKind::InvalidUtf8`]
+/// at `at(valid_up_to)`.
+pub(crate) fn utf8(bytes: Vec<u8>, at: impl FnOnce(usize) -> usize) -> Result<String, ParseError> {
+    String::from_utf8(bytes).map_err(|e| {
+        ParseError::new(
+            at(e.utf8_error().valid_up_to()),
+            ParseErrorKind::InvalidUtf8,
+            None,
+        )
+    })
 }
 
 /// The byte index in `text` of byte `decoded` of its percent-decoded form: the `%` of an

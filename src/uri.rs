@@ -8,10 +8,12 @@
 
 use alloc::borrow::Cow;
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt::{self, Write};
 use core::str::FromStr;
 
-use crate::dfa::{generated as g, Dfa};
+use crate::dfa::generated::{self as g, Label};
+use crate::dfa::{Dfa, Reject, Sink};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape::{self, decode, original_index};
 use crate::handle::{Handle, HandleRef};
@@ -224,11 +226,19 @@ impl<'a> HdlUri<'a> {
     /// the rule), a bad `%` escape, decoded bytes that are not UTF-8, or a decoded handle
     /// that is not a handle.
     pub fn parse(text: &'a str) -> Result<Self, ParseError> {
-        if g::HDL_HOST_FORM.accepted_prefix(text.as_bytes()).is_some() {
-            read_hdl(text, &g::HDL_HOST, Form::HdlHost)
-        } else {
-            read_hdl(text, &g::HDL_PATH, Form::Hdl)
-        }
+        // No string is in both forms (hdl-uri.pest): try the common one first, and let the
+        // forms grammar say whose rejection to report when neither reads the text.
+        let (form, parts) = match scan_hdl(text, Form::Hdl) {
+            Ok(parts) => (Form::Hdl, parts),
+            Err(path) => match scan_hdl(text, Form::HdlHost) {
+                Ok(parts) => (Form::HdlHost, parts),
+                Err(host) => {
+                    let host_form = g::run_hdl_host_form(text.as_bytes()).is_ok();
+                    return Err(uri_error(text, if host_form { host } else { path }));
+                }
+            },
+        };
+        read_hdl_parts(text, form, &parts)
     }
 
     /// A bare handle as a value of this type, of form [`Form::Handle`].
@@ -529,10 +539,9 @@ pub fn recognize<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a>, Par
     };
     match form {
         Form::HdlResolution => read_hdl(text, &g::HDL_RESOLUTION, form),
-        Form::HdlHost if options.cordra => read_hdl(text, &g::CORDRA_HOST, form),
-        Form::HdlHost => read_hdl(text, &g::HDL_HOST, form),
-        Form::Hdl if options.cordra => read_hdl(text, &g::CORDRA_PATH, form),
-        Form::Hdl => read_hdl(text, &g::HDL_PATH, form),
+        Form::HdlHost | Form::Hdl if !options.cordra => read_hdl_uri(text, form),
+        Form::HdlHost => read_hdl(text, &g::CORDRA_HOST, form),
+        Form::Hdl => read_hdl(text, &g::CORDRA_PATH, form),
         Form::InfoHdl | Form::InfoDoi => read_info(text, form),
         Form::Doi | Form::UrnHdl | Form::UrnDoi => read_textual(text, form),
         Form::Proxy | Form::Api | Form::Repository => proxy::read_url(text, options),
@@ -601,16 +610,19 @@ fn prefix_form(text: &str, options: &Options) -> Option<Form> {
 
 /// Runs a generated validator; a rejection becomes a [`ParseError`] naming the rule.
 pub(crate) fn check(dfa: &Dfa, text: &str) -> Result<(), ParseError> {
-    dfa.run(text.as_bytes()).map_err(|r| {
-        let found = text[r.index..].chars().next();
-        if r.rule == "pct_encoded" {
-            // Point at the '%' that started the escape.
-            let at = text[..r.index].rfind('%').unwrap_or(r.index);
-            ParseError::new(at, ParseErrorKind::PercentEncoding, Some('%')).in_rule(r.rule)
-        } else {
-            ParseError::new(r.index, ParseErrorKind::UriSyntax, found).in_rule(r.rule)
-        }
-    })
+    dfa.run(text.as_bytes()).map_err(|r| uri_error(text, r))
+}
+
+/// The [`ParseError`] of a URI grammar's rejection, naming the rule.
+fn uri_error(text: &str, r: Reject) -> ParseError {
+    let found = text[r.index..].chars().next();
+    if r.rule == "pct_encoded" {
+        // Point at the '%' that started the escape.
+        let at = text[..r.index].rfind('%').unwrap_or(r.index);
+        ParseError::new(at, ParseErrorKind::PercentEncoding, Some('%')).in_rule(r.rule)
+    } else {
+        ParseError::new(r.index, ParseErrorKind::UriSyntax, found).in_rule(r.rule)
+    }
 }
 
 /// Where a URI holds the parts of a handle.
@@ -634,34 +646,31 @@ pub(crate) fn handle_from_parts<'a>(
 ) -> Result<(Cow<'a, str>, usize), ParseError> {
     let (na, local) = (parts.na, parts.local);
     let (na_raw, local_raw) = (&text[na.0..na.1], &text[local.0..local.1]);
-    let na_decoded = if parts.escaped.0 {
-        decode(na_raw, na.0)?
-    } else {
-        Cow::Borrowed(na_raw)
-    };
-    let local_decoded = if parts.escaped.1 {
-        decode(local_raw, local.0)?
-    } else {
-        Cow::Borrowed(local_raw)
-    };
-    let contiguous = na.1 + 1 == local.0;
-    let handle = match (&na_decoded, &local_decoded) {
-        (Cow::Borrowed(_), Cow::Borrowed(_)) if contiguous => Cow::Borrowed(&text[na.0..local.1]),
-        _ => {
-            let mut joined = String::with_capacity(na_decoded.len() + 1 + local_decoded.len());
-            joined.push_str(&na_decoded);
-            joined.push('/');
-            joined.push_str(&local_decoded);
-            Cow::Owned(joined)
+    let (handle, na_len) = if parts.escaped == (false, false) && na.1 + 1 == local.0 {
+        let handle = &text[na.0..local.1];
+        if parts.na_is_u_naming_authority {
+            // Nothing to decode: every character `u_na_segment` allows raw, `na_segment`
+            // allows too (tests/uri_grammar.rs checks this against both grammars), and the
+            // local name allows anything, so the text is a handle split at its '/'.
+            return Ok((Cow::Borrowed(handle), na_raw.len()));
         }
+        (Cow::Borrowed(handle), na_raw.len())
+    } else {
+        // One buffer: the decoded naming authority, '/', the decoded local name.
+        let mut bytes = Vec::with_capacity(na_raw.len() + 1 + local_raw.len());
+        escape::decode_into(na_raw, na.0, &mut bytes)?;
+        let na_len = bytes.len();
+        bytes.push(b'/');
+        escape::decode_into(local_raw, local.0, &mut bytes)?;
+        let handle = escape::utf8(bytes, |valid| {
+            if valid <= na_len {
+                na.0 + original_index(na_raw, valid)
+            } else {
+                local.0 + original_index(local_raw, valid - na_len - 1)
+            }
+        })?;
+        (Cow::Owned(handle), na_len)
     };
-    let na_len = na_decoded.len();
-    if parts.na_is_u_naming_authority && matches!(handle, Cow::Borrowed(_)) {
-        // Nothing was decoded: every character `u_na_segment` allows raw, `na_segment`
-        // allows too (tests/uri_grammar.rs checks this against both grammars), and the local
-        // name allows anything, so the text is a handle split at `na_len`.
-        return Ok((handle, na_len));
-    }
     match parse_handle(&handle) {
         Ok(slash) if slash == na_len => Ok((handle, slash)),
         // A '/' decoded from %2F inside the naming authority (H3).
@@ -693,7 +702,86 @@ pub(crate) fn query_and_fragment(text: &str, from: usize) -> (Option<Span>, Opti
     (query, fragment)
 }
 
-/// `hdl:` and `hdl://` forms, after their validator accepted the text.
+/// Where the parts of an `hdl:` or `hdl://` URI (U1, U2, U7) are, as the validator of
+/// hdl-uri.pest walks past them: where `u_handle` starts and its `/`, whether
+/// `pct_encoded` appears in the naming authority or local name, and where the entry
+/// rule's `?` and `#` are. tests/uri_grammar.rs checks the parts against pest's parse trees.
+#[derive(Default)]
+struct HdlParts {
+    na_start: usize,
+    slash: usize,
+    escaped: (bool, bool),
+    query: Option<usize>,
+    fragment: Option<usize>,
+}
+
+impl Sink for HdlParts {
+    #[inline(always)]
+    fn enter(&mut self, label: Label, at: usize, byte: u8) {
+        // Every call passes a constant label: the compiler keeps one arm at each.
+        match label {
+            Label::UNaSegment | Label::PctEncoded if self.na_start == 0 => {
+                self.na_start = at;
+                self.escaped.0 = label == Label::PctEncoded;
+            }
+            Label::PctEncoded if self.slash == 0 => self.escaped.0 = true,
+            Label::PctEncoded if self.query.is_none() && self.fragment.is_none() => {
+                self.escaped.1 = true;
+            }
+            Label::UHandle => self.slash = at,
+            // After the handle, the entry rule itself reads only "?" and "#".
+            Label::HdlPath | Label::HdlHost if self.slash != 0 => {
+                if byte == b'?' {
+                    self.query = Some(at);
+                } else {
+                    self.fragment = Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `hdl:` and `hdl://` (U1, U2): one walk of the form's validator checks the text and
+/// finds its parts.
+fn read_hdl_uri(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
+    let parts = scan_hdl(text, form).map_err(|r| uri_error(text, r))?;
+    read_hdl_parts(text, form, &parts)
+}
+
+/// The walk of the validator of `hdl:` (`hdl_path`) or `hdl://` (`hdl_host`).
+fn scan_hdl(text: &str, form: Form) -> Result<HdlParts, Reject> {
+    let mut parts = HdlParts::default();
+    if form == Form::HdlHost {
+        g::scan_hdl_host(text.as_bytes(), &mut parts)?;
+    } else {
+        g::scan_hdl_path(text.as_bytes(), &mut parts)?;
+    }
+    Ok(parts)
+}
+
+/// The value of an `hdl:` or `hdl://` URI whose validator found `parts`.
+fn read_hdl_parts<'a>(
+    text: &'a str,
+    form: Form,
+    parts: &HdlParts,
+) -> Result<HdlUri<'a>, ParseError> {
+    let len = text.len();
+    let local_end = parts.query.or(parts.fragment).unwrap_or(len);
+    let located = Parts {
+        na: (parts.na_start, parts.slash),
+        local: (parts.slash + 1, local_end),
+        escaped: parts.escaped,
+        na_is_u_naming_authority: true,
+    };
+    let handle = handle_from_parts(text, &located)?;
+    let query = parts.query.map(|q| (q + 1, parts.fragment.unwrap_or(len)));
+    let fragment = parts.fragment.map(|f| (f + 1, len));
+    Ok(HdlUri::assemble(text, form, handle, None, query, fragment))
+}
+
+/// The resolution form (U3) and the CORDRA profile (U5), after their validator accepted
+/// the text.
 fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUri<'a>, ParseError> {
     check(dfa, text)?;
     let b = text.as_bytes();

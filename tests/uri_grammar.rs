@@ -134,6 +134,20 @@ proptest! {
     #[test]
     fn slicing_matches_the_parse_tree(text in uri_like()) {
         slicing_agrees(&text);
+        parse_is_recognize(&text);
+    }
+}
+
+/// `HdlUri::parse` (which tries `hdl_path`, then `hdl_host`) reads an `hdl:` text as
+/// `recognize` does (which picks the form by its prefix first), errors included.
+#[track_caller]
+fn parse_is_recognize(text: &str) {
+    let options = Options::new();
+    if matches!(
+        handle_id::detect(text, &options),
+        Some(handle_id::Form::Hdl | handle_id::Form::HdlHost)
+    ) {
+        assert_eq!(HdlUri::parse(text), recognize(text, &options), "{text:?}");
     }
 }
 
@@ -220,6 +234,7 @@ fn slicing_agrees(text: &str) {
 fn slicing_matches_the_parse_tree_on_the_corpus() {
     for text in corpus_in_every_form() {
         slicing_agrees(&text);
+        parse_is_recognize(&text);
     }
     // HdlUri::parse is the hdl: part of recognize.
     let uri = HdlUri::parse("hdl:1/2?q#f").unwrap();

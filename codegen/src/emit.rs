@@ -32,14 +32,47 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
     s
 }
 
+/// A state that stays on at least this many bytes starts with a skip over the run.
+const RUN_BYTES: usize = 8;
+
+/// The name of the `Label` variant of rule `rule`: `u_na_segment` → `UNaSegment`.
+pub fn variant(rule: &str) -> String {
+    rule.split('_')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_ascii_uppercase().to_string() + chars.as_str()
+            })
+        })
+        .collect()
+}
+
+/// The `Label` enum: one variant per rule of the grammars, which the walkers report.
+pub fn labels(rules: &std::collections::BTreeSet<String>) -> String {
+    let mut s = String::from(
+        "\n/// A rule of the grammars, as a walk reports entering it (see `crate::dfa::Sink`).\n",
+    );
+    s.push_str("#[allow(dead_code, clippy::enum_variant_names)]\n");
+    s.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub(crate) enum Label {\n");
+    for rule in rules {
+        writeln!(s, "    /// `{rule}`.\n    {},", variant(rule)).unwrap();
+    }
+    s.push_str("}\n");
+    s
+}
+
 /// The state machine as code: a `match` on the state, and in each state a loop with a
 /// `match` on the byte (or, where many ranges lead apart, on its class), whose arms are the
 /// moves. The compiler turns these into the comparisons a hand-written loop would make,
 /// with no table walk. It returns where it accepted: the end of the input, or the index
 /// after which every continuation is accepted.
+///
+/// `scan_<rule>` reports to a `Sink` each move into a state of another rule, and each
+/// character the entry rule consumes itself (its delimiters), with the index and the byte:
+/// what a reader needs to find the parts in the same pass. `run_<rule>` is the walk with a
+/// sink that ignores them, which the compiler removes.
 pub fn walker(rule: &str, dfa: &Dfa) -> String {
     let mut s = String::new();
-    let label = |state: usize| dfa.label_names[usize::from(dfa.labels[state])].as_str();
     let accept_rest = |state: usize| dfa.accepts_all[state];
     writeln!(s, "\n/// The byte classes of rule `{rule}`.").unwrap();
     writeln!(
@@ -55,10 +88,21 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
         rule.to_ascii_uppercase()
     )
     .unwrap();
-    s.push_str("#[allow(clippy::all, clippy::pedantic, unused_mut, unreachable_code)]\n");
+    s.push_str("#[allow(dead_code)]\n#[inline]\n");
     writeln!(
         s,
-        "pub(crate) fn run_{rule}(input: &[u8]) -> Result<usize, crate::dfa::Reject> {{"
+        "pub(crate) fn run_{rule}(input: &[u8]) -> Result<usize, crate::dfa::Reject> {{\n    scan_{rule}(input, &mut ())\n}}"
+    )
+    .unwrap();
+    writeln!(
+        s,
+        "\n/// The validator of rule `{rule}`, reporting the rules it enters to `sink`."
+    )
+    .unwrap();
+    s.push_str("#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]\n");
+    writeln!(
+        s,
+        "pub(crate) fn scan_{rule}<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {{"
     )
     .unwrap();
     let start = usize::from(dfa.start);
@@ -67,20 +111,180 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
         return s;
     }
     let classes = format!("CLASSES_{}", rule.to_ascii_uppercase());
+    // The states that stay on many bytes (a run of "any character but these") start with
+    // a skip over the run: one table lookup and test per byte, four bytes a step. Bit `k`
+    // of `RUNS_<RULE>[b]` says whether byte `b` keeps the `k`th such state.
+    let stays = |state: usize, b: usize| {
+        usize::from(dfa.transitions[(state << dfa.shift) | usize::from(dfa.classes[b])]) == state
+    };
+    let runs: Vec<usize> = (1..dfa.accepting.len())
+        .filter(|&state| !accept_rest(state))
+        .filter(|&state| {
+            (0..0x80)
+                .chain(0xc0..0x100)
+                .filter(|&b| stays(state, b))
+                .count()
+                >= RUN_BYTES
+        })
+        .take(64)
+        .collect();
+    let word = match runs.len() {
+        0..=8 => "u8",
+        9..=16 => "u16",
+        17..=32 => "u32",
+        _ => "u64",
+    };
+    let runs_table = format!("RUNS_{}", rule.to_ascii_uppercase());
+    if !runs.is_empty() {
+        let table: Vec<u64> = (0..256)
+            .map(|b| {
+                runs.iter()
+                    .enumerate()
+                    .filter(|&(_, &state)| stays(state, b))
+                    .map(|(k, _)| 1_u64 << k)
+                    .sum()
+            })
+            .collect();
+        writeln!(
+            s,
+            "\n/// Per byte, which of the run states of rule `{rule}` it keeps (bit k: the kth).\nstatic {runs_table}: [{word}; 256] = {table:?};"
+        )
+        .unwrap();
+    }
     s.push_str("    let mut i = 0_usize;\n");
     writeln!(s, "    let mut state = {start}_u8;").unwrap();
-    s.push_str("    loop {\n        match state {\n");
-    for state in 1..dfa.accepting.len() {
-        if accept_rest(state) {
+    s.push_str("    'walk: loop {\n        match state {\n");
+    let chains = chains(dfa);
+    for chain in &chains {
+        writeln!(s, "            {} => {{", chain[0]).unwrap();
+        for (place, &state) in chain.iter().enumerate() {
+            let moves = Moves {
+                next: chain.get(place + 1).copied(),
+                earlier: &chain[..=place],
+            };
+            writeln!(s, "            's{state}: loop {{").unwrap();
+            walker_state(&mut s, dfa, state, &moves, &runs, &runs_table, &classes);
+        }
+        for _ in chain {
+            s.push_str("            }\n");
+        }
+        s.push_str("            }\n");
+    }
+    s.push_str(
+        "            _ => unreachable!(\"a state of this validator\"),\n        }\n    }\n}\n",
+    );
+    s
+}
+
+/// Where the code of a state in a chain can move without the dispatch on the state.
+struct Moves<'c> {
+    /// The state whose code follows (`break` out of the byte loop).
+    next: Option<usize>,
+    /// The states of the chain up to this one, each the head of a labelled loop that
+    /// encloses the rest (`continue 's<state>`).
+    earlier: &'c [usize],
+}
+
+/// The states that have code, in chains. The code of a chain's states is nested, each in a
+/// labelled loop holding the next: a state moves to the one after it by leaving its byte
+/// loop, and to itself or any state before it in the chain by `continue` on that state's
+/// label. Only moves to the first state of a chain go through the dispatch on the state.
+/// So the letters of a scheme, the digits of an escape, and a segment with its '.' cost no
+/// dispatch.
+fn chains(dfa: &Dfa) -> Vec<Vec<usize>> {
+    let count = dfa.accepting.len();
+    let has_code = |state: usize| state != 0 && !dfa.accepts_all[state];
+    let successors = |state: usize| -> Vec<usize> {
+        let mut to: Vec<usize> = (0..dfa.class_count)
+            .map(|c| usize::from(dfa.transitions[(state << dfa.shift) | c]))
+            .filter(|&t| t != state && has_code(t))
+            .collect();
+        to.sort_unstable();
+        to.dedup();
+        to
+    };
+    let mut predecessors = vec![Vec::new(); count];
+    for state in (1..count).filter(|&s| has_code(s)) {
+        for t in successors(state) {
+            predecessors[t].push(state);
+        }
+    }
+    let start = usize::from(dfa.start);
+    // Greedily: after the last state of a chain, a successor none of whose predecessors
+    // is placed elsewhere.
+    let mut placed = vec![false; count];
+    let mut chains: Vec<Vec<usize>> = Vec::new();
+    for head in std::iter::once(start).chain(1..count) {
+        if placed[head] || !has_code(head) {
             continue;
         }
+        let mut chain = vec![head];
+        placed[head] = true;
+        let mut at = head;
+        while let Some(t) = successors(at).into_iter().find(|&t| {
+            !placed[t] && t != start && predecessors[t].iter().all(|&p| p == at || !placed[p])
+        }) {
+            placed[t] = true;
+            chain.push(t);
+            at = t;
+        }
+        chains.push(chain);
+    }
+    // Then split chains until every move is possible: into a state that is not first in its
+    // chain, only from the state before it or from states after it in the same chain.
+    loop {
+        let position = |state: usize| {
+            chains
+                .iter()
+                .enumerate()
+                .find_map(|(c, chain)| chain.iter().position(|&s| s == state).map(|k| (c, k)))
+        };
+        let bad = (1..count).filter(|&s| has_code(s)).find_map(|from| {
+            let (fc, fk) = position(from)?;
+            successors(from).into_iter().find_map(|t| {
+                let (tc, tk) = position(t)?;
+                let fine = tk == 0 || (tc == fc && (tk <= fk || tk == fk + 1));
+                (!fine).then_some((tc, tk))
+            })
+        });
+        let Some((c, k)) = bad else { break };
+        let tail = chains[c].split_off(k);
+        chains.push(tail);
+    }
+    chains
+}
+
+/// The code of one state: a loop over the bytes it stays on, leaving to `next` (the state
+/// whose code follows) by `break` and to any other state through the dispatch.
+fn walker_state(
+    s: &mut String,
+    dfa: &Dfa,
+    state: usize,
+    moves: &Moves<'_>,
+    runs: &[usize],
+    runs_table: &str,
+    classes: &str,
+) {
+    let label = |state: usize| dfa.label_names[usize::from(dfa.labels[state])].as_str();
+    let accept_rest = |state: usize| dfa.accepts_all[state];
+    // Whether the move from `from` to `to` is reported.
+    let reported =
+        |from: usize, to: usize| dfa.labels[to] == 0 || dfa.labels[to] != dfa.labels[from];
+    {
         let reject = |at: &str| {
             format!(
                 "return Err(crate::dfa::Reject {{ index: {at}, rule: {:?} }})",
                 label(state)
             )
         };
-        writeln!(s, "            {state} => loop {{").unwrap();
+        s.push_str("                loop {\n");
+        if let Some(k) = runs.iter().position(|&r| r == state) {
+            writeln!(
+                s,
+                "                i = crate::dfa::skip(input, i, &{runs_table}, 1 << {k});"
+            )
+            .unwrap();
+        }
         let at_end = if dfa.accepting[state] {
             "return Ok(i)".to_owned()
         } else {
@@ -95,12 +299,25 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
         let target = |b: usize| {
             usize::from(dfa.transitions[(state << dfa.shift) | usize::from(dfa.classes[b])])
         };
+        // A continuation byte follows a lead byte, so it can only be read in a state that
+        // some lead byte leads to; elsewhere it goes with the catch-all.
+        let continuation_read = (1..dfa.accepting.len()).any(|from| {
+            (0xc0..0x100).any(|lead| {
+                usize::from(dfa.transitions[(from << dfa.shift) | usize::from(dfa.classes[lead])])
+                    == state
+            })
+        });
+        let read = |b: usize| continuation_read || !(0x80..0xc0).contains(&b);
         let mut arms: Vec<(usize, Vec<(usize, usize)>)> = Vec::new();
         let mut b = 0;
         while b < 256 {
+            if !read(b) {
+                b += 1;
+                continue;
+            }
             let t = target(b);
             let mut end = b;
-            while end + 1 < 256 && target(end + 1) == t {
+            while end + 1 < 256 && read(end + 1) && target(end + 1) == t {
                 end += 1;
             }
             match arms.iter_mut().find(|(to, _)| *to == t) {
@@ -113,18 +330,49 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
         arms.sort_by_key(|(_, ranges)| ranges.iter().map(|(lo, hi)| hi - lo + 1).sum::<usize>());
         let last = arms.len() - 1;
         let action = |to: usize| {
+            let report = if reported(state, to) {
+                format!(
+                    "sink.enter(Label::{}, i, b); ",
+                    variant(&dfa.label_names[usize::from(dfa.labels[to])])
+                )
+            } else {
+                String::new()
+            };
             if to == 0 {
                 reject("i")
             } else if to == state {
                 "i += 1".to_owned()
             } else if accept_rest(to) {
-                "return Ok(i + 1)".to_owned()
+                format!("{{ {report}return Ok(i + 1) }}")
+            } else if Some(to) == moves.next {
+                format!("{{ {report}i += 1; break; }}")
+            } else if moves.earlier.contains(&to) {
+                format!("{{ {report}i += 1; continue 's{to}; }}")
             } else {
-                format!("{{ i += 1; state = {to}; break; }}")
+                format!("{{ {report}i += 1; state = {to}; continue 'walk; }}")
             }
         };
-        let few = arms[..last].iter().map(|(_, r)| r.len()).sum::<usize>() <= 4;
-        if few {
+        // The classes each move reads (those of bytes read here).
+        let arm_classes = |to: usize| -> Vec<usize> {
+            let mut cs: Vec<usize> = (0..256)
+                .filter(|&b| read(b) && target(b) == to)
+                .map(|b| usize::from(dfa.classes[b]))
+                .collect();
+            cs.sort_unstable();
+            cs.dedup();
+            cs
+        };
+        // Compare the byte itself, or look its class up and compare that: whichever makes
+        // fewer comparisons before the catch-all.
+        let byte_cost: usize = arms[..last]
+            .iter()
+            .flat_map(|(_, r)| r.iter().map(|(lo, hi)| if lo == hi { 1 } else { 2 }))
+            .sum();
+        let class_cost: usize = 1 + arms[..last]
+            .iter()
+            .map(|(to, _)| arm_classes(*to).len())
+            .sum::<usize>();
+        if byte_cost <= class_cost {
             // A few bytes to tell apart: compare the byte itself.
             s.push_str("                match b {\n");
             for (k, (to, ranges)) in arms.iter().enumerate() {
@@ -152,11 +400,8 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
                 let pattern = if k == last {
                     "_".to_owned()
                 } else {
-                    let mut cs: Vec<usize> = (0..dfa.class_count)
-                        .filter(|&c| usize::from(dfa.transitions[(state << dfa.shift) | c]) == *to)
-                        .collect();
-                    cs.dedup();
-                    cs.iter()
+                    arm_classes(*to)
+                        .iter()
                         .map(ToString::to_string)
                         .collect::<Vec<_>>()
                         .join(" | ")
@@ -164,10 +409,6 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
                 writeln!(s, "                    {pattern} => {},", action(*to)).unwrap();
             }
         }
-        s.push_str("                }\n            },\n");
+        s.push_str("                }\n                }\n");
     }
-    s.push_str(
-        "            _ => unreachable!(\"a state of this validator\"),\n        }\n    }\n}\n",
-    );
-    s
 }

@@ -115,6 +115,7 @@ pub const GRAMMARS: &[(&str, &[&str])] = &[
 /// and the build stops with it.
 pub fn build_script(root: &std::path::Path) {
     let mut code = String::new();
+    let mut rules = std::collections::BTreeSet::new();
     println!("cargo:rerun-if-changed={}", root.join("grammar").display());
     for (path, entries) in GRAMMARS {
         let file = root.join(path);
@@ -124,7 +125,10 @@ pub fn build_script(root: &std::path::Path) {
             Ok(generated) => code.push_str(&generated),
             Err(e) => panic!("cannot generate the validators: {e}"),
         }
+        let grammar = Grammar::parse(&source).expect("generated above");
+        rules.extend(grammar.rules.into_keys());
     }
+    code.push_str(&emit::labels(&rules));
     code.push_str("\n/// Every generated validator, by entry rule.\n");
     code.push_str("pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[\n");
     for (_, entries) in GRAMMARS {

@@ -187,36 +187,34 @@ pub(crate) fn decode(text: &str, offset: usize) -> Result<Cow<'_, str>, ParseErr
 ///
 /// # Errors
 ///
-/// A `%` not followed by two hex digits ([`ParseErrorKind::PercentEncoding`]).
+/// A `%` not followed by two hex digits ([`ParseErrorKind::PercentEncoding`]); `out` then
+/// holds what was decoded before it, and room after.
 pub(crate) fn decode_into(text: &str, offset: usize, out: &mut Vec<u8>) -> Result<(), ParseError> {
     let bytes = text.as_bytes();
     let start = out.len();
     // Decoding never lengthens: write into room for the whole text, then cut to size.
     out.resize(start + bytes.len(), 0);
     let room = &mut out[start..];
-    let (mut i, mut n) = (0, 0);
-    while let Some(&b) = bytes.get(i) {
-        if b == b'%' {
-            let (hi, lo) = match bytes.get(i + 1..i + 3) {
-                Some(&[hi, lo]) => (HEX[usize::from(hi)], HEX[usize::from(lo)]),
-                _ => (NOT_HEX, NOT_HEX),
-            };
-            if hi | lo == NOT_HEX {
-                out.truncate(start + n);
-                let found = text[i..].chars().next();
-                return Err(ParseError::new(
-                    offset + i,
-                    ParseErrorKind::PercentEncoding,
-                    found,
-                ));
+    let bad_escape =
+        |at: usize| ParseError::new(offset + at, ParseErrorKind::PercentEncoding, Some('%'));
+    let (mut rest, mut n) = (bytes, 0);
+    loop {
+        let (byte, tail) = match rest {
+            [b'%', hi, lo, tail @ ..] => {
+                let (hi, lo) = (HEX[usize::from(*hi)], HEX[usize::from(*lo)]);
+                // Digits are at most 15; NOT_HEX has every bit.
+                if hi | lo == NOT_HEX {
+                    return Err(bad_escape(bytes.len() - rest.len()));
+                }
+                (hi << 4 | lo, tail)
             }
-            room[n] = hi << 4 | lo;
-            i += 3;
-        } else {
-            room[n] = b;
-            i += 1;
-        }
+            [b'%', ..] => return Err(bad_escape(bytes.len() - rest.len())),
+            [b, tail @ ..] => (*b, tail),
+            [] => break,
+        };
+        room[n] = byte;
         n += 1;
+        rest = tail;
     }
     out.truncate(start + n);
     Ok(())

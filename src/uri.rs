@@ -645,16 +645,16 @@ pub(crate) fn handle_from_parts<'a>(
     parts: &Parts,
 ) -> Result<(Cow<'a, str>, usize), ParseError> {
     let (na, local) = (parts.na, parts.local);
+    let contiguous = na.1 + 1 == local.0;
+    if parts.escaped == (false, false) && contiguous && parts.na_is_u_naming_authority {
+        // Nothing to decode: every character `u_na_segment` allows raw, `na_segment`
+        // allows too (tests/uri_grammar.rs checks this against both grammars), and the
+        // local name allows anything, so the text is a handle split at its '/'.
+        return Ok((Cow::Borrowed(&text[na.0..local.1]), na.1 - na.0));
+    }
     let (na_raw, local_raw) = (&text[na.0..na.1], &text[local.0..local.1]);
-    let (handle, na_len) = if parts.escaped == (false, false) && na.1 + 1 == local.0 {
-        let handle = &text[na.0..local.1];
-        if parts.na_is_u_naming_authority {
-            // Nothing to decode: every character `u_na_segment` allows raw, `na_segment`
-            // allows too (tests/uri_grammar.rs checks this against both grammars), and the
-            // local name allows anything, so the text is a handle split at its '/'.
-            return Ok((Cow::Borrowed(handle), na_raw.len()));
-        }
-        (Cow::Borrowed(handle), na_raw.len())
+    let (handle, na_len) = if parts.escaped == (false, false) && contiguous {
+        (Cow::Borrowed(&text[na.0..local.1]), na_raw.len())
     } else {
         // One buffer: the decoded naming authority, '/', the decoded local name.
         let mut bytes = Vec::with_capacity(na_raw.len() + 1 + local_raw.len());

@@ -278,13 +278,11 @@ fn walker_state(
             )
         };
         s.push_str("                loop {\n");
-        if let Some(k) = runs.iter().position(|&r| r == state) {
-            writeln!(
-                s,
-                "                i = crate::dfa::skip(input, i, &{runs_table}, 1 << {k});"
-            )
-            .unwrap();
-        }
+        // A byte that stays starts a run: skip the rest of it at once.
+        let stay = match runs.iter().position(|&r| r == state) {
+            Some(k) => format!("i = crate::dfa::skip(input, i + 1, &{runs_table}, 1 << {k})"),
+            None => "i += 1".to_owned(),
+        };
         let at_end = if dfa.accepting[state] {
             "return Ok(i)".to_owned()
         } else {
@@ -341,7 +339,7 @@ fn walker_state(
             if to == 0 {
                 reject("i")
             } else if to == state {
-                "i += 1".to_owned()
+                stay.clone()
             } else if accept_rest(to) {
                 format!("{{ {report}return Ok(i + 1) }}")
             } else if Some(to) == moves.next {

@@ -45,12 +45,12 @@ fn handle_grammar() {
     let code = generate("grammar/handle.pest", source, &["handle"]).unwrap();
     assert!(code.contains("pub(crate) static HANDLE: crate::dfa::Dfa"));
     // The walker: inside a segment, '.' moves on (to the code that follows), '/' is
-    // reported and accepts everything after it, '@' is rejected, and every other byte
-    // stays, after a skip over the run of them.
+    // reported and accepts everything after it, '@' is rejected, and any other byte stays
+    // and starts a run, skipped at once.
     assert!(code.contains("pub(crate) fn run_handle(input: &[u8])"));
     assert!(code.contains("0x2e => { sink.enter(Label::Dot, i, b); i += 1; break; },"));
     assert!(code.contains("0x2f => { sink.enter(Label::Slash, i, b); return Ok(i + 1) },"));
-    assert!(code.contains("i = crate::dfa::skip(input, i, &RUNS_HANDLE, 1 << 0);"));
+    assert!(code.contains("_ => i = crate::dfa::skip(input, i + 1, &RUNS_HANDLE, 1 << 0),"));
     // After '.', a segment's first character goes back to the segment's code.
     assert!(code.contains("continue 's2; },"));
     assert!(

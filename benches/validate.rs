@@ -119,11 +119,27 @@ fn uri_form(c: &mut Criterion) {
                 .count()
         })
     });
+    g.bench_function("handle-id validator alone", |b| {
+        b.iter(|| {
+            uris.iter()
+                .filter(|s| handle_id::__reference::generated_hdl_uri(black_box(s)).is_ok())
+                .count()
+        })
+    });
     g.bench_function("fluent-uri", |b| {
         b.iter(|| {
             uris.iter()
                 .filter(|s| fluent_uri::Uri::parse(black_box(s.as_str())).is_ok())
                 .count()
+        })
+    });
+    // What a user of fluent-uri writes to get the handle: parse, then decode the path.
+    g.bench_function("fluent-uri + decoding the path", |b| {
+        b.iter(|| {
+            uris.iter()
+                .filter_map(|s| fluent_uri::Uri::parse(black_box(s.as_str())).ok())
+                .filter_map(|u| u.path().decode().to_string().ok().map(|p| p.len()))
+                .sum::<usize>()
         })
     });
     g.bench_function("url", |b| {

@@ -69,6 +69,21 @@ pub mod __reference {
         Some(dfa.run(text.as_bytes()).map_err(|r| r.index))
     }
 
+    /// The generated validators of `hdl:` URIs alone, as `HdlUri::parse` runs them
+    /// (`hdl_path`, then `hdl_host`), without slicing or decoding: the index where the
+    /// `hdl_host` one rejects. For the benchmarks.
+    ///
+    /// # Errors
+    ///
+    /// The byte index of the rejection.
+    pub fn generated_hdl_uri(text: &str) -> Result<(), usize> {
+        let b = text.as_bytes();
+        crate::dfa::generated::run_hdl_path(b)
+            .or_else(|_| crate::dfa::generated::run_hdl_host(b))
+            .map(|_| ())
+            .map_err(|r| r.index)
+    }
+
     /// The generated validator alone: the index where it rejects.
     ///
     /// # Errors

@@ -251,8 +251,37 @@ fn chains(dfa: &Dfa) -> Vec<Vec<usize>> {
         let tail = chains[c].split_off(k);
         chains.push(tail);
     }
+    // Last, a chain goes on with a copy of the short chain its last state most often moves
+    // to (the one most bytes lead to), a few times: a segment and its '.', or '/' and the
+    // local name, then run without the dispatch. The copies' moves stay possible: inside
+    // the copy as in the original, and to other chains' first states.
+    let originals = chains.clone();
+    let leading_bytes = |from: usize, to: usize| {
+        (0..256)
+            .filter(|&b| {
+                usize::from(dfa.transitions[(from << dfa.shift) | usize::from(dfa.classes[b])])
+                    == to
+            })
+            .count()
+    };
+    for chain in &mut chains {
+        for _ in 0..COPIES {
+            let last = chain[chain.len() - 1];
+            let best = successors(last)
+                .into_iter()
+                .filter_map(|t| originals.iter().find(|c| c[0] == t))
+                .filter(|c| c.len() <= COPIED_LEN && c.iter().all(|s| !chain.contains(s)))
+                .max_by_key(|c| leading_bytes(last, c[0]));
+            let Some(copy) = best else { break };
+            chain.extend_from_slice(copy);
+        }
+    }
     chains
 }
+
+/// How many chains a chain may copy after it, and how long each may be.
+const COPIES: usize = 3;
+const COPIED_LEN: usize = 3;
 
 /// The code of one state: a loop over the bytes it stays on, leaving to `next` (the state
 /// whose code follows) by `break` and to any other state through the dispatch.

@@ -1,16 +1,19 @@
 //! The validators generated from the grammar files at build time (`build.rs`, `codegen/`).
-//! Each entry rule becomes a function, `run_<rule>`, that walks the rule's minimal state
-//! machine as code (a `match` per state), and a `Dfa` value that names it and keeps the
-//! tables a rejection is explained with. Nothing here knows a rule; the generated code does.
+//! Each entry rule becomes a function, `scan_<rule>`, that walks the rule's minimal state
+//! machine as code (a loop per state, with a `match` on the byte or its class) and reports
+//! the rules it enters to a [`Sink`]; `run_<rule>`, the same walk reporting nothing; and a
+//! `Dfa` value that names it and keeps the tables a rejection is explained with. Nothing
+//! here knows a rule; the generated code does.
 
 /// A generated validator.
 #[derive(Debug)]
 pub(crate) struct Dfa {
     /// The entry rule it was generated from.
     pub(crate) rule: &'static str,
-    /// The state machine as code (`run_<rule>` in the generated file). `Ok` holds where it
-    /// accepted: the end of the input, or the index after which every continuation is
-    /// accepted.
+    /// The state machine as code (`run_<rule>` in the generated file), over the bytes of a
+    /// `str` (only those: a continuation byte is looked for only after a lead byte). `Ok`
+    /// holds where it accepted: the end of the input, or the index after which every
+    /// continuation is accepted.
     pub(crate) walk: fn(&[u8]) -> Result<usize, Reject>,
     /// The class of each byte.
     pub(crate) classes: &'static [u8; 256],

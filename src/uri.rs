@@ -2,9 +2,11 @@
 //!
 //! Each form's grammar (grammar/hdl-uri.pest, cordra-uri.pest, info-uri.pest,
 //! proxy-url.pest) decides through its generated validator; which form a string is in is
-//! decided by the prefix rules of grammar/forms.pest. What is left here is slicing the
-//! validated text at its delimiters (checked against the grammars' parse trees in
-//! tests/uri_grammar.rs), percent-decoding, and the handle grammar on the decoded handle.
+//! decided by the prefix rules of grammar/forms.pest. What is left here is finding the
+//! parts of the validated text (for `hdl:` URIs, from the rules the validator reports
+//! entering as it walks; for the other forms, at their delimiters; both checked against the
+//! grammars' parse trees in tests/uri_grammar.rs), percent-decoding, and the handle grammar
+//! on the decoded handle.
 
 use alloc::borrow::Cow;
 use alloc::string::String;

@@ -308,7 +308,8 @@ fn walker_state(
         };
         s.push_str("                loop {\n");
         // A byte that stays starts a run: skip the rest of it at once.
-        let stay = match runs.iter().position(|&r| r == state) {
+        let run = runs.iter().position(|&r| r == state);
+        let stay = match run {
             Some(k) => format!("i = crate::dfa::skip(input, i + 1, &{runs_table}, 1 << {k})"),
             None => "i += 1".to_owned(),
         };
@@ -322,6 +323,15 @@ fn walker_state(
             "                let Some(&b) = input.get(i) else {{ {at_end} }};"
         )
         .unwrap();
+        if let Some(k) = run {
+            // The run's bytes first, by the table: the match then tells apart only the
+            // bytes that leave, with a few comparisons rather than a jump table.
+            writeln!(
+                s,
+                "                if {runs_table}[usize::from(b)] & (1 << {k}) != 0 {{ {stay}; continue; }}"
+            )
+            .unwrap();
+        }
         // The byte ranges that lead to each target, in byte order.
         let target = |b: usize| {
             usize::from(dfa.transitions[(state << dfa.shift) | usize::from(dfa.classes[b])])
@@ -352,6 +362,10 @@ fn walker_state(
                 None => arms.push((t, vec![(b, end)])),
             }
             b = end + 1;
+        }
+        if run.is_some() && arms.len() > 1 {
+            // Staying was decided above.
+            arms.retain(|&(to, _)| to != state);
         }
         // The move most bytes take goes last, as the catch-all.
         arms.sort_by_key(|(_, ranges)| ranges.iter().map(|(lo, hi)| hi - lo + 1).sum::<usize>());

@@ -3,9 +3,12 @@
 //! It reads a pest grammar with `pest_meta`, compiles each named entry rule (`SOI ~ … ~ EOI`)
 //! into a state machine over the bytes of a UTF-8 string, determinises and minimises it,
 //! and writes Rust source: for each rule a function that walks the state machine as code (a
-//! `match` per state on the byte or its class, the comparisons a hand-written loop would
-//! make), and a value holding the byte classes, transitions and per-state rule labels that
-//! explain a rejection. The library's `src/dfa.rs` is their runtime.
+//! loop per state with a `match` on the byte or its class, the comparisons a hand-written
+//! loop would make; a table-driven skip over runs of bytes a state stays on; states that
+//! follow each other in chains, so that most moves cost no dispatch) and reports the rules
+//! it enters to a sink, so that a reader finds the parts of a text in the pass that
+//! validates it; and a value holding the byte classes, transitions and per-state rule
+//! labels that explain a rejection. The library's `src/dfa.rs` is their runtime.
 //!
 //! # How the grammar is read
 //!
@@ -13,7 +16,9 @@
 //!   is one symbol, `NON_ASCII`: a grammar may allow all of them or none of them in a given
 //!   place (a range that reaches U+10FFFF from at most U+0080, as `%x41-FF` transcribes to,
 //!   allows all). A lead byte (`0xC0..=0xFF`) stands for the whole character and the
-//!   continuation bytes after it leave the state unchanged. A grammar that tells non-ASCII
+//!   continuation bytes after it leave the state unchanged; in a state no lead byte leads
+//!   to, no continuation byte can come, and the generated code does not look for one (so
+//!   the walkers take the bytes of a `str`, nothing else). A grammar that tells non-ASCII
 //!   characters apart is refused, naming the rule.
 //! - Strings, case-insensitive strings, ranges, `ANY`, the `ASCII_*` builtins, sequences,
 //!   choices, `?`, `*`, `+`, `{n}`, `{n,}`, `{,n}`, `{m,n}` and references to other rules

@@ -32,8 +32,12 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
     s
 }
 
-/// A state that stays on at least this many bytes starts with a skip over the run.
+/// A state whose main move takes at least this many bytes tests them first, by the table.
 const RUN_BYTES: usize = 8;
+
+/// A state that moves on by at least this many bytes to one state, and rejects the others,
+/// tests them by the table.
+const STEP_BYTES: usize = 3;
 
 /// The name of the `Label` variant of rule `rule`: `u_na_segment` → `UNaSegment`.
 pub fn variant(rule: &str) -> String {
@@ -111,46 +115,95 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
         return s;
     }
     let classes = format!("CLASSES_{}", rule.to_ascii_uppercase());
-    // The states that stay on many bytes (a run of "any character but these") start with
-    // a skip over the run: one table lookup and test per byte, four bytes a step. Bit `k`
-    // of `RUNS_<RULE>[b]` says whether byte `b` keeps the `k`th such state.
-    let stays = |state: usize, b: usize| {
-        usize::from(dfa.transitions[(state << dfa.shift) | usize::from(dfa.classes[b])]) == state
+    // Byte sets a table tells, one bit per set in `SETS_<RULE>[b]`:
+    // - a state's main move, the one most bytes take (at least RUN_BYTES of them), is
+    //   tested first. When the state stays on them (a run of "any character but these"),
+    //   the rest of the run is skipped at once, four bytes a step;
+    // - a state that moves on by one set of bytes and rejects the others (the hex digits of
+    //   an escape) tests only that set.
+    let target = |state: usize, b: usize| {
+        usize::from(dfa.transitions[(state << dfa.shift) | usize::from(dfa.classes[b])])
     };
-    let runs: Vec<usize> = (1..dfa.accepting.len())
-        .filter(|&state| !accept_rest(state))
+    let has_code = |state: usize| !accept_rest(state);
+    let moves_of = |state: usize| -> Vec<(usize, usize)> {
+        let mut counts: Vec<(usize, usize)> = Vec::new();
+        for b in (0..256).filter(|&b| reads(dfa, state, b) && target(state, b) != 0) {
+            match counts.iter_mut().find(|(to, _)| *to == target(state, b)) {
+                Some((_, n)) => *n += 1,
+                None => counts.push((target(state, b), 1)),
+            }
+        }
+        counts
+    };
+    let steps: Vec<usize> = (1..dfa.accepting.len())
+        .filter(|&state| has_code(state))
         .filter(|&state| {
-            (0..0x80)
-                .chain(0xc0..0x100)
-                .filter(|&b| stays(state, b))
-                .count()
-                >= RUN_BYTES
+            let moves = moves_of(state);
+            moves.len() == 1 && moves[0].0 != state && moves[0].1 >= STEP_BYTES
         })
-        .take(64)
         .collect();
-    let word = match runs.len() {
+    let firsts: Vec<(usize, usize)> = (1..dfa.accepting.len())
+        .filter(|&state| has_code(state) && !steps.contains(&state))
+        .filter_map(|state| {
+            let (to, n) = moves_of(state)
+                .into_iter()
+                .max_by_key(|&(to, n)| (n, to == state))?;
+            (n >= RUN_BYTES).then_some((state, to))
+        })
+        .collect();
+    let mut sets: Vec<(usize, Vec<usize>)> = firsts
+        .iter()
+        .map(|&(state, to)| {
+            // A run's set holds every byte that keeps the state (continuation bytes too):
+            // the skip reads them.
+            let bytes = (0..256)
+                .filter(|&b| target(state, b) == to && (to == state || reads(dfa, state, b)))
+                .collect();
+            (state, bytes)
+        })
+        .chain(steps.iter().map(|&state| {
+            let bytes = (0..256)
+                .filter(|&b| reads(dfa, state, b) && target(state, b) != 0)
+                .collect();
+            (state, bytes)
+        }))
+        .collect();
+    sets.truncate(64);
+    let word = match sets.len() {
         0..=8 => "u8",
         9..=16 => "u16",
         17..=32 => "u32",
         _ => "u64",
     };
-    let runs_table = format!("RUNS_{}", rule.to_ascii_uppercase());
-    if !runs.is_empty() {
+    let table_name = format!("SETS_{}", rule.to_ascii_uppercase());
+    if !sets.is_empty() {
         let table: Vec<u64> = (0..256)
             .map(|b| {
-                runs.iter()
+                sets.iter()
                     .enumerate()
-                    .filter(|&(_, &state)| stays(state, b))
+                    .filter(|(_, (_, bytes))| bytes.contains(&b))
                     .map(|(k, _)| 1_u64 << k)
                     .sum()
             })
             .collect();
         writeln!(
             s,
-            "\n/// Per byte, which of the run states of rule `{rule}` it keeps (bit k: the kth).\nstatic {runs_table}: [{word}; 256] = {table:?};"
+            "\n/// Per byte, the sets of rule `{rule}`'s states it is in (bit k: the kth set).\nstatic {table_name}: [{word}; 256] = {table:?};"
         )
         .unwrap();
     }
+    let bit = |state: usize| sets.iter().position(|(st, _)| *st == state);
+    let tables = Tables {
+        first: firsts
+            .iter()
+            .filter_map(|&(state, to)| Some((state, to, bit(state)?)))
+            .collect(),
+        step: steps
+            .iter()
+            .filter_map(|&state| Some((state, bit(state)?)))
+            .collect(),
+        name: table_name,
+    };
     s.push_str("    let mut i = 0_usize;\n");
     writeln!(s, "    let mut state = {start}_u8;").unwrap();
     s.push_str("    'walk: loop {\n        match state {\n");
@@ -163,7 +216,7 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
                 earlier: &chain[..=place],
             };
             writeln!(s, "            's{state}: loop {{").unwrap();
-            walker_state(&mut s, dfa, state, &moves, &runs, &runs_table, &classes);
+            walker_state(&mut s, dfa, state, &moves, &tables, &classes);
         }
         for _ in chain {
             s.push_str("            }\n");
@@ -174,6 +227,14 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
         "            _ => unreachable!(\"a state of this validator\"),\n        }\n    }\n}\n",
     );
     s
+}
+
+/// The byte sets of a rule's table: per state, its main move `(state, to, bit)` and its
+/// step `(state, bit)`; and the table's name.
+struct Tables {
+    first: Vec<(usize, usize, usize)>,
+    step: Vec<(usize, usize)>,
+    name: String,
 }
 
 /// Where the code of a state in a chain can move without the dispatch on the state.
@@ -283,6 +344,19 @@ fn chains(dfa: &Dfa) -> Vec<Vec<usize>> {
 const COPIES: usize = 3;
 const COPIED_LEN: usize = 3;
 
+/// Whether the code of `state` looks at byte `b`. A continuation byte follows a lead byte,
+/// so it can only be read in a state that some lead byte leads to; elsewhere it goes with
+/// whatever move is convenient.
+fn reads(dfa: &Dfa, state: usize, b: usize) -> bool {
+    !(0x80..0xc0).contains(&b)
+        || (1..dfa.accepting.len()).any(|from| {
+            (0xc0..0x100).any(|lead| {
+                usize::from(dfa.transitions[(from << dfa.shift) | usize::from(dfa.classes[lead])])
+                    == state
+            })
+        })
+}
+
 /// The code of one state: a loop over the bytes it stays on, leaving to `next` (the state
 /// whose code follows) by `break` and to any other state through the dispatch.
 fn walker_state(
@@ -290,10 +364,15 @@ fn walker_state(
     dfa: &Dfa,
     state: usize,
     moves: &Moves<'_>,
-    runs: &[usize],
-    runs_table: &str,
+    tables: &Tables,
     classes: &str,
 ) {
+    let table = &tables.name;
+    let first = tables
+        .first
+        .iter()
+        .find(|f| f.0 == state)
+        .map(|&(_, to, k)| (to, k));
     let label = |state: usize| dfa.label_names[usize::from(dfa.labels[state])].as_str();
     let accept_rest = |state: usize| dfa.accepts_all[state];
     // Whether the move from `from` to `to` is reported.
@@ -308,10 +387,11 @@ fn walker_state(
         };
         s.push_str("                loop {\n");
         // A byte that stays starts a run: skip the rest of it at once.
-        let run = runs.iter().position(|&r| r == state);
-        let stay = match run {
-            Some(k) => format!("i = crate::dfa::skip(input, i + 1, &{runs_table}, 1 << {k})"),
-            None => "i += 1".to_owned(),
+        let stay = match first {
+            Some((to, k)) if to == state => {
+                format!("i = crate::dfa::skip(input, i + 1, &{table}, 1 << {k})")
+            }
+            _ => "i += 1".to_owned(),
         };
         let at_end = if dfa.accepting[state] {
             "return Ok(i)".to_owned()
@@ -323,28 +403,11 @@ fn walker_state(
             "                let Some(&b) = input.get(i) else {{ {at_end} }};"
         )
         .unwrap();
-        if let Some(k) = run {
-            // The run's bytes first, by the table: the match then tells apart only the
-            // bytes that leave, with a few comparisons rather than a jump table.
-            writeln!(
-                s,
-                "                if {runs_table}[usize::from(b)] & (1 << {k}) != 0 {{ {stay}; continue; }}"
-            )
-            .unwrap();
-        }
         // The byte ranges that lead to each target, in byte order.
         let target = |b: usize| {
             usize::from(dfa.transitions[(state << dfa.shift) | usize::from(dfa.classes[b])])
         };
-        // A continuation byte follows a lead byte, so it can only be read in a state that
-        // some lead byte leads to; elsewhere it goes with the catch-all.
-        let continuation_read = (1..dfa.accepting.len()).any(|from| {
-            (0xc0..0x100).any(|lead| {
-                usize::from(dfa.transitions[(from << dfa.shift) | usize::from(dfa.classes[lead])])
-                    == state
-            })
-        });
-        let read = |b: usize| continuation_read || !(0x80..0xc0).contains(&b);
+        let read = |b: usize| reads(dfa, state, b);
         let mut arms: Vec<(usize, Vec<(usize, usize)>)> = Vec::new();
         let mut b = 0;
         while b < 256 {
@@ -363,13 +426,6 @@ fn walker_state(
             }
             b = end + 1;
         }
-        if run.is_some() && arms.len() > 1 {
-            // Staying was decided above.
-            arms.retain(|&(to, _)| to != state);
-        }
-        // The move most bytes take goes last, as the catch-all.
-        arms.sort_by_key(|(_, ranges)| ranges.iter().map(|(lo, hi)| hi - lo + 1).sum::<usize>());
-        let last = arms.len() - 1;
         let action = |to: usize| {
             let report = if reported(state, to) {
                 format!(
@@ -393,6 +449,39 @@ fn walker_state(
                 format!("{{ {report}i += 1; state = {to}; continue 'walk; }}")
             }
         };
+        if let Some(&(_, k)) = tables.step.iter().find(|st| st.0 == state) {
+            // One set of bytes moves on, by the table; every other byte is rejected.
+            let to = arms.iter().find(|(to, _)| *to != 0).map(|(to, _)| *to);
+            let to = to.expect("a step state moves somewhere");
+            writeln!(
+                s,
+                "                if {table}[usize::from(b)] & (1 << {k}) == 0 {{ {} }}",
+                reject("i")
+            )
+            .unwrap();
+            writeln!(s, "                {};\n                }}", action(to)).unwrap();
+            return;
+        }
+        if let Some((to, k)) = first {
+            // The main move's bytes first, by the table: the match then tells apart the
+            // other bytes, with a few comparisons rather than a jump table.
+            let then = if to == state {
+                format!("{stay}; continue;")
+            } else {
+                format!("{};", action(to))
+            };
+            writeln!(
+                s,
+                "                if {table}[usize::from(b)] & (1 << {k}) != 0 {{ {then} }}"
+            )
+            .unwrap();
+            if arms.len() > 1 {
+                arms.retain(|&(t, _)| t != to);
+            }
+        }
+        // The move most bytes take goes last, as the catch-all.
+        arms.sort_by_key(|(_, ranges)| ranges.iter().map(|(lo, hi)| hi - lo + 1).sum::<usize>());
+        let last = arms.len() - 1;
         // The classes each move reads (those of bytes read here).
         let arm_classes = |to: usize| -> Vec<usize> {
             let mut cs: Vec<usize> = (0..256)

@@ -648,10 +648,13 @@ pub(crate) fn handle_from_parts<'a>(
 ) -> Result<(Cow<'a, str>, usize), ParseError> {
     let (na, local) = (parts.na, parts.local);
     let contiguous = na.1 + 1 == local.0;
-    if parts.escaped == (false, false) && contiguous && parts.na_is_u_naming_authority {
-        // Nothing to decode: every character `u_na_segment` allows raw, `na_segment`
-        // allows too (tests/uri_grammar.rs checks this against both grammars), and the
-        // local name allows anything, so the text is a handle split at its '/'.
+    // A naming authority as written that `u_na_segment` allowed is a handle's: every
+    // character it allows raw, `na_segment` allows too; and a local name allows anything.
+    // tests/uri_grammar.rs checks both against the grammars. With such a naming authority,
+    // the handle grammar has nothing to say about the handle.
+    let na_as_written = !parts.escaped.0 && parts.na_is_u_naming_authority;
+    if na_as_written && !parts.escaped.1 && contiguous {
+        // Nothing to decode either: the text is the handle, split at its '/'.
         return Ok((Cow::Borrowed(&text[na.0..local.1]), na.1 - na.0));
     }
     let (na_raw, local_raw) = (&text[na.0..na.1], &text[local.0..local.1]);
@@ -660,10 +663,18 @@ pub(crate) fn handle_from_parts<'a>(
     } else {
         // One buffer: the decoded naming authority, '/', the decoded local name.
         let mut bytes = Vec::with_capacity(na_raw.len() + 1 + local_raw.len());
-        escape::decode_into(na_raw, na.0, &mut bytes)?;
+        let append = |bytes: &mut Vec<u8>, raw: &str, at: usize, escaped: bool| {
+            if escaped {
+                escape::decode_into(raw, at, bytes)
+            } else {
+                bytes.extend_from_slice(raw.as_bytes());
+                Ok(())
+            }
+        };
+        append(&mut bytes, na_raw, na.0, parts.escaped.0)?;
         let na_len = bytes.len();
         bytes.push(b'/');
-        escape::decode_into(local_raw, local.0, &mut bytes)?;
+        append(&mut bytes, local_raw, local.0, parts.escaped.1)?;
         let handle = escape::utf8(bytes, |valid| {
             if valid <= na_len {
                 na.0 + original_index(na_raw, valid)
@@ -673,6 +684,9 @@ pub(crate) fn handle_from_parts<'a>(
         })?;
         (Cow::Owned(handle), na_len)
     };
+    if na_as_written {
+        return Ok((handle, na_len));
+    }
     match parse_handle(&handle) {
         Ok(slash) if slash == na_len => Ok((handle, slash)),
         // A '/' decoded from %2F inside the naming authority (H3).

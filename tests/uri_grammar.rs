@@ -131,6 +131,15 @@ proptest! {
         agree(&text);
     }
 
+    /// What readers of URIs rely on when the naming authority needs no decoding: after a
+    /// naming authority and '/', the handle grammar takes any text as the local name (H1).
+    #[test]
+    fn any_text_is_a_local_name(local in any::<String>()) {
+        let handle = format!("10.1000/{local}");
+        prop_assert!(support::reference::pest_handle(&handle).is_ok(), "{handle:?}");
+        prop_assert_eq!(generated("handle", &handle), Some(Ok(())));
+    }
+
     #[test]
     fn slicing_matches_the_parse_tree(text in uri_like()) {
         slicing_agrees(&text);

@@ -237,6 +237,31 @@ fn is_unprintable(c: char) -> bool {
         || c == '\u{FFFD}'
 }
 
+/// What a byte says to [`HandleRef::lint`]'s scan.
+const QUIET: u8 = 0;
+const CONTROL: u8 = 1;
+const QUERY_OR_FRAGMENT: u8 = 2;
+const PERCENT: u8 = 3;
+const LEAD: u8 = 4;
+
+/// Per byte: a C0 control or DEL, `?` or `#`, `%`, the lead byte of a non-ASCII character,
+/// or nothing to note (every other ASCII byte, and continuation bytes).
+static NOTABLE: [u8; 256] = {
+    let mut table = [QUIET; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            0..=0x1f | 0x7f => CONTROL,
+            b'?' | b'#' => QUERY_OR_FRAGMENT,
+            b'%' => PERCENT,
+            0xc0..=0xff => LEAD,
+            _ => QUIET,
+        };
+        b += 1;
+    }
+    table
+};
+
 /// Whether `text` has a `%` followed by two hex digits at `i`.
 fn escape_at(text: &[u8], i: usize) -> bool {
     text[i] == b'%'
@@ -275,43 +300,44 @@ impl HandleRef<'_> {
         } else if local.ends_with('/') {
             note(LintCode::TrailingSlash, text.len() - 1);
         }
-        if text.is_ascii() {
-            // Only a few ASCII characters draw a warning: find them without decoding chars.
-            for (i, &b) in text.as_bytes().iter().enumerate() {
-                match b {
-                    0..=0x1f | 0x7f => note(LintCode::ControlCharacter, i),
-                    b'?' | b'#' => note(LintCode::QueryOrFragment, i),
-                    b'%' if escape_at(text.as_bytes(), i) => note(LintCode::PercentEncoded, i),
-                    _ => {}
+        // One pass over the bytes: most are ASCII and draw no warning (a table says which
+        // do); a non-ASCII character is decoded at its lead byte and asked the Unicode
+        // questions.
+        let bytes = text.as_bytes();
+        let mut non_ascii = false;
+        for (i, &b) in bytes.iter().enumerate() {
+            let notable = NOTABLE[usize::from(b)];
+            if notable == QUIET {
+                continue;
+            }
+            match notable {
+                CONTROL => note(LintCode::ControlCharacter, i),
+                QUERY_OR_FRAGMENT => note(LintCode::QueryOrFragment, i),
+                PERCENT if escape_at(bytes, i) => note(LintCode::PercentEncoded, i),
+                PERCENT => {}
+                _ => {
+                    non_ascii = true;
+                    let c = text[i..].chars().next().expect("a lead byte starts a char");
+                    if c.is_control() {
+                        note(LintCode::ControlCharacter, i);
+                    }
+                    if is_unprintable(c) {
+                        note(LintCode::UnprintableCharacter, i);
+                    }
+                    if is_zero_width(c) {
+                        note(LintCode::ZeroWidthCharacter, i);
+                    }
+                    if is_bidi_control(c) {
+                        note(LintCode::BidiControl, i);
+                    }
+                    if u32::from(c) > 0xFFFF {
+                        note(LintCode::OutsideBmp, i);
+                    }
                 }
             }
-        } else {
-            for (i, c) in text.char_indices() {
-                if c.is_control() {
-                    note(LintCode::ControlCharacter, i);
-                }
-                if is_unprintable(c) {
-                    note(LintCode::UnprintableCharacter, i);
-                }
-                if is_zero_width(c) {
-                    note(LintCode::ZeroWidthCharacter, i);
-                }
-                if is_bidi_control(c) {
-                    note(LintCode::BidiControl, i);
-                }
-                if u32::from(c) > 0xFFFF {
-                    note(LintCode::OutsideBmp, i);
-                }
-                if c == '?' || c == '#' {
-                    note(LintCode::QueryOrFragment, i);
-                }
-                if c == '%' && escape_at(text.as_bytes(), i) {
-                    note(LintCode::PercentEncoded, i);
-                }
-            }
-            if !unicode_normalization::is_nfc(text) {
-                note(LintCode::NotNfc, 0);
-            }
+        }
+        if non_ascii && !unicode_normalization::is_nfc(text) {
+            note(LintCode::NotNfc, 0);
         }
         if text.starts_with(char::is_whitespace) {
             note(LintCode::SurroundingWhitespace, 0);
@@ -335,6 +361,10 @@ impl HandleRef<'_> {
         }
         if text.len() > 2048 {
             note(LintCode::Over2048Bytes, 2048);
+        }
+        if found.iter().all(Option::is_none) {
+            // Most handles: nothing to collect.
+            return Vec::new();
         }
         LintCode::ALL
             .into_iter()

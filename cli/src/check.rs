@@ -161,7 +161,7 @@ pub fn run(
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut tally = Tally::on_stderr(!json, err_style);
     for_each_line(files, |raw| {
-        let input = String::from_utf8_lossy(raw);
+        let input = crate::lines::text(raw);
         let (form, result) = read_line(reader, raw, &input);
         let warnings = match &result {
             Ok(uri) => lints.warnings(uri),

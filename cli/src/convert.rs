@@ -51,7 +51,7 @@ pub fn run(
     let mut tally = Tally::on_stderr(true, err_style);
     let mut converted = String::new();
     for_each_line(files, |raw| {
-        let input = String::from_utf8_lossy(raw);
+        let input = crate::lines::text(raw);
         let (form, result) = read_line(reader, raw, &input);
         tally.count(&input, result.as_ref().err(), None)?;
         converted.clear();

@@ -49,7 +49,7 @@ pub fn run(
     let mut members: Vec<(String, Vec<Member>)> = Vec::new();
     let mut tally = Tally::on_stderr(true, err_style);
     for_each_line(files, |raw| {
-        let input = String::from_utf8_lossy(raw);
+        let input = crate::lines::text(raw);
         let (_, result) = read_line(reader, raw, &input);
         tally.count(&input, result.as_ref().err(), None)?;
         if let Ok(uri) = result {

@@ -1,6 +1,7 @@
 //! The streaming line reader: files or standard input, one reused buffer, line terminators
 //! (`\n` or `\r\n`) stripped and nothing else.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -106,6 +107,12 @@ fn read_lines(
         }
         each(strip_terminator(buffer))?;
     }
+}
+
+/// A line as text: borrowed when it is UTF-8, with replacement characters when not.
+pub fn text(raw: &[u8]) -> Cow<'_, str> {
+    // `from_utf8` checks ASCII a word at a time; the lossy conversion only when needed.
+    std::str::from_utf8(raw).map_or_else(|_| String::from_utf8_lossy(raw), Cow::Borrowed)
 }
 
 /// The line without its `\n` or `\r\n`. A lone `\r` elsewhere stays: it is part of the line.

@@ -105,12 +105,60 @@ pub struct Visible<'a>(pub &'a str);
 impl fmt::Display for Visible<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut rest = self.0;
-        while let Some(at) = rest.find(char::is_control) {
+        while let Some(at) = first_control(rest) {
             f.write_str(&rest[..at])?;
             let c = rest[at..].chars().next().expect("found");
             write!(f, "{}", c.escape_debug())?;
             rest = &rest[at + c.len_utf8()..];
         }
         f.write_str(rest)
+    }
+}
+
+/// The byte index of the first control character (`char::is_control`: U+0000–U+001F and
+/// U+007F–U+009F) in `s`, found on the bytes: C0 and DEL are single bytes, and C1 is 0xC2
+/// followed by 0x80–0x9F.
+fn first_control(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    // Eight bytes at a time, skip those with no byte below 0x20 and no 0x7F or 0xC2 (the
+    // usual bit tricks: a byte below n, a byte equal to v).
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGHS: u64 = ONES * 0x80;
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut from = 0;
+    for chunk in b.chunks_exact(8) {
+        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
+        if below(x, 0x20) | zero(x ^ (ONES * 0x7f)) | zero(x ^ (ONES * 0xc2)) != 0 {
+            break;
+        }
+        from += 8;
+    }
+    while let Some(k) = b[from..]
+        .iter()
+        .position(|&x| x < 0x20 || x == 0x7f || x == 0xc2)
+    {
+        let i = from + k;
+        if b[i] != 0xc2 || b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) {
+            return Some(i);
+        }
+        from = i + 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_are_found_on_the_bytes_as_char_is_control_finds_them() {
+        for c in (0..=0x2FF_u32).filter_map(char::from_u32) {
+            for pad in 0..10 {
+                let s = format!("{}{c}é", "a".repeat(pad));
+                assert_eq!(first_control(&s), s.find(char::is_control), "{c:?}");
+            }
+        }
+        assert_eq!(Visible("a\tb\u{85}c").to_string(), "a\\tb\\u{85}c");
     }
 }

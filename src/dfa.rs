@@ -17,6 +17,8 @@ pub(crate) struct Dfa {
     pub(crate) walk: fn(&[u8]) -> Result<usize, Reject>,
     /// The class of each byte.
     pub(crate) classes: &'static [u8; 256],
+    /// The start state.
+    pub(crate) start: u8,
     /// A state's row starts at `state << shift` in `transitions`.
     pub(crate) shift: u32,
     /// The next state for each state and class; state 0 is the dead state.
@@ -113,6 +115,14 @@ impl Dfa {
     /// The length of the prefix after which every continuation is accepted, for the form
     /// rules `SOI ~ prefix ~ ANY* ~ EOI`; `None` when `input` does not start with the prefix.
     pub(crate) fn accepted_prefix(&self, input: &[u8]) -> Option<usize> {
+        // Most texts are refused at their first byte: the tables tell, without the walk.
+        if let Some(&first) = input.first() {
+            let class = usize::from(self.classes[usize::from(first)]);
+            let row = usize::from(self.start) << self.shift;
+            if usize::from(self.transitions[row | class]) == DEAD {
+                return None;
+            }
+        }
         (self.walk)(input).ok()
     }
 }

@@ -8,7 +8,7 @@ use clap::Args;
 use handle_id::{HandleRef, HdlUri, LintCode, ParseError, Warning};
 
 use crate::lines::for_each_line;
-use crate::output::{CheckRecord, Visible};
+use crate::output::{write_visible, CheckRecord, Visible};
 use crate::read::Reader;
 use crate::style::Style;
 use crate::Status;
@@ -182,14 +182,14 @@ pub fn run(
         } else {
             match (&result, strict_error) {
                 (Ok(uri), None) => {
-                    write!(
-                        out,
-                        "{}\t{}\t{}\t{}",
-                        out_style.good("valid"),
-                        Visible(&input),
-                        uri.form(),
-                        Visible(uri.handle().as_str())
-                    )?;
+                    // The line most inputs make, written piece by piece.
+                    out_style.write_good(&mut out, "valid")?;
+                    out.write_all(b"\t")?;
+                    write_visible(&mut out, &input)?;
+                    out.write_all(b"\t")?;
+                    out.write_all(uri.form().name().as_bytes())?;
+                    out.write_all(b"\t")?;
+                    write_visible(&mut out, uri.handle().as_str())?;
                     for (i, w) in warnings.iter().enumerate() {
                         let sep = if i == 0 { "\twarning: " } else { ", " };
                         write!(out, "{sep}{}", out_style.warn(w.code()))?;

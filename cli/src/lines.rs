@@ -96,16 +96,35 @@ fn read_lines(
     each: &mut impl FnMut(&[u8]) -> io::Result<()>,
 ) -> io::Result<()> {
     let mut reader = BufReader::with_capacity(1 << 16, source);
+    // Lines are handed out where they lie in the reader's buffer; only a line that runs
+    // past its end is put together in `buffer`.
+    buffer.clear();
     loop {
-        buffer.clear();
-        if reader
-            .read_until(b'\n', buffer)
-            .map_err(|e| named(path, e))?
-            == 0
-        {
+        let available = reader.fill_buf().map_err(|e| named(path, e))?;
+        if available.is_empty() {
+            if !buffer.is_empty() {
+                each(strip_terminator(buffer))?;
+                buffer.clear();
+            }
             return Ok(());
         }
-        each(strip_terminator(buffer))?;
+        let used = match memchr::memchr(b'\n', available) {
+            Some(end) if buffer.is_empty() => {
+                each(strip_terminator(&available[..=end]))?;
+                end + 1
+            }
+            Some(end) => {
+                buffer.extend_from_slice(&available[..=end]);
+                each(strip_terminator(buffer))?;
+                buffer.clear();
+                end + 1
+            }
+            None => {
+                buffer.extend_from_slice(available);
+                available.len()
+            }
+        };
+        reader.consume(used);
     }
 }
 
@@ -134,7 +153,45 @@ fn named(path: &Path, e: io::Error) -> io::Error {
 
 #[cfg(test)]
 mod tests {
-    use super::strip_terminator;
+    use super::{read_lines, strip_terminator};
+    use std::io::{self, Read};
+    use std::path::Path;
+
+    /// A source that hands out at most `step` bytes a read, so that lines run past the end
+    /// of what the reader holds.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.1.min(buf.len()).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn lines_whole_wherever_the_reads_end() {
+        let input = b"ab\ncd\r\n\na longer line than a read\nlast";
+        for step in [1, 2, 3, 5, 64, 1 << 20] {
+            let mut lines = Vec::new();
+            read_lines(
+                Trickle(input, step),
+                Path::new("-"),
+                &mut Vec::new(),
+                &mut |l| {
+                    lines.push(String::from_utf8(l.to_vec()).unwrap());
+                    Ok(())
+                },
+            )
+            .unwrap();
+            assert_eq!(
+                lines,
+                ["ab", "cd", "", "a longer line than a read", "last"],
+                "{step}"
+            );
+        }
+    }
 
     #[test]
     fn strips_only_the_terminator() {

@@ -1,6 +1,7 @@
 //! What the subcommands write: JSON records and readable text.
 
 use std::fmt;
+use std::io;
 
 use handle_id::{Form, HdlUri, ParseError, Warning};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
@@ -112,6 +113,16 @@ impl fmt::Display for Visible<'_> {
             rest = &rest[at + c.len_utf8()..];
         }
         f.write_str(rest)
+    }
+}
+
+/// Writes `s` as [`Visible`] does, without going through `fmt` when there is nothing to
+/// escape.
+pub fn write_visible(out: &mut impl io::Write, s: &str) -> io::Result<()> {
+    if first_control(s).is_none() {
+        out.write_all(s.as_bytes())
+    } else {
+        write!(out, "{}", Visible(s))
     }
 }
 

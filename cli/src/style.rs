@@ -1,7 +1,7 @@
 //! Colour on a terminal, plain text elsewhere; `NO_COLOR` respected.
 
 use std::fmt;
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 
 use clap::ValueEnum;
 
@@ -52,6 +52,15 @@ impl Style {
     /// `text` in red.
     pub fn bad<T: fmt::Display>(self, text: T) -> Painted<T> {
         Painted(text, if self.on { "\x1b[31m" } else { "" })
+    }
+
+    /// Writes `text` in green, without going through `fmt`.
+    pub fn write_good(self, out: &mut impl Write, text: &str) -> io::Result<()> {
+        if self.on {
+            write!(out, "{}", self.good(text))
+        } else {
+            out.write_all(text.as_bytes())
+        }
     }
 
     /// `text` in yellow.

@@ -24,6 +24,7 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
     writeln!(s, "    rule: {rule:?},").unwrap();
     writeln!(s, "    walk: run_{rule},").unwrap();
     writeln!(s, "    classes: &CLASSES_{name},").unwrap();
+    writeln!(s, "    start: {},", dfa.start).unwrap();
     writeln!(s, "    shift: {},", dfa.shift).unwrap();
     writeln!(s, "    transitions: &{:?},", dfa.transitions).unwrap();
     writeln!(s, "    labels: &{:?},", dfa.labels).unwrap();

@@ -188,6 +188,33 @@ fn proxy_url(c: &mut Criterion) {
     g.finish();
 }
 
+/// What `hdl check` asks of the library per line: the written form and the handle, then
+/// the warnings.
+fn per_line(c: &mut Criterion) {
+    let inputs = inputs();
+    let options = Options::new();
+    let mut g = c.benchmark_group("per_line");
+    g.throughput(Throughput::Bytes(total_bytes(&inputs)));
+    g.bench_function("handle-id recognize", |b| {
+        b.iter(|| {
+            inputs
+                .iter()
+                .filter(|s| handle_id::recognize(black_box(s), &options).is_ok())
+                .count()
+        })
+    });
+    g.bench_function("handle-id recognize + lint", |b| {
+        b.iter(|| {
+            inputs
+                .iter()
+                .filter_map(|s| handle_id::recognize(black_box(s), &options).ok())
+                .map(|u| u.lint().len())
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+}
+
 /// Cost against length in the worst shapes: many prefix segments, one long segment, a long
 /// local name, long runs of escapes, and failures at the first and at the last byte.
 fn scaling(c: &mut Criterion) {
@@ -234,6 +261,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = bare_handle, uri_form, proxy_url, scaling
+    targets = bare_handle, uri_form, proxy_url, per_line, scaling
 }
 criterion_main!(benches);

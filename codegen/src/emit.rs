@@ -66,11 +66,13 @@ pub fn labels(rules: &std::collections::BTreeSet<String>) -> String {
     s
 }
 
-/// The state machine as code: a `match` on the state, and in each state a loop with a
-/// `match` on the byte (or, where many ranges lead apart, on its class), whose arms are the
-/// moves. The compiler turns these into the comparisons a hand-written loop would make,
-/// with no table walk. It returns where it accepted: the end of the input, or the index
-/// after which every continuation is accepted.
+/// The state machine as code. Each state is a loop over the bytes: the bytes of its main
+/// move, or of its one move, are tested by a per-rule table of byte sets (a run the state
+/// stays on is skipped at once), and the other moves by a `match` on the byte or, where many
+/// ranges lead apart, on its class. States are laid out in chains of nested labelled loops
+/// (see [`chains`]), so that most moves are a `break` or a `continue` and only a few go
+/// through the `match` on the state. It returns where it accepted: the end of the input, or
+/// the index after which every continuation is accepted.
 ///
 /// `scan_<rule>` reports to a `Sink` each move into a state of another rule, and each
 /// character the entry rule consumes itself (its delimiters), with the index and the byte:

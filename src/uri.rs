@@ -230,15 +230,19 @@ impl<'a> HdlUri<'a> {
     pub fn parse(text: &'a str) -> Result<Self, ParseError> {
         // No string is in both forms (hdl-uri.pest): try the common one first, and let the
         // forms grammar say whose rejection to report when neither reads the text.
-        let (form, parts) = match scan_hdl(text, Form::Hdl) {
-            Ok(parts) => (Form::Hdl, parts),
-            Err(path) => match scan_hdl(text, Form::HdlHost) {
-                Ok(parts) => (Form::HdlHost, parts),
-                Err(host) => {
-                    let host_form = g::run_hdl_host_form(text.as_bytes()).is_ok();
-                    return Err(uri_error(text, if host_form { host } else { path }));
+        let mut parts = HdlParts::default();
+        let form = match scan_hdl(text, Form::Hdl, &mut parts) {
+            Ok(()) => Form::Hdl,
+            Err(path) => {
+                parts = HdlParts::default();
+                match scan_hdl(text, Form::HdlHost, &mut parts) {
+                    Ok(()) => Form::HdlHost,
+                    Err(host) => {
+                        let host_form = g::run_hdl_host_form(text.as_bytes()).is_ok();
+                        return Err(uri_error(text, if host_form { host } else { path }));
+                    }
                 }
-            },
+            }
         };
         read_hdl_parts(text, form, &parts)
     }
@@ -761,19 +765,20 @@ impl Sink for HdlParts {
 /// `hdl:` and `hdl://` (U1, U2): one walk of the form's validator checks the text and
 /// finds its parts.
 fn read_hdl_uri(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
-    let parts = scan_hdl(text, form).map_err(|r| uri_error(text, r))?;
+    let mut parts = HdlParts::default();
+    scan_hdl(text, form, &mut parts).map_err(|r| uri_error(text, r))?;
     read_hdl_parts(text, form, &parts)
 }
 
-/// The walk of the validator of `hdl:` (`hdl_path`) or `hdl://` (`hdl_host`).
-fn scan_hdl(text: &str, form: Form) -> Result<HdlParts, Reject> {
-    let mut parts = HdlParts::default();
-    if form == Form::HdlHost {
-        g::scan_hdl_host(text.as_bytes(), &mut parts)?;
+/// The walk of the validator of `hdl:` (`hdl_path`) or `hdl://` (`hdl_host`), noting the
+/// parts in `parts`.
+fn scan_hdl(text: &str, form: Form, parts: &mut HdlParts) -> Result<(), Reject> {
+    let walked = if form == Form::HdlHost {
+        g::scan_hdl_host(text.as_bytes(), parts)
     } else {
-        g::scan_hdl_path(text.as_bytes(), &mut parts)?;
-    }
-    Ok(parts)
+        g::scan_hdl_path(text.as_bytes(), parts)
+    };
+    walked.map(|_| ())
 }
 
 /// The value of an `hdl:` or `hdl://` URI whose validator found `parts`.

@@ -266,7 +266,8 @@ pub(crate) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
     Ok(HdlUri::assemble(
         text,
         form,
-        (handle, slash),
+        handle,
+        slash,
         Some((0, base_end)),
         query,
         fragment,

@@ -250,15 +250,16 @@ impl<'a> HdlUri<'a> {
     /// A bare handle as a value of this type, of form [`Form::Handle`].
     #[must_use]
     pub fn from_handle(handle: HandleRef<'a>) -> Self {
-        Self {
-            text: handle.as_str(),
-            form: Form::Handle,
-            handle: Cow::Borrowed(handle.as_str()),
-            slash: handle.prefix().len(),
-            base: None,
-            query: None,
-            fragment: None,
-        }
+        let text = handle.as_str();
+        Self::assemble(
+            text,
+            Form::Handle,
+            Cow::Borrowed(text),
+            handle.prefix().len(),
+            None,
+            None,
+            None,
+        )
     }
 
     /// Builds a value whose parts the `hdl_uri!` macro checked; not part of the API.
@@ -274,15 +275,15 @@ impl<'a> HdlUri<'a> {
         query: Option<Span>,
         fragment: Option<Span>,
     ) -> Self {
-        Self {
+        Self::assemble(
             text,
-            form: Form::__from_index(form),
-            handle: Cow::Borrowed(handle),
+            Form::__from_index(form),
+            Cow::Borrowed(handle),
             slash,
             base,
             query,
             fragment,
-        }
+        )
     }
 
     /// The text as read.
@@ -795,10 +796,12 @@ fn read_hdl_parts<'a>(
         escaped: parts.escaped,
         na_is_u_naming_authority: true,
     };
-    let handle = handle_from_parts(text, &located)?;
+    let (handle, slash) = handle_from_parts(text, &located)?;
     let query = parts.query.map(|q| (q + 1, parts.fragment.unwrap_or(len)));
     let fragment = parts.fragment.map(|f| (f + 1, len));
-    Ok(HdlUri::assemble(text, form, handle, None, query, fragment))
+    Ok(HdlUri::assemble(
+        text, form, handle, slash, None, query, fragment,
+    ))
 }
 
 /// The resolution form (U3) and the CORDRA profile (U5), after their validator accepted
@@ -840,12 +843,7 @@ fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUri<'a>, Pars
     let (handle, slash) = handle_from_parts(text, &parts)?;
     let (query, fragment) = query_and_fragment(text, local_end);
     Ok(HdlUri::assemble(
-        text,
-        form,
-        (handle, slash),
-        base,
-        query,
-        fragment,
+        text, form, handle, slash, base, query, fragment,
     ))
 }
 
@@ -859,12 +857,7 @@ fn read_info(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     let slash = parse_handle(&handle).map_err(|e| e.at(start + original_index(raw, e.index())))?;
     let (_, fragment) = query_and_fragment(text, end);
     Ok(HdlUri::assemble(
-        text,
-        form,
-        (handle, slash),
-        None,
-        None,
-        fragment,
+        text, form, handle, slash, None, None, fragment,
     ))
 }
 
@@ -892,21 +885,18 @@ fn read_textual(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     };
     let slash = parse_handle(&handle).map_err(|e| e.shifted(prefix))?;
     Ok(HdlUri::assemble(
-        text,
-        form,
-        (handle, slash),
-        None,
-        None,
-        None,
+        text, form, handle, slash, None, None, None,
     ))
 }
 
 impl<'a> HdlUri<'a> {
-    /// Assembles a value the readers of this module and of `proxy.rs` have checked.
-    pub(crate) fn assemble(
+    /// Assembles a value from parts its readers (this module, `proxy.rs`, the `hdl_uri!`
+    /// macro) have checked.
+    pub(crate) const fn assemble(
         text: &'a str,
         form: Form,
-        (handle, slash): (Cow<'a, str>, usize),
+        handle: Cow<'a, str>,
+        slash: usize,
         base: Option<Span>,
         query: Option<Span>,
         fragment: Option<Span>,

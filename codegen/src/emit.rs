@@ -34,7 +34,7 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
 }
 
 /// A state whose main move takes at least this many bytes tests them first, by the table.
-const RUN_BYTES: usize = 8;
+const MAIN_BYTES: usize = 8;
 
 /// A state that moves on by at least this many bytes to one state, and rejects the others,
 /// tests them by the table.
@@ -119,7 +119,7 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
     }
     let classes = format!("CLASSES_{}", rule.to_ascii_uppercase());
     // Byte sets a table tells, one bit per set in `SETS_<RULE>[b]`:
-    // - a state's main move, the one most bytes take (at least RUN_BYTES of them), is
+    // - a state's main move, the one most bytes take (at least MAIN_BYTES of them), is
     //   tested first. When the state stays on them (a run of "any character but these"),
     //   the rest of the run is skipped at once, four bytes a step;
     // - a state that moves on by one set of bytes and rejects the others (the hex digits of
@@ -151,7 +151,7 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
             let (to, n) = moves_of(state)
                 .into_iter()
                 .max_by_key(|&(to, n)| (n, to == state))?;
-            (n >= RUN_BYTES).then_some((state, to))
+            (n >= MAIN_BYTES).then_some((state, to))
         })
         .collect();
     let mut sets: Vec<(usize, Vec<usize>)> = firsts

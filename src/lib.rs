@@ -2,11 +2,13 @@
 //! and `0.NA/10.1045`, of which every DOI is one.
 //!
 //! The rules live in the grammar files (`grammar/*.pest`, transcribed from the ABNF of the
-//! specifications). Everything that decides is generated from them at build time: state
-//! machines, written out as code, that run on every input, allocate nothing and explain a
-//! rejection from their own state, for the library and for the [`hdl!`] and [`hdl_uri!`]
-//! literals alike. pest's parser of the same files is the reference the tests hold them
-//! to. Rule ids (H1, D5 ...) refer to the project's SPEC.
+//! specifications). Everything that decides is generated from them: state machines,
+//! written out as code that is committed beside the library (no build script runs in your
+//! build), that run on every input, allocate nothing and explain a rejection from their own
+//! state, for the library and for the [`hdl!`] and [`hdl_uri!`] literals alike. pest's
+//! parser of the same files is the reference the tests hold them to. Rule ids (H1, D5 ...)
+//! in messages and docs are those of the [`spec`]: the rules, their sources and the
+//! decisions where the sources disagree.
 //!
 //! ```
 //! use handle_id::{hdl, Handle, HandleRef};
@@ -39,28 +41,22 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-extern crate alloc;
-
-mod bytes;
-mod dfa;
-mod error;
-pub mod escape;
-mod handle;
-mod lint;
-mod proxy;
-#[cfg(feature = "serde")]
-mod serde;
-mod uri;
-mod validate;
-
-pub use error::{ParseError, ParseErrorKind, Rendered};
-pub use handle::{Caseless, Handle, HandleRef};
-pub use lint::{LintCode, Warning};
-pub use proxy::{Action, ProxyBase, ProxyQuery, KNOWN_PROXY_HOSTS};
-pub use uri::{detect, recognize, Form, HdlUri, Options};
+// Everything but the literals lives in handle-id-core, so that the proc macros behind them
+// can judge a literal with the same code (see core/README.md).
 #[doc(hidden)]
-pub use validate::__reference;
-pub use validate::validate;
+pub use handle_id_core::__reference;
+pub use handle_id_core::{
+    detect, escape, recognize, validate, Action, Caseless, Form, Handle, HandleRef, HdlUri,
+    LintCode, Options, ParseError, ParseErrorKind, ProxyBase, ProxyQuery, Rendered, Warning,
+    KNOWN_PROXY_HOSTS,
+};
+
+pub mod spec {
+    //! The project's SPEC: every rule id that messages, docs and tests cite (H1, U6, P2,
+    //! D5 …), the sources each rule comes from, and the decisions where the sources
+    //! disagree. The same text as `SPEC.md` in the repository.
+    #![doc = include_str!("../SPEC.md")]
+}
 
 /// A handle literal checked at compile time: `hdl!("10.1045/april2006-paskin")` is a
 /// [`HandleRef<'static>`] constant. An invalid literal does not compile, and the compiler

@@ -26,7 +26,16 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
     writeln!(s, "    classes: &CLASSES_{name},").unwrap();
     writeln!(s, "    start: {},", dfa.start).unwrap();
     writeln!(s, "    shift: {},", dfa.shift).unwrap();
-    writeln!(s, "    transitions: &{:?},", dfa.transitions).unwrap();
+    let row = 1 << dfa.shift;
+    writeln!(
+        s,
+        "    transitions: &{},",
+        rows(&dfa.transitions, row, "    ", |i| format!(
+            "state {}",
+            i / row
+        ))
+    )
+    .unwrap();
     writeln!(s, "    labels: &{:?},", dfa.labels).unwrap();
     writeln!(s, "    label_names: &{:?},", dfa.label_names).unwrap();
     s.push_str("};\n");
@@ -39,6 +48,35 @@ const MAIN_BYTES: usize = 8;
 /// A state that moves on by at least this many bytes to one state, and rejects the others,
 /// tests them by the table.
 const STEP_BYTES: usize = 3;
+
+/// `items` as a Rust array expression, `per_line` to a line, each line after a comment
+/// that `name`s its first index, indented by `indent`: tables a reader can find a byte in.
+fn rows<T: std::fmt::Debug>(
+    items: &[T],
+    per_line: usize,
+    indent: &str,
+    name: impl Fn(usize) -> String,
+) -> String {
+    let mut s = String::from("[\n");
+    for (n, line) in items.chunks(per_line.max(1)).enumerate() {
+        let values: Vec<String> = line.iter().map(|v| format!("{v:?}")).collect();
+        writeln!(
+            s,
+            "{indent}    /* {} */ {},",
+            name(n * per_line),
+            values.join(", ")
+        )
+        .unwrap();
+    }
+    s.push_str(indent);
+    s.push(']');
+    s
+}
+
+/// A table with an entry per byte, sixteen bytes to a line.
+fn byte_rows<T: std::fmt::Debug>(table: &[T]) -> String {
+    rows(table, 16, "", |i| format!("{i:#04x}"))
+}
 
 /// The name of the `Label` variant of rule `rule`: `u_na_segment` → `UNaSegment`.
 pub fn variant(rule: &str) -> String {
@@ -84,9 +122,9 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
     writeln!(s, "\n/// The byte classes of rule `{rule}`.").unwrap();
     writeln!(
         s,
-        "static CLASSES_{}: [u8; 256] = {:?};",
+        "static CLASSES_{}: [u8; 256] = {};",
         rule.to_ascii_uppercase(),
-        dfa.classes
+        byte_rows(&dfa.classes)
     )
     .unwrap();
     writeln!(
@@ -191,7 +229,8 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
             .collect();
         writeln!(
             s,
-            "\n/// Per byte, the sets of rule `{rule}`'s states it is in (bit k: the kth set).\nstatic {table_name}: [{word}; 256] = {table:?};"
+            "\n/// Per byte, the sets of rule `{rule}`'s states it is in (bit k: the kth set).\nstatic {table_name}: [{word}; 256] = {};",
+            byte_rows(&table)
         )
         .unwrap();
     }

@@ -2,38 +2,17 @@
 //! this crate: they validate a string literal at compile time and emit only plain values,
 //! which the `macro_rules!` wrappers in `handle-id` turn into constants.
 //!
-//! The library's parsing modules are compiled here from the library's own files, with the
-//! validators generated from the same grammar files by the same generator (build.rs): a
-//! literal is judged by exactly the code that judges it at run time, and rejected with the
-//! same message.
+//! A literal is judged by `handle-id-core`, the crate that holds every parser of the
+//! library (`handle-id` re-exports it): exactly the code that judges it at run time, with
+//! the same message when it is rejected.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
-// The library's modules hold more than the macros use.
-#![allow(dead_code, unused_imports)]
 
-extern crate alloc;
-
+use handle_id_core::{Form, HandleRef, HdlUri, ParseError};
 use proc_macro::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::LitStr;
-
-#[path = "../../src/bytes.rs"]
-mod bytes;
-#[path = "../../src/dfa.rs"]
-mod dfa;
-#[path = "../../src/error.rs"]
-mod error;
-#[path = "../../src/escape.rs"]
-mod escape;
-#[path = "../../src/handle.rs"]
-mod handle;
-#[path = "../../src/proxy.rs"]
-mod proxy;
-#[path = "../../src/uri.rs"]
-mod uri;
-#[path = "../../src/validate.rs"]
-mod validate;
 
 /// The string literal of `input`, or the `compile_error!` to expand to.
 fn literal(input: TokenStream) -> Result<LitStr, TokenStream> {
@@ -44,7 +23,7 @@ fn literal(input: TokenStream) -> Result<LitStr, TokenStream> {
 }
 
 /// A `compile_error!` at the literal with the parse error's message.
-fn rejected(literal: &LitStr, error: error::ParseError) -> TokenStream {
+fn rejected(literal: &LitStr, error: ParseError) -> TokenStream {
     let message = error.to_string();
     quote_spanned!(literal.span()=> compile_error!(#message)).into()
 }
@@ -57,7 +36,7 @@ pub fn hdl_parts(input: TokenStream) -> TokenStream {
         Ok(l) => l,
         Err(e) => return e,
     };
-    match handle::HandleRef::parse(&literal.value()) {
+    match HandleRef::parse(&literal.value()) {
         Ok(h) => {
             let slash = h.prefix().len();
             quote!((#literal, #slash)).into()
@@ -76,11 +55,11 @@ pub fn hdl_uri_parts(input: TokenStream) -> TokenStream {
         Err(e) => return e,
     };
     let value = literal.value();
-    let uri = match uri::HdlUri::parse(&value) {
+    let uri = match HdlUri::parse(&value) {
         Ok(uri) => uri,
         Err(error) => return rejected(&literal, error),
     };
-    let form = uri::Form::ALL
+    let form = Form::ALL
         .iter()
         .position(|f| *f == uri.form())
         .and_then(|i| u8::try_from(i).ok())

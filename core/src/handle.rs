@@ -18,7 +18,7 @@ const DOI_ROOT: &str = "10";
 
 /// A validated handle borrowed from its text.
 ///
-/// `Copy`, two words, and constructible in `const` context through [`hdl!`](crate::hdl).
+/// `Copy`, two words, and constructible in `const` context through `handle_id::hdl!`.
 /// Equality, ordering and hashing are those of the exact text (case-sensitive, H6, D6); see
 /// [`Caseless`] for the ASCII-case-insensitive comparison DOIs need.
 ///
@@ -96,7 +96,7 @@ impl<'a> HandleRef<'a> {
         Self::parse(text)
     }
 
-    /// Builds a handle from parts that were validated elsewhere. For [`hdl!`](crate::hdl)
+    /// Builds a handle from parts that were validated elsewhere. For `handle_id::hdl!`
     /// only: the proc macro checked the literal and computed `slash`.
     #[doc(hidden)]
     #[must_use]

@@ -1,7 +1,8 @@
 //! Validation: the generated validators decide, and explain a rejection from their state.
 
-use crate::dfa::{generated, Reject};
+use crate::dfa::Reject;
 use crate::error::{ParseError, ParseErrorKind};
+use crate::generated;
 
 /// Checks that `text` is a bare handle (H1–H4), without building anything.
 ///
@@ -63,9 +64,7 @@ pub mod __reference {
     /// rejects. `None` for a rule with no generated validator.
     #[must_use]
     pub fn generated(rule: &str, text: &str) -> Option<Result<(), usize>> {
-        let (_, dfa) = crate::dfa::generated::BY_RULE
-            .iter()
-            .find(|(r, _)| *r == rule)?;
+        let (_, dfa) = crate::generated::BY_RULE.iter().find(|(r, _)| *r == rule)?;
         Some(dfa.run(text.as_bytes()).map_err(|r| r.index))
     }
 
@@ -78,8 +77,8 @@ pub mod __reference {
     /// The byte index of the rejection.
     pub fn generated_hdl_uri(text: &str) -> Result<(), usize> {
         let b = text.as_bytes();
-        crate::dfa::generated::run_hdl_path(b)
-            .or_else(|_| crate::dfa::generated::run_hdl_host(b))
+        crate::generated::run_hdl_path(b)
+            .or_else(|_| crate::generated::run_hdl_host(b))
             .map(|_| ())
             .map_err(|r| r.index)
     }
@@ -90,7 +89,7 @@ pub mod __reference {
     ///
     /// The byte index of the rejection.
     pub fn generated_handle(text: &str) -> Result<(), usize> {
-        crate::dfa::generated::HANDLE
+        crate::generated::HANDLE
             .run(text.as_bytes())
             .map_err(|r| r.index)
     }

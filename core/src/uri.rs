@@ -14,10 +14,10 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 use core::str::FromStr;
 
-use crate::dfa::generated::{self as g, Label};
 use crate::dfa::{Dfa, Reject, Sink};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape::{self, decode, original_index};
+use crate::generated::{self as g, Label};
 use crate::handle::{Handle, HandleRef};
 use crate::proxy::{self, ProxyBase, ProxyQuery};
 use crate::validate::parse_handle;

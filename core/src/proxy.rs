@@ -6,9 +6,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
-use crate::dfa::generated as g;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape::{decode, original_index, PROXY_PATH, QUERY_VALUE};
+use crate::generated as g;
 use crate::handle::HandleRef;
 use crate::uri::{check, query_and_fragment, urn_handle, Form, HdlUri, Options};
 use crate::validate::parse_handle;

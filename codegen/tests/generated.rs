@@ -1,0 +1,145 @@
+//! The committed validators (`core/src/generated/`) are what the grammar files give, and a
+//! change to a grammar reaches the compiled validators through one command.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use handle_id_codegen::{generate_all, Grammar, OUTPUT_DIR, REGENERATE};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The names of the files of `dir`.
+fn file_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn committed_code_is_what_the_grammars_give() {
+    let root = root();
+    let files = generate_all(&root).unwrap();
+    let dir = root.join(OUTPUT_DIR);
+    let mut stale = Vec::new();
+    for (name, code) in &files {
+        match std::fs::read_to_string(dir.join(name)) {
+            Ok(committed) if committed == *code => {}
+            Ok(_) => stale.push(format!("{name} differs")),
+            Err(_) => stale.push(format!("{name} is missing")),
+        }
+    }
+    for name in file_names(&dir) {
+        if !files.iter().any(|(f, _)| *f == name) {
+            stale.push(format!("{name} comes from no grammar"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "the committed validators in {OUTPUT_DIR}/ are not what grammar/*.pest give ({}).\n\
+         Run `{REGENERATE}` and commit the result.",
+        stale.join("; ")
+    );
+}
+
+/// The handle grammar with '@' admitted in a naming authority segment (D1 undone).
+fn handle_grammar_with_at(source: &str) -> String {
+    let rule = "'\\u{30}'..'\\u{3F}' | '\\u{41}'..'\\u{10FFFF}'";
+    assert!(source.contains(rule), "na_segment's ranges have moved");
+    source.replace(rule, "'\\u{30}'..'\\u{10FFFF}'")
+}
+
+/// The automaton follows the grammar file it is compiled from.
+#[test]
+fn a_changed_rule_changes_the_automaton() {
+    let source = std::fs::read_to_string(root().join("grammar/handle.pest")).unwrap();
+    let before = Grammar::parse(&source).unwrap().compile("handle").unwrap();
+    let after = Grammar::parse(&handle_grammar_with_at(&source))
+        .unwrap()
+        .compile("handle")
+        .unwrap();
+    assert_eq!(before.run("1@/x"), Err(1));
+    assert_eq!(after.run("1@/x"), Ok(()));
+    // Everything else stays as it was.
+    for text in ["10.1045/x", "a..b/c", "1/@", "", "a.", ".a/b"] {
+        assert_eq!(before.run(text), after.run(text), "{text:?}");
+    }
+}
+
+/// A copy of `core` whose generated module comes from the grammars in `grammar`, built on
+/// its own in `work`: what `validate` says of each of `texts`.
+fn verdicts_of_a_regenerated_core(work: &Path, grammar: &Path, texts: &[&str]) -> String {
+    let root = root();
+    let _ = std::fs::remove_dir_all(work);
+    copy_dir(&root.join("core/src"), &work.join("core/src"));
+    // The manifest, standing alone: no workspace to inherit from, no dev-dependencies.
+    let manifest = std::fs::read_to_string(root.join("core/Cargo.toml")).unwrap();
+    let manifest = manifest.split("[dev-dependencies]").next().unwrap();
+    let manifest: String = manifest
+        .lines()
+        .filter(|line| !line.contains(".workspace = true") || line.starts_with("edition"))
+        .map(|line| match line {
+            l if l.starts_with("edition") => "edition = \"2021\"\nversion = \"0.0.0\"".to_owned(),
+            l => l.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(work.join("core/Cargo.toml"), manifest + "\n[workspace]\n").unwrap();
+    std::fs::copy(root.join("Cargo.lock"), work.join("core/Cargo.lock")).unwrap();
+    std::fs::create_dir_all(work.join("core/examples")).unwrap();
+    std::fs::write(
+        work.join("core/examples/verdicts.rs"),
+        "fn main() {\n    for text in std::env::args().skip(1) {\n        \
+         println!(\"{text} {}\", handle_id_core::validate(&text).is_ok());\n    }\n}\n",
+    )
+    .unwrap();
+    // What `cargo run -p handle-id-codegen` writes, from the changed grammar files.
+    copy_dir(grammar, &work.join("grammar"));
+    for (name, code) in generate_all(work).unwrap() {
+        std::fs::write(work.join(OUTPUT_DIR).join(name), code).unwrap();
+    }
+    let output = Command::new(env!("CARGO"))
+        .args(["run", "--quiet", "--offline", "--example", "verdicts", "--"])
+        .args(texts)
+        .current_dir(work.join("core"))
+        .env("CARGO_TARGET_DIR", root.join("target/grammar_follows"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "the regenerated core does not build:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// "Change a grammar file, regenerate, and everything follows": in a copy, admitting '@' in a
+/// naming authority segment and regenerating makes the compiled library accept `1@/x`.
+#[test]
+fn a_changed_grammar_reaches_the_compiled_validators() {
+    let root = root();
+    let work = root.join("target/grammar_follows/work");
+    let grammar = work.join("changed-grammar");
+    copy_dir(&root.join("grammar"), &grammar);
+    let source = std::fs::read_to_string(grammar.join("handle.pest")).unwrap();
+    std::fs::write(grammar.join("handle.pest"), handle_grammar_with_at(&source)).unwrap();
+    let out = verdicts_of_a_regenerated_core(&work.join("tree"), &grammar, &["1@/x", "1/x", "1"]);
+    assert_eq!(out, "1@/x true\n1/x true\n1 false\n");
+}

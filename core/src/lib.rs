@@ -1,0 +1,37 @@
+//! The parsers and types of [handle-id](https://docs.rs/handle-id): use that crate, which
+//! re-exports everything here and adds the `hdl!` and `hdl_uri!` literals.
+//!
+//! This crate holds every rule-bearing module (handles, written forms, escaping, errors,
+//! lints) and the validators generated from the grammar files (`generated/`, committed).
+//! The proc macros of `handle-macros` depend on it, so that a literal is judged at compile
+//! time by exactly the code that judges it at run time. Rule ids (H1, D5 ...) refer to the
+//! project's SPEC, which `handle_id::spec` shows.
+
+#![cfg_attr(not(feature = "std"), no_std)]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+extern crate alloc;
+
+mod bytes;
+mod dfa;
+mod error;
+pub mod escape;
+#[rustfmt::skip]
+mod generated;
+mod handle;
+mod lint;
+mod proxy;
+#[cfg(feature = "serde")]
+mod serde;
+mod uri;
+mod validate;
+
+pub use error::{ParseError, ParseErrorKind, Rendered};
+pub use handle::{Caseless, Handle, HandleRef};
+pub use lint::{LintCode, Warning};
+pub use proxy::{Action, ProxyBase, ProxyQuery, KNOWN_PROXY_HOSTS};
+pub use uri::{detect, recognize, Form, HdlUri, Options};
+#[doc(hidden)]
+pub use validate::__reference;
+pub use validate::validate;

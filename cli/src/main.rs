@@ -35,14 +35,7 @@ enum Command {
     /// form and the handle it holds, or `invalid`, the input and why. Errors are shown with
     /// a caret on standard error. Exit status: 0 when all are valid, 1 when some are not,
     /// 2 on a usage or I/O error.
-    ///
-    /// Examples:
-    ///   hdl check ids.txt
-    ///   hdl check --json < ids.txt
-    ///   hdl check --form handle ids.txt
-    ///   hdl check --proxy-base https://resolver.example/hdl --repository-urls urls.txt
-    ///   hdl check --strict --allow trailing-slash ids.txt
-    ///   printf 'hdl:10.1045/april2006-paskin\n10@x/y\n' | hdl check
+    #[command(after_help = CHECK_EXAMPLES)]
     Check {
         /// Write one JSON object per line instead of readable text.
         #[arg(long)]
@@ -58,11 +51,7 @@ enum Command {
     ///
     /// An invalid line gives an empty output line, and its error on standard error. Exit
     /// status as for `check`.
-    ///
-    /// Examples:
-    ///   hdl convert --to proxy < dois.txt
-    ///   hdl convert --to hdl urls.txt
-    ///   hdl convert --to api --proxy-base https://resolver.example ids.txt
+    #[command(after_help = CONVERT_EXAMPLES)]
     Convert {
         /// The form to write.
         #[arg(long, value_enum)]
@@ -80,10 +69,7 @@ enum Command {
     ///
     /// Exit status: 0 when nothing is written twice, 1 when something is, 2 on a usage or
     /// I/O error. Invalid lines are reported on standard error and skipped.
-    ///
-    /// Examples:
-    ///   hdl dedupe dois.txt
-    ///   hdl dedupe --case exact --json ids.txt
+    #[command(after_help = DEDUPE_EXAMPLES)]
     Dedupe {
         /// `ascii`: handles that differ only in ASCII case are the same; `exact`: only
         /// identical handles are.
@@ -98,32 +84,55 @@ enum Command {
         files: Vec<PathBuf>,
     },
     /// Print a completion script for a shell.
-    ///
-    /// Examples:
-    ///   hdl completions bash > ~/.local/share/bash-completion/completions/hdl
-    ///   hdl completions zsh > "${fpath[1]}/_hdl"
-    ///   hdl completions fish > ~/.config/fish/completions/hdl.fish
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
     /// Show the parts of each identifier: prefix, its segments and parents, local name.
     ///
-    /// Examples:
-    ///   hdl parse 10.978.8896471/foo
-    ///   hdl parse --json 20.1000/5555 0.NA/10.1045
-    ///   hdl parse https://doi.org/10.1000/182 hdl:20.1000/5555?noredirect
+    /// Reads the identifiers given, or, when none is given, one per line from standard
+    /// input. Exit status as for `check`.
+    #[command(after_help = PARSE_EXAMPLES)]
     Parse {
         /// Write one JSON object per identifier instead of readable text.
         #[arg(long)]
         json: bool,
         #[command(flatten)]
         read: read::ReadArgs,
-        /// The identifiers.
-        #[arg(required = true)]
+        /// The identifiers; standard input, one per line, when none is given.
         ids: Vec<String>,
     },
 }
+
+// Examples, one to a line, after the options in `--help`.
+const CHECK_EXAMPLES: &str = "Examples:
+  hdl check ids.txt
+  hdl check --json < ids.txt
+  hdl check --form handle ids.txt
+  hdl check --proxy-base https://resolver.example/hdl --repository-urls urls.txt
+  hdl check --strict --allow trailing-slash ids.txt
+  printf 'hdl:10.1045/april2006-paskin\\n10@x/y\\n' | hdl check";
+
+const CONVERT_EXAMPLES: &str = "Examples:
+  hdl convert --to proxy < dois.txt
+  hdl convert --to hdl urls.txt
+  hdl convert --to api --proxy-base https://resolver.example ids.txt";
+
+const DEDUPE_EXAMPLES: &str = "Examples:
+  hdl dedupe dois.txt
+  hdl dedupe --case exact --json ids.txt";
+
+const COMPLETIONS_EXAMPLES: &str = "Examples:
+  hdl completions bash > ~/.local/share/bash-completion/completions/hdl
+  hdl completions zsh > \"${fpath[1]}/_hdl\"
+  hdl completions fish > ~/.config/fish/completions/hdl.fish";
+
+const PARSE_EXAMPLES: &str = "Examples:
+  hdl parse 10.978.8896471/foo
+  hdl parse --json 20.1000/5555 0.NA/10.1045
+  hdl parse https://doi.org/10.1000/182 hdl:20.1000/5555?noredirect
+  hdl parse --json < ids.txt";
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

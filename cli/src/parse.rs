@@ -1,53 +1,75 @@
 //! `hdl parse`: the parts of each identifier, for a person or as JSON.
 
+use std::borrow::Cow;
 use std::io::{self, BufWriter, Write};
 
 use handle_id::{HandleRef, HdlUri};
 use serde_json::json;
 
+use crate::check::read_line;
+use crate::lines::for_each_line;
 use crate::output::{JsonError, Visible};
 use crate::read::Reader;
 use crate::Status;
 
-/// Runs `hdl parse`.
+/// Runs `hdl parse` on the identifiers given, or, when there are none, on every line of
+/// standard input.
 ///
 /// # Errors
 ///
-/// An I/O error on writing.
+/// An I/O error on reading or writing.
 pub fn run(ids: &[String], json: bool, reader: &Reader) -> io::Result<Status> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut status = Status::AllValid;
-    for id in ids {
-        let (form, read) = reader.read(id);
+    let mut each = |raw: &[u8], input: &Cow<'_, str>| {
+        // A line that is not UTF-8 is an error at its byte index, as in `check`.
+        let (form, read) = read_line(reader, raw, input);
         if read.is_err() {
             status = Status::SomeInvalid;
         }
-        let result = read.as_ref().map(HdlUri::handle).map_err(|e| *e);
-        if json {
-            let mut value = breakdown_json(id, result);
-            let uri = read.as_ref().ok();
-            value["form"] = json!(form.map(handle_id::Form::name));
-            value["query"] = json!(uri.and_then(HdlUri::query));
-            value["fragment"] = json!(uri.and_then(HdlUri::fragment));
-            serde_json::to_writer(&mut out, &value)?;
-            writeln!(out)?;
-        } else {
-            if let Ok(uri) = &read {
-                writeln!(out, "{}", Visible(id))?;
-                writeln!(out, "  {:<15}{}", "form", uri.form())?;
-                if let Some(q) = uri.query() {
-                    writeln!(out, "  {:<15}{}", "query", Visible(q))?;
-                }
-                if let Some(f) = uri.fragment() {
-                    writeln!(out, "  {:<15}{}", "fragment", Visible(f))?;
-                }
-            }
-            write_breakdown(&mut out, id, result, read.is_ok())?;
+        write_one(&mut out, input, form, &read, json)
+    };
+    if ids.is_empty() {
+        for_each_line(&[], |raw| each(raw, &crate::lines::text(raw)))?;
+    } else {
+        for id in ids {
+            each(id.as_bytes(), &Cow::Borrowed(id))?;
         }
     }
     out.flush()?;
     Ok(status)
+}
+
+/// The parts of one identifier, as text or as one JSON line.
+fn write_one(
+    out: &mut impl Write,
+    id: &str,
+    form: Option<handle_id::Form>,
+    read: &Result<HdlUri<'_>, handle_id::ParseError>,
+    json: bool,
+) -> io::Result<()> {
+    let result = read.as_ref().map(HdlUri::handle).map_err(|e| *e);
+    if json {
+        let mut value = breakdown_json(id, result);
+        let uri = read.as_ref().ok();
+        value["form"] = json!(form.map(handle_id::Form::name));
+        value["query"] = json!(uri.and_then(HdlUri::query));
+        value["fragment"] = json!(uri.and_then(HdlUri::fragment));
+        serde_json::to_writer(&mut *out, &value)?;
+        return writeln!(out);
+    }
+    if let Ok(uri) = read {
+        writeln!(out, "{}", Visible(id))?;
+        writeln!(out, "  {:<15}{}", "form", uri.form())?;
+        if let Some(q) = uri.query() {
+            writeln!(out, "  {:<15}{}", "query", Visible(q))?;
+        }
+        if let Some(f) = uri.fragment() {
+            writeln!(out, "  {:<15}{}", "fragment", Visible(f))?;
+        }
+    }
+    write_breakdown(out, id, result, read.is_ok())
 }
 
 fn breakdown_json(

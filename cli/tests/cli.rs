@@ -268,7 +268,38 @@ fn parse_breakdown() {
     insta::assert_snapshot!("parse_json", text(&out.stdout));
 
     assert_eq!(hdl(&["parse", "20.1000/5555"], b"").status.code(), Some(0));
-    assert_eq!(hdl(&["parse"], b"").status.code(), Some(2));
+    assert_eq!(hdl(&["parse", "--bogus"], b"").status.code(), Some(2));
+}
+
+/// With no identifier given, `hdl parse` reads them from standard input, one a line, and
+/// shows each as it would show the same identifiers given as arguments.
+#[test]
+fn parse_reads_standard_input() {
+    let ids = [
+        "10.978.8896471/foo/bar",
+        "10@x/y",
+        "hdl:20.1000/5555?noredirect",
+    ];
+    for json in [false, true] {
+        let mut args = vec!["parse"];
+        if json {
+            args.push("--json");
+        }
+        let from_stdin = hdl(&args, format!("{}\r\n", ids.join("\n")).as_bytes());
+        args.extend(ids);
+        let from_args = hdl(&args, b"");
+        assert_eq!(from_stdin.status.code(), Some(1));
+        assert_eq!(
+            text(&from_stdin.stdout),
+            text(&from_args.stdout),
+            "--json {json}"
+        );
+    }
+    // A line that is not UTF-8 is invalid at its byte index, as in `check`.
+    let out = hdl(&["parse", "--json"], b"1/\xff\n");
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["error"]["index"], 2);
+    assert_eq!(hdl(&["parse"], b"").status.code(), Some(0));
 }
 
 /// Every identifier of the corpus, one a line (those without a line break), as a person and
@@ -353,11 +384,21 @@ fn colour_completions_help_version() {
         assert!(text(&out.stdout).contains("dedupe"), "{shell}");
     }
     for command in ["check", "convert", "dedupe", "parse", "completions"] {
-        let out = hdl(&[command, "--help"], b"");
-        assert!(
-            text(&out.stdout).contains("Examples:"),
-            "{command} --help has examples"
-        );
+        for help in ["-h", "--help"] {
+            let out = text(&hdl(&[command, help], b"").stdout);
+            // The examples, one to a line, each a command of its own.
+            let examples: Vec<&str> = out
+                .split("Examples:\n")
+                .nth(1)
+                .unwrap_or_else(|| panic!("{command} {help} has examples"))
+                .lines()
+                .collect();
+            assert!(examples.len() >= 2, "{command} {help}: {examples:?}");
+            for line in examples {
+                let command_line = line.starts_with("  hdl ") || line.starts_with("  printf ");
+                assert!(command_line, "{command} {help}: {line:?}");
+            }
+        }
     }
     let out = hdl(&["--version"], b"");
     assert!(text(&out.stdout).starts_with("hdl "));

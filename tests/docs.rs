@@ -1,5 +1,6 @@
-//! The API documentation builds without a warning (broken links, missing docs), as
-//! `RUSTDOCFLAGS=-D warnings cargo doc --no-deps --all-features` would.
+//! The API documentation of handle-id and of the crate it re-exports builds without a
+//! warning (broken links, missing docs), as `RUSTDOCFLAGS=-D warnings cargo doc --no-deps
+//! --all-features` would; the SPEC is in it, with every rule id.
 
 use std::process::Command;
 
@@ -14,6 +15,8 @@ fn docs_build_without_warnings() {
             "--all-features",
             "-p",
             "handle-id",
+            "-p",
+            "handle-id-core",
             "--target-dir",
         ])
         .arg(format!("{root}/target/doc_check"))
@@ -26,4 +29,42 @@ fn docs_build_without_warnings() {
         "cargo doc reports:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+#[test]
+fn the_spec_module_holds_every_rule_id_the_messages_cite() {
+    let spec = include_str!("../SPEC.md");
+    // Every id cited in a message or a lint of the library (`SPEC H3`, `(SPEC U6, P2)` ...).
+    let sources = [
+        "core/src/error.rs",
+        "core/src/lint.rs",
+        "core/src/uri.rs",
+        "core/src/proxy.rs",
+    ];
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut cited = std::collections::BTreeSet::new();
+    for path in sources {
+        let text = std::fs::read_to_string(format!("{root}/{path}")).unwrap();
+        for (i, _) in text.match_indices("SPEC ") {
+            let ids = text[i + 5..]
+                .split(|c: char| c == ')' || c == '"' || c == '\n')
+                .next()
+                .unwrap();
+            for id in ids.split([',', ' ']).filter(|s| !s.is_empty()) {
+                if id.len() <= 3
+                    && id.starts_with(|c: char| c.is_ascii_uppercase())
+                    && id[1..].chars().all(|c| c.is_ascii_digit())
+                {
+                    cited.insert(id.to_owned());
+                }
+            }
+        }
+    }
+    assert!(cited.len() >= 10, "ids found: {cited:?}");
+    for id in &cited {
+        assert!(
+            spec.contains(&format!("<a id=\"{}\"></a>**{id}**", id.to_lowercase())),
+            "SPEC.md has no rule {id}"
+        );
+    }
 }

@@ -64,9 +64,8 @@ fn main() {
     let urls: Vec<String> = valid
         .iter()
         .map(|s| {
-            HandleRef::parse(s)
-                .unwrap()
-                .to_form(handle_id::Form::Proxy, None)
+            let h = HandleRef::parse(s).unwrap();
+            handle_id::ProxyBase::default_for(h).url(h)
         })
         .collect();
     let regex = regex::Regex::new(r"(?s)^[^./@]+(\.[^./@]+)*/.*$").unwrap();

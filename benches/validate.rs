@@ -158,7 +158,7 @@ fn proxy_url(c: &mut Criterion) {
         .filter_map(|s| {
             HandleRef::parse(s)
                 .ok()
-                .map(|h| h.to_form(handle_id::Form::Proxy, None))
+                .map(|h| handle_id::ProxyBase::default_for(h).url(h))
         })
         .collect();
     let options = Options::new();

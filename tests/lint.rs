@@ -133,3 +133,23 @@ fn every_written_form_has_a_colon_in_what_reads_as_the_naming_authority() {
         }
     }
 }
+
+/// `over-2048-bytes` points at the first character that does not fit in 2048 bytes, at its
+/// first byte: never inside a character.
+#[test]
+fn over_2048_bytes_points_at_a_character_boundary() {
+    for (text, at) in [
+        (format!("1/{}é", "a".repeat(2045)), 2047),
+        (format!("1/{}é", "a".repeat(2046)), 2048),
+        (format!("1/{}😀", "a".repeat(2043)), 2045),
+        (format!("1/{}", "a".repeat(2047)), 2048),
+    ] {
+        let w = warnings(&text);
+        let index = w
+            .iter()
+            .find(|(code, _)| *code == LintCode::Over2048Bytes)
+            .map(|(_, at)| *at);
+        assert_eq!(index, Some(at), "{} bytes", text.len());
+        assert!(text.is_char_boundary(at));
+    }
+}

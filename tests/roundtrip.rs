@@ -38,22 +38,6 @@ fn handle() -> impl Strategy<Value = String> {
         .prop_map(|(segments, local)| format!("{}/{}", segments.join("."), local.concat()))
 }
 
-/// Whether P3 would strip a prefix from `h`'s text: such handles cannot be written in a
-/// proxy URL (the reference proxy strips them too).
-fn starts_with_p3_prefix(h: &str) -> bool {
-    let lower = h.to_ascii_lowercase();
-    [
-        "info:hdl/",
-        "info:doi/",
-        "hdl:",
-        "doi:",
-        "urn:hdl:",
-        "urn:doi:",
-    ]
-    .iter()
-    .any(|p| lower.starts_with(p))
-}
-
 #[track_caller]
 fn round_trip(text: &str) {
     let h = HandleRef::parse(text).expect("a handle");
@@ -66,18 +50,21 @@ fn round_trip(text: &str) {
         };
         if form == Form::Handle {
             // A bare handle is read bare (D5): recognising forms would read `hdl:1/2` as one.
-            assert_eq!(HandleRef::parse(&h.to_form(form, None)).unwrap(), h);
+            assert_eq!(
+                HandleRef::parse(&h.to_form(form, None).unwrap()).unwrap(),
+                h
+            );
             continue;
         }
-        let url_form = matches!(form, Form::Proxy | Form::Api | Form::Repository);
-        if url_form && starts_with_p3_prefix(text) {
-            continue;
-        }
-        // urn:<ns>:<na>:<local> is ambiguous when the naming authority holds a ':'.
+        // urn:<ns>:<na>:<local> is ambiguous when the naming authority holds a ':': the
+        // writer refuses, at the ':'.
         if matches!(form, Form::UrnHdl | Form::UrnDoi) && h.prefix().contains(':') {
+            let err = h.to_form(form, base).unwrap_err();
+            assert_eq!(err.kind(), handle_id::ParseErrorKind::Unwritable);
+            assert_eq!(Some(err.index()), h.prefix().find(':'));
             continue;
         }
-        let written = h.to_form(form, base);
+        let written = h.to_form(form, base).unwrap();
         let read = recognize(&written, &options)
             .unwrap_or_else(|e| panic!("{form} {written:?} of {text:?}: {}", e.render(&written)));
         assert_eq!(read.handle(), h, "{form}: {written:?}");
@@ -110,11 +97,16 @@ fn whatwg_reads_back(text: &str) {
             .path()
             .strip_prefix(&prefix)
             .unwrap_or_else(|| panic!("{written:?} -> {parsed}"));
-        assert_eq!(
-            support::percent_decoded(path).as_deref(),
-            Some(text),
-            "{written:?} -> {parsed}"
-        );
+        // A handle that starts with a prefix the proxy removes (P3) is written after a
+        // `hdl:` of its own, which the proxy removes instead (`recognize` reads it back:
+        // `round_trip`).
+        let decoded = support::percent_decoded(path).unwrap();
+        let handle = if decoded == text {
+            Some(decoded.as_str())
+        } else {
+            decoded.strip_prefix("hdl:")
+        };
+        assert_eq!(handle, Some(text), "{written:?} -> {parsed}");
         assert_eq!(
             (parsed.query(), parsed.fragment()),
             (None, None),
@@ -160,6 +152,12 @@ fn named_cases() {
         "10.1000/%2e%2E",
         "é.ü/ß/😀",
         "1:2/x",
+        "hdl:1234/5",
+        "DOI:10.1/x",
+        "info:hdl/1/2",
+        "urn:hdl:1/2",
+        "api/handles/10.1/x",
+        "api/handles/./x",
         "10.1000/\u{0}\u{7f}\u{85}",
         " 10.1/x ",
     ] {

@@ -204,10 +204,15 @@ fn errors_point_into_the_original_text() {
         rejected("info:hdl/1/%FF", &o),
         (ParseErrorKind::InvalidUtf8, 11, "")
     );
-    // The decoded handle's own errors, mapped back through the escapes.
+    // An escaped '.' is a '.' inside its segment, which H3 excludes, not a new segment (U11),
+    // like an escaped '/'.
     assert_eq!(
         rejected("hdl:1%2E%2E2/x", &o),
-        (ParseErrorKind::EmptySegment, 8, "")
+        (ParseErrorKind::InvalidCharacter, 5, "")
+    );
+    assert_eq!(
+        rejected("hdl:a%2Eb/x", &o),
+        (ParseErrorKind::InvalidCharacter, 5, "")
     );
     assert_eq!(
         rejected("hdl:ab%2Fc/x", &o),
@@ -402,4 +407,120 @@ fn proxy_query_parameters_p4() {
     // Through a URL: the index is into the whole text.
     let uri = read("https://hdl.handle.net/1/2?index=x");
     assert_eq!(uri.proxy_query().unwrap().unwrap_err().index(), 27);
+}
+
+/// An error names the character at its index: as written, or, where it was written
+/// percent-encoded, the character the escape decodes to, marked `escaped` and said so in the
+/// message (U11). Where the handle of a URI ends early, the character that ended it.
+#[test]
+fn errors_name_the_character_at_their_index() {
+    let o = Options::new();
+    let error = |text: &str| recognize(text, &o).unwrap_err();
+    let e = error("hdl:a%2Fb/c");
+    assert_eq!((e.index(), e.found(), e.escaped()), (5, Some('/'), true));
+    assert_eq!(
+        e.to_string(),
+        "'/' (U+002F) written percent-encoded is not allowed in a naming authority segment at \
+         byte 5; the ABNF excludes %x2F (SPEC H3, U11)"
+    );
+    let e = error("hdl:a%40b/c");
+    assert_eq!((e.index(), e.found(), e.escaped()), (5, Some('@'), true));
+    // Not escaped: the character as written.
+    let e = error("https://doi.org/10@1/x");
+    assert_eq!((e.index(), e.found(), e.escaped()), (18, Some('@'), false));
+    // info:hdl/#frag: no handle before the '#'.
+    let e = error("info:hdl/#frag");
+    assert_eq!(
+        (e.kind(), e.index(), e.found()),
+        (ParseErrorKind::Empty, 9, Some('#'))
+    );
+    assert_eq!(
+        e.to_string(),
+        "no handle at byte 9 ('#' (U+0023) found); a handle is <naming authority>/<local name> \
+         (SPEC H1)"
+    );
+    // The identifier ends at the '#': no '/' before it.
+    let e = error("info:hdl/10.1000#x");
+    assert_eq!(
+        (e.kind(), e.index(), e.found()),
+        (ParseErrorKind::MissingSlash, 16, Some('#'))
+    );
+    // A urn: form's ':' stands for its '/': the error shows the ':' as written.
+    let e = error("urn:hdl:a.:x");
+    assert_eq!(
+        (e.kind(), e.index(), e.found()),
+        (ParseErrorKind::EmptySegment, 10, Some(':'))
+    );
+    // Every one of these names the character at its index.
+    for text in [
+        "hdl:a%2Fb/c",
+        "https://doi.org/10@1/x",
+        "info:hdl/#frag",
+        "urn:hdl:a.:x",
+    ] {
+        let e = error(text);
+        let at = text[e.index()..].chars().next();
+        if e.escaped() {
+            assert_eq!(at, Some('%'), "{text}");
+        } else {
+            assert_eq!(at, e.found(), "{text}");
+        }
+    }
+}
+
+/// A base reads back from its own text, and an empty fixed segment (`http://h//`) is not a
+/// segment: an error at its '/', not a base whose text reads as another.
+#[test]
+fn proxy_base_reads_back_from_its_text() {
+    for text in [
+        "http://h",
+        "http://h/",
+        "HTTP://H:8080/x/",
+        "https://resolver.example/hdl",
+    ] {
+        let base = ProxyBase::parse(text).unwrap();
+        assert_eq!(ProxyBase::parse(base.as_str()).unwrap(), base, "{text}");
+    }
+    for (text, at) in [("http://h//", 9), ("http://h///", 9), ("http://h//x", 9)] {
+        let e = ProxyBase::parse(text).unwrap_err();
+        assert_eq!((e.index(), e.found()), (at, Some('/')), "{text}");
+    }
+}
+
+/// The writers of proxy, REST API and repository URLs give URLs that read back as the same
+/// handle (P2's test of truth), also for handles that look like a REST API path (P5) or
+/// start with a prefix the proxy removes (P3).
+#[test]
+fn proxy_urls_of_handles_that_look_like_api_urls_or_labels_read_back() {
+    let repository = ProxyBase::parse("https://repo.example/xmlui").unwrap();
+    let options = Options::new().repository_urls(true);
+    for text in [
+        "api/handles/10.1/x",
+        "api/handles/",
+        "api/handlesx/1",
+        "hdl:1234/5",
+        "HDL:1234/5",
+        "doi:10.1/x",
+        "info:doi/10.1/x",
+        "urn:hdl:1/2",
+        "hdl:hdl:1/2",
+    ] {
+        let h = handle_id::HandleRef::parse(text).unwrap();
+        for (form, base) in [
+            (Form::Proxy, None),
+            (Form::Api, None),
+            (Form::Repository, Some(&repository)),
+        ] {
+            let url = h.to_form(form, base).unwrap();
+            let read = recognize(&url, &options).unwrap();
+            assert_eq!((read.form(), read.handle()), (form, h), "{url}");
+            // And what Display writes of it, too.
+            let again = read.to_string();
+            assert_eq!(recognize(&again, &options).unwrap().handle(), h, "{again}");
+        }
+    }
+    // Read as written, such a URL gives the handle P3 and P5 say, and writes it back so.
+    let read = recognize("https://doi.org/api%2Fhandles/10.1/x", &Options::new()).unwrap();
+    assert_eq!(read.handle().as_str(), "api/handles/10.1/x");
+    assert_eq!(read.to_string(), "https://doi.org/api%2Fhandles/10.1/x");
 }

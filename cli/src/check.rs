@@ -8,7 +8,7 @@ use clap::Args;
 use handle_id::{HandleRef, HdlUri, LintCode, ParseError, Warning};
 
 use crate::lines::for_each_line;
-use crate::output::{write_visible, CheckRecord, Visible};
+use crate::output::{write_visible, CheckRecord, Diagnostics, Visible};
 use crate::read::Reader;
 use crate::style::Style;
 use crate::Status;
@@ -68,13 +68,14 @@ pub struct Tally<W: Write> {
     pub style: Style,
 }
 
-impl Tally<BufWriter<io::StderrLock<'static>>> {
-    /// A tally that writes to standard error, rendering errors if `render`.
+impl Tally<BufWriter<Diagnostics<io::StderrLock<'static>>>> {
+    /// A tally that writes to standard error, rendering errors if `render`; what cannot be
+    /// written there is dropped ([`Diagnostics`]).
     pub fn on_stderr(render: bool, style: Style) -> Self {
         Tally {
             lines: 0,
             invalid: 0,
-            err: BufWriter::new(io::stderr().lock()),
+            err: BufWriter::new(Diagnostics(io::stderr().lock())),
             render,
             style,
         }

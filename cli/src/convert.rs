@@ -49,30 +49,30 @@ pub fn run(
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let mut tally = Tally::on_stderr(true, err_style);
-    let mut converted = String::new();
     for_each_line(files, |raw| {
         let input = crate::lines::text(raw);
-        let (form, result) = read_line(reader, raw, &input);
-        tally.count(&input, result.as_ref().err(), None)?;
-        converted.clear();
-        if let Ok(uri) = &result {
+        let (form, read) = read_line(reader, raw, &input);
+        // An error of reading the line, or of writing its handle in the form asked for.
+        let result = read.and_then(|uri| {
             let h = uri.handle();
             let base = reader.first_base.as_ref();
-            converted.push_str(&match to {
+            Ok(match to {
                 Target::Handle => h.as_str().to_owned(),
                 Target::Hdl => h.to_hdl_uri(),
                 Target::HdlHost => h.to_hdl_host_uri(),
                 Target::Info => h.to_info_uri(),
-                Target::Proxy => h.to_form(Form::Proxy, base),
-                Target::Api => h.to_form(Form::Api, base),
-            });
-        }
+                Target::Proxy => h.to_form(Form::Proxy, base)?,
+                Target::Api => h.to_form(Form::Api, base)?,
+            })
+        });
+        tally.count(&input, result.as_ref().err(), None)?;
+        let converted = result.as_deref().unwrap_or("");
         if json {
             let record = json!({
                 "input": &*input,
                 "valid": result.is_ok(),
                 "form": form.map(Form::name),
-                "output": result.as_ref().ok().map(|_| converted.as_str()),
+                "output": result.as_ref().ok(),
                 "error": result.as_ref().err().map(|e| JsonError(*e)),
             });
             serde_json::to_writer(&mut out, &record)?;

@@ -76,15 +76,20 @@ impl Progress {
         };
         if due {
             let rate = self.lines as f64 / (now - self.start).as_secs_f64();
-            eprint!("\r\x1b[2K{} lines read ({:.0} lines/s)", self.lines, rate);
-            let _ = io::stderr().flush();
+            let mut err = io::stderr();
+            let _ = write!(
+                err,
+                "\r\x1b[2K{} lines read ({:.0} lines/s)",
+                self.lines, rate
+            );
+            let _ = err.flush();
             self.shown = Some(now);
         }
     }
 
     fn clear(&self) {
         if self.shown.is_some() {
-            eprint!("\r\x1b[2K");
+            let _ = write!(io::stderr(), "\r\x1b[2K");
         }
     }
 }

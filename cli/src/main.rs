@@ -138,7 +138,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let reader = |args: &read::ReadArgs| {
         read::Reader::new(args).unwrap_or_else(|e| {
-            eprintln!("hdl: {e}");
+            output::report(format_args!("hdl: {e}"));
             std::process::exit(2)
         })
     };
@@ -177,7 +177,7 @@ fn main() -> ExitCode {
         // A closed pipe (`hdl check | head`) ends the run quietly.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("hdl: {e}");
+            output::report(format_args!("hdl: {e}"));
             ExitCode::from(2)
         }
     }

@@ -1,10 +1,33 @@
 //! What the subcommands write: JSON records and readable text.
 
 use std::fmt;
-use std::io;
+use std::io::{self, Write};
 
 use handle_id::{Form, HdlUri, ParseError, Warning};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
+
+/// Standard error as the commands write diagnostics to it: a write that fails (standard
+/// error closed or full) is dropped, never an error of the run, so that losing the
+/// diagnostics loses neither the output nor the exit status that tells what was read.
+pub struct Diagnostics<W: Write>(pub W);
+
+impl<W: Write> Write for Diagnostics<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let _ = self.0.write_all(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let _ = self.0.flush();
+        Ok(())
+    }
+}
+
+/// Writes a line of diagnostics on standard error, for the few messages outside a run's
+/// tally (`eprintln!` would panic when standard error cannot be written).
+pub fn report(args: fmt::Arguments<'_>) {
+    let _ = writeln!(Diagnostics(io::stderr().lock()), "{args}");
+}
 
 /// One `hdl check --json` record.
 pub struct CheckRecord<'a> {

@@ -403,3 +403,100 @@ fn colour_completions_help_version() {
     let out = hdl(&["--version"], b"");
     assert!(text(&out.stdout).starts_with("hdl "));
 }
+
+/// Runs `hdl` with `args` and standard error given, feeding `stdin`: the exit status and
+/// standard output.
+fn hdl_with_stderr(args: &[&str], stdin: &[u8], stderr: Stdio, close_stderr: bool) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hdl"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("hdl runs");
+    if close_stderr {
+        // The reading end goes away: every write to standard error fails (EPIPE).
+        drop(child.stderr.take());
+    }
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || input.write_all(&stdin));
+    let output = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    output
+}
+
+/// Losing standard error (closed, or full) loses neither a line of standard output nor the
+/// exit status that says lines were invalid; no panic (a panic exits 101).
+#[test]
+fn a_closed_or_full_standard_error_loses_no_output() {
+    let invalid: Vec<u8> = (0..20_000)
+        .flat_map(|i| format!("x{i}\n").into_bytes())
+        .collect();
+    let full = || {
+        Stdio::from(
+            std::fs::File::options()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    };
+    for command in [
+        &["check"][..],
+        &["convert", "--to", "hdl"],
+        &["parse"],
+        &["dedupe"],
+    ] {
+        for (name, stderr, close) in [("closed", Stdio::piped(), true), ("full", full(), false)] {
+            let out = hdl_with_stderr(command, &invalid, stderr, close);
+            // `dedupe` skips invalid lines: no duplicates, status 0.
+            let status = if command[0] == "dedupe" { 0 } else { 1 };
+            assert_eq!(
+                out.status.code(),
+                Some(status),
+                "{command:?}, standard error {name}"
+            );
+            let lines = text(&out.stdout).lines().count();
+            let expected = match command[0] {
+                // A heading, the message, the input, the caret, a blank line.
+                "parse" => 20_000 * 5,
+                "dedupe" => 0,
+                _ => 20_000,
+            };
+            assert_eq!(lines, expected, "{command:?}, standard error {name}");
+        }
+    }
+    // An error of the run itself, with nowhere to say it: exit 2, not a panic.
+    let out = hdl_with_stderr(&["check", "/nonexistent"], b"", full(), false);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Standard output full: the run stops with exit status 2 and says why on standard error.
+#[test]
+fn a_full_standard_output_is_an_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_hdl"))
+        .args(["check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(
+            std::fs::File::options()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let mut input = child.stdin.take().unwrap();
+            let lines = "10.1000/182\n".repeat(100_000);
+            std::thread::spawn(move || input.write_all(lines.as_bytes()));
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with("hdl: "),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -1,8 +1,8 @@
 //! The error of every parser in the crate: small plain data, composed into a message only
 //! when displayed.
 //!
-//! This file is also compiled into `handle-macros` (through `#[path]`), so that a rejected
-//! `hdl!` literal gets exactly the message of the runtime error. It depends on `core` only.
+//! `handle-macros` shows the same messages for a rejected `hdl!` literal. It depends on
+//! `core` only.
 
 use core::fmt;
 
@@ -29,6 +29,7 @@ pub struct ParseError {
     index: usize,
     kind: ParseErrorKind,
     found: Option<char>,
+    escaped: bool,
     rule: &'static str,
 }
 
@@ -62,6 +63,10 @@ pub enum ParseErrorKind {
     /// A proxy query parameter whose value is not what P4 allows (an `index` that is not an
     /// unsigned 32-bit number, a `locatt` without `key:value`); the index is into the query.
     InvalidParameter,
+    /// A handle that has no text in the written form asked for: what a writer would write
+    /// reads back as another handle (a `urn:` form of a naming authority with a `:`, U8).
+    /// The index is into the handle.
+    Unwritable,
 }
 
 impl ParseErrorKind {
@@ -76,6 +81,7 @@ impl ParseErrorKind {
             Self::PercentEncoding => "percent-encoded octet",
             Self::UnknownResolver => "resolver host",
             Self::InvalidParameter => "query parameter",
+            Self::Unwritable => "written form",
         }
     }
 }
@@ -87,8 +93,26 @@ impl ParseError {
             index,
             kind,
             found,
+            escaped: false,
             rule: "",
         }
+    }
+
+    /// The same error for a character written percent-encoded at its index: `found` is
+    /// what the escape there decodes to.
+    pub(crate) const fn written_escaped(mut self) -> Self {
+        self.escaped = true;
+        self
+    }
+
+    /// The same error at `index` of `text`, where `found` is now the character at that
+    /// index (or `None` at the end): for an error of a part of a larger text, such as a
+    /// handle in a URI that a `#` or `?` ends.
+    pub(crate) fn at_in(mut self, text: &str, index: usize) -> Self {
+        self.index = index;
+        self.found = text.get(index..).and_then(|rest| rest.chars().next());
+        self.escaped = false;
+        self
     }
 
     /// An error inside grammar rule `rule`.
@@ -132,10 +156,19 @@ impl ParseError {
     }
 
     /// The character at [`index`](Self::index), or `None` at the end of the input (and for
-    /// invalid UTF-8).
+    /// invalid UTF-8). When [`escaped`](Self::escaped), the character that the
+    /// percent-encoded octets at the index decode to.
     #[must_use]
     pub const fn found(&self) -> Option<char> {
         self.found
+    }
+
+    /// Whether the character at the index is written percent-encoded (`%2F` for `/`), and
+    /// [`found`](Self::found) is the character it decodes to: the grammar judged the
+    /// decoded character.
+    #[must_use]
+    pub const fn escaped(&self) -> bool {
+        self.escaped
     }
 
     /// The message followed by the input on its own line and a caret under the offending
@@ -175,13 +208,30 @@ impl fmt::Display for Shown {
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let at = self.index;
+        // A character written as an escape is named with what it decodes to, and says so.
+        let written = if self.escaped {
+            " written percent-encoded"
+        } else {
+            ""
+        };
         match (self.kind, self.found) {
-            (ParseErrorKind::Empty, _) => f.write_str(
+            (ParseErrorKind::Empty, None) if at == 0 => f.write_str(
                 "the input is empty; a handle is <naming authority>/<local name> (SPEC H1)",
+            ),
+            (ParseErrorKind::Empty, None) => write!(
+                f,
+                "no handle at byte {at} (end of input); a handle is \
+                 <naming authority>/<local name> (SPEC H1)"
+            ),
+            (ParseErrorKind::Empty, Some(c)) => write!(
+                f,
+                "no handle at byte {at} ({} found); a handle is \
+                 <naming authority>/<local name> (SPEC H1)",
+                Shown(c)
             ),
             (ParseErrorKind::EmptySegment, Some(c)) => write!(
                 f,
-                "the naming authority segment at byte {at} is empty ({} found); \
+                "the naming authority segment at byte {at} is empty ({}{written} found); \
                  a segment needs at least one character (SPEC H2)",
                 Shown(c)
             ),
@@ -192,16 +242,23 @@ impl fmt::Display for ParseError {
             ),
             (ParseErrorKind::InvalidCharacter, Some(c)) => write!(
                 f,
-                "{} is not allowed in a naming authority segment at byte {at}; \
-                 the ABNF excludes %x{:02X} (SPEC H3{})",
+                "{}{written} is not allowed in a naming authority segment at byte {at}; \
+                 the ABNF excludes %x{:02X} (SPEC H3{}{})",
                 Shown(c),
                 u32::from(c),
-                if c == '@' { ", D1" } else { "" }
+                if c == '@' { ", D1" } else { "" },
+                if self.escaped { ", U11" } else { "" }
             ),
-            (ParseErrorKind::MissingSlash, _) => write!(
+            (ParseErrorKind::MissingSlash, None) => write!(
                 f,
                 "no '/' after the naming authority (end of input at byte {at}); \
                  a handle is <naming authority>/<local name> (SPEC H1)"
+            ),
+            (ParseErrorKind::MissingSlash, Some(c)) => write!(
+                f,
+                "no '/' after the naming authority ({} at byte {at} ends the handle); \
+                 a handle is <naming authority>/<local name> (SPEC H1)",
+                Shown(c)
             ),
             (ParseErrorKind::InvalidUtf8, _) => write!(
                 f,
@@ -209,7 +266,11 @@ impl fmt::Display for ParseError {
             ),
             (ParseErrorKind::UriSyntax, Some(c)) => {
                 let (part, encodable) = part(self.rule);
-                write!(f, "{} is not allowed in {part} at byte {at}", Shown(c))?;
+                write!(
+                    f,
+                    "{}{written} is not allowed in {part} at byte {at}",
+                    Shown(c)
+                )?;
                 if encodable {
                     f.write_str("; write it percent-encoded (SPEC U6, P2)")?;
                 }
@@ -235,6 +296,11 @@ impl fmt::Display for ParseError {
             (ParseErrorKind::InvalidParameter, _) => write!(
                 f,
                 "the query parameter at byte {at} has a value the proxy does not accept (SPEC P4)"
+            ),
+            (ParseErrorKind::Unwritable, _) => write!(
+                f,
+                "the naming authority holds ':' at byte {at}, and a urn: form turns its first \
+                 ':' into '/': this handle has no urn: form (SPEC U8)"
             ),
             (kind, None) => write!(
                 f,

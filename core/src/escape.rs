@@ -235,17 +235,56 @@ pub(crate) fn utf8(bytes: Vec<u8>, at: impl FnOnce(usize) -> usize) -> Result<St
 /// The byte index in `text` of byte `decoded` of its percent-decoded form: the `%` of an
 /// escape, or the character itself. `text.len()` past the end.
 pub(crate) fn original_index(text: &str, decoded: usize) -> usize {
+    original_index_and_escape(text, decoded).0
+}
+
+/// [`original_index`], and whether an escape starts there.
+fn original_index_and_escape(text: &str, decoded: usize) -> (usize, bool) {
     let bytes = text.as_bytes();
+    let escape_at = |i: usize| {
+        bytes.get(i) == Some(&b'%')
+            && bytes
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(|&b| hex(b).is_some()))
+    };
     let (mut i, mut d) = (0, 0);
     while i < bytes.len() && d < decoded {
-        let escape = bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && hex(bytes[i + 1]).is_some()
-            && hex(bytes[i + 2]).is_some();
-        i += if escape { 3 } else { 1 };
+        i += if escape_at(i) { 3 } else { 1 };
         d += 1;
     }
-    i.min(bytes.len())
+    (i.min(bytes.len()), escape_at(i))
+}
+
+/// An error of a percent-decoded part of `text`, moved to where it lies in `text`: `raw` is
+/// the part as written, from `start`, and `decoded` the error's index into its decoded
+/// text. A character written as an escape keeps the value the grammar judged, marked
+/// [`ParseError::escaped`]; anywhere else the error names the character of `text` at its
+/// index (at the end of the part, the one that ended it, such as a `#`).
+pub(crate) fn relocate(
+    error: ParseError,
+    text: &str,
+    start: usize,
+    raw: &str,
+    decoded: usize,
+) -> ParseError {
+    let (i, escape) = original_index_and_escape(raw, decoded);
+    if escape && error.found().is_some() {
+        error.at(start + i).written_escaped()
+    } else {
+        error.at_in(text, start + i)
+    }
+}
+
+/// The escapes of `raw` that decode to an ASCII character, with their index: the only
+/// escaped characters a grammar of this crate can exclude (every rule allows all non-ASCII
+/// characters or none).
+pub(crate) fn ascii_escapes(raw: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let bytes = raw.as_bytes();
+    bytes.iter().enumerate().filter_map(move |(i, &b)| {
+        let (hi, lo) = (hex(*bytes.get(i + 1)?)?, hex(*bytes.get(i + 2)?)?);
+        let byte = hi << 4 | lo;
+        (b == b'%' && byte.is_ascii()).then_some((i, char::from(byte)))
+    })
 }
 
 #[cfg(test)]

@@ -360,7 +360,10 @@ impl HandleRef<'_> {
             _ => {}
         }
         if text.len() > 2048 {
-            note(LintCode::Over2048Bytes, 2048);
+            // The first character that does not fit in 2048 bytes (its start: an index is
+            // always on a character boundary).
+            let first_over = (0..=2048).rev().find(|&i| text.is_char_boundary(i));
+            note(LintCode::Over2048Bytes, first_over.unwrap_or(0));
         }
         if found.iter().all(Option::is_none) {
             // Most handles: nothing to collect.

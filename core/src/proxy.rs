@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use crate::error::{ParseError, ParseErrorKind};
-use crate::escape::{decode, original_index, PROXY_PATH, QUERY_VALUE};
+use crate::escape::{decode, PROXY_PATH, QUERY_VALUE};
 use crate::generated as g;
 use crate::handle::HandleRef;
 use crate::uri::{check, query_and_fragment, urn_handle, Form, HdlUri, Options};
@@ -38,13 +38,15 @@ pub struct ProxyBase {
 }
 
 impl ProxyBase {
-    /// Reads a base: an HTTP(S) URL with a path of at most one segment, and no query or
-    /// fragment. A trailing `/` is dropped.
+    /// Reads a base: an HTTP(S) URL with a path of at most one non-empty segment, and no
+    /// query or fragment. A trailing `/` is dropped: `ProxyBase::parse(base.as_str())` gives
+    /// `base` back.
     ///
     /// # Errors
     ///
     /// A [`ParseError`] when `url` is not an HTTP(S) URL (grammar/proxy-url.pest) or has more
-    /// than one path segment, a query or a fragment ([`ParseErrorKind::UriSyntax`] at it).
+    /// than one path segment, an empty one (`http://h//`), a query or a fragment
+    /// ([`ParseErrorKind::UriSyntax`] at it).
     pub fn parse(url: &str) -> Result<Self, ParseError> {
         check(&g::HTTP_URL, url)?;
         let b = url.as_bytes();
@@ -54,10 +56,12 @@ impl ProxyBase {
         let path = url[host_end..]
             .strip_suffix('/')
             .unwrap_or(&url[host_end..]);
+        // One segment at most, and not an empty one (`http://h//`): what is left after the
+        // trailing '/' is `/segment` or nothing, so that `as_str` reads back the same base.
         let extra = path
             .char_indices()
-            .find(|&(i, c)| matches!(c, '?' | '#') || (c == '/' && i > 0))
-            .map(|(i, c)| (host_end + i, c));
+            .find(|&(i, c)| matches!(c, '?' | '#') || (c == '/' && (i > 0 || path.len() == 1)))
+            .map(|(i, c)| (host_end + i + usize::from(path.len() == 1), c));
         if let Some((at, c)) = extra {
             return Err(ParseError::new(at, ParseErrorKind::UriSyntax, Some(c)).in_rule("path"));
         }
@@ -114,7 +118,9 @@ impl ProxyBase {
         self.fixed.map(|s| &self.text[s..])
     }
 
-    /// The proxy URL of `handle`: the base, `/`, and the handle encoded as P2 says.
+    /// The proxy URL of `handle`: the base, `/`, and the handle encoded as P2 says, so that
+    /// reading the URL gives `handle` back (a handle that starts with a prefix P3 removes, or
+    /// with `api/handles/`, is written so that it does).
     ///
     /// ```
     /// use handle_id::{HandleRef, ProxyBase};
@@ -124,10 +130,22 @@ impl ProxyBase {
     /// assert_eq!(ProxyBase::doi_org().url(h), "https://doi.org/10.1000/a/.%2Fb%2F..");
     /// # Ok::<(), handle_id::ParseError>(())
     /// ```
+    ///
+    /// ```
+    /// use handle_id::{recognize, HandleRef, Options, ProxyBase};
+    /// // Not the REST API URL of 10.1/x, and not 1234/5 with its `hdl:` removed (P3, P5).
+    /// let api = HandleRef::parse("api/handles/10.1/x")?;
+    /// assert_eq!(ProxyBase::doi_org().url(api), "https://doi.org/api%2Fhandles/10.1/x");
+    /// let labelled = HandleRef::parse("hdl:1234/5")?;
+    /// let url = ProxyBase::handle_net().url(labelled);
+    /// assert_eq!(url, "https://hdl.handle.net/hdl:hdl:1234/5");
+    /// assert_eq!(recognize(&url, &Options::new())?.handle(), labelled);
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
     #[must_use]
     pub fn url(&self, handle: HandleRef<'_>) -> String {
         let mut s = alloc::format!("{}/", self.text);
-        write_path(&mut s, handle.as_str()).expect("a String takes any text");
+        write_proxy_path(&mut s, handle.as_str()).expect("a String takes any text");
         s
     }
 
@@ -135,16 +153,42 @@ impl ProxyBase {
     #[must_use]
     pub fn api_url(&self, handle: HandleRef<'_>) -> String {
         let mut s = alloc::format!("{}/api/handles/", self.text);
-        write_path(&mut s, handle.as_str()).expect("a String takes any text");
+        write_proxy_path(&mut s, handle.as_str()).expect("a String takes any text");
         s
     }
+}
+
+/// Writes `handle` as the path of a proxy, REST API or repository URL after its base (P2,
+/// P3, P5), so that reading the URL gives `handle` back:
+///
+/// - a proxy removes one of the prefixes of P3 (`hdl:`, `doi:`, `info:hdl/` …) from the
+///   decoded path, so a handle that starts with one (`hdl:1234/5`, whose naming authority is
+///   `hdl:1234`) is written after a `hdl:` of its own, which the reader removes instead;
+/// - a path that starts with `api/handles/` is a REST API URL (P5), so a handle that starts
+///   so is written with its first `/` as `%2F`.
+pub(crate) fn write_proxy_path(out: &mut impl Write, handle: &str) -> fmt::Result {
+    if PATH_PREFIXES
+        .iter()
+        .any(|(dfa, _)| dfa.accepted_prefix(handle.as_bytes()).is_some())
+    {
+        out.write_str("hdl:")?;
+    } else if let Some(rest) = handle
+        .strip_prefix("api/")
+        .filter(|rest| rest.starts_with("handles/"))
+    {
+        // The first segment, `api%2Fhandles`, is not a dot segment: `rest` starts as any
+        // path does for `write_path`.
+        out.write_str("api%2F")?;
+        return write_path(out, rest);
+    }
+    write_path(out, handle)
 }
 
 /// Writes `handle` as a URL path (P2): every byte outside [`PROXY_PATH`] percent-encoded,
 /// and dot segments protected: a `/` after a `.` or `..` segment is written `%2F`, and a
 /// final `.` or `..` segment gets the `/` before it written `%2F` instead (WHATWG parsers
 /// read `%2E` as a dot, so encoding the dots would not help).
-pub(crate) fn write_path(out: &mut impl Write, handle: &str) -> fmt::Result {
+fn write_path(out: &mut impl Write, handle: &str) -> fmt::Result {
     /// What the output's current segment (since the last raw '/') is.
     #[derive(Clone, Copy, PartialEq)]
     enum Seg {
@@ -260,8 +304,8 @@ pub(crate) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
         Cow::Owned(s) => Cow::Owned(s[prefix..].to_string()),
     };
     let handle = if urn { urn_handle(handle) } else { handle };
-    let slash =
-        parse_handle(&handle).map_err(|e| e.at(start + original_index(raw, prefix + e.index())))?;
+    let slash = parse_handle(&handle)
+        .map_err(|e| crate::escape::relocate(e, text, start, raw, prefix + e.index()))?;
     let (query, fragment) = query_and_fragment(text, path_end);
     Ok(HdlUri::assemble(
         text,

@@ -409,7 +409,7 @@ impl fmt::Display for HdlUri<'_> {
                     Form::Repository => "/handle/",
                     _ => "/",
                 })?;
-                proxy::write_path(f, h.as_str())?;
+                proxy::write_proxy_path(f, h.as_str())?;
             }
         }
         if let Some(q) = self.query() {
@@ -476,9 +476,25 @@ impl HandleRef<'_> {
 
     /// The handle in `form`, with `base` for the URL forms (the default base of
     /// [`ProxyBase::default_for`] when `None`). The server of the resolution form is the
-    /// base's host.
-    #[must_use]
-    pub fn to_form(self, form: Form, base: Option<&ProxyBase>) -> String {
+    /// base's host. Reading the text under the same options gives the handle back.
+    ///
+    /// ```
+    /// use handle_id::{Form, HandleRef, ParseErrorKind};
+    /// let h = HandleRef::parse("10.1000/182")?;
+    /// assert_eq!(h.to_form(Form::UrnDoi, None)?, "urn:doi:10.1000:182");
+    /// // A urn: form turns its first ':' into '/': `a:b/c` has none (U8).
+    /// let colon = HandleRef::parse("a:b/c")?;
+    /// let err = colon.to_form(Form::UrnHdl, None).unwrap_err();
+    /// assert_eq!((err.kind(), err.index()), (ParseErrorKind::Unwritable, 1));
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`ParseError`] of kind [`ParseErrorKind::Unwritable`] when no text in `form` reads
+    /// back as this handle: the `urn:` forms of a handle whose naming authority holds a
+    /// `:` (at its index). Every other form writes every handle.
+    pub fn to_form(self, form: Form, base: Option<&ProxyBase>) -> Result<String, ParseError> {
         let default;
         let base = match base {
             Some(b) => b,
@@ -487,7 +503,14 @@ impl HandleRef<'_> {
                 &default
             }
         };
-        match form {
+        if matches!(form, Form::UrnHdl | Form::UrnDoi) {
+            if let Some(colon) = self.prefix().find(':') {
+                return Err(
+                    ParseError::new(colon, ParseErrorKind::Unwritable, Some(':')).in_rule("urn"),
+                );
+            }
+        }
+        Ok(match form {
             Form::Handle => String::from(self.as_str()),
             Form::Hdl => self.to_hdl_uri(),
             Form::HdlHost => self.to_hdl_host_uri(),
@@ -505,10 +528,10 @@ impl HandleRef<'_> {
             Form::Api => base.api_url(self),
             Form::Repository => {
                 let mut s = alloc::format!("{}/handle/", base.as_str());
-                proxy::write_path(&mut s, self.as_str()).expect("a String takes any text");
+                proxy::write_proxy_path(&mut s, self.as_str()).expect("a String takes any text");
                 s
             }
-        }
+        })
     }
 }
 
@@ -663,6 +686,18 @@ pub(crate) fn handle_from_parts<'a>(
         return Ok((Cow::Borrowed(&text[na.0..local.1]), na.1 - na.0));
     }
     let (na_raw, local_raw) = (&text[na.0..na.1], &text[local.0..local.1]);
+    if parts.escaped.0 {
+        // U11: an escaped character is a character of its segment, never a '.' or '/' that
+        // starts a new one. The handle grammar says which a segment may hold (H3).
+        let excluded =
+            escape::ascii_escapes(na_raw).find(|&(_, c)| !g::HANDLE.leads_to(c, &["na_segment"]));
+        if let Some((i, c)) = excluded {
+            return Err(
+                ParseError::new(na.0 + i, ParseErrorKind::InvalidCharacter, Some(c))
+                    .written_escaped(),
+            );
+        }
+    }
     let (handle, na_len) = if parts.escaped == (false, false) && contiguous {
         (Cow::Borrowed(&text[na.0..local.1]), na_raw.len())
     } else {
@@ -693,21 +728,16 @@ pub(crate) fn handle_from_parts<'a>(
         return Ok((handle, na_len));
     }
     match parse_handle(&handle) {
-        Ok(slash) if slash == na_len => Ok((handle, slash)),
-        // A '/' decoded from %2F inside the naming authority (H3).
-        Ok(slash) => Err(ParseError::new(
-            na.0 + original_index(na_raw, slash),
-            ParseErrorKind::InvalidCharacter,
-            Some('/'),
-        )),
+        // No escape made a '/' in the naming authority (checked above): the first '/' is
+        // the one between the parts.
+        Ok(slash) => Ok((handle, slash)),
         Err(e) => {
             let d = e.index();
-            let at = if d <= na_len {
-                na.0 + original_index(na_raw, d)
+            Err(if d <= na_len {
+                escape::relocate(e, text, na.0, na_raw, d)
             } else {
-                local.0 + original_index(local_raw, d - na_len - 1)
-            };
-            Err(e.at(at))
+                escape::relocate(e, text, local.0, local_raw, d - na_len - 1)
+            })
         }
     }
 }
@@ -854,7 +884,8 @@ fn read_info(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     let end = crate::bytes::find(b'#', text.as_bytes()).unwrap_or(text.len());
     let raw = &text[start..end];
     let handle = decode(raw, start)?;
-    let slash = parse_handle(&handle).map_err(|e| e.at(start + original_index(raw, e.index())))?;
+    let slash =
+        parse_handle(&handle).map_err(|e| escape::relocate(e, text, start, raw, e.index()))?;
     let (_, fragment) = query_and_fragment(text, end);
     Ok(HdlUri::assemble(
         text, form, handle, slash, None, None, fragment,
@@ -883,7 +914,9 @@ fn read_textual(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
         Form::UrnHdl | Form::UrnDoi => urn_handle(rest),
         _ => rest,
     };
-    let slash = parse_handle(&handle).map_err(|e| e.shifted(prefix))?;
+    // The handle is the rest of the text; a urn: form's ':' may be its '/' (at_in names
+    // the character as written).
+    let slash = parse_handle(&handle).map_err(|e| e.at_in(text, prefix + e.index()))?;
     Ok(HdlUri::assemble(
         text, form, handle, slash, None, None, None,
     ))

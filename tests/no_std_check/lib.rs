@@ -12,5 +12,5 @@ pub fn exercise(text: &str) -> Option<String> {
     let h = handle_id::HandleRef::parse(text).ok()?;
     let uri = handle_id::recognize(text, &handle_id::Options::new()).ok()?;
     let _ = (h.lint(), uri.form(), handle_id::hdl!("10.1000/182"));
-    Some(h.to_form(handle_id::Form::Proxy, None))
+    h.to_form(handle_id::Form::Proxy, None).ok()
 }

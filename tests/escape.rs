@@ -3,13 +3,13 @@
 //! a set encodes reads back through the grammar's `pct_encoded`.
 
 use handle_id::escape::{
-    EscapeSet, INFO_IDENTIFIER, LOCAL_NAME, NA_SEGMENT, PROXY_PATH, QUERY_VALUE,
+    EscapeSet, CORDRA_LOCAL_NAME, INFO_IDENTIFIER, LOCAL_NAME, NA_SEGMENT, PROXY_PATH, QUERY_VALUE,
 };
 use pest::Parser;
 
 mod support;
 
-use support::grammars::{hdl, info, proxy};
+use support::grammars::{cordra, hdl, info, proxy};
 
 /// Whether `rule` matches all of `text`.
 fn whole<R: pest::RuleType, P: Parser<R>>(rule: R, text: &str) -> bool {
@@ -44,6 +44,17 @@ fn u6_sets_are_what_the_hdl_uri_grammar_allows_raw() {
 }
 
 #[test]
+fn u5_set_is_what_a_cordra_segment_allows_raw() {
+    for c in kept(CORDRA_LOCAL_NAME) {
+        assert!(
+            whole::<_, cordra::G>(cordra::Rule::segment_nz, &c.to_string()),
+            "{c:?} in segment_nz"
+        );
+    }
+    assert!(!CORDRA_LOCAL_NAME.keeps('/'));
+}
+
+#[test]
 fn u8_set_is_what_the_info_grammar_allows_raw() {
     for c in kept(INFO_IDENTIFIER) {
         assert!(
@@ -74,6 +85,7 @@ fn encoded_text_reads_back_through_pct_encoded() {
     for set in [
         NA_SEGMENT,
         LOCAL_NAME,
+        CORDRA_LOCAL_NAME,
         INFO_IDENTIFIER,
         PROXY_PATH,
         QUERY_VALUE,

@@ -524,3 +524,40 @@ fn proxy_urls_of_handles_that_look_like_api_urls_or_labels_read_back() {
     assert_eq!(read.handle().as_str(), "api/handles/10.1/x");
     assert_eq!(read.to_string(), "https://doi.org/api%2Fhandles/10.1/x");
 }
+
+/// `Display` writes what the options a URI was read with read back: under the CORDRA
+/// profile, a `/` in the local name is `%2F` (U5), in the `hdl:` and HTTP forms.
+#[test]
+fn display_reads_back_under_the_options_it_was_read_with() {
+    let cordra = Options::new().cordra(true);
+    for text in [
+        "hdl:0/%2F",
+        "hdl://0/a%2Fb%2F",
+        "HDL:10.1000/x%2Fy?q#f",
+        "http://resolver.example:2641/hdl/10.1000/a%2Fb",
+        "https://hdl.handle.net/20.1000/5555%2F",
+    ] {
+        let options = if text.starts_with("http://resolver") {
+            cordra
+                .clone()
+                .proxy_base(ProxyBase::parse("http://resolver.example:2641/hdl").unwrap())
+        } else {
+            cordra.clone()
+        };
+        let read = recognize(text, &options).unwrap();
+        let shown = read.to_string();
+        let again = recognize(&shown, &options)
+            .unwrap_or_else(|e| panic!("{text} -> {shown}: {}", e.render(&shown)));
+        assert_eq!(again.handle(), read.handle(), "{text} -> {shown}");
+        assert_eq!(again.to_string(), shown);
+    }
+    assert_eq!(
+        recognize("hdl:0/%2F", &cordra).unwrap().to_string(),
+        "hdl:0/%2F"
+    );
+    // Without the profile, the '/' is written as it is.
+    assert_eq!(
+        recognize("hdl:0/%2F", &Options::new()).unwrap().to_string(),
+        "hdl:0//"
+    );
+}

@@ -126,6 +126,10 @@ pub const NA_SEGMENT: EscapeSet = EscapeSet::NONE
 /// %x61-7A / %x7E`.
 pub const LOCAL_NAME: EscapeSet = NA_SEGMENT.range(0x2E, 0x2F);
 
+/// U5: what the local name keeps as it is in the CORDRA profile's URIs, whose local name is
+/// one path segment: [`LOCAL_NAME`] without `/`, which is written `%2F`.
+pub const CORDRA_LOCAL_NAME: EscapeSet = LOCAL_NAME.without(b"/");
+
 /// P2: what a proxy URL's path keeps as it is, the reference proxy's own path set:
 /// `ALPHA DIGIT - . _ ~ ! $ ( ) * , : @ / ; =`. PROXY's minimum list (`%`, `#`, space,
 /// `?`) is outside it, and so are `\`, `'`, `&` and `+`.

@@ -214,6 +214,8 @@ pub struct HdlUri<'a> {
     base: Option<Span>,
     query: Option<Span>,
     fragment: Option<Span>,
+    /// Read under the CORDRA profile (U5): `Display` writes what the profile reads.
+    cordra: bool,
 }
 
 impl<'a> HdlUri<'a> {
@@ -361,14 +363,18 @@ impl<'a> HdlUri<'a> {
 impl fmt::Display for HdlUri<'_> {
     /// The canonical text of the form: the handle encoded as the form's rules say (U6, U8,
     /// P2), after the scheme or base in lower case, then the query and fragment as read.
+    /// It reads back as the same handle under the options it was read with: under the
+    /// CORDRA profile (U5), a `/` in the local name of the `hdl:` and HTTP forms is written
+    /// `%2F`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let h = self.handle();
+        let hdl = HdlEncoded(h, self.cordra);
         match self.form {
             Form::Handle => f.write_str(h.as_str())?,
-            Form::Hdl => write!(f, "hdl:{}", HdlEncoded(h))?,
-            Form::HdlHost => write!(f, "hdl://{}", HdlEncoded(h))?,
+            Form::Hdl => write!(f, "hdl:{hdl}")?,
+            Form::HdlHost => write!(f, "hdl://{hdl}")?,
             Form::HdlResolution => {
-                write!(f, "hdl://{}/{}", self.base().unwrap_or(""), HdlEncoded(h))?;
+                write!(f, "hdl://{}/{hdl}", self.base().unwrap_or(""))?;
             }
             Form::InfoHdl | Form::InfoDoi => {
                 let ns = if self.form == Form::InfoHdl {
@@ -409,7 +415,17 @@ impl fmt::Display for HdlUri<'_> {
                     Form::Repository => "/handle/",
                     _ => "/",
                 })?;
-                proxy::write_proxy_path(f, h.as_str())?;
+                if self.cordra {
+                    // Two segments, as CORDRA's HTTP encoding reads them.
+                    write!(
+                        f,
+                        "{}/{}",
+                        escape::PROXY_PATH.encode(h.prefix()),
+                        escape::CORDRA_LOCAL_NAME.encode(h.local_name())
+                    )?;
+                } else {
+                    proxy::write_proxy_path(f, h.as_str())?;
+                }
             }
         }
         if let Some(q) = self.query() {
@@ -422,8 +438,9 @@ impl fmt::Display for HdlUri<'_> {
     }
 }
 
-/// A handle written for an `hdl:` URI: segments and local name escaped as U6 says.
-struct HdlEncoded<'a>(HandleRef<'a>);
+/// A handle written for an `hdl:` URI: segments and local name escaped as U6 says, and, for
+/// the CORDRA profile (`true`), a `/` in the local name too (U5).
+struct HdlEncoded<'a>(HandleRef<'a>, bool);
 
 impl fmt::Display for HdlEncoded<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -433,7 +450,12 @@ impl fmt::Display for HdlEncoded<'_> {
             }
             write!(f, "{}", escape::NA_SEGMENT.encode(segment))?;
         }
-        write!(f, "/{}", escape::LOCAL_NAME.encode(self.0.local_name()))
+        let local = if self.1 {
+            escape::CORDRA_LOCAL_NAME
+        } else {
+            escape::LOCAL_NAME
+        };
+        write!(f, "/{}", local.encode(self.0.local_name()))
     }
 }
 
@@ -448,13 +470,13 @@ impl HandleRef<'_> {
     /// ```
     #[must_use]
     pub fn to_hdl_uri(self) -> String {
-        alloc::format!("hdl:{}", HdlEncoded(self))
+        alloc::format!("hdl:{}", HdlEncoded(self, false))
     }
 
     /// The handle in `hdl://` host form (U2), escaped as U6 says.
     #[must_use]
     pub fn to_hdl_host_uri(self) -> String {
-        alloc::format!("hdl://{}", HdlEncoded(self))
+        alloc::format!("hdl://{}", HdlEncoded(self, false))
     }
 
     /// The handle as an `info:` URI (U8): `info:doi/` for a DOI (H8), `info:hdl/` otherwise.
@@ -514,7 +536,9 @@ impl HandleRef<'_> {
             Form::Handle => String::from(self.as_str()),
             Form::Hdl => self.to_hdl_uri(),
             Form::HdlHost => self.to_hdl_host_uri(),
-            Form::HdlResolution => alloc::format!("hdl://{}/{}", base.host(), HdlEncoded(self)),
+            Form::HdlResolution => {
+                alloc::format!("hdl://{}/{}", base.host(), HdlEncoded(self, false))
+            }
             Form::InfoHdl => {
                 alloc::format!("info:hdl/{}", escape::INFO_IDENTIFIER.encode(self.as_str()))
             }
@@ -567,7 +591,7 @@ pub fn recognize<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a>, Par
             text.chars().next(),
         ));
     };
-    match form {
+    let read = match form {
         Form::HdlResolution => read_hdl(text, &g::HDL_RESOLUTION, form),
         Form::HdlHost | Form::Hdl if !options.cordra => read_hdl_uri(text, form),
         Form::HdlHost => read_hdl(text, &g::CORDRA_HOST, form),
@@ -576,6 +600,11 @@ pub fn recognize<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a>, Par
         Form::Doi | Form::UrnHdl | Form::UrnDoi => read_textual(text, form),
         Form::Proxy | Form::Api | Form::Repository => proxy::read_url(text, options),
         Form::Handle => HandleRef::parse(text).map(HdlUri::from_handle),
+    };
+    if options.cordra {
+        read.map(HdlUri::in_cordra_profile)
+    } else {
+        read
     }
 }
 
@@ -942,6 +971,13 @@ impl<'a> HdlUri<'a> {
             base,
             query,
             fragment,
+            cordra: false,
         }
+    }
+
+    /// The same value, read under the CORDRA profile.
+    const fn in_cordra_profile(mut self) -> Self {
+        self.cordra = true;
+        self
     }
 }

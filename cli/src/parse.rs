@@ -72,6 +72,10 @@ fn write_one(
     write_breakdown(out, id, result, read.is_ok())
 }
 
+/// The parent prefixes shown, nearest first: each is a prefix of the one before, so showing
+/// all of them would make the output grow with the square of the prefix's segments.
+const SHOWN_PARENTS: usize = 16;
+
 fn breakdown_json(
     input: &str,
     result: Result<HandleRef<'_>, handle_id::ParseError>,
@@ -83,7 +87,8 @@ fn breakdown_json(
             "handle": h.as_str(),
             "prefix": h.prefix(),
             "prefix_segments": h.prefix_segments().collect::<Vec<_>>(),
-            "parent_prefixes": h.prefix_ancestors().collect::<Vec<_>>(),
+            "parent_prefixes": h.prefix_ancestors().take(SHOWN_PARENTS).collect::<Vec<_>>(),
+            "parent_prefix_count": h.prefix_ancestors().count(),
             "local_name": h.local_name(),
             "is_doi": h.is_doi(),
             "is_prefix_handle": h.is_prefix_handle(),
@@ -97,6 +102,7 @@ fn breakdown_json(
             "prefix": null,
             "prefix_segments": null,
             "parent_prefixes": null,
+            "parent_prefix_count": null,
             "local_name": null,
             "is_doi": null,
             "is_prefix_handle": null,
@@ -127,14 +133,29 @@ fn write_breakdown(
         }
     };
     let segments: Vec<_> = h.prefix_segments().map(Visible).collect();
-    let parents: Vec<_> = h.prefix_ancestors().map(Visible).collect();
+    let parents: Vec<_> = h
+        .prefix_ancestors()
+        .take(SHOWN_PARENTS)
+        .map(Visible)
+        .collect();
     writeln!(out, "  {:<15}{}", "handle", Visible(h.as_str()))?;
     writeln!(out, "  {:<15}{}", "prefix", Visible(h.prefix()))?;
     writeln!(out, "  {:<15}{}", "segments", join(&segments, " | "))?;
     if parents.is_empty() {
         writeln!(out, "  {:<15}(none: a primary prefix)", "derived from")?;
     } else {
-        writeln!(out, "  {:<15}{}", "derived from", join(&parents, " → "))?;
+        let more = h.prefix_ancestors().count() - parents.len();
+        let rest = if more > 0 {
+            format!(" → … ({more} more)")
+        } else {
+            String::new()
+        };
+        writeln!(
+            out,
+            "  {:<15}{}{rest}",
+            "derived from",
+            join(&parents, " → ")
+        )?;
     }
     writeln!(out, "  {:<15}{}", "local name", Visible(h.local_name()))?;
     writeln!(

@@ -500,3 +500,25 @@ fn a_full_standard_output_is_an_error() {
         text(&out.stderr)
     );
 }
+
+/// `hdl parse` writes output linear in its input: a prefix of 40,000 segments lists its
+/// nearest parents and counts the rest, rather than all 40,000 (which grow with the square).
+#[test]
+fn parse_output_is_linear_in_its_input() {
+    let id = format!("{}/x", vec!["1"; 40_000].join("."));
+    for json in [false, true] {
+        let args: &[&str] = if json { &["parse", "--json"] } else { &["parse"] };
+        let out = hdl(args, format!("{id}\n").as_bytes());
+        assert_eq!(out.status.code(), Some(0));
+        let size = out.stdout.len();
+        assert!(size < 40 * id.len(), "{size} bytes for {} (--json {json})", id.len());
+        let text = text(&out.stdout);
+        if json {
+            let record: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(record["parent_prefix_count"], 39_999);
+            assert_eq!(record["parent_prefixes"].as_array().unwrap().len(), 16);
+        } else {
+            assert!(text.contains("→ … (39983 more)"), "{}", &text[..200]);
+        }
+    }
+}

@@ -67,6 +67,9 @@ pub enum ParseErrorKind {
     /// reads back as another handle (a `urn:` form of a naming authority with a `:`, U8).
     /// The index is into the handle.
     Unwritable,
+    /// A query with more parameters than [`ProxyQuery::MAX_PARAMETERS`](crate::ProxyQuery::MAX_PARAMETERS);
+    /// the index is that of the first one over.
+    TooManyParameters,
 }
 
 impl ParseErrorKind {
@@ -82,6 +85,7 @@ impl ParseErrorKind {
             Self::UnknownResolver => "resolver host",
             Self::InvalidParameter => "query parameter",
             Self::Unwritable => "written form",
+            Self::TooManyParameters => "query",
         }
     }
 }
@@ -296,6 +300,11 @@ impl fmt::Display for ParseError {
             (ParseErrorKind::InvalidParameter, _) => write!(
                 f,
                 "the query parameter at byte {at} has a value the proxy does not accept (SPEC P4)"
+            ),
+            (ParseErrorKind::TooManyParameters, _) => write!(
+                f,
+                "the query has more than {} parameters: the one at byte {at} is over (SPEC P4)",
+                crate::ProxyQuery::MAX_PARAMETERS
             ),
             (ParseErrorKind::Unwritable, _) => write!(
                 f,

@@ -393,6 +393,11 @@ pub struct ProxyQuery {
 }
 
 impl ProxyQuery {
+    /// The most parameters [`ProxyQuery::parse`] reads, as a servlet container bounds them:
+    /// what a query costs in memory stays within a constant factor of its length (each
+    /// parameter kept costs a few dozen bytes however short it is written).
+    pub const MAX_PARAMETERS: usize = 1000;
+
     /// No parameters.
     #[must_use]
     pub fn new() -> Self {
@@ -501,16 +506,26 @@ impl ProxyQuery {
     /// # Errors
     ///
     /// An `index` that is not an unsigned 32-bit number or a `locatt` without `:`
-    /// ([`ParseErrorKind::InvalidParameter`]), a bad `%` escape, or decoded bytes that are
-    /// not UTF-8, with the byte index into `query`.
+    /// ([`ParseErrorKind::InvalidParameter`]), more than [`ProxyQuery::MAX_PARAMETERS`]
+    /// parameters ([`ParseErrorKind::TooManyParameters`], at the first one over), a bad `%`
+    /// escape, or decoded bytes that are not UTF-8, with the byte index into `query`.
     pub fn parse(query: &str) -> Result<Self, ParseError> {
         let mut q = Self::new();
         let mut offset = 0;
+        let mut count = 0;
         for piece in query.split('&') {
             let at = offset;
             offset += piece.len() + 1;
             if piece.is_empty() {
                 continue;
+            }
+            count += 1;
+            if count > Self::MAX_PARAMETERS {
+                return Err(ParseError::new(
+                    at,
+                    ParseErrorKind::TooManyParameters,
+                    piece.chars().next(),
+                ));
             }
             let (name, value) = match piece.split_once('=') {
                 Some((n, v)) => (n, Some((v, at + n.len() + 1))),

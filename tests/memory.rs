@@ -1,0 +1,96 @@
+//! Memory stays within a constant factor of the input, for every entry point that reads
+//! text, on the shapes that cost the most per byte (a counting allocator measures the peak
+//! of what is allocated during the call).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use handle_id::{recognize, HandleRef, HdlUri, Options, ProxyBase, ProxyQuery};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let live = LIVE.fetch_add(layout.size(), Ordering::SeqCst) + layout.size();
+        PEAK.fetch_max(live, Ordering::SeqCst);
+        System.alloc(layout)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
+        System.dealloc(ptr, layout);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The tests share the counters: one measures at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The peak of the bytes `f` allocates beyond what was live before it.
+fn peak_of<T>(f: impl FnOnce() -> T) -> usize {
+    let before = LIVE.load(Ordering::SeqCst);
+    PEAK.store(before, Ordering::SeqCst);
+    drop(f());
+    PEAK.load(Ordering::SeqCst) - before
+}
+
+/// At most `factor` bytes per input byte, and a few kilobytes besides.
+#[track_caller]
+fn bounded(what: &str, input: &str, factor: usize, f: impl FnOnce()) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let peak = peak_of(f);
+    assert!(
+        peak <= factor * input.len() + 64 * 1024,
+        "{what}: {peak} bytes for {} bytes of input",
+        input.len()
+    );
+}
+
+#[test]
+fn proxy_queries() {
+    // The shape that cost 40 bytes a byte: many short parameters the reader keeps.
+    for query in ["a&".repeat(5_000_000), "a=b&".repeat(1000), "index=1&".repeat(999)] {
+        bounded("ProxyQuery::parse", &query, 8, || {
+            let _ = ProxyQuery::parse(&query);
+        });
+    }
+    let over = "a&".repeat(ProxyQuery::MAX_PARAMETERS + 1);
+    let e = ProxyQuery::parse(&over).unwrap_err();
+    assert_eq!(e.kind(), handle_id::ParseErrorKind::TooManyParameters);
+    assert_eq!(e.index(), 2 * ProxyQuery::MAX_PARAMETERS);
+    assert!(ProxyQuery::parse(&"a&".repeat(ProxyQuery::MAX_PARAMETERS)).is_ok());
+}
+
+#[test]
+fn readers_of_long_texts() {
+    let long_local = format!("10.1000/{}", "%C3%A9".repeat(200_000));
+    let long_prefix = format!("{}/x", vec!["1"; 200_000].join("."));
+    let base = ProxyBase::parse("http://h").unwrap();
+    let options = Options::new().proxy_base(base);
+    for text in [
+        format!("hdl:{long_local}"),
+        format!("https://doi.org/{long_local}?{}", "a&".repeat(200_000)),
+        format!("info:doi/{long_local}"),
+        format!("hdl:{long_prefix}"),
+        long_prefix.clone(),
+        format!("http://h/{long_local}"),
+    ] {
+        bounded("recognize", &text, 4, || {
+            let uri = recognize(&text, &options);
+            let _ = uri.as_ref().map(|u| (u.lint(), u.to_string(), u.proxy_query()));
+        });
+        bounded("HdlUri::parse", &text, 4, || {
+            let _ = HdlUri::parse(&text);
+        });
+    }
+    bounded("lint", &long_prefix, 4, || {
+        let _ = HandleRef::parse(&long_prefix).unwrap().lint();
+    });
+}

@@ -56,7 +56,11 @@ fn bounded(what: &str, input: &str, factor: usize, f: impl FnOnce()) {
 #[test]
 fn proxy_queries() {
     // The shape that cost 40 bytes a byte: many short parameters the reader keeps.
-    for query in ["a&".repeat(5_000_000), "a=b&".repeat(1000), "index=1&".repeat(999)] {
+    for query in [
+        "a&".repeat(5_000_000),
+        "a=b&".repeat(1000),
+        "index=1&".repeat(999),
+    ] {
         bounded("ProxyQuery::parse", &query, 8, || {
             let _ = ProxyQuery::parse(&query);
         });
@@ -84,7 +88,9 @@ fn readers_of_long_texts() {
     ] {
         bounded("recognize", &text, 4, || {
             let uri = recognize(&text, &options);
-            let _ = uri.as_ref().map(|u| (u.lint(), u.to_string(), u.proxy_query()));
+            let _ = uri
+                .as_ref()
+                .map(|u| (u.lint(), u.to_string(), u.proxy_query()));
         });
         bounded("HdlUri::parse", &text, 4, || {
             let _ = HdlUri::parse(&text);

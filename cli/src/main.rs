@@ -65,19 +65,26 @@ enum Command {
         files: Vec<PathBuf>,
     },
     /// Find identifiers that hold the same handle, written differently or in another
-    /// ASCII case (DOIs are case-insensitive), and report each group.
+    /// ASCII case (DOIs are case-insensitive): each line that repeats an earlier handle, with
+    /// the line it repeats, or with --unique the deduplicated list.
     ///
-    /// Exit status: 0 when nothing is written twice, 1 when something is, 2 on a usage or
-    /// I/O error. Invalid lines are reported on standard error and skipped.
+    /// Streams in one pass: memory grows with the distinct handles only, 16 bytes each in a
+    /// table (never the lines). Exit status: 0 when nothing is written twice, 1 when
+    /// something is, 2 on a usage or I/O error. Invalid lines are reported on standard error
+    /// and skipped.
     #[command(after_help = DEDUPE_EXAMPLES)]
     Dedupe {
         /// `ascii`: handles that differ only in ASCII case are the same; `exact`: only
         /// identical handles are.
         #[arg(long, value_enum, default_value_t = dedupe::CaseArg::Ascii)]
         case: dedupe::CaseArg,
-        /// Write one JSON object per group.
+        /// Write one JSON object per line written: line, input, handle, and for a repeat
+        /// first_line.
         #[arg(long)]
         json: bool,
+        /// Write the first line of each handle instead: the list without its repeats.
+        #[arg(long)]
+        unique: bool,
         #[command(flatten)]
         read: read::ReadArgs,
         /// Files to read; standard input when none is given, or for `-`.
@@ -121,6 +128,7 @@ const CONVERT_EXAMPLES: &str = "Examples:
 
 const DEDUPE_EXAMPLES: &str = "Examples:
   hdl dedupe dois.txt
+  hdl dedupe --unique dois.txt > deduplicated.txt
   hdl dedupe --case exact --json ids.txt";
 
 const COMPLETIONS_EXAMPLES: &str = "Examples:
@@ -162,9 +170,10 @@ fn main() -> ExitCode {
         Command::Dedupe {
             case,
             json,
+            unique,
             read,
             files,
-        } => dedupe::run(&files, case, json, &reader(&read), err_style),
+        } => dedupe::run(&files, case, json, unique, &reader(&read), err_style),
         Command::Completions { shell } => {
             let mut command = Cli::command();
             clap_complete::generate(shell, &mut command, "hdl", &mut std::io::stdout());

@@ -369,6 +369,17 @@ fn dedupe() {
     let out = hdl(&["dedupe", "--case", "exact", "--json"], input.as_bytes());
     insta::assert_snapshot!("dedupe_exact_json", text(&out.stdout));
     assert_eq!(hdl(&["dedupe"], b"1/a\n1/b\n").status.code(), Some(0));
+    // --unique: the first line of each handle, in order, nothing else.
+    let out = hdl(&["dedupe", "--unique"], input.as_bytes());
+    assert_eq!(
+        text(&out.stdout),
+        "10.1000/ABC\n20.1000/x\n10.1/y\n",
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stderr).contains("2 handles written more than once, 3 lines repeat"));
+    let out = hdl(&["dedupe", "--unique", "--case", "exact"], input.as_bytes());
+    assert_eq!(text(&out.stdout).lines().count(), 5);
 }
 
 #[test]
@@ -507,11 +518,19 @@ fn a_full_standard_output_is_an_error() {
 fn parse_output_is_linear_in_its_input() {
     let id = format!("{}/x", vec!["1"; 40_000].join("."));
     for json in [false, true] {
-        let args: &[&str] = if json { &["parse", "--json"] } else { &["parse"] };
+        let args: &[&str] = if json {
+            &["parse", "--json"]
+        } else {
+            &["parse"]
+        };
         let out = hdl(args, format!("{id}\n").as_bytes());
         assert_eq!(out.status.code(), Some(0));
         let size = out.stdout.len();
-        assert!(size < 40 * id.len(), "{size} bytes for {} (--json {json})", id.len());
+        assert!(
+            size < 40 * id.len(),
+            "{size} bytes for {} (--json {json})",
+            id.len()
+        );
         let text = text(&out.stdout);
         if json {
             let record: serde_json::Value = serde_json::from_str(&text).unwrap();

@@ -58,10 +58,11 @@ impl ProxyBase {
             .unwrap_or(&url[host_end..]);
         // One segment at most, and not an empty one (`http://h//`): what is left after the
         // trailing '/' is `/segment` or nothing, so that `as_str` reads back the same base.
+        let empty_segment = path == "/";
         let extra = path
             .char_indices()
-            .find(|&(i, c)| matches!(c, '?' | '#') || (c == '/' && (i > 0 || path.len() == 1)))
-            .map(|(i, c)| (host_end + i + usize::from(path.len() == 1), c));
+            .find(|&(i, c)| matches!(c, '?' | '#') || (c == '/' && (i > 0 || empty_segment)))
+            .map(|(i, c)| (host_end + i + usize::from(empty_segment), c));
         if let Some((at, c)) = extra {
             return Err(ParseError::new(at, ParseErrorKind::UriSyntax, Some(c)).in_rule("path"));
         }
@@ -145,7 +146,7 @@ impl ProxyBase {
     #[must_use]
     pub fn url(&self, handle: HandleRef<'_>) -> String {
         let mut s = alloc::format!("{}/", self.text);
-        write_proxy_path(&mut s, handle.as_str()).expect("a String takes any text");
+        write_proxy_path(&mut s, handle, false).expect("a String takes any text");
         s
     }
 
@@ -153,7 +154,7 @@ impl ProxyBase {
     #[must_use]
     pub fn api_url(&self, handle: HandleRef<'_>) -> String {
         let mut s = alloc::format!("{}/api/handles/", self.text);
-        write_proxy_path(&mut s, handle.as_str()).expect("a String takes any text");
+        write_proxy_path(&mut s, handle, false).expect("a String takes any text");
         s
     }
 }
@@ -166,13 +167,33 @@ impl ProxyBase {
 ///   `hdl:1234`) is written after a `hdl:` of its own, which the reader removes instead;
 /// - a path that starts with `api/handles/` is a REST API URL (P5), so a handle that starts
 ///   so is written with its first `/` as `%2F`.
-pub(crate) fn write_proxy_path(out: &mut impl Write, handle: &str) -> fmt::Result {
-    if PATH_PREFIXES
+///
+/// Under the CORDRA profile (`cordra`), the path is two segments, naming authority and local
+/// name, with a `/` in the local name written `%2F` (U5).
+pub(crate) fn write_proxy_path(
+    out: &mut impl Write,
+    handle: HandleRef<'_>,
+    cordra: bool,
+) -> fmt::Result {
+    let text = handle.as_str();
+    let labelled = PATH_PREFIXES
         .iter()
-        .any(|(dfa, _)| dfa.accepted_prefix(handle.as_bytes()).is_some())
-    {
+        .any(|(dfa, _)| dfa.accepted_prefix(text.as_bytes()).is_some());
+    if labelled {
         out.write_str("hdl:")?;
-    } else if let Some(rest) = handle
+    }
+    if cordra {
+        return write!(
+            out,
+            "{}/{}",
+            PROXY_PATH.encode(handle.prefix()),
+            crate::escape::CORDRA_LOCAL_NAME.encode(handle.local_name())
+        );
+    }
+    if labelled {
+        return write_path(out, text);
+    }
+    if let Some(rest) = text
         .strip_prefix("api/")
         .filter(|rest| rest.starts_with("handles/"))
     {
@@ -181,7 +202,7 @@ pub(crate) fn write_proxy_path(out: &mut impl Write, handle: &str) -> fmt::Resul
         out.write_str("api%2F")?;
         return write_path(out, rest);
     }
-    write_path(out, handle)
+    write_path(out, text)
 }
 
 /// Writes `handle` as a URL path (P2): every byte outside [`PROXY_PATH`] percent-encoded,

@@ -415,17 +415,7 @@ impl fmt::Display for HdlUri<'_> {
                     Form::Repository => "/handle/",
                     _ => "/",
                 })?;
-                if self.cordra {
-                    // Two segments, as CORDRA's HTTP encoding reads them.
-                    write!(
-                        f,
-                        "{}/{}",
-                        escape::PROXY_PATH.encode(h.prefix()),
-                        escape::CORDRA_LOCAL_NAME.encode(h.local_name())
-                    )?;
-                } else {
-                    proxy::write_proxy_path(f, h.as_str())?;
-                }
+                proxy::write_proxy_path(f, h, self.cordra)?;
             }
         }
         if let Some(q) = self.query() {
@@ -552,7 +542,7 @@ impl HandleRef<'_> {
             Form::Api => base.api_url(self),
             Form::Repository => {
                 let mut s = alloc::format!("{}/handle/", base.as_str());
-                proxy::write_proxy_path(&mut s, self.as_str()).expect("a String takes any text");
+                proxy::write_proxy_path(&mut s, self, false).expect("a String takes any text");
                 s
             }
         })

@@ -68,6 +68,11 @@ pub mod __reference {
         Some(dfa.run(text.as_bytes()).map_err(|r| r.index))
     }
 
+    /// The entry rules that have a generated validator, in the order of the grammars.
+    pub fn rules() -> impl Iterator<Item = &'static str> {
+        crate::generated::BY_RULE.iter().map(|(rule, _)| *rule)
+    }
+
     /// The generated validators of `hdl:` URIs alone, as `HdlUri::parse` runs them
     /// (`hdl_path`, then `hdl_host`), without slicing or decoding: the index where the
     /// `hdl_host` one rejects. For the benchmarks.

@@ -1,0 +1,303 @@
+//! The invariants of every public entry point that reads text, checked on one input: what
+//! the fuzz targets (`fuzz_targets/`, `cargo +nightly fuzz run <target>`) run on every input
+//! libFuzzer makes, and what the test suite runs on seeded property strings
+//! (`tests/invariants.rs`). A broken invariant panics with what broke.
+//!
+//! - The generated validators agree with pest's parsers of the same grammar files.
+//! - On success, every writer's output reads back as the same value under the same options.
+//! - An error's index lies inside the input, on a character boundary, and points at the
+//!   character the error names (or at the `%` of the escape that decodes to it).
+//! - A warning's index lies inside the handle, on a character boundary.
+//! - Memory stays within a constant factor of the input.
+
+#![deny(unsafe_code)]
+
+pub mod memory;
+pub mod reference;
+
+use handle_id::{
+    detect, recognize, validate, Form, Handle, HandleRef, HdlUri, Options, ParseError,
+    ParseErrorKind, ProxyBase, ProxyQuery,
+};
+
+/// Bytes a call may allocate per byte of input, besides [`memory::SLACK`].
+const BYTES_PER_BYTE: usize = 64;
+
+/// The option sets form recognition is checked under: each option alone, and a named base
+/// with a fixed segment.
+pub fn option_sets() -> Vec<(&'static str, Options)> {
+    let base = ProxyBase::parse("http://resolver.example:8080/hdl").expect("a valid base");
+    vec![
+        ("default", Options::new()),
+        ("resolution form", Options::new().resolution_form(true)),
+        ("cordra", Options::new().cordra(true)),
+        ("repository urls", Options::new().repository_urls(true)),
+        ("named base", Options::new().proxy_base(base)),
+    ]
+}
+
+/// An error of reading `text`: its index inside `text`, on a character boundary, at the
+/// character it names (or the `%` of the escape that decodes to it); its messages render.
+#[track_caller]
+pub fn error_names_its_character(text: &str, e: &ParseError) {
+    let at = e.index();
+    assert!(at <= text.len(), "{e:?}: index past the end of {text:?}");
+    assert!(
+        text.is_char_boundary(at),
+        "{e:?}: index inside a character of {text:?}"
+    );
+    let there = text[at..].chars().next();
+    if e.escaped() {
+        assert_eq!(
+            there,
+            Some('%'),
+            "{e:?} in {text:?}: escaped, but no '%' there"
+        );
+        assert!(
+            e.found().is_some(),
+            "{e:?}: escaped, but names no character"
+        );
+    } else if e.kind() == ParseErrorKind::InvalidUtf8 {
+        assert_eq!(e.found(), None, "{e:?}");
+    } else {
+        assert_eq!(
+            e.found(),
+            there,
+            "{e:?} in {text:?}: names another character"
+        );
+    }
+    let _ = (e.to_string(), e.render(text).to_string());
+}
+
+/// The warnings of `h`: inside it, on character boundaries.
+#[track_caller]
+fn warnings_lie_inside(h: &str, warnings: &[handle_id::Warning]) {
+    for w in warnings {
+        assert!(
+            w.index() <= h.len() && h.is_char_boundary(w.index()),
+            "{w:?} in {h:?}"
+        );
+        let _ = w.to_string();
+    }
+}
+
+/// Every form `h` can be written in reads back as `h`, in that form, under the options that
+/// read the form; and what `Display` writes of what was read reads back the same.
+#[track_caller]
+pub fn writers_read_back(h: HandleRef<'_>) {
+    let repository = ProxyBase::parse("https://repo.example/xmlui").expect("a valid base");
+    for form in Form::ALL {
+        let (options, base) = match form {
+            Form::HdlResolution => (Options::new().resolution_form(true), None),
+            Form::Repository => (Options::new().repository_urls(true), Some(&repository)),
+            _ => (Options::new(), None),
+        };
+        let written = match h.to_form(form, base) {
+            Ok(written) => written,
+            Err(e) => {
+                // Only a urn: form of a naming authority with a ':' (U8).
+                assert!(
+                    matches!(form, Form::UrnHdl | Form::UrnDoi) && h.prefix().contains(':'),
+                    "{form} of {h:?}: {e}"
+                );
+                assert_eq!(e.kind(), ParseErrorKind::Unwritable);
+                assert_eq!(h.as_str()[e.index()..].chars().next(), e.found());
+                continue;
+            }
+        };
+        if form == Form::Handle {
+            // A bare handle is read bare (D5).
+            assert_eq!(
+                HandleRef::parse(&written).map(|r| r.as_str()),
+                Ok(h.as_str())
+            );
+            continue;
+        }
+        let read = recognize(&written, &options)
+            .unwrap_or_else(|e| panic!("{form} of {h:?}: {written:?}: {e}"));
+        assert_eq!((read.form(), read.handle()), (form, h), "{written:?}");
+        let shown = read.to_string();
+        let again = recognize(&shown, &options)
+            .unwrap_or_else(|e| panic!("{written:?} displayed as {shown:?}: {e}"));
+        assert_eq!(again.handle(), h, "{written:?} displayed as {shown:?}");
+    }
+}
+
+/// `text` as a bare handle: the validator agrees with pest; parsing agrees with validating;
+/// a handle's parts, owned form, warnings and every writer; an error names its character.
+pub fn handle(text: &str) {
+    let verdict = validate(text);
+    assert_eq!(
+        verdict.is_ok(),
+        reference::accepts("handle", text),
+        "handle: the generated validator and pest disagree on {text:?}"
+    );
+    let parsed = memory::bounded(text.len(), BYTES_PER_BYTE, || HandleRef::parse(text));
+    match parsed {
+        Ok(h) => {
+            assert_eq!(h.as_str(), text);
+            assert_eq!(text.find('/'), Some(h.prefix().len()), "H1: the first '/'");
+            let owned: Handle = text.parse().expect("parses as HandleRef did");
+            assert_eq!(owned.as_handle_ref(), h);
+            let warnings = memory::bounded(text.len(), BYTES_PER_BYTE, || h.lint());
+            warnings_lie_inside(text, &warnings);
+            writers_read_back(h);
+        }
+        Err(e) => {
+            assert_eq!(verdict, Err(e), "validate and parse disagree on {text:?}");
+            error_names_its_character(text, &e);
+        }
+    }
+}
+
+/// `data` as bytes of a handle: UTF-8 first (an error at the first byte that is not), then
+/// [`handle`].
+pub fn handle_bytes(data: &[u8]) {
+    match std::str::from_utf8(data) {
+        Ok(text) => {
+            assert_eq!(
+                HandleRef::parse_bytes(data).map(|h| h.as_str()),
+                HandleRef::parse(text).map(|h| h.as_str())
+            );
+            handle(text);
+        }
+        Err(utf8) => {
+            let e = HandleRef::parse_bytes(data).expect_err("not UTF-8");
+            assert_eq!(
+                (e.kind(), e.index()),
+                (ParseErrorKind::InvalidUtf8, utf8.valid_up_to())
+            );
+        }
+    }
+}
+
+/// `text` read as any written form, under each option set: what `recognize` reads is a
+/// handle, in the form `detect` says, and `Display` writes text that reads back as it;
+/// query parameters and warnings; an error names its character.
+pub fn recognize_forms(text: &str) {
+    for (name, options) in option_sets() {
+        let read = memory::bounded(text.len(), BYTES_PER_BYTE, || recognize(text, &options));
+        match read {
+            Ok(uri) => {
+                let h = uri.handle();
+                assert_eq!(
+                    HandleRef::parse(h.as_str()).map(|r| r.as_str()),
+                    Ok(h.as_str())
+                );
+                assert_eq!(detect(text, &options), Some(uri.form()), "{name}: {text:?}");
+                for part in [uri.base(), uri.query(), uri.fragment()]
+                    .into_iter()
+                    .flatten()
+                {
+                    let start = part.as_ptr() as usize - text.as_ptr() as usize;
+                    assert!(
+                        start + part.len() <= text.len(),
+                        "{name}: a part outside {text:?}"
+                    );
+                }
+                let shown = uri.to_string();
+                let again = recognize(&shown, &options)
+                    .unwrap_or_else(|e| panic!("{name}: {text:?} displayed as {shown:?}: {e}"));
+                assert_eq!(
+                    (again.form(), again.handle()),
+                    (uri.form(), h),
+                    "{name}: {text:?} displayed as {shown:?}"
+                );
+                let warnings = memory::bounded(text.len(), BYTES_PER_BYTE, || uri.lint());
+                warnings_lie_inside(h.as_str(), &warnings);
+                if let Some(Err(e)) = uri.proxy_query() {
+                    error_names_its_character(text, &e);
+                }
+            }
+            Err(e) => error_names_its_character(text, &e),
+        }
+    }
+}
+
+/// `text` as an `hdl:` URI: the generated validators agree with pest; `HdlUri::parse`
+/// agrees with `recognize` on the `hdl:` forms; `Display` reads back.
+pub fn hdl_uri(text: &str) {
+    for rule in ["hdl_path", "hdl_host", "hdl_resolution"] {
+        reference::agree(rule, text);
+    }
+    let parsed = memory::bounded(text.len(), BYTES_PER_BYTE, || HdlUri::parse(text));
+    let recognized = recognize(text, &Options::new());
+    match &parsed {
+        Ok(uri) => {
+            assert_eq!(recognized.as_ref(), Ok(uri), "{text:?}");
+            let shown = uri.to_string();
+            let again = HdlUri::parse(&shown).unwrap_or_else(|e| panic!("{shown:?}: {e}"));
+            assert_eq!(
+                again.handle(),
+                uri.handle(),
+                "{text:?} displayed as {shown:?}"
+            );
+        }
+        Err(e) => {
+            error_names_its_character(text, e);
+            if matches!(
+                detect(text, &Options::new()),
+                Some(Form::Hdl | Form::HdlHost)
+            ) {
+                assert_eq!(recognized.as_ref().err(), Some(e), "{text:?}");
+            }
+        }
+    }
+}
+
+/// Handles a base's URLs are checked with.
+const HANDLES: [&str; 5] = [
+    "10.1000/182",
+    "20.1000/5555#x",
+    "hdl:1/2",
+    "api/handles/1/2",
+    "a/.",
+];
+
+/// `text` as a proxy base and as a proxy URL: a base reads back from its text and its URLs
+/// read back as their handles; the URL grammar's validator agrees with pest.
+pub fn proxy(text: &str) {
+    reference::agree("http_url", text);
+    reference::agree("cordra_http", text);
+    match memory::bounded(text.len(), BYTES_PER_BYTE, || ProxyBase::parse(text)) {
+        Ok(base) => {
+            assert_eq!(
+                ProxyBase::parse(base.as_str()).as_ref(),
+                Ok(&base),
+                "{text:?}"
+            );
+            let options = Options::new().proxy_base(base.clone());
+            for h in HANDLES {
+                let h = HandleRef::parse(h).expect("a valid handle");
+                for url in [base.url(h), base.api_url(h)] {
+                    let read = recognize(&url, &options)
+                        .unwrap_or_else(|e| panic!("{url:?} of base {text:?}: {e}"));
+                    assert_eq!(read.handle(), h, "{url:?} of base {text:?}");
+                }
+            }
+        }
+        Err(e) => error_names_its_character(text, &e),
+    }
+    recognize_forms(text);
+}
+
+/// `text` as a proxy query: what is read writes back to a query that reads the same; an
+/// error names its character; memory stays within a constant factor.
+pub fn query(text: &str) {
+    match memory::bounded(text.len(), BYTES_PER_BYTE, || ProxyQuery::parse(text)) {
+        Ok(q) => {
+            let written = q.to_string();
+            let again = ProxyQuery::parse(&written)
+                .unwrap_or_else(|e| panic!("{text:?} written as {written:?}: {e}"));
+            assert_eq!(again, q, "{text:?} written as {written:?}");
+        }
+        Err(e) => error_names_its_character(text, &e),
+    }
+}
+
+/// Every generated validator agrees with pest's parser of its grammar on `text`.
+pub fn grammars(text: &str) {
+    for rule in reference::entry_rules() {
+        reference::agree(rule, text);
+    }
+}

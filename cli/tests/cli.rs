@@ -541,3 +541,48 @@ fn parse_output_is_linear_in_its_input() {
         }
     }
 }
+
+/// Lines in, lines out, in order, for every command, on what files really hold: NUL bytes,
+/// invalid UTF-8, `\r\n`, a lone `\r`, no final newline, an empty line, a very long line.
+#[test]
+fn every_command_writes_a_line_per_line_on_hostile_input() {
+    let long = format!("10.1000/{}", "a".repeat(2 << 20));
+    let mut input: Vec<u8> = b"10.1/\0x\n\xff\xfe/\n1/a\r\n\r\n\nx\r\n20.1/b\rc\n".to_vec();
+    input.extend_from_slice(long.as_bytes());
+    input.extend_from_slice(b"\n10.1000/last");
+    let lines = 9;
+    for (command, per_line) in [
+        (&["check"][..], 1),
+        (&["check", "--json"], 1),
+        (&["check", "--form", "handle"], 1),
+        (&["convert", "--to", "proxy"], 1),
+        (&["convert", "--to", "hdl", "--json"], 1),
+        (&["parse", "--json"], 1),
+    ] {
+        let out = hdl(command, &input);
+        assert_eq!(out.status.code(), Some(1), "{command:?}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(stdout.lines().count(), lines * per_line, "{command:?}");
+        // In order: the long line's output is the eighth, the last line's the ninth.
+        let eighth = stdout.lines().nth(7).unwrap();
+        assert!(eighth.len() > 2 << 20, "{command:?}");
+        assert!(
+            stdout.lines().nth(8).unwrap().contains("10.1000/last"),
+            "{command:?}"
+        );
+    }
+    // dedupe --unique: one line per distinct valid handle, in order.
+    let out = hdl(&["dedupe", "--unique"], &input);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let firsts: Vec<&str> = stdout.lines().map(|l| l.get(..12).unwrap_or(l)).collect();
+    assert_eq!(
+        firsts,
+        [
+            "10.1/\\0x",
+            "1/a",
+            "20.1/b\\rc",
+            "10.1000/aaaa",
+            "10.1000/last"
+        ]
+    );
+}

@@ -19,6 +19,7 @@ fn all(text: &str) {
     handle_id_fuzz::hdl_uri(text);
     handle_id_fuzz::proxy(text);
     handle_id_fuzz::query(text);
+    handle_id_fuzz::clean_text(text);
     handle_id_fuzz::grammars(text);
 }
 
@@ -70,6 +71,10 @@ const FOUND_BY_FUZZING: &[&str] = &[
     "http://resolAID-PSSB135>3.0.CO;2-#",
     // Display under the CORDRA profile wrote a proxy URL whose `info:doi/` the proxy removes.
     "https://doi.org/hdl:info:doi/a",
+    // The CORDRA profile read a REST API URL whose handle's '/' was escaped.
+    "https://doi.org/api/handles/h%2F",
+    // Cleaning took off a lone quote and said the input was empty.
+    "\"",
 ];
 
 #[test]

@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use handle_id::Form;
+use handle_id::{Form, HandleRef, ParseError, ProxyBase};
 use serde_json::json;
 
 use crate::check::{read_line, Tally};
@@ -33,6 +33,24 @@ pub enum Target {
     Api,
 }
 
+impl Target {
+    /// `h` in this form, with `base` for the URL forms.
+    ///
+    /// # Errors
+    ///
+    /// When `h` has no text in the form (`ParseErrorKind::Unwritable`).
+    pub fn write(self, h: HandleRef<'_>, base: Option<&ProxyBase>) -> Result<String, ParseError> {
+        Ok(match self {
+            Target::Handle => h.as_str().to_owned(),
+            Target::Hdl => h.to_hdl_uri(),
+            Target::HdlHost => h.to_hdl_host_uri(),
+            Target::Info => h.to_info_uri(),
+            Target::Proxy => h.to_form(Form::Proxy, base)?,
+            Target::Api => h.to_form(Form::Api, base)?,
+        })
+    }
+}
+
 /// Runs `hdl convert`. An invalid line gives an empty output line (or a JSON record with
 /// its error), so that output lines stay beside their input lines.
 ///
@@ -53,18 +71,7 @@ pub fn run(
         let input = crate::lines::text(raw);
         let (form, read) = read_line(reader, raw, &input);
         // An error of reading the line, or of writing its handle in the form asked for.
-        let result = read.and_then(|uri| {
-            let h = uri.handle();
-            let base = reader.first_base.as_ref();
-            Ok(match to {
-                Target::Handle => h.as_str().to_owned(),
-                Target::Hdl => h.to_hdl_uri(),
-                Target::HdlHost => h.to_hdl_host_uri(),
-                Target::Info => h.to_info_uri(),
-                Target::Proxy => h.to_form(Form::Proxy, base)?,
-                Target::Api => h.to_form(Form::Api, base)?,
-            })
-        });
+        let result = read.and_then(|uri| to.write(uri.handle(), reader.first_base.as_ref()));
         tally.count(&input, result.as_ref().err(), None)?;
         let converted = result.as_deref().unwrap_or("");
         if json {

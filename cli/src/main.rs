@@ -3,6 +3,7 @@
 #![forbid(unsafe_code)]
 
 mod check;
+mod clean;
 mod convert;
 mod dedupe;
 mod lines;
@@ -61,6 +62,28 @@ enum Command {
         json: bool,
         #[command(flatten)]
         read: read::ReadArgs,
+        /// Files to read; standard input when none is given, or for `-`.
+        files: Vec<PathBuf>,
+    },
+    /// Clean messy identifiers: labels, resolver URLs with or without a scheme, brackets,
+    /// quotes, trailing punctuation; DOIs in lowercase (their canonical form).
+    ///
+    /// One output line per input line, in order: the handle, or an empty line and the error
+    /// on standard error when a line holds none (never a guess). Exit status as for `check`.
+    #[command(after_help = CLEAN_EXAMPLES)]
+    Clean {
+        /// Write one JSON object per line: input, valid, handle, form, fixes, warnings,
+        /// error.
+        #[arg(long)]
+        json: bool,
+        /// Keep the handle's case as written (DOIs are lowercased otherwise, SPEC C1).
+        #[arg(long)]
+        keep_case: bool,
+        /// The form to write the handle in.
+        #[arg(long, value_enum, default_value_t = convert::Target::Handle)]
+        to: convert::Target,
+        #[command(flatten)]
+        options: read::OptionArgs,
         /// Files to read; standard input when none is given, or for `-`.
         files: Vec<PathBuf>,
     },
@@ -126,6 +149,11 @@ const CONVERT_EXAMPLES: &str = "Examples:
   hdl convert --to hdl urls.txt
   hdl convert --to api --proxy-base https://resolver.example ids.txt";
 
+const CLEAN_EXAMPLES: &str = "Examples:
+  hdl clean messy-dois.txt > dois.txt
+  hdl clean --json < references.txt
+  hdl clean --to proxy --keep-case ids.csv";
+
 const DEDUPE_EXAMPLES: &str = "Examples:
   hdl dedupe dois.txt
   hdl dedupe --unique dois.txt > deduplicated.txt
@@ -167,6 +195,24 @@ fn main() -> ExitCode {
             read,
             files,
         } => convert::run(&files, to, json, &reader(&read), err_style),
+        Command::Clean {
+            json,
+            keep_case,
+            to,
+            options,
+            files,
+        } => {
+            let (options, base) = options.options().unwrap_or_else(|e| {
+                output::report(format_args!("hdl: {e}"));
+                std::process::exit(2)
+            });
+            let args = clean::CleanArgs {
+                json,
+                keep_case,
+                to,
+            };
+            clean::run(&files, &args, &options, base.as_ref(), err_style)
+        }
         Command::Dedupe {
             case,
             json,

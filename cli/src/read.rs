@@ -12,6 +12,13 @@ pub struct ReadArgs {
     /// handle, exactly as written (SPEC D5).
     #[arg(long, value_enum, default_value_t = FormArg::Auto)]
     pub form: FormArg,
+    #[command(flatten)]
+    pub options: OptionArgs,
+}
+
+/// How written forms are read (SPEC P1, U3, U5): for every command that reads them.
+#[derive(Args, Clone, Debug)]
+pub struct OptionArgs {
     /// A resolver whose URLs hold handles, besides hdl.handle.net and the doi.org hosts;
     /// with a fixed first segment if it has one (https://resolver.example/hdl). Repeatable.
     #[arg(long = "proxy-base", value_name = "URL")]
@@ -37,6 +44,27 @@ pub enum FormArg {
     Handle,
 }
 
+impl OptionArgs {
+    /// The options, and the first `--proxy-base` (for writing URLs).
+    ///
+    /// # Errors
+    ///
+    /// A `--proxy-base` that is not an HTTP(S) base URL, as a usage message.
+    pub fn options(&self) -> Result<(Options, Option<ProxyBase>), String> {
+        let mut options = Options::new()
+            .repository_urls(self.repository_urls)
+            .resolution_form(self.resolution_form)
+            .cordra(self.cordra);
+        let mut first_base = None;
+        for url in &self.proxy_bases {
+            let base = ProxyBase::parse(url).map_err(|e| format!("--proxy-base {url:?}: {e}"))?;
+            first_base.get_or_insert_with(|| base.clone());
+            options = options.proxy_base(base);
+        }
+        Ok((options, first_base))
+    }
+}
+
 /// Reads lines as `ReadArgs` say.
 pub struct Reader {
     form: FormArg,
@@ -52,16 +80,7 @@ impl Reader {
     ///
     /// A `--proxy-base` that is not an HTTP(S) base URL, as a usage message.
     pub fn new(args: &ReadArgs) -> Result<Self, String> {
-        let mut options = Options::new()
-            .repository_urls(args.repository_urls)
-            .resolution_form(args.resolution_form)
-            .cordra(args.cordra);
-        let mut first_base = None;
-        for url in &args.proxy_bases {
-            let base = ProxyBase::parse(url).map_err(|e| format!("--proxy-base {url:?}: {e}"))?;
-            first_base.get_or_insert_with(|| base.clone());
-            options = options.proxy_base(base);
-        }
+        let (options, first_base) = args.options.options()?;
         Ok(Self {
             form: args.form,
             options,

@@ -109,6 +109,7 @@ pub const GRAMMARS: &[(&str, &[&str])] = &[
             "info_other_form",
             "urn_other_form",
             "other_url_form",
+            "label_form",
         ],
     ),
 ];

@@ -67,6 +67,9 @@ pub enum ParseErrorKind {
     /// reads back as another handle (a `urn:` form of a naming authority with a `:`, U8).
     /// The index is into the handle.
     Unwritable,
+    /// Cleaning found white space inside what would be the naming authority: running text,
+    /// not one identifier (C2); the index is that of the white space.
+    NotOneIdentifier,
     /// A query with more parameters than [`ProxyQuery::MAX_PARAMETERS`](crate::ProxyQuery::MAX_PARAMETERS);
     /// the index is that of the first one over.
     TooManyParameters,
@@ -86,6 +89,7 @@ impl ParseErrorKind {
             Self::InvalidParameter => "query parameter",
             Self::Unwritable => "written form",
             Self::TooManyParameters => "query",
+            Self::NotOneIdentifier => "identifier",
         }
     }
 }
@@ -300,6 +304,11 @@ impl fmt::Display for ParseError {
             (ParseErrorKind::InvalidParameter, _) => write!(
                 f,
                 "the query parameter at byte {at} has a value the proxy does not accept (SPEC P4)"
+            ),
+            (ParseErrorKind::NotOneIdentifier, _) => write!(
+                f,
+                "white space at byte {at} inside the naming authority: running text, not one \
+                 identifier (SPEC C2); extraction finds identifiers in text"
             ),
             (ParseErrorKind::TooManyParameters, _) => write!(
                 f,

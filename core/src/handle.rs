@@ -197,6 +197,33 @@ impl<'a> HandleRef<'a> {
         self.prefix() == DOI_ROOT || self.is_derived_from(DOI_ROOT)
     }
 
+    /// The canonical form (C1): a DOI (H8) in ASCII lowercase, as DOIs are case-insensitive
+    /// and Crossref's and DataCite's APIs write them; any other handle as it is, since
+    /// handles are case-sensitive unless a service declares otherwise (H6). Non-ASCII
+    /// characters are never case-folded.
+    ///
+    /// ```
+    /// use handle_id::HandleRef;
+    /// let doi = HandleRef::parse("10.1045/APRIL2006-Paskin")?;
+    /// assert_eq!(doi.canonical().as_str(), "10.1045/april2006-paskin");
+    /// let other = HandleRef::parse("20.1000/ABC")?;
+    /// assert_eq!(other.canonical().as_str(), "20.1000/ABC");
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn canonical(&self) -> Handle {
+        let text = if self.is_doi() {
+            self.text.to_ascii_lowercase()
+        } else {
+            String::from(self.text)
+        };
+        // ASCII lowercase keeps every byte's place: the '/' stays where it was.
+        Handle {
+            text,
+            slash: self.slash,
+        }
+    }
+
     /// Whether this is a prefix handle, `0.NA/<prefix>` (H7). `0.NA` compares ignoring ASCII
     /// case, as prefixes do in the global service (H6).
     #[must_use]
@@ -301,6 +328,12 @@ impl Handle {
     #[must_use]
     pub fn is_doi(&self) -> bool {
         self.as_handle_ref().is_doi()
+    }
+
+    /// The canonical form (C1); see [`HandleRef::canonical`].
+    #[must_use]
+    pub fn canonical(&self) -> Handle {
+        self.as_handle_ref().canonical()
     }
 
     /// See [`HandleRef::is_prefix_handle`].

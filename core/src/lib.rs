@@ -14,6 +14,7 @@
 extern crate alloc;
 
 mod bytes;
+mod clean;
 mod dfa;
 mod error;
 pub mod escape;
@@ -27,6 +28,7 @@ mod serde;
 mod uri;
 mod validate;
 
+pub use clean::{clean, Cleaned, Fix, FixCode};
 pub use error::{ParseError, ParseErrorKind, Rendered};
 pub use handle::{Caseless, Handle, HandleRef};
 pub use lint::{LintCode, Warning};

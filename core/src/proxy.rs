@@ -311,6 +311,14 @@ pub(crate) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
         },
     };
     if form == Form::Proxy && text[start..path_end].starts_with("api/handles/") {
+        if options.cordra {
+            // CORDRA's HTTP encoding is the handle's two segments after the base (U5): a
+            // REST API path is not one of its URLs.
+            return Err(
+                ParseError::new(start, ParseErrorKind::NotAHandleForm, Some('a'))
+                    .in_rule("cordra_http"),
+            );
+        }
         form = Form::Api;
         start += "api/handles/".len();
     }

@@ -16,7 +16,7 @@ pub mod memory;
 pub mod reference;
 
 use handle_id::{
-    detect, recognize, validate, Form, Handle, HandleRef, HdlUri, Options, ParseError,
+    clean, detect, recognize, validate, Form, Handle, HandleRef, HdlUri, Options, ParseError,
     ParseErrorKind, ProxyBase, ProxyQuery,
 };
 
@@ -292,6 +292,29 @@ pub fn query(text: &str) {
             assert_eq!(again, q, "{text:?} written as {written:?}");
         }
         Err(e) => error_names_its_character(text, &e),
+    }
+}
+
+/// `text` cleaned (C2) under each option set: the result is a handle in its canonical form
+/// (C1) whose text as written is a handle too; each fix lies inside `text`, on a character
+/// boundary, once; an error names its character.
+pub fn clean_text(text: &str) {
+    for (name, options) in option_sets() {
+        match memory::bounded(text.len(), BYTES_PER_BYTE, || clean(text, &options)) {
+            Ok(c) => {
+                let h = c.handle();
+                assert_eq!(&c.as_written().canonical(), h, "{name}: {text:?}");
+                assert_eq!(&h.canonical(), h, "{name}: {text:?}");
+                for (i, fix) in c.fixes().iter().enumerate() {
+                    assert!(
+                        fix.index() <= text.len() && text.is_char_boundary(fix.index()),
+                        "{name}: {fix:?} in {text:?}"
+                    );
+                    assert!(!c.fixes()[..i].iter().any(|f| f.code() == fix.code()));
+                }
+            }
+            Err(e) => error_names_its_character(text, &e),
+        }
     }
 }
 

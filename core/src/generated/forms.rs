@@ -1309,3 +1309,162 @@ static SETS_OTHER_URL_FORM: [u8; 256] = [
         }
     }
 }
+
+/// The validator of rule `label_form` in `grammar/forms.pest`: 11 states, 9 byte classes.
+pub(crate) static LABEL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
+    rule: "label_form",
+    walk: run_label_form,
+    classes: &CLASSES_LABEL_FORM,
+    start: 1,
+    shift: 4,
+    transitions: &[
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 0, 0, 2, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+        /* state 2 */ 0, 0, 0, 0, 0, 0, 0, 4, 2, 0, 0, 0, 0, 0, 0, 0,
+        /* state 3 */ 0, 0, 0, 5, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0,
+        /* state 4 */ 0, 0, 0, 0, 0, 6, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0,
+        /* state 5 */ 0, 0, 0, 0, 0, 0, 7, 0, 5, 0, 0, 0, 0, 0, 0, 0,
+        /* state 6 */ 0, 8, 8, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0,
+        /* state 7 */ 0, 9, 10, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0,
+        /* state 8 */ 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0,
+        /* state 9 */ 8, 8, 8, 8, 8, 8, 8, 8, 9, 0, 0, 0, 0, 0, 0, 0,
+        /* state 10 */ 0, 9, 0, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0,
+    ],
+    labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0],
+    label_names: &["label_form", "label_space"],
+};
+
+/// The byte classes of rule `label_form`.
+static CLASSES_LABEL_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 3, 0, 0, 0, 4, 5, 0, 0, 6, 0, 0, 7,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 0, 0, 0, 3, 0, 0, 0, 4, 5, 0, 0, 6, 0, 0, 7,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+    /* 0x90 */ 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+    /* 0xa0 */ 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+    /* 0xb0 */ 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The validator of rule `label_form` as code (see `LABEL_FORM`).
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn run_label_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
+    scan_label_form(input, &mut ())
+}
+
+/// The validator of rule `label_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_label_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+
+/// Per byte, the sets of rule `label_form`'s states it is in (bit k: the kth set).
+static SETS_LABEL_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x90 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xa0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xb0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+    let mut i = 0_usize;
+    let mut state = 1_u8;
+    'walk: loop {
+        match state {
+            1 => {
+            's1: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                match CLASSES_LABEL_FORM[usize::from(b)] {
+                    3 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                    4 => { sink.enter(Label::LabelForm, i, b); i += 1; state = 3; continue 'walk; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                }
+                }
+            's2: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                match b {
+                    0x4f | 0x6f => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                }
+                }
+            's4: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                match b {
+                    0x49 | 0x69 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                }
+                }
+            's6: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                if SETS_LABEL_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) }
+                { sink.enter(Label::LabelForm, i, b); return Ok(i + 1) };
+                }
+            }
+            }
+            }
+            }
+            }
+            3 => {
+            's3: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                match b {
+                    0x44 | 0x64 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                }
+                }
+            's5: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                match b {
+                    0x4c | 0x6c => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                }
+                }
+            's7: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                match b {
+                    0x3a => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                }
+                }
+            's10: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                match b {
+                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            _ => unreachable!("a state of this validator"),
+        }
+    }
+}

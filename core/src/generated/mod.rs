@@ -77,6 +77,10 @@ pub(crate) enum Label {
     InfoScheme,
     /// `info_uri`.
     InfoUri,
+    /// `label_form`.
+    LabelForm,
+    /// `label_space`.
+    LabelSpace,
     /// `local_name`.
     LocalName,
     /// `na_segment`.
@@ -155,4 +159,5 @@ pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[
     ("info_other_form", &INFO_OTHER_FORM),
     ("urn_other_form", &URN_OTHER_FORM),
     ("other_url_form", &OTHER_URL_FORM),
+    ("label_form", &LABEL_FORM),
 ];

@@ -35,7 +35,7 @@ fn main() -> std::io::Result<()> {
         "locatt=id:1&action=showurls",
         "a=%41+b",
     ];
-    let targets: [(&str, Vec<String>); 6] = [
+    let targets: [(&str, Vec<String>); 7] = [
         ("handle", ids.clone()),
         (
             "recognize",

@@ -1,0 +1,302 @@
+//! Cleaning (SPEC C1, C2): the messy strings catalogues hold, the corpus in every context
+//! cleaning undoes, and generated DOIs in the same contexts.
+
+mod support;
+
+use handle_id::{clean, FixCode, Form, HandleRef, Options, ParseErrorKind};
+use proptest::prelude::*;
+
+/// The handle, the form and the fixes `clean` gives `text`.
+#[track_caller]
+fn cleaned(text: &str) -> (String, Form, Vec<&'static str>) {
+    let c = clean(text, &Options::new()).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    let fixes = c.fixes().iter().map(|f| f.code().code()).collect();
+    (c.handle().as_str().to_owned(), c.form(), fixes)
+}
+
+#[test]
+fn messy_strings_as_catalogues_hold_them() {
+    for (text, handle, form, fixes) in [
+        (
+            "doi: 10.1000/182",
+            "10.1000/182",
+            Form::Doi,
+            &["label", "surrounding-whitespace"][..],
+        ),
+        ("DOI:10.1000/182", "10.1000/182", Form::Doi, &["label"]),
+        (
+            "DOI 10.1038/nature12373",
+            "10.1038/nature12373",
+            Form::Doi,
+            &["label"],
+        ),
+        ("HDL: 20.1000/5555", "20.1000/5555", Form::Hdl, &["label"]),
+        (
+            "(10.1016/j.cell.2009.01.002)",
+            "10.1016/j.cell.2009.01.002",
+            Form::Handle,
+            &["wrapping-pair"],
+        ),
+        (
+            "10.1016/j.cell.2009.01.002.",
+            "10.1016/j.cell.2009.01.002",
+            Form::Handle,
+            &["trailing-punctuation"],
+        ),
+        (
+            "doi.org/10.1000/182",
+            "10.1000/182",
+            Form::Proxy,
+            &["resolver-url"],
+        ),
+        (
+            "DX.DOI.ORG/10.1000/182",
+            "10.1000/182",
+            Form::Proxy,
+            &["resolver-url"],
+        ),
+        (
+            "www.doi.org/10.1000/182",
+            "10.1000/182",
+            Form::Proxy,
+            &["resolver-url"],
+        ),
+        (
+            "hdl.handle.net/20.1000/5555",
+            "20.1000/5555",
+            Form::Proxy,
+            &["resolver-url"],
+        ),
+        (
+            "10.1045/APRIL2006-PASKIN",
+            "10.1045/april2006-paskin",
+            Form::Handle,
+            &["case-folded"],
+        ),
+        (
+            "<https://doi.org/10.1000/182>",
+            "10.1000/182",
+            Form::Proxy,
+            &["wrapping-pair", "resolver-url"],
+        ),
+        (
+            "\"10.1000/182\",",
+            "10.1000/182",
+            Form::Handle,
+            &["trailing-punctuation", "wrapping-pair"],
+        ),
+        (
+            "[10.1000/182];",
+            "10.1000/182",
+            Form::Handle,
+            &["trailing-punctuation", "wrapping-pair"],
+        ),
+        (
+            "\u{201C}10.1000/182\u{201D}",
+            "10.1000/182",
+            Form::Handle,
+            &["wrapping-pair"],
+        ),
+        (
+            "\u{A0}10.1000/182\u{200B}",
+            "10.1000/182",
+            Form::Handle,
+            &["surrounding-whitespace"],
+        ),
+        (
+            "\u{FEFF}10.1000/182",
+            "10.1000/182",
+            Form::Handle,
+            &["surrounding-whitespace"],
+        ),
+        (
+            "https://hdl.handle.net/20.1000/5555?noredirect",
+            "20.1000/5555",
+            Form::Proxy,
+            &["resolver-url", "query-or-fragment"],
+        ),
+        (
+            "https://doi.org/10.1000/182#top",
+            "10.1000/182",
+            Form::Proxy,
+            &["resolver-url", "query-or-fragment"],
+        ),
+        (
+            "hdl:20.1000/5555%23x",
+            "20.1000/5555#x",
+            Form::Hdl,
+            &["percent-decoded"],
+        ),
+        (
+            "info:doi/10.1000%2F182",
+            "10.1000/182",
+            Form::InfoDoi,
+            &["percent-decoded"],
+        ),
+        (
+            "doi: https://doi.org/10.1000/ABC.",
+            "10.1000/abc",
+            Form::Proxy,
+            &[
+                "label",
+                "surrounding-whitespace",
+                "trailing-punctuation",
+                "resolver-url",
+                "case-folded",
+            ],
+        ),
+        (
+            "https://dx.doi.org/10.1002/(SICI)1097-4636(199709)36:4%3C538::AID-JBM12%3E3.0.CO;2-B",
+            "10.1002/(sici)1097-4636(199709)36:4<538::aid-jbm12>3.0.co;2-b",
+            Form::Proxy,
+            &["resolver-url", "percent-decoded", "case-folded"],
+        ),
+        // Brackets that balance inside the identifier stay; one that does not, goes.
+        (
+            "10.3319/TAO.2009.05.25.02(IWNOP)",
+            "10.3319/tao.2009.05.25.02(iwnop)",
+            Form::Handle,
+            &["case-folded"],
+        ),
+        (
+            "10.1000/a(b))",
+            "10.1000/a(b)",
+            Form::Handle,
+            &["trailing-punctuation"],
+        ),
+        // Handles other than DOIs keep their case (H6).
+        ("20.1000/ABC", "20.1000/ABC", Form::Handle, &[]),
+    ] {
+        assert_eq!(
+            cleaned(text),
+            (handle.to_owned(), form, fixes.to_vec()),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn no_identifier_no_guess() {
+    let o = Options::new();
+    for (text, kind) in [
+        ("no identifier here", ParseErrorKind::MissingSlash),
+        ("", ParseErrorKind::Empty),
+        ("   ", ParseErrorKind::Empty),
+        ("()", ParseErrorKind::Empty),
+        (
+            "https://example.com/10.1000/182",
+            ParseErrorKind::UnknownResolver,
+        ),
+        (
+            "See https://doi.org/10.1000/182 for details",
+            ParseErrorKind::NotOneIdentifier,
+        ),
+        ("urn:isbn:0451450523", ParseErrorKind::NotAHandleForm),
+    ] {
+        let e = clean(text, &o).expect_err(text);
+        assert_eq!(e.kind(), kind, "{text:?}: {e}");
+        assert!(text.is_char_boundary(e.index()), "{text:?}: {e:?}");
+    }
+}
+
+/// Ways a catalogue writes an identifier, which cleaning undoes.
+const CONTEXTS: &[&str] = &[
+    "{}",
+    " {} ",
+    "\u{A0}{}\u{200B}",
+    "({})",
+    "[{}]",
+    "<{}>",
+    "\"{}\"",
+    "'{}'",
+    "\u{201C}{}\u{201D}",
+    "{}.",
+    "{},",
+    "{};",
+    "({}).",
+    "doi:{}",
+    "doi: {}",
+    "DOI {}",
+    "DOI:\t{}",
+    "https://doi.org/{}",
+    "http://dx.doi.org/{}",
+    "doi.org/{}",
+    "www.doi.org/{}?via=x",
+    "<https://doi.org/{}>.",
+    "info:doi/{}",
+];
+
+/// Whether a handle is what cleaning leaves alone but for case: no white space, no end a
+/// fix would take off, characters a URL or URI writer encodes that the contexts write raw.
+fn clean_already(h: &str) -> bool {
+    clean(h, &Options::new()).is_ok_and(|c| {
+        c.as_written().as_str() == h && c.fixes().iter().all(|f| f.code() == FixCode::CaseFolded)
+    }) && !h.contains(|c: char| c.is_whitespace() || "%?#\"'<>{}[]\\".contains(c))
+}
+
+/// `h` written in `context`: raw for the textual contexts, encoded as the form's writer
+/// encodes it for URLs and URIs.
+fn in_context(context: &str, h: &str) -> String {
+    let written = if context.contains("doi.org/") {
+        // The path a proxy URL writes (P2).
+        let url = handle_id::ProxyBase::doi_org().url(HandleRef::parse(h).unwrap());
+        url["https://doi.org/".len()..].to_owned()
+    } else if context.starts_with("info:") {
+        handle_id::escape::INFO_IDENTIFIER.encode(h).to_string()
+    } else {
+        h.to_owned()
+    };
+    context.replace("{}", &written)
+}
+
+#[track_caller]
+fn cleans_back_in_every_context(h: &str) {
+    let expected = HandleRef::parse(h).unwrap().canonical();
+    for context in CONTEXTS {
+        let text = in_context(context, h);
+        let c = clean(&text, &Options::new()).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        assert_eq!(c.handle(), &expected, "{text:?}");
+    }
+}
+
+#[test]
+fn the_corpus_in_every_context() {
+    let dois: Vec<String> = support::corpus_identifiers()
+        .into_iter()
+        .filter(|id| HandleRef::parse(id).is_ok_and(|h| h.is_doi()) && clean_already(id))
+        .collect();
+    assert!(
+        dois.len() > 500,
+        "{} DOIs of the corpus are clean",
+        dois.len()
+    );
+    for doi in &dois {
+        cleans_back_in_every_context(doi);
+    }
+}
+
+/// DOIs as registries issue them: `10.` + four or five digits (and sub-prefixes), `/`, a
+/// suffix of the characters Crossref recommends, with brackets that balance.
+fn doi() -> impl Strategy<Value = String> {
+    let prefix = "10\\.[0-9]{4,5}(\\.[0-9]{1,3})?";
+    let suffix = "[A-Za-z0-9][-._;:/A-Za-z0-9]{0,20}(\\([A-Za-z0-9]{1,5}\\))?[A-Za-z0-9]";
+    (prefix, suffix).prop_map(|(p, s)| format!("{p}/{s}"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn generated_dois_in_every_context(d in doi()) {
+        cleans_back_in_every_context(&d);
+    }
+
+    /// Cleaning what cleaning gave changes nothing: the canonical form is a fixed point.
+    #[test]
+    fn cleaning_is_idempotent(d in doi(), context in prop::sample::select(CONTEXTS)) {
+        let once = clean(&in_context(context, &d), &Options::new()).unwrap();
+        let twice = clean(once.handle().as_str(), &Options::new()).unwrap();
+        prop_assert_eq!(twice.handle(), once.handle());
+        prop_assert!(twice.fixes().is_empty(), "{:?}", twice.fixes());
+    }
+}

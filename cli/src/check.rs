@@ -63,6 +63,8 @@ pub fn read_line<'a>(
 pub struct Tally<W: Write> {
     pub lines: u64,
     pub invalid: u64,
+    /// Lines with warnings that were reported (`warn`).
+    pub warned: u64,
     pub err: W,
     pub render: bool,
     pub style: Style,
@@ -75,6 +77,7 @@ impl Tally<BufWriter<Diagnostics<io::StderrLock<'static>>>> {
         Tally {
             lines: 0,
             invalid: 0,
+            warned: 0,
             err: BufWriter::new(Diagnostics(io::stderr().lock())),
             render,
             style,
@@ -120,6 +123,27 @@ impl<W: Write> Tally<W> {
         }
     }
 
+    /// Reports the warnings of the line just counted, for commands whose output has no place
+    /// for them (`convert`, `parse`): the first lines' on standard error, then a count.
+    pub fn warn(&mut self, warnings: &[Warning]) -> io::Result<()> {
+        if warnings.is_empty() {
+            return Ok(());
+        }
+        self.warned += 1;
+        if !self.render || self.warned > RENDERED_ERRORS {
+            return Ok(());
+        }
+        for w in warnings {
+            writeln!(
+                self.err,
+                "line {}: warning: {}",
+                self.lines,
+                self.style.warn(w)
+            )?;
+        }
+        Ok(())
+    }
+
     /// The closing lines on standard error, and the exit status.
     pub fn finish(mut self, command: &str) -> io::Result<Status> {
         if self.render && self.invalid > RENDERED_ERRORS {
@@ -129,13 +153,17 @@ impl<W: Write> Tally<W> {
                 self.invalid - RENDERED_ERRORS
             )?;
         }
-        writeln!(
+        write!(
             self.err,
             "hdl {command}: {} lines, {} valid, {} invalid",
             self.lines,
             self.lines - self.invalid,
             self.invalid
         )?;
+        if self.warned > 0 {
+            write!(self.err, ", {} with warnings", self.warned)?;
+        }
+        writeln!(self.err)?;
         self.err.flush()?;
         Ok(if self.invalid == 0 {
             Status::AllValid

@@ -4,7 +4,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use handle_id::{Form, HandleRef, ParseError, ProxyBase};
+use handle_id::{Form, HandleRef, HdlUri, ParseError, ProxyBase};
 use serde_json::json;
 
 use crate::check::{read_line, Tally};
@@ -71,8 +71,12 @@ pub fn run(
         let input = crate::lines::text(raw);
         let (form, read) = read_line(reader, raw, &input);
         // An error of reading the line, or of writing its handle in the form asked for.
+        let warnings = read.as_ref().map(HdlUri::lint).unwrap_or_default();
         let result = read.and_then(|uri| to.write(uri.handle(), reader.first_base.as_ref()));
         tally.count(&input, result.as_ref().err(), None)?;
+        if result.is_ok() {
+            tally.warn(&warnings)?;
+        }
         let converted = result.as_deref().unwrap_or("");
         if json {
             let record = json!({

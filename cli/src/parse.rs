@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::check::read_line;
 use crate::lines::for_each_line;
-use crate::output::{JsonError, Visible};
+use crate::output::{JsonError, JsonWarning, Visible};
 use crate::read::Reader;
 use crate::Status;
 
@@ -50,12 +50,16 @@ fn write_one(
     json: bool,
 ) -> io::Result<()> {
     let result = read.as_ref().map(HdlUri::handle).map_err(|e| *e);
+    let warnings = read.as_ref().map(HdlUri::lint).unwrap_or_default();
     if json {
         let mut value = breakdown_json(id, result);
         let uri = read.as_ref().ok();
         value["form"] = json!(form.map(handle_id::Form::name));
         value["query"] = json!(uri.and_then(HdlUri::query));
         value["fragment"] = json!(uri.and_then(HdlUri::fragment));
+        // As `check --json` writes them.
+        let warnings: Vec<_> = warnings.iter().map(|w| JsonWarning(*w, false)).collect();
+        value["warnings"] = json!(warnings);
         serde_json::to_writer(&mut *out, &value)?;
         return writeln!(out);
     }
@@ -67,6 +71,9 @@ fn write_one(
         }
         if let Some(f) = uri.fragment() {
             writeln!(out, "  {:<15}{}", "fragment", Visible(f))?;
+        }
+        for (i, w) in warnings.iter().enumerate() {
+            writeln!(out, "  {:<15}{w}", if i == 0 { "warnings" } else { "" })?;
         }
     }
     write_breakdown(out, id, result, read.is_ok())

@@ -308,7 +308,7 @@ impl fmt::Display for ParseError {
             (ParseErrorKind::NotOneIdentifier, _) => write!(
                 f,
                 "white space at byte {at} inside the naming authority: running text, not one \
-                 identifier (SPEC C2); extraction finds identifiers in text"
+                 identifier (SPEC C2)"
             ),
             (ParseErrorKind::TooManyParameters, _) => write!(
                 f,

@@ -191,8 +191,18 @@ fn errors_point_into_the_original_text() {
     // Percent-encoding: a bad escape points at its '%'.
     assert_eq!(rejected("hdl:1/a%2", &o).0, ParseErrorKind::PercentEncoding);
     assert_eq!(rejected("hdl:1/a%2", &o).1, 7);
+    // In a proxy URL's path, a '%' that starts no escape is a '%', as browsers read it (P3),
+    // with a warning; the CORDRA profile's HTTP encoding keeps RFC 3986's rule.
+    let read = recognize("https://doi.org/10.1/100%", &o).unwrap();
+    assert_eq!(read.handle().as_str(), "10.1/100%");
+    let warnings: Vec<_> = read.lint().iter().map(|w| (w.code(), w.index())).collect();
+    assert_eq!(warnings, [(handle_id::LintCode::LiteralPercent, 8)]);
+    assert_eq!(read.to_string(), "https://doi.org/10.1/100%25");
+    let read = recognize("https://doi.org/10.1006/rwei.1999%.0001%41", &o).unwrap();
+    assert_eq!(read.handle().as_str(), "10.1006/rwei.1999%.0001A");
+    assert_eq!(read.lint()[0].index(), 17);
     assert_eq!(
-        rejected("https://doi.org/10.1/100%", &o),
+        rejected("https://doi.org/10.1/100%", &Options::new().cordra(true)),
         (ParseErrorKind::PercentEncoding, 24, "pct_encoded")
     );
     // Decoded bytes that are not UTF-8: at the '%' of the first bad byte.

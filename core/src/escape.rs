@@ -186,6 +186,66 @@ pub(crate) fn decode(text: &str, offset: usize) -> Result<Cow<'_, str>, ParseErr
     utf8(out, |valid| offset + original_index(text, valid)).map(Cow::Owned)
 }
 
+/// Percent-decodes the path of a proxy URL as a browser's URL parser does (P3): as
+/// [`decode`], but a `%` not followed by two hex digits is a `%` (real DOIs hold them:
+/// `10.1006/rwei.1999%.0001`). Also the index in `text` of the first such `%`, if any.
+///
+/// # Errors
+///
+/// Decoded bytes that are not UTF-8 ([`ParseErrorKind::InvalidUtf8`]).
+pub(crate) fn decode_path(
+    text: &str,
+    offset: usize,
+) -> Result<(Cow<'_, str>, Option<usize>), ParseError> {
+    let bytes = text.as_bytes();
+    let literal = (0..bytes.len()).find(|&i| {
+        bytes[i] == b'%'
+            && !bytes
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(|&b| hex(b).is_some()))
+    });
+    if literal.is_none() {
+        return decode(text, offset).map(|d| (d, None));
+    }
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = bytes;
+    while let Some(i) = rest.iter().position(|&b| b == b'%') {
+        out.extend_from_slice(&rest[..i]);
+        match (
+            rest.get(i + 1).and_then(|&b| hex(b)),
+            rest.get(i + 2).and_then(|&b| hex(b)),
+        ) {
+            (Some(hi), Some(lo)) => {
+                out.push(hi << 4 | lo);
+                rest = &rest[i + 3..];
+            }
+            _ => {
+                out.push(b'%');
+                rest = &rest[i + 1..];
+            }
+        }
+    }
+    out.extend_from_slice(rest);
+    let decoded = utf8(out, |valid| offset + original_index(text, valid))?;
+    Ok((Cow::Owned(decoded), literal))
+}
+
+/// The index into the percent-decoded form of `text` of the byte at `original`: the
+/// inverse of [`original_index`].
+pub(crate) fn decoded_index(text: &str, original: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut i, mut d) = (0, 0);
+    while i < original.min(bytes.len()) {
+        let escape = bytes[i] == b'%'
+            && bytes
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(|&b| hex(b).is_some()));
+        i += if escape { 3 } else { 1 };
+        d += 1;
+    }
+    d
+}
+
 /// Appends the percent-decoded bytes of `text` (at byte `offset` of the input) to `out`:
 /// the runs between escapes whole, each escape through a table.
 ///

@@ -43,11 +43,14 @@ pub enum LintCode {
     TrailingPunctuation,
     /// `over-2048-bytes`: longer than the reference server accepts (H9).
     Over2048Bytes,
+    /// `literal-percent`: a proxy URL's `%` not followed by two hex digits, read as a `%`
+    /// as browsers read it (P3).
+    LiteralPercent,
 }
 
 impl LintCode {
     /// Every code, in a stable order.
-    pub const ALL: [LintCode; 14] = [
+    pub const ALL: [LintCode; 15] = [
         LintCode::EmptyLocalName,
         LintCode::TrailingSlash,
         LintCode::ControlCharacter,
@@ -62,6 +65,7 @@ impl LintCode {
         LintCode::UriPrefix,
         LintCode::TrailingPunctuation,
         LintCode::Over2048Bytes,
+        LintCode::LiteralPercent,
     ];
 
     /// The stable code, as `--allow` takes it.
@@ -82,6 +86,7 @@ impl LintCode {
             LintCode::UriPrefix => "uri-prefix",
             LintCode::TrailingPunctuation => "trailing-punctuation",
             LintCode::Over2048Bytes => "over-2048-bytes",
+            LintCode::LiteralPercent => "literal-percent",
         }
     }
 
@@ -126,6 +131,10 @@ impl LintCode {
             LintCode::Over2048Bytes => {
                 "longer than 2048 bytes: the reference server refuses it on the wire"
             }
+            LintCode::LiteralPercent => {
+                "a '%' not followed by two hex digits in the URL, read as a '%' as browsers \
+                 read it; written properly it is %25"
+            }
         }
     }
 
@@ -157,6 +166,7 @@ impl LintCode {
             LintCode::UriPrefix => "SPEC D5",
             LintCode::TrailingPunctuation => "text extraction",
             LintCode::Over2048Bytes => "SPEC H9",
+            LintCode::LiteralPercent => "SPEC P3",
         }
     }
 }
@@ -401,6 +411,13 @@ impl crate::uri::HdlUri<'_> {
         let mut warnings = self.handle().lint();
         if self.form() != Form::Handle {
             warnings.retain(|w| !w.code().bare_only());
+        }
+        if let Some(index) = self.literal_percent() {
+            // Last in LintCode::ALL: the order stays.
+            warnings.push(Warning {
+                code: LintCode::LiteralPercent,
+                index,
+            });
         }
         warnings
     }

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use crate::error::{ParseError, ParseErrorKind};
-use crate::escape::{decode, PROXY_PATH, QUERY_VALUE};
+use crate::escape::{decode, decode_path, decoded_index, PROXY_PATH, QUERY_VALUE};
 use crate::generated as g;
 use crate::handle::HandleRef;
 use crate::uri::{check, query_and_fragment, urn_handle, Form, HdlUri, Options};
@@ -323,7 +323,7 @@ pub(crate) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
         start += "api/handles/".len();
     }
     let raw = &text[start..path_end];
-    let decoded = decode(raw, start)?;
+    let (decoded, literal_percent) = decode_path(raw, start)?;
     let (prefix, urn) = PATH_PREFIXES
         .iter()
         .find_map(|(dfa, urn)| dfa.accepted_prefix(decoded.as_bytes()).map(|p| (p, *urn)))
@@ -336,7 +336,7 @@ pub(crate) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
     let slash = parse_handle(&handle)
         .map_err(|e| crate::escape::relocate(e, text, start, raw, prefix + e.index()))?;
     let (query, fragment) = query_and_fragment(text, path_end);
-    Ok(HdlUri::assemble(
+    let uri = HdlUri::assemble(
         text,
         form,
         handle,
@@ -344,7 +344,12 @@ pub(crate) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
         Some((0, base_end)),
         query,
         fragment,
-    ))
+    );
+    // A '%' the path holds as itself: a warning at its place in the handle (P3).
+    Ok(match literal_percent {
+        Some(i) => uri.with_literal_percent(decoded_index(raw, i) - prefix),
+        None => uri,
+    })
 }
 
 /// The `action` parameter (P4).

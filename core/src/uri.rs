@@ -216,6 +216,8 @@ pub struct HdlUri<'a> {
     fragment: Option<Span>,
     /// Read under the CORDRA profile (U5): `Display` writes what the profile reads.
     cordra: bool,
+    /// Where the handle holds a `%` that the URL wrote as itself (P3), if it does.
+    literal_percent: Option<usize>,
 }
 
 impl<'a> HdlUri<'a> {
@@ -962,7 +964,19 @@ impl<'a> HdlUri<'a> {
             query,
             fragment,
             cordra: false,
+            literal_percent: None,
         }
+    }
+
+    /// The same value, whose handle holds at `index` a `%` the URL wrote as itself.
+    pub(crate) const fn with_literal_percent(mut self, index: usize) -> Self {
+        self.literal_percent = Some(index);
+        self
+    }
+
+    /// Where the handle holds a `%` that the URL wrote as itself (P3).
+    pub(crate) const fn literal_percent(&self) -> Option<usize> {
+        self.literal_percent
     }
 
     /// The same value, read under the CORDRA profile.

@@ -27,9 +27,9 @@ pub(crate) static HTTP_URL: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 12 */ 12, 11, 15, 12, 12, 12, 13, 12, 12, 12, 12, 12, 12, 0, 0, 0,
         /* state 13 */ 16, 11, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 13, 0, 0, 0,
         /* state 14 */ 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 0, 0, 0,
-        /* state 15 */ 0, 0, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0, 15, 0, 0, 0,
+        /* state 15 */ 12, 11, 15, 12, 17, 12, 13, 12, 12, 12, 12, 12, 15, 0, 0, 0,
         /* state 16 */ 16, 11, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 0, 0, 0,
-        /* state 17 */ 0, 0, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0, 17, 0, 0, 0,
+        /* state 17 */ 12, 11, 15, 12, 18, 12, 13, 12, 12, 12, 12, 12, 17, 0, 0, 0,
         /* state 18 */ 12, 11, 15, 12, 12, 12, 13, 12, 12, 12, 12, 12, 18, 0, 0, 0,
     ],
     labels: &[0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 2, 0, 3, 0, 6, 4, 5, 4, 4],
@@ -69,22 +69,22 @@ pub(crate) fn scan_http_url<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> 
 
 /// Per byte, the sets of rule `http_url`'s states it is in (bit k: the kth set).
 static SETS_HTTP_URL: [u8; 256] = [
-    /* 0x00 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-    /* 0x10 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-    /* 0x20 */ 15, 15, 15, 0, 15, 9, 15, 15, 15, 15, 15, 15, 15, 15, 15, 6,
-    /* 0x30 */ 63, 63, 63, 63, 63, 63, 63, 63, 63, 63, 15, 15, 15, 15, 15, 0,
-    /* 0x40 */ 15, 63, 63, 63, 63, 63, 63, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-    /* 0x50 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 6, 15, 15, 15,
-    /* 0x60 */ 15, 63, 63, 63, 63, 63, 63, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-    /* 0x70 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-    /* 0x80 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    /* 0x90 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    /* 0xa0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    /* 0xb0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    /* 0xc0 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-    /* 0xd0 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-    /* 0xe0 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-    /* 0xf0 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+    /* 0x00 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0x10 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0x20 */ 3, 3, 3, 0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0,
+    /* 0x30 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0,
+    /* 0x40 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0x50 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3,
+    /* 0x60 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0x70 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0x80 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0x90 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0xa0 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0xb0 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0xc0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0xd0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0xe0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0xf0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 ];
     let mut i = 0_usize;
     let mut state = 1_u8;
@@ -178,7 +178,7 @@ static SETS_HTTP_URL: [u8; 256] = [
             's9: loop {
                 loop {
                 let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
-                if SETS_HTTP_URL[usize::from(b)] & (1 << 3) == 0 { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) }
+                if SETS_HTTP_URL[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) }
                 { sink.enter(Label::Authority, i, b); i += 1; break; };
                 }
             's10: loop {
@@ -187,47 +187,11 @@ static SETS_HTTP_URL: [u8; 256] = [
                 if SETS_HTTP_URL[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HTTP_URL, 1 << 0); continue; }
                 match b {
                     0x23 => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                    0x2f => { sink.enter(Label::Path, i, b); i += 1; break; },
+                    0x2f => { sink.enter(Label::Path, i, b); return Ok(i + 1) },
                     0x3f => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
                     _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
                 }
                 }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HTTP_URL[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HTTP_URL, 1 << 1); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HTTP_URL[usize::from(b)] & (1 << 4) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HTTP_URL[usize::from(b)] & (1 << 5) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HTTP_URL[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Path, i, b); i += 1; continue 's12; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                    0x25 => { i += 1; continue 's15; },
-                    _ => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                }
-                }
-            }
-            }
-            }
-            }
             }
             }
             }

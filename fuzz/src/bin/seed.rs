@@ -62,6 +62,18 @@ fn main() -> std::io::Result<()> {
                 .flat_map(|id| forms.map(|f| format!("{f}{id}")))
                 .collect(),
         ),
+        (
+            "clean",
+            ids.iter()
+                .flat_map(|id| {
+                    [
+                        format!(" doi: {id}."),
+                        format!("({id})"),
+                        format!("doi.org/{id}"),
+                    ]
+                })
+                .collect(),
+        ),
     ];
     for (target, inputs) in targets {
         let dir = fuzz.join("corpus").join(target);

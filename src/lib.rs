@@ -46,9 +46,9 @@
 #[doc(hidden)]
 pub use handle_id_core::__reference;
 pub use handle_id_core::{
-    clean, detect, escape, recognize, validate, Action, Caseless, Cleaned, Fix, FixCode, Form,
-    Handle, HandleRef, HdlUri, LintCode, Options, ParseError, ParseErrorKind, ProxyBase,
-    ProxyQuery, Rendered, Warning, KNOWN_PROXY_HOSTS,
+    clean, detect, escape, extract, recognize, validate, Action, Caseless, Cleaned, Extract, Fix,
+    FixCode, Form, Found, Handle, HandleRef, HdlUri, LintCode, Options, ParseError, ParseErrorKind,
+    ProxyBase, ProxyQuery, Rendered, Warning, KNOWN_PROXY_HOSTS,
 };
 
 pub mod spec {

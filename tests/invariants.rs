@@ -20,6 +20,7 @@ fn all(text: &str) {
     handle_id_fuzz::proxy(text);
     handle_id_fuzz::query(text);
     handle_id_fuzz::clean_text(text);
+    handle_id_fuzz::extract_text(text);
     handle_id_fuzz::grammars(text);
 }
 
@@ -96,7 +97,7 @@ fn every_entry_point_keeps_its_invariants() {
         }
     }
     let mut runner = TestRunner::new_with_rng(
-        Config::with_cases(1000),
+        Config::with_cases(500),
         proptest::test_runner::TestRng::deterministic_rng(
             proptest::test_runner::RngAlgorithm::ChaCha,
         ),

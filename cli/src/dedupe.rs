@@ -37,10 +37,11 @@ pub enum CaseArg {
 /// for 100 million handles. Twelve bytes, aligned to four: with its line, a table entry
 /// takes sixteen.
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Fingerprint([u32; 3]);
+pub struct Fingerprint([u32; 3]);
 
 impl Fingerprint {
-    fn of(key: &[u8]) -> Self {
+    /// The fingerprint of `key`.
+    pub fn of(key: &[u8]) -> Self {
         let hash = |salt: u8| {
             let mut h = std::hash::DefaultHasher::new();
             salt.hash(&mut h);
@@ -83,25 +84,27 @@ impl Hasher for Identity {
 /// The fingerprints seen, with their entries, in 256 tables by one byte of the fingerprint
 /// (not one the tables hash by): a table that grows copies 1/256 of what is kept, so the
 /// peak stays near the size of the tables themselves.
-struct Seen {
+pub struct Seen {
     shards: Vec<HashMap<Fingerprint, Entry, BuildHasherDefault<Identity>>>,
 }
 
 impl Seen {
-    fn new() -> Self {
+    /// No fingerprint seen yet.
+    pub fn new() -> Self {
         Self {
             shards: (0..256).map(|_| HashMap::default()).collect(),
         }
     }
 
-    fn entry(&mut self, fingerprint: Fingerprint) -> MapEntry<'_, Fingerprint, Entry> {
+    /// The entry of `fingerprint`.
+    pub fn entry(&mut self, fingerprint: Fingerprint) -> MapEntry<'_, Fingerprint, Entry> {
         self.shards[(fingerprint.0[2] & 0xff) as usize].entry(fingerprint)
     }
 }
 
 /// Per distinct handle: the number of its first line (at most [`LINE`]), and in [`SEEN_AGAIN`]
 /// whether a later line repeated it.
-type Entry = u32;
+pub type Entry = u32;
 const SEEN_AGAIN: Entry = 1 << 31;
 const LINE: Entry = SEEN_AGAIN - 1;
 

@@ -182,7 +182,7 @@ impl Cleaned {
 /// White space cleaning removes around an identifier: Unicode's (no-break spaces
 /// included), and the zero-width space, joiners and the byte order mark, which text
 /// extraction leaves behind.
-fn is_space(c: char) -> bool {
+pub(crate) fn is_space(c: char) -> bool {
     c.is_whitespace()
         || matches!(
             c,
@@ -191,7 +191,7 @@ fn is_space(c: char) -> bool {
 }
 
 /// Brackets and quotes, opening and closing, that wrap identifiers in real text.
-const PAIRS: [(char, char); 10] = [
+pub(crate) const PAIRS: [(char, char); 10] = [
     ('(', ')'),
     ('[', ']'),
     ('{', '}'),

@@ -18,6 +18,7 @@ mod clean;
 mod dfa;
 mod error;
 pub mod escape;
+mod extract;
 #[rustfmt::skip]
 mod generated;
 mod handle;
@@ -30,6 +31,7 @@ mod validate;
 
 pub use clean::{clean, Cleaned, Fix, FixCode};
 pub use error::{ParseError, ParseErrorKind, Rendered};
+pub use extract::{extract, Extract, Found};
 pub use handle::{Caseless, Handle, HandleRef};
 pub use lint::{LintCode, Warning};
 pub use proxy::{Action, ProxyBase, ProxyQuery, KNOWN_PROXY_HOSTS};

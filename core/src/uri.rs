@@ -147,6 +147,8 @@ pub struct Options {
     pub(crate) repository_urls: bool,
     pub(crate) resolution_form: bool,
     pub(crate) cordra: bool,
+    /// Prefixes under which extraction reads bare handles (C3).
+    pub(crate) prefixes: alloc::vec::Vec<String>,
 }
 
 impl Options {
@@ -155,6 +157,15 @@ impl Options {
     #[must_use]
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// For [`extract`](crate::extract): also find bare handles under `prefix`
+    /// (`20.500.12345` finds `20.500.12345/abc` written bare in a text). DOIs written bare
+    /// are found without it; a bare `1234/567` in prose is otherwise no evidence of a handle.
+    #[must_use]
+    pub fn handle_prefix(mut self, prefix: &str) -> Self {
+        self.prefixes.push(String::from(prefix));
+        self
     }
 
     /// Also read URLs of the resolver at `base` (P1).

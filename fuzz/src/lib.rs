@@ -16,8 +16,8 @@ pub mod memory;
 pub mod reference;
 
 use handle_id::{
-    clean, detect, recognize, validate, Form, Handle, HandleRef, HdlUri, Options, ParseError,
-    ParseErrorKind, ProxyBase, ProxyQuery,
+    clean, detect, extract, recognize, validate, Form, Handle, HandleRef, HdlUri, Options,
+    ParseError, ParseErrorKind, ProxyBase, ProxyQuery,
 };
 
 /// Bytes a call may allocate per byte of input, besides [`memory::SLACK`].
@@ -314,6 +314,32 @@ pub fn clean_text(text: &str) {
                 }
             }
             Err(e) => error_names_its_character(text, &e),
+        }
+    }
+}
+
+/// Identifiers extracted from `text` (C3), under each option set and a named prefix: in
+/// order, not overlapping, each span on character boundaries with its text as written; the
+/// handle is what cleaning that text gives (as written).
+pub fn extract_text(text: &str) {
+    for (name, options) in option_sets() {
+        let options = options.handle_prefix("20.500.1");
+        let found: Vec<_> = memory::bounded(text.len(), BYTES_PER_BYTE, || {
+            extract(text, &options).collect()
+        });
+        let mut end = 0;
+        for f in &found {
+            let span = f.span();
+            assert!(
+                span.start >= end && span.start < span.end,
+                "{name}: {f:?} in {text:?}"
+            );
+            assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
+            assert_eq!(&text[span.clone()], f.text(), "{name}: {text:?}");
+            let cleaned = clean(f.text(), &options)
+                .unwrap_or_else(|e| panic!("{name}: {f:?} in {text:?} does not clean: {e}"));
+            assert_eq!(cleaned.as_written(), f.handle(), "{name}: {text:?}");
+            end = span.end;
         }
     }
 }

@@ -35,7 +35,7 @@ fn main() -> std::io::Result<()> {
         "locatt=id:1&action=showurls",
         "a=%41+b",
     ];
-    let targets: [(&str, Vec<String>); 7] = [
+    let targets: [(&str, Vec<String>); 8] = [
         ("handle", ids.clone()),
         (
             "recognize",
@@ -60,6 +60,12 @@ fn main() -> std::io::Result<()> {
             "grammars",
             ids.iter()
                 .flat_map(|id| forms.map(|f| format!("{f}{id}")))
+                .collect(),
+        ),
+        (
+            "extract",
+            ids.iter()
+                .map(|id| format!("See doi:{id}, or <a href=\"https://doi.org/{id}\">({id})</a>."))
                 .collect(),
         ),
         (

@@ -1,0 +1,214 @@
+//! Extraction (SPEC C3): the identifiers in running text, each with its span as written.
+//!
+//! Where an identifier may start is the forms grammar's (its prefix rules, `label_form`) and
+//! the known resolvers'; a bare DOI starts at `10.`, digits and `/`. Where it
+//! ends (white space, `"`, `</`, a closing bracket with no partner inside it, then
+//! sentence punctuation) is cleaning's rule (C2, C3): brackets that balance inside an
+//! identifier are not a grammar's to state, since balance is not a regular language.
+
+use crate::clean::{clean, is_space, FixCode, PAIRS};
+use crate::generated as g;
+use crate::handle::Handle;
+use crate::proxy::KNOWN_PROXY_HOSTS;
+use crate::uri::{Form, Options};
+
+/// An identifier found in a text: where, as written, in which form, and the handle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found<'a> {
+    start: usize,
+    text: &'a str,
+    form: Form,
+    handle: Handle,
+}
+
+impl<'a> Found<'a> {
+    /// The byte span in the text, as written: `start..end`.
+    #[must_use]
+    pub fn span(&self) -> core::ops::Range<usize> {
+        self.start..self.start + self.text.len()
+    }
+
+    /// The identifier as written.
+    #[must_use]
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The form it is written in (a `doi:` label counts as the `doi:` form).
+    #[must_use]
+    pub fn form(&self) -> Form {
+        self.form
+    }
+
+    /// The handle, as written (see [`Handle::canonical`] for the canonical form).
+    #[must_use]
+    pub fn handle(&self) -> &Handle {
+        &self.handle
+    }
+}
+
+/// The identifiers in `text`, in order: DOIs written bare anywhere (`10.` digits `/` a
+/// suffix, not inside a longer number), also inside another site's URL; every labelled and URI form
+/// (`doi:`, `DOI `, `hdl:`, `info:doi/`, `info:hdl/`, `urn:doi:`, `urn:hdl:`); URLs of the
+/// known resolvers and of the bases `options` names, with or without their scheme (the
+/// query and fragment are not part of the handle, percent-encoding is decoded); and bare
+/// handles under the prefixes `options` names ([`Options::handle_prefix`]). A bare `1234/567`
+/// in prose is not evidence of a handle.
+///
+/// ```
+/// use handle_id::{extract, Form, Options};
+/// let text = "See doi:10.1000/182 and (https://doi.org/10.3319/TAO.2009.05.25.02(IWNOP)).";
+/// let found: Vec<_> = extract(text, &Options::new()).collect();
+/// assert_eq!(found.len(), 2);
+/// assert_eq!(found[0].handle().as_str(), "10.1000/182");
+/// assert_eq!((found[0].text(), found[0].form()), ("doi:10.1000/182", Form::Doi));
+/// assert_eq!(found[1].handle().as_str(), "10.3319/TAO.2009.05.25.02(IWNOP)");
+/// assert_eq!(&text[found[1].span()], "https://doi.org/10.3319/TAO.2009.05.25.02(IWNOP)");
+/// ```
+#[must_use]
+pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
+    Extract {
+        text,
+        options,
+        at: 0,
+    }
+}
+
+/// The iterator of [`extract`]; it holds the text and a position, nothing per identifier.
+#[derive(Clone, Debug)]
+pub struct Extract<'a, 'o> {
+    text: &'a str,
+    options: &'o Options,
+    at: usize,
+}
+
+impl<'a> Iterator for Extract<'a, '_> {
+    type Item = Found<'a>;
+
+    fn next(&mut self) -> Option<Found<'a>> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        while self.at < bytes.len() {
+            let i = self.at;
+            // Candidates start at an ASCII letter or digit that does not continue a word or
+            // number (a bare DOI also after another site's '/').
+            let b = bytes[i];
+            let before = i.checked_sub(1).map(|p| bytes[p]);
+            let word_start = before.map_or(true, |p| !p.is_ascii_alphanumeric() && p != b'.');
+            if !b.is_ascii_alphanumeric() || !word_start {
+                self.at += 1;
+                continue;
+            }
+            if let Some(found) = self.candidate(i) {
+                self.at = found.span().end;
+                return Some(found);
+            }
+            self.at += 1;
+        }
+        None
+    }
+}
+
+impl<'a> Extract<'a, '_> {
+    /// The identifier that starts at `i`, if one does.
+    fn candidate(&self, i: usize) -> Option<Found<'a>> {
+        let rest = &self.text[i..];
+        let r = rest.as_bytes();
+        let starts =
+            |p: &str| r.len() >= p.len() && r[..p.len()].eq_ignore_ascii_case(p.as_bytes());
+        let written = starts("http://")
+            || starts("https://")
+            || KNOWN_PROXY_HOSTS
+                .iter()
+                .any(|h| starts(h) && r.get(h.len()) == Some(&b'/'))
+            || [
+                &g::DOI_FORM,
+                &g::HDL_FORM,
+                &g::INFO_HDL_FORM,
+                &g::INFO_DOI_FORM,
+                &g::URN_HDL_FORM,
+                &g::URN_DOI_FORM,
+                &g::LABEL_FORM,
+            ]
+            .iter()
+            .any(|dfa| dfa.accepted_prefix(r).is_some());
+        let bare_doi = doi_start(r);
+        let named = self
+            .options
+            .prefixes
+            .iter()
+            .any(|p| r.len() > p.len() && r[..p.len()] == *p.as_bytes() && r[p.len()] == b'/');
+        if !(written || bare_doi || named) {
+            return None;
+        }
+        // A label written with a space (`DOI 10.1/x`) is part of the identifier: its end is
+        // looked for after the label and the space.
+        let label = g::LABEL_FORM.accepted_prefix(r).map_or(0, |p| {
+            p + rest[p..].len() - rest[p..].trim_start_matches(is_space).len()
+        });
+        let end = i + label + identifier_end(&rest[label..], written);
+        let c = clean(&self.text[i..end], self.options).ok()?;
+        // Cleaning may take punctuation off the end: the span is what it kept.
+        let kept = c
+            .fixes()
+            .iter()
+            .filter(|f| f.code() == FixCode::TrailingPunctuation)
+            .map(|f| i + f.index())
+            .min()
+            .unwrap_or(end);
+        let handle = c.as_written().clone();
+        // A candidate of no written form is a bare DOI or under a named prefix; anything
+        // else cleaning read there (a bare `1234/567`) is not evidence of a handle.
+        if !(written || handle.is_doi() || named) {
+            return None;
+        }
+        Some(Found {
+            start: i,
+            text: &self.text[i..kept],
+            form: c.form(),
+            handle,
+        })
+    }
+}
+
+/// Whether `r` starts like a bare DOI: `10.`, digits, sub-prefixes of digits, `/` and a
+/// suffix (C3).
+fn doi_start(r: &[u8]) -> bool {
+    let Some(rest) = r.strip_prefix(b"10.") else {
+        return false;
+    };
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return false;
+    }
+    let after = rest[digits..]
+        .iter()
+        .position(|&b| !(b.is_ascii_digit() || b == b'.'))
+        .map_or(rest.len(), |p| digits + p);
+    rest.get(after) == Some(&b'/')
+        && rest
+            .get(after + 1)
+            .is_some_and(|&b| !is_space(char::from(b)))
+}
+
+/// Where the identifier that starts `rest` ends (C3): at white space, a `"`, `</`, or a
+/// closing bracket with no partner inside it; in a written form also at `<`, which URLs
+/// and labels leave encoded. Sentence punctuation at the end is cleaning's to take off.
+fn identifier_end(rest: &str, written: bool) -> usize {
+    let mut open: [usize; PAIRS.len()] = [0; PAIRS.len()];
+    for (i, c) in rest.char_indices() {
+        if is_space(c) || c == '"' || rest[i..].starts_with("</") || (written && c == '<' && i > 0)
+        {
+            return i;
+        }
+        if let Some(k) = PAIRS.iter().position(|&(o, cl)| o == c && o != cl) {
+            open[k] += 1;
+        } else if let Some(k) = PAIRS.iter().position(|&(o, cl)| cl == c && o != cl) {
+            if open[k] == 0 {
+                return i;
+            }
+            open[k] -= 1;
+        }
+    }
+    rest.len()
+}

@@ -4,8 +4,9 @@
 
 mod support;
 
-use handle_id::{extract, Form, HandleRef, Options, ProxyBase};
+use handle_id::{extract, Form, Options, ProxyBase};
 use proptest::prelude::*;
+use support::contexts::{self, in_context, CONTEXTS};
 
 /// What `extract` finds in `text`: the handles and the texts as written.
 fn found(text: &str, options: &Options) -> Vec<(String, String)> {
@@ -93,34 +94,6 @@ fn bare_handles_only_under_named_prefixes() {
     );
 }
 
-/// Where text puts an identifier; `{}` is the identifier, `{url}` its proxy URL's path.
-const CONTEXTS: &[&str] = &[
-    "{}",
-    "See {} for details.",
-    "See {}, then more.",
-    "(see {}).",
-    "[{}]",
-    "doi:{}",
-    "DOI: {}.",
-    "https://doi.org/{url}",
-    "Smith J. (2009) A title. J Chem 5:1-10. https://doi.org/{url}.",
-    "<a href=\"https://doi.org/{url}\">here</a>",
-    "<td>{}</td>",
-    "[the paper](https://doi.org/{url})",
-    "  doi = {{}},",
-    "{\"DOI\": \"{}\", \"year\": 2009}",
-    "\"A title\",\"{}\",2009",
-    "Two: doi:{} and nothing else.",
-    "\u{A0}{}\u{A0}",
-];
-
-fn in_context(context: &str, d: &str) -> String {
-    let url = ProxyBase::doi_org().url(HandleRef::parse(d).unwrap());
-    context
-        .replace("{url}", &url["https://doi.org/".len()..])
-        .replacen("{}", d, 1)
-}
-
 #[track_caller]
 fn finds_exactly(d: &str) {
     for context in CONTEXTS {
@@ -152,35 +125,11 @@ proptest! {
 
 #[test]
 fn the_corpus_dois_in_every_context() {
-    let mut n = 0;
-    for id in support::corpus_identifiers() {
-        let Ok(h) = HandleRef::parse(&id) else {
-            continue;
-        };
-        // DOIs a sentence cannot swallow: no white space, quotes, brackets that do not
-        // balance, or punctuation at the end.
-        // C3's bare DOI: `10.` and digits (and sub-prefixes of digits).
-        let numeric = h
-            .prefix()
-            .split('.')
-            .all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
-        let plain = h.is_doi()
-            && h.prefix().contains('.')
-            && !h.local_name().is_empty()
-            && numeric
-            && handle_id::clean(&id, &Options::new()).is_ok_and(|c| {
-                c.as_written() == &h.to_handle()
-                    && c.fixes()
-                        .iter()
-                        .all(|f| f.code() == handle_id::FixCode::CaseFolded)
-            })
-            && !id.contains(|c: char| c.is_whitespace() || "\"'<>{}[]()%?#\\".contains(c));
-        if plain {
-            finds_exactly(&id);
-            n += 1;
-        }
+    let dois = contexts::plain_corpus_dois();
+    assert!(dois.len() > 500, "{} corpus DOIs", dois.len());
+    for d in &dois {
+        finds_exactly(d);
     }
-    assert!(n > 500, "{n} corpus DOIs");
 }
 
 #[test]

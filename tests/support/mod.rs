@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod contexts;
 pub mod grammars;
 pub mod reference;
 

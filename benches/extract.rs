@@ -1,0 +1,139 @@
+//! Extraction against the patterns projects use (SPEC C3): precision, recall and F1 on
+//! labelled texts (printed first), then throughput on prose with a few identifiers per
+//! kilobyte, beside the `regex` crate running Crossref's recommended pattern on the same text.
+//!
+//!     cargo bench --bench extract
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use handle_id::{extract, Options};
+use support::contexts::{in_context, plain_corpus_dois, CONTEXTS};
+
+/// Crossref's recommended pattern for modern DOIs, case-insensitive.
+const CROSSREF: &str = r"(?i)10\.\d{4,9}/[-._;()/:A-Z0-9]+";
+/// The pattern of the doi-regex package and many answers after it:
+/// `10[.][0-9]{4,}(?:[.][0-9]+)*/(?:(?!["&'<>])\S)+`, its lookahead written as a class.
+const DOI_REGEX: &str = r#"10[.][0-9]{4,}(?:[.][0-9]+)*/[^\s"&'<>]+"#;
+
+/// Texts and the DOIs each holds: every plain corpus DOI in every context, and texts that
+/// hold none but look like they might.
+fn labelled() -> Vec<(String, Vec<String>)> {
+    let mut texts = Vec::new();
+    for d in plain_corpus_dois() {
+        for context in CONTEXTS {
+            texts.push((in_context(context, &d), vec![d.clone()]));
+        }
+    }
+    let dois = plain_corpus_dois();
+    for pair in dois.chunks(2).filter(|p| p.len() == 2) {
+        texts.push((
+            format!("Cited as doi:{} and https://doi.org/{}.", pair[0], pair[1]),
+            pair.to_vec(),
+        ));
+    }
+    for none in [
+        "Version 110.1000/2 of the report, 25.3/4 of the budget.",
+        "See https://example.com/a/b and 1234/567 in the appendix.",
+        "The ratio was 3.10.2000/1 in 2009.",
+        "Call 555-10.1234 for details.",
+    ] {
+        texts.push((none.to_owned(), Vec::new()));
+    }
+    texts
+}
+
+/// Precision, recall, F1 of `find` over the labelled texts (a match is right when it is one
+/// of the text's DOIs, ignoring ASCII case, after percent-decoding).
+fn score(texts: &[(String, Vec<String>)], find: impl Fn(&str) -> Vec<String>) -> (f64, f64, f64) {
+    let (mut tp, mut fp, mut expected) = (0_usize, 0_usize, 0_usize);
+    for (text, dois) in texts {
+        expected += dois.len();
+        let mut left: Vec<String> = dois.iter().map(|d| d.to_ascii_lowercase()).collect();
+        for m in find(text) {
+            let m = support::percent_decoded(&m)
+                .unwrap_or(m)
+                .to_ascii_lowercase();
+            match left.iter().position(|d| *d == m) {
+                Some(i) => {
+                    left.swap_remove(i);
+                    tp += 1;
+                }
+                None => fp += 1,
+            }
+        }
+    }
+    let precision = tp as f64 / (tp + fp).max(1) as f64;
+    let recall = tp as f64 / expected.max(1) as f64;
+    (
+        precision,
+        recall,
+        2.0 * precision * recall / (precision + recall),
+    )
+}
+
+fn accuracy() {
+    let texts = labelled();
+    let options = Options::new();
+    let crossref = regex::Regex::new(CROSSREF).unwrap();
+    let doi_regex = regex::Regex::new(DOI_REGEX).unwrap();
+    let ours = score(&texts, |t| {
+        extract(t, &options)
+            .map(|f| f.handle().to_string())
+            .collect()
+    });
+    let matches = |re: &regex::Regex, t: &str| -> Vec<String> {
+        re.find_iter(t).map(|m| m.as_str().to_owned()).collect()
+    };
+    let c = score(&texts, |t| matches(&crossref, t));
+    let d = score(&texts, |t| matches(&doi_regex, t));
+    let n: usize = texts.iter().map(|(_, d)| d.len()).sum();
+    println!("extraction accuracy: {} texts, {n} DOIs", texts.len());
+    println!("| approach | precision | recall | F1 |\n|---|---|---|---|");
+    for (name, (p, r, f)) in [
+        ("handle-id `extract`", ours),
+        ("Crossref's recommended regex", c),
+        ("doi-regex pattern", d),
+    ] {
+        println!("| {name} | {p:.4} | {r:.4} | {f:.4} |");
+    }
+}
+
+/// Prose with a few identifiers per kilobyte: sentences, and every so often a DOI in one
+/// of the contexts.
+fn prose() -> String {
+    let dois = plain_corpus_dois();
+    let sentence = "The results of the experiment were consistent with the earlier \
+                    observations reported by the group, and the analysis follows it. ";
+    let mut text = String::new();
+    for (i, d) in dois.iter().cycle().take(2000).enumerate() {
+        for _ in 0..3 {
+            text.push_str(sentence);
+        }
+        text.push_str(&in_context(CONTEXTS[i % CONTEXTS.len()], d));
+        text.push('\n');
+    }
+    text
+}
+
+fn throughput(c: &mut Criterion) {
+    accuracy();
+    let text = prose();
+    let options = Options::new();
+    let crossref = regex::Regex::new(CROSSREF).unwrap();
+    let mut g = c.benchmark_group("extract");
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_function("handle-id extract", |b| {
+        b.iter(|| extract(black_box(&text), &options).count());
+    });
+    g.bench_function("regex, Crossref's pattern", |b| {
+        b.iter(|| crossref.find_iter(black_box(&text)).count());
+    });
+    g.finish();
+}
+
+criterion_group!(benches, throughput);
+criterion_main!(benches);

@@ -1,0 +1,61 @@
+//! Where running text puts identifiers, for the extraction tests and benchmark: contexts
+//! from reference lists, HTML, Markdown, BibTeX, JSON, CSV and sentences, and the corpus
+//! DOIs that can stand in any of them.
+
+use handle_id::{clean, FixCode, HandleRef, Options, ProxyBase};
+
+/// Where text puts an identifier; `{}` is the identifier, `{url}` its proxy URL's path.
+pub const CONTEXTS: &[&str] = &[
+    "{}",
+    "See {} for details.",
+    "See {}, then more.",
+    "(see {}).",
+    "[{}]",
+    "doi:{}",
+    "DOI: {}.",
+    "https://doi.org/{url}",
+    "Smith J. (2009) A title. J Chem 5:1-10. https://doi.org/{url}.",
+    "<a href=\"https://doi.org/{url}\">here</a>",
+    "<td>{}</td>",
+    "[the paper](https://doi.org/{url})",
+    "  doi = {{}},",
+    "{\"DOI\": \"{}\", \"year\": 2009}",
+    "\"A title\",\"{}\",2009",
+    "Two: doi:{} and nothing else.",
+    "\u{A0}{}\u{A0}",
+];
+
+/// `d` written in `context`.
+pub fn in_context(context: &str, d: &str) -> String {
+    let url = ProxyBase::doi_org().url(HandleRef::parse(d).unwrap());
+    context
+        .replace("{url}", &url["https://doi.org/".len()..])
+        .replacen("{}", d, 1)
+}
+
+/// The corpus's DOIs of C3's shape (`10.` and digits, `/`, a suffix) that no context can
+/// swallow or cut: cleaning leaves them as they are (but for case), and they hold no white
+/// space, quote, bracket or character a URL writes encoded.
+pub fn plain_corpus_dois() -> Vec<String> {
+    super::corpus_identifiers()
+        .into_iter()
+        .filter(|id| {
+            let Ok(h) = HandleRef::parse(id) else {
+                return false;
+            };
+            let numeric = h
+                .prefix()
+                .split('.')
+                .all(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+            h.is_doi()
+                && h.prefix().contains('.')
+                && numeric
+                && !h.local_name().is_empty()
+                && clean(id, &Options::new()).is_ok_and(|c| {
+                    c.as_written() == &h.to_handle()
+                        && c.fixes().iter().all(|f| f.code() == FixCode::CaseFolded)
+                })
+                && !id.contains(|c: char| c.is_whitespace() || "\"'<>{}[]()%?#\\".contains(c))
+        })
+        .collect()
+}

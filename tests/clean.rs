@@ -3,6 +3,8 @@
 
 mod support;
 
+use support::contexts::doi;
+
 use handle_id::{clean, FixCode, Form, HandleRef, Options, ParseErrorKind};
 use proptest::prelude::*;
 
@@ -273,14 +275,6 @@ fn the_corpus_in_every_context() {
     for doi in &dois {
         cleans_back_in_every_context(doi);
     }
-}
-
-/// DOIs as registries issue them: `10.` + four or five digits (and sub-prefixes), `/`, a
-/// suffix of the characters Crossref recommends, with brackets that balance.
-fn doi() -> impl Strategy<Value = String> {
-    let prefix = "10\\.[0-9]{4,5}(\\.[0-9]{1,3})?";
-    let suffix = "[A-Za-z0-9][-._;:/A-Za-z0-9]{0,20}(\\([A-Za-z0-9]{1,5}\\))?[A-Za-z0-9]";
-    (prefix, suffix).prop_map(|(p, s)| format!("{p}/{s}"))
 }
 
 proptest! {

@@ -6,7 +6,7 @@ mod support;
 
 use handle_id::{extract, Form, Options, ProxyBase};
 use proptest::prelude::*;
-use support::contexts::{self, in_context, CONTEXTS};
+use support::contexts::{self, doi, in_context, CONTEXTS};
 
 /// What `extract` finds in `text`: the handles and the texts as written.
 fn found(text: &str, options: &Options) -> Vec<(String, String)> {
@@ -104,14 +104,6 @@ fn finds_exactly(d: &str) {
             .collect();
         assert_eq!(got, [d], "{text:?}");
     }
-}
-
-/// DOIs as registries issue them, with brackets that balance; none ends in punctuation a
-/// sentence would put there.
-fn doi() -> impl Strategy<Value = String> {
-    let prefix = "10\\.[0-9]{4,5}(\\.[0-9]{1,3})?";
-    let suffix = "[A-Za-z0-9][-._;:/A-Za-z0-9]{0,20}(\\([A-Za-z0-9]{1,5}\\))?[A-Za-z0-9]";
-    (prefix, suffix).prop_map(|(p, s)| format!("{p}/{s}"))
 }
 
 proptest! {

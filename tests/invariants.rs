@@ -8,6 +8,10 @@
 
 mod support;
 
+// The invariants hold memory to a constant factor of the input, counted by this allocator.
+#[global_allocator]
+static ALLOCATOR: handle_id_fuzz::memory::Counting = handle_id_fuzz::memory::Counting;
+
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 

@@ -30,8 +30,12 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// The tests share the counters: one measures at a time.
+/// The tests share the counters: one runs at a time, from its first allocation to its last.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// The peak of the bytes `f` allocates beyond what was live before it.
 fn peak_of<T>(f: impl FnOnce() -> T) -> usize {
@@ -44,7 +48,6 @@ fn peak_of<T>(f: impl FnOnce() -> T) -> usize {
 /// At most `factor` bytes per input byte, and a few kilobytes besides.
 #[track_caller]
 fn bounded(what: &str, input: &str, factor: usize, f: impl FnOnce()) {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let peak = peak_of(f);
     assert!(
         peak <= factor * input.len() + 64 * 1024,
@@ -55,6 +58,7 @@ fn bounded(what: &str, input: &str, factor: usize, f: impl FnOnce()) {
 
 #[test]
 fn proxy_queries() {
+    let _alone = alone();
     // The shape that cost 40 bytes a byte: many short parameters the reader keeps.
     for query in [
         "a&".repeat(5_000_000),
@@ -74,6 +78,7 @@ fn proxy_queries() {
 
 #[test]
 fn readers_of_long_texts() {
+    let _alone = alone();
     let long_local = format!("10.1000/{}", "%C3%A9".repeat(200_000));
     let long_prefix = format!("{}/x", vec!["1"; 200_000].join("."));
     let base = ProxyBase::parse("http://h").unwrap();

@@ -11,35 +11,13 @@ use pest::iterators::Pairs;
 use pest::Parser;
 use proptest::prelude::*;
 
-use support::grammars::{cordra, forms, hdl, info, proxy};
+use support::grammars::{cordra, hdl, info, proxy};
 
-/// pest's verdict for entry rule `rule` on `text`.
-fn pest_accepts(rule: &str, text: &str) -> bool {
-    macro_rules! try_rules {
-        ($($module:ident: $($rule:ident),+;)+) => {
-            match rule {
-                $($(stringify!($rule) => $module::G::parse($module::Rule::$rule, text).is_ok(),)+)+
-                _ => panic!("no pest rule {rule}"),
-            }
-        };
-    }
-    try_rules! {
-        hdl: hdl_host, hdl_path, hdl_resolution;
-        cordra: cordra_host, cordra_path, cordra_http;
-        info: info_uri;
-        proxy: http_url;
-        forms: hdl_host_form, hdl_form, info_hdl_form, info_doi_form, doi_form, urn_hdl_form,
-            urn_doi_form, http_form, info_other_form, urn_other_form, other_url_form,
-            label_form;
-    }
-}
+use handle_id_fuzz::reference::accepts as pest_accepts;
 
 /// Every generated validator but the handle's (tests/differential.rs has that one).
 fn entry_rules() -> impl Iterator<Item = &'static str> {
-    handle_id_codegen::GRAMMARS
-        .iter()
-        .filter(|(path, _)| *path != "grammar/handle.pest")
-        .flat_map(|(_, entries)| entries.iter().copied())
+    handle_id_fuzz::reference::entry_rules().filter(|rule| *rule != "handle")
 }
 
 #[track_caller]

@@ -1,6 +1,7 @@
 //! A counting allocator: the peak of what a call allocates, so that a check can hold it to
-//! a constant factor of the input. It is the global allocator of every program that links
-//! this crate (the fuzz targets, tests/invariants.rs).
+//! a constant factor of the input. It is the global allocator of the fuzz targets (with the
+//! `libfuzzer` feature) and of tests/invariants.rs, which declares it; in a program that
+//! does not use it, [`bounded`] checks nothing.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -8,7 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// Bytes any call may allocate besides its factor: buffers of a fixed size.
 pub const SLACK: usize = 64 * 1024;
 
-struct Counting;
+/// The counting allocator: the system's, counted.
+pub struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
@@ -39,6 +41,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
+#[cfg(feature = "libfuzzer")]
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 

@@ -3,6 +3,7 @@
 //! DOIs that can stand in any of them.
 
 use handle_id::{clean, FixCode, HandleRef, Options, ProxyBase};
+use proptest::prelude::*;
 
 /// Where text puts an identifier; `{}` is the identifier, `{url}` its proxy URL's path.
 pub const CONTEXTS: &[&str] = &[
@@ -58,4 +59,13 @@ pub fn plain_corpus_dois() -> Vec<String> {
                 && !id.contains(|c: char| c.is_whitespace() || "\"'<>{}[]()%?#\\".contains(c))
         })
         .collect()
+}
+
+/// DOIs as registries issue them (`10.` four or five digits, perhaps a sub-prefix, `/`, a
+/// suffix of the characters Crossref recommends, with brackets that balance), none ending
+/// in punctuation a sentence would put there.
+pub fn doi() -> impl Strategy<Value = String> {
+    let prefix = "10\\.[0-9]{4,5}(\\.[0-9]{1,3})?";
+    let suffix = "[A-Za-z0-9][-._;:/A-Za-z0-9]{0,20}(\\([A-Za-z0-9]{1,5}\\))?[A-Za-z0-9]";
+    (prefix, suffix).prop_map(|(p, s)| format!("{p}/{s}"))
 }

@@ -198,3 +198,21 @@ pub fn run(
         Status::SomeInvalid
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Entry, Fingerprint, Seen};
+
+    /// What `hdl dedupe` keeps per distinct handle: 16 bytes in a table entry (and the
+    /// table's control byte), whatever the line or the handle.
+    #[test]
+    fn dedupe_keeps_sixteen_bytes_per_handle() {
+        assert_eq!(std::mem::size_of::<(Fingerprint, Entry)>(), 16);
+        let mut seen = Seen::new();
+        let (a, b) = (Fingerprint::of(b"10.1000/abc"), Fingerprint::of(b"10.1000/abd"));
+        assert!(a != b && a == Fingerprint::of(b"10.1000/abc"));
+        seen.entry(a).or_insert(1);
+        assert_eq!(*seen.entry(a).or_insert(2), 1);
+        assert_eq!(*seen.entry(b).or_insert(3), 3);
+    }
+}

@@ -209,7 +209,10 @@ mod tests {
     fn dedupe_keeps_sixteen_bytes_per_handle() {
         assert_eq!(std::mem::size_of::<(Fingerprint, Entry)>(), 16);
         let mut seen = Seen::new();
-        let (a, b) = (Fingerprint::of(b"10.1000/abc"), Fingerprint::of(b"10.1000/abd"));
+        let (a, b) = (
+            Fingerprint::of(b"10.1000/abc"),
+            Fingerprint::of(b"10.1000/abd"),
+        );
         assert!(a != b && a == Fingerprint::of(b"10.1000/abc"));
         seen.entry(a).or_insert(1);
         assert_eq!(*seen.entry(a).or_insert(2), 1);

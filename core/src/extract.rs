@@ -71,6 +71,7 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
         text,
         options,
         at: 0,
+        tried: 0,
     }
 }
 
@@ -79,34 +80,65 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
 pub struct Extract<'a, 'o> {
     text: &'a str,
     options: &'o Options,
+    /// Where the search goes on: after the last identifier found, or the last anchor.
     at: usize,
+    /// Positions before this one were tried as starts already: each is tried once.
+    tried: usize,
 }
+
+/// How far back from an anchor a start is looked for: a label and its space (`DOI: `)
+/// before a token, and the token itself up to this many bytes.
+const LOOK_BACK: usize = 512;
+
+/// The longest identifier extraction reads (a longer one is not read): so that a hostile
+/// text costs time linear in its length.
+pub const MAX_IDENTIFIER: usize = 8192;
 
 impl<'a> Iterator for Extract<'a, '_> {
     type Item = Found<'a>;
 
     fn next(&mut self) -> Option<Found<'a>> {
-        let text = self.text;
-        let bytes = text.as_bytes();
-        while self.at < bytes.len() {
-            let i = self.at;
-            // Candidates start at an ASCII letter or digit that does not continue a word or
-            // number (a bare DOI also after another site's '/').
-            let b = bytes[i];
-            let before = i.checked_sub(1).map(|p| bytes[p]);
-            let word_start = before.map_or(true, |p| !p.is_ascii_alphanumeric() && p != b'.');
-            if !b.is_ascii_alphanumeric() || !word_start {
-                self.at += 1;
-                continue;
+        let bytes = self.text.as_bytes();
+        // Every identifier holds a '/' or a ':' (a handle's '/', a label's or scheme's ':';
+        // `urn:doi:10.123:456` has only ':'), and text holds few: they are the anchors,
+        // found by memchr, and a start is looked for in the token before each.
+        while let Some(k) = memchr::memchr2(b'/', b':', &bytes[self.at..]).map(|k| self.at + k) {
+            let token = bytes[..k]
+                .iter()
+                .rposition(|&b| b.is_ascii_whitespace())
+                .map_or(0, |w| w + 1);
+            // A label written with a space (`DOI 10.1/x`, `doi: 10.1/x`) stands before
+            // the token.
+            let from = token
+                .saturating_sub(6)
+                .max(k.saturating_sub(LOOK_BACK))
+                .max(self.tried)
+                .max(self.at);
+            for i in from..k {
+                self.tried = i + 1;
+                if !starts_a_candidate(bytes, i) {
+                    continue;
+                }
+                if let Some(found) = self.candidate(i) {
+                    self.at = found.span().end;
+                    self.tried = self.at;
+                    return Some(found);
+                }
             }
-            if let Some(found) = self.candidate(i) {
-                self.at = found.span().end;
-                return Some(found);
-            }
-            self.at += 1;
+            self.at = k + 1;
         }
+        self.at = bytes.len();
         None
     }
+}
+
+/// Whether an identifier may start at `i`: an ASCII letter or digit that does not continue
+/// a word or a number, and one that some form starts with.
+fn starts_a_candidate(bytes: &[u8], i: usize) -> bool {
+    let word_start = i.checked_sub(1).map_or(true, |p| {
+        !bytes[p].is_ascii_alphanumeric() && bytes[p] != b'.'
+    });
+    word_start && bytes[i].is_ascii_alphanumeric()
 }
 
 impl<'a> Extract<'a, '_> {
@@ -116,22 +148,25 @@ impl<'a> Extract<'a, '_> {
         let r = rest.as_bytes();
         let starts =
             |p: &str| r.len() >= p.len() && r[..p.len()].eq_ignore_ascii_case(p.as_bytes());
-        let written = starts("http://")
-            || starts("https://")
-            || KNOWN_PROXY_HOSTS
+        // Every written form starts with one of these letters (`http`, `hdl`, `doi`, `dx.`,
+        // `info`, `urn`, `www.`): the others need no look.
+        let written = matches!(r[0] | 0x20, b'h' | b'd' | b'i' | b'u' | b'w')
+            && (starts("http://")
+                || starts("https://")
+                || KNOWN_PROXY_HOSTS
+                    .iter()
+                    .any(|h| starts(h) && r.get(h.len()) == Some(&b'/'))
+                || [
+                    &g::DOI_FORM,
+                    &g::HDL_FORM,
+                    &g::INFO_HDL_FORM,
+                    &g::INFO_DOI_FORM,
+                    &g::URN_HDL_FORM,
+                    &g::URN_DOI_FORM,
+                    &g::LABEL_FORM,
+                ]
                 .iter()
-                .any(|h| starts(h) && r.get(h.len()) == Some(&b'/'))
-            || [
-                &g::DOI_FORM,
-                &g::HDL_FORM,
-                &g::INFO_HDL_FORM,
-                &g::INFO_DOI_FORM,
-                &g::URN_HDL_FORM,
-                &g::URN_DOI_FORM,
-                &g::LABEL_FORM,
-            ]
-            .iter()
-            .any(|dfa| dfa.accepted_prefix(r).is_some());
+                .any(|dfa| dfa.accepted_prefix(r).is_some()));
         let bare_doi = doi_start(r);
         let named = self
             .options
@@ -147,6 +182,9 @@ impl<'a> Extract<'a, '_> {
             p + rest[p..].len() - rest[p..].trim_start_matches(is_space).len()
         });
         let end = i + label + identifier_end(&rest[label..], written);
+        if end - i > MAX_IDENTIFIER {
+            return None;
+        }
         let c = clean(&self.text[i..end], self.options).ok()?;
         // Cleaning may take punctuation off the end: the span is what it kept.
         let kept = c
@@ -196,8 +234,23 @@ fn doi_start(r: &[u8]) -> bool {
 /// and labels leave encoded. Sentence punctuation at the end is cleaning's to take off.
 fn identifier_end(rest: &str, written: bool) -> usize {
     let mut open: [usize; PAIRS.len()] = [0; PAIRS.len()];
-    for (i, c) in rest.char_indices() {
-        if is_space(c) || c == '"' || rest[i..].starts_with("</") || (written && c == '<' && i > 0)
+    let bytes = rest.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if i > MAX_IDENTIFIER {
+            return i;
+        }
+        let b = bytes[i];
+        // Most bytes are ASCII letters, digits and punctuation that neither end an
+        // identifier nor open or close a pair: one look at the byte.
+        if b.is_ascii_alphanumeric() || (b.is_ascii() && b"./-_;:=&%?#+~!*,@$".contains(&b)) {
+            i += 1;
+            continue;
+        }
+        let c = rest[i..].chars().next().expect("a character starts here");
+        if is_space(c)
+            || c == '"'
+            || (c == '<' && (written && i > 0 || bytes.get(i + 1) == Some(&b'/')))
         {
             return i;
         }
@@ -209,6 +262,7 @@ fn identifier_end(rest: &str, written: bool) -> usize {
             }
             open[k] -= 1;
         }
+        i += c.len_utf8();
     }
-    rest.len()
+    bytes.len()
 }

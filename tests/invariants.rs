@@ -80,6 +80,8 @@ const FOUND_BY_FUZZING: &[&str] = &[
     "https://doi.org/api/handles/h%2F",
     // Cleaning took off a lone quote and said the input was empty.
     "\"",
+    // Extraction's span ended inside a pair of brackets cleaning had taken off.
+    "See a DOI: (0.1130/2013.2502.)</a>.",
 ];
 
 #[test]

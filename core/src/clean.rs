@@ -233,7 +233,7 @@ fn wrapped(s: &str) -> Option<(char, char)> {
 
 /// Whether the last character of `s` is punctuation that ends a sentence rather than an
 /// identifier: `.`, `,`, `;`, `:`, or a closing bracket or quote whose partner is not in `s`.
-fn trailing_punctuation(s: &str) -> Option<char> {
+pub(crate) fn trailing_punctuation(s: &str) -> Option<char> {
     let last = s.chars().next_back()?;
     if matches!(last, '.' | ',' | ';' | ':') {
         return Some(last);

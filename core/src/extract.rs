@@ -6,7 +6,7 @@
 //! sentence punctuation) is cleaning's rule (C2, C3): brackets that balance inside an
 //! identifier are not a grammar's to state, since balance is not a regular language.
 
-use crate::clean::{clean, is_space, FixCode, PAIRS};
+use crate::clean::{clean, is_space, trailing_punctuation, FixCode, PAIRS};
 use crate::generated as g;
 use crate::handle::Handle;
 use crate::proxy::KNOWN_PROXY_HOSTS;
@@ -181,19 +181,31 @@ impl<'a> Extract<'a, '_> {
         let label = g::LABEL_FORM.accepted_prefix(r).map_or(0, |p| {
             p + rest[p..].len() - rest[p..].trim_start_matches(is_space).len()
         });
+        if label > 0 && !r.get(label).is_some_and(u8::is_ascii_alphanumeric) {
+            // A label before anything but an identifier's first character: not one here.
+            return None;
+        }
         let end = i + label + identifier_end(&rest[label..], written);
         if end - i > MAX_IDENTIFIER {
             return None;
         }
-        let c = clean(&self.text[i..end], self.options).ok()?;
-        // Cleaning may take punctuation off the end: the span is what it kept.
-        let kept = c
-            .fixes()
-            .iter()
-            .filter(|f| f.code() == FixCode::TrailingPunctuation)
-            .map(|f| i + f.index())
-            .min()
-            .unwrap_or(end);
+        // Sentence punctuation after it is not part of it (C3).
+        let mut kept = end;
+        while let Some(c) = trailing_punctuation(&self.text[i..kept]) {
+            kept -= c.len_utf8();
+        }
+        // The identifier is what cleaning reads in the text kept, as it stands there.
+        let c = clean(&self.text[i..kept], self.options).ok()?;
+        if c.fixes().iter().any(|f| {
+            matches!(
+                f.code(),
+                FixCode::WrappingPair
+                    | FixCode::TrailingPunctuation
+                    | FixCode::SurroundingWhitespace
+            )
+        }) {
+            return None;
+        }
         let handle = c.as_written().clone();
         // A candidate of no written form is a bare DOI or under a named prefix; anything
         // else cleaning read there (a bare `1234/567`) is not evidence of a handle.

@@ -2,58 +2,20 @@
 //! text, on the shapes that cost the most per byte (a counting allocator measures the peak
 //! of what is allocated during the call).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use handle_id::{recognize, HandleRef, HdlUri, Options, ProxyBase, ProxyQuery};
+use handle_id_fuzz::memory::bounded;
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator; only counts.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let live = LIVE.fetch_add(layout.size(), Ordering::SeqCst) + layout.size();
-        PEAK.fetch_max(live, Ordering::SeqCst);
-        System.alloc(layout)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
-        System.dealloc(ptr, layout);
-    }
-}
-
+// The fuzz targets' counting allocator (fuzz/src/memory.rs).
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: handle_id_fuzz::memory::Counting = handle_id_fuzz::memory::Counting;
 
 /// The tests share the counters: one runs at a time, from its first allocation to its last.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn alone() -> std::sync::MutexGuard<'static, ()> {
     ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// The peak of the bytes `f` allocates beyond what was live before it.
-fn peak_of<T>(f: impl FnOnce() -> T) -> usize {
-    let before = LIVE.load(Ordering::SeqCst);
-    PEAK.store(before, Ordering::SeqCst);
-    drop(f());
-    PEAK.load(Ordering::SeqCst) - before
-}
-
-/// At most `factor` bytes per input byte, and a few kilobytes besides.
-#[track_caller]
-fn bounded(what: &str, input: &str, factor: usize, f: impl FnOnce()) {
-    let peak = peak_of(f);
-    assert!(
-        peak <= factor * input.len() + 64 * 1024,
-        "{what}: {peak} bytes for {} bytes of input",
-        input.len()
-    );
 }
 
 #[test]
@@ -65,7 +27,7 @@ fn proxy_queries() {
         "a=b&".repeat(1000),
         "index=1&".repeat(999),
     ] {
-        bounded("ProxyQuery::parse", &query, 8, || {
+        bounded(query.len(), 8, || {
             let _ = ProxyQuery::parse(&query);
         });
     }
@@ -91,17 +53,17 @@ fn readers_of_long_texts() {
         long_prefix.clone(),
         format!("http://h/{long_local}"),
     ] {
-        bounded("recognize", &text, 4, || {
+        bounded(text.len(), 4, || {
             let uri = recognize(&text, &options);
             let _ = uri
                 .as_ref()
                 .map(|u| (u.lint(), u.to_string(), u.proxy_query()));
         });
-        bounded("HdlUri::parse", &text, 4, || {
+        bounded(text.len(), 4, || {
             let _ = HdlUri::parse(&text);
         });
     }
-    bounded("lint", &long_prefix, 4, || {
+    bounded(long_prefix.len(), 4, || {
         let _ = HandleRef::parse(&long_prefix).unwrap().lint();
     });
 }

@@ -110,6 +110,8 @@ pub const GRAMMARS: &[(&str, &[&str])] = &[
             "urn_other_form",
             "other_url_form",
             "label_form",
+            "bare_doi_form",
+            "identifier_end_form",
         ],
     ),
 ];

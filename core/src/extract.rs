@@ -1,10 +1,11 @@
 //! Extraction (SPEC C3): the identifiers in running text, each with its span as written.
 //!
-//! Where an identifier may start is the forms grammar's (its prefix rules, `label_form`) and
-//! the known resolvers'; a bare DOI starts at `10.`, digits and `/`. Where it
-//! ends (white space, `"`, `</`, a closing bracket with no partner inside it, then
-//! sentence punctuation) is cleaning's rule (C2, C3): brackets that balance inside an
-//! identifier are not a grammar's to state, since balance is not a regular language.
+//! Where an identifier may start is the forms grammar's (its prefix rules, `label_form`,
+//! `bare_doi_form`) and the known resolvers'. Where it ends: ASCII white space, `"` and `</`
+//! are the grammar's too (`identifier_end_form`); Unicode white space, a closing bracket
+//! with no partner inside it, and then sentence punctuation are said here and in cleaning
+//! (C2, C3), since the generator reads non-ASCII characters as one symbol and balance is
+//! not a regular language.
 
 use crate::clean::{clean, is_space, trailing_punctuation, FixCode, PAIRS};
 use crate::generated as g;
@@ -167,7 +168,7 @@ impl<'a> Extract<'a, '_> {
                 ]
                 .iter()
                 .any(|dfa| dfa.accepted_prefix(r).is_some()));
-        let bare_doi = doi_start(r);
+        let bare_doi = g::BARE_DOI_FORM.accepted_prefix(r).is_some();
         let named = self
             .options
             .prefixes
@@ -221,26 +222,6 @@ impl<'a> Extract<'a, '_> {
     }
 }
 
-/// Whether `r` starts like a bare DOI: `10.`, digits, sub-prefixes of digits, `/` and a
-/// suffix (C3).
-fn doi_start(r: &[u8]) -> bool {
-    let Some(rest) = r.strip_prefix(b"10.") else {
-        return false;
-    };
-    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    if digits == 0 {
-        return false;
-    }
-    let after = rest[digits..]
-        .iter()
-        .position(|&b| !(b.is_ascii_digit() || b == b'.'))
-        .map_or(rest.len(), |p| digits + p);
-    rest.get(after) == Some(&b'/')
-        && rest
-            .get(after + 1)
-            .is_some_and(|&b| !is_space(char::from(b)))
-}
-
 /// Where the identifier that starts `rest` ends (C3): at white space, a `"`, `</`, or a
 /// closing bracket with no partner inside it; in a written form also at `<`, which URLs
 /// and labels leave encoded. Sentence punctuation at the end is cleaning's to take off.
@@ -259,11 +240,16 @@ fn identifier_end(rest: &str, written: bool) -> usize {
             i += 1;
             continue;
         }
-        let c = rest[i..].chars().next().expect("a character starts here");
-        if is_space(c)
-            || c == '"'
-            || (c == '<' && (written && i > 0 || bytes.get(i + 1) == Some(&b'/')))
+        // ASCII white space, '"' and "</" end it (forms.pest, `identifier_end_form`).
+        if b.is_ascii()
+            && g::IDENTIFIER_END_FORM
+                .accepted_prefix(&bytes[i..])
+                .is_some()
         {
+            return i;
+        }
+        let c = rest[i..].chars().next().expect("a character starts here");
+        if is_space(c) || (c == '<' && written && i > 0) {
             return i;
         }
         if let Some(k) = PAIRS.iter().position(|&(o, cl)| o == c && o != cl) {

@@ -1468,3 +1468,216 @@ static SETS_LABEL_FORM: [u8; 256] = [
         }
     }
 }
+
+/// The validator of rule `bare_doi_form` in `grammar/forms.pest`: 8 states, 8 byte classes.
+pub(crate) static BARE_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
+    rule: "bare_doi_form",
+    walk: run_bare_doi_form,
+    classes: &CLASSES_BARE_DOI_FORM,
+    start: 1,
+    shift: 3,
+    transitions: &[
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 0, 0, 0, 0, 2, 0, 1,
+        /* state 2 */ 0, 0, 0, 0, 3, 0, 0, 2,
+        /* state 3 */ 0, 0, 4, 0, 0, 0, 0, 3,
+        /* state 4 */ 0, 0, 0, 0, 5, 5, 5, 4,
+        /* state 5 */ 0, 0, 4, 6, 5, 5, 5, 5,
+        /* state 6 */ 7, 0, 7, 7, 7, 7, 7, 6,
+        /* state 7 */ 7, 7, 7, 7, 7, 7, 7, 7,
+    ],
+    labels: &[0, 0, 0, 0, 0, 0, 0, 0],
+    label_names: &["bare_doi_form"],
+};
+
+/// The byte classes of rule `bare_doi_form`.
+static CLASSES_BARE_DOI_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3,
+    /* 0x30 */ 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+    /* 0x90 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+    /* 0xa0 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+    /* 0xb0 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The validator of rule `bare_doi_form` as code (see `BARE_DOI_FORM`).
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn run_bare_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
+    scan_bare_doi_form(input, &mut ())
+}
+
+/// The validator of rule `bare_doi_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+
+/// Per byte, the sets of rule `bare_doi_form`'s states it is in (bit k: the kth set).
+static SETS_BARE_DOI_FORM: [u8; 256] = [
+    /* 0x00 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 4, 4,
+    /* 0x10 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0x20 */ 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0x30 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 4, 4, 4, 4, 4, 4,
+    /* 0x40 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0x50 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0x60 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0x70 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0x80 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0x90 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0xa0 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0xb0 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0xc0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0xd0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0xe0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0xf0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+];
+    let mut i = 0_usize;
+    let mut state = 1_u8;
+    'walk: loop {
+        match state {
+            1 => {
+            's1: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                match b {
+                    0x31 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's2: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                match b {
+                    0x30 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's3: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                match b {
+                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's4: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                }
+            's5: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 0); continue; }
+                match b {
+                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's4; },
+                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's6: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            _ => unreachable!("a state of this validator"),
+        }
+    }
+}
+
+/// The validator of rule `identifier_end_form` in `grammar/forms.pest`: 5 states, 6 byte classes.
+pub(crate) static IDENTIFIER_END_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
+    rule: "identifier_end_form",
+    walk: run_identifier_end_form,
+    classes: &CLASSES_IDENTIFIER_END_FORM,
+    start: 1,
+    shift: 3,
+    transitions: &[
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 2, 3, 0, 4, 1, 0, 0,
+        /* state 2 */ 3, 3, 3, 3, 3, 2, 0, 0,
+        /* state 3 */ 3, 3, 3, 3, 3, 3, 0, 0,
+        /* state 4 */ 0, 0, 0, 3, 0, 4, 0, 0,
+    ],
+    labels: &[0, 0, 1, 0, 0],
+    label_names: &["identifier_end_form", "ascii_space"],
+};
+
+/// The byte classes of rule `identifier_end_form`.
+static CLASSES_IDENTIFIER_END_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3,
+    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+    /* 0x90 */ 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+    /* 0xa0 */ 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+    /* 0xb0 */ 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The validator of rule `identifier_end_form` as code (see `IDENTIFIER_END_FORM`).
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn run_identifier_end_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
+    scan_identifier_end_form(input, &mut ())
+}
+
+/// The validator of rule `identifier_end_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+    let mut i = 0_usize;
+    let mut state = 1_u8;
+    'walk: loop {
+        match state {
+            1 => {
+            's1: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
+                match CLASSES_IDENTIFIER_END_FORM[usize::from(b)] {
+                    2 => { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) },
+                    4 => { sink.enter(Label::IdentifierEndForm, i, b); i += 1; break; },
+                    1 => { sink.enter(Label::AsciiSpace, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }),
+                }
+                }
+            's4: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
+                match b {
+                    0x2f => { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }),
+                }
+                }
+            }
+            }
+            }
+            _ => unreachable!("a state of this validator"),
+        }
+    }
+}

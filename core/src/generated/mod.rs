@@ -33,8 +33,12 @@ pub(crate) use forms::*;
 #[allow(dead_code, clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Label {
+    /// `ascii_space`.
+    AsciiSpace,
     /// `authority`.
     Authority,
+    /// `bare_doi_form`.
+    BareDoiForm,
     /// `cordra_host`.
     CordraHost,
     /// `cordra_http`.
@@ -67,6 +71,8 @@ pub(crate) enum Label {
     HttpUrl,
     /// `identifier`.
     Identifier,
+    /// `identifier_end_form`.
+    IdentifierEndForm,
     /// `info_doi_form`.
     InfoDoiForm,
     /// `info_hdl_form`.
@@ -160,4 +166,6 @@ pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[
     ("urn_other_form", &URN_OTHER_FORM),
     ("other_url_form", &OTHER_URL_FORM),
     ("label_form", &LABEL_FORM),
+    ("bare_doi_form", &BARE_DOI_FORM),
+    ("identifier_end_form", &IDENTIFIER_END_FORM),
 ];

@@ -151,6 +151,8 @@ pub struct Cleaned {
     as_written: Handle,
     form: Form,
     fixes: Vec<Fix>,
+    /// Where in the input the text that was read begins.
+    read_from: usize,
 }
 
 impl Cleaned {
@@ -284,6 +286,21 @@ pub(crate) fn trailing_punctuation(s: &str) -> Option<char> {
 /// with white space in it, which is running text rather than one identifier
 /// ([`ParseErrorKind::NotOneIdentifier`]).
 pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
+    let mut cleaned = clean_as_written(text, options)?;
+    let canonical = cleaned.as_written.canonical();
+    if canonical != cleaned.as_written {
+        cleaned.fixes.push(Fix {
+            code: FixCode::CaseFolded,
+            index: cleaned.read_from,
+        });
+    }
+    cleaned.handle = canonical;
+    Ok(cleaned)
+}
+
+/// [`clean`] without the canonical form: `handle` is the handle as written (for
+/// extraction, which reports it so).
+pub(crate) fn clean_as_written(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
     let mut fixes: Vec<Fix> = Vec::new();
     let mut note = |code: FixCode, index: usize| {
         if !fixes.iter().any(|f| f.code == code) {
@@ -370,21 +387,24 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
         let i = q.as_ptr() as usize - uri.as_str().as_ptr() as usize;
         note(FixCode::QueryOrFragment, at(i - 1));
     }
-    if !s.contains(handle.as_str()) {
+    // Decoded: the handle is not a slice of the text (a `urn:` form's ':' made '/' is
+    // not decoding).
+    let h = handle.as_str();
+    let (here, there) = (s.as_ptr() as usize, h.as_ptr() as usize);
+    let sliced = there >= here && there + h.len() <= here + s.len();
+    if !sliced && s.contains('%') {
         note(FixCode::PercentDecoded, start);
-    }
-    let canonical = handle.canonical();
-    if canonical.as_str() != handle.as_str() {
-        note(FixCode::CaseFolded, start);
     }
     let form = match (label, uri.form()) {
         (Some(label), Form::Handle) => label,
         (_, form) => form,
     };
+    let as_written = handle.to_handle();
     Ok(Cleaned {
-        handle: canonical,
-        as_written: handle.to_handle(),
+        handle: as_written.clone(),
+        as_written,
         form,
         fixes,
+        read_from: start,
     })
 }

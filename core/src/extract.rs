@@ -7,9 +7,9 @@
 //! (C2, C3), since the generator reads non-ASCII characters as one symbol and balance is
 //! not a regular language.
 
-use crate::clean::{clean, is_space, trailing_punctuation, FixCode, PAIRS};
+use crate::clean::{clean_as_written, is_space, trailing_punctuation, FixCode, PAIRS};
 use crate::generated as g;
-use crate::handle::Handle;
+use crate::handle::{Handle, HandleRef};
 use crate::proxy::KNOWN_PROXY_HOSTS;
 use crate::uri::{Form, Options};
 
@@ -195,8 +195,22 @@ impl<'a> Extract<'a, '_> {
         while let Some(c) = trailing_punctuation(&self.text[i..kept]) {
             kept -= c.len_utf8();
         }
-        // The identifier is what cleaning reads in the text kept, as it stands there.
-        let c = clean(&self.text[i..kept], self.options).ok()?;
+        let text = &self.text[i..kept];
+        if !written {
+            // A bare DOI or a handle under a named prefix: what cleaning reads there is the
+            // text as a bare handle (it starts with a digit or letter, holds no white space
+            // and ends in no punctuation cleaning would take off), without the detour.
+            let h = HandleRef::parse(text).ok()?;
+            return (h.is_doi() || named).then(|| Found {
+                start: i,
+                text,
+                form: Form::Handle,
+                handle: h.to_handle(),
+            });
+        }
+        // The identifier is what cleaning reads in the text kept, as it stands there (with
+        // its case: no canonical form is made).
+        let c = clean_as_written(text, self.options).ok()?;
         if c.fixes().iter().any(|f| {
             matches!(
                 f.code(),
@@ -215,12 +229,45 @@ impl<'a> Extract<'a, '_> {
         }
         Some(Found {
             start: i,
-            text: &self.text[i..kept],
+            text,
             form: c.form(),
             handle,
         })
     }
 }
+
+/// The ASCII bytes that continue an identifier whatever came before: letters, digits and
+/// the punctuation that neither ends one nor opens or closes a pair.
+static CONTINUES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'.' | b'/'
+                    | b'-'
+                    | b'_'
+                    | b';'
+                    | b':'
+                    | b'='
+                    | b'&'
+                    | b'%'
+                    | b'?'
+                    | b'#'
+                    | b'+'
+                    | b'~'
+                    | b'!'
+                    | b'*'
+                    | b','
+                    | b'@'
+                    | b'$'
+            );
+        b += 1;
+    }
+    table
+};
 
 /// Where the identifier that starts `rest` ends (C3): at white space, a `"`, `</`, or a
 /// closing bracket with no partner inside it; in a written form also at `<`, which URLs
@@ -236,7 +283,7 @@ fn identifier_end(rest: &str, written: bool) -> usize {
         let b = bytes[i];
         // Most bytes are ASCII letters, digits and punctuation that neither end an
         // identifier nor open or close a pair: one look at the byte.
-        if b.is_ascii_alphanumeric() || (b.is_ascii() && b"./-_;:=&%?#+~!*,@$".contains(&b)) {
+        if CONTINUES[usize::from(b)] {
             i += 1;
             continue;
         }

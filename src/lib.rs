@@ -30,6 +30,11 @@
 //! # Ok::<(), handle_id::ParseError>(())
 //! ```
 //!
+//! Written forms are read by [`recognize`] (every form, reporting which) and
+//! [`HdlUri::parse`]; messy data by [`clean`] (one string to the handle it holds, with the
+//! fixes) and [`extract`] (the identifiers in running text, with their spans); see the
+//! [`spec`] for the rules each follows.
+//!
 //! # Crate features
 //!
 //! - `std` (default): nothing beyond `core` and `alloc` depends on it yet; without it the

@@ -151,7 +151,14 @@ pub struct Cleaned {
     as_written: Handle,
     form: Form,
     fixes: Vec<Fix>,
-    /// Where in the input the text that was read begins.
+}
+
+/// What cleaning read, before the canonical form: the handle as written, its form, the
+/// fixes so far, and where in the input the text that was read begins.
+pub(crate) struct Read {
+    pub(crate) handle: Handle,
+    pub(crate) form: Form,
+    pub(crate) fixes: Vec<Fix>,
     read_from: usize,
 }
 
@@ -286,21 +293,30 @@ pub(crate) fn trailing_punctuation(s: &str) -> Option<char> {
 /// with white space in it, which is running text rather than one identifier
 /// ([`ParseErrorKind::NotOneIdentifier`]).
 pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
-    let mut cleaned = clean_as_written(text, options)?;
-    let canonical = cleaned.as_written.canonical();
-    if canonical != cleaned.as_written {
-        cleaned.fixes.push(Fix {
+    let Read {
+        handle,
+        form,
+        mut fixes,
+        read_from,
+    } = clean_as_written(text, options)?;
+    let canonical = handle.canonical();
+    if canonical != handle {
+        fixes.push(Fix {
             code: FixCode::CaseFolded,
-            index: cleaned.read_from,
+            index: read_from,
         });
     }
-    cleaned.handle = canonical;
-    Ok(cleaned)
+    Ok(Cleaned {
+        handle: canonical,
+        as_written: handle,
+        form,
+        fixes,
+    })
 }
 
 /// [`clean`] without the canonical form: `handle` is the handle as written (for
 /// extraction, which reports it so).
-pub(crate) fn clean_as_written(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
+pub(crate) fn clean_as_written(text: &str, options: &Options) -> Result<Read, ParseError> {
     let mut fixes: Vec<Fix> = Vec::new();
     let mut note = |code: FixCode, index: usize| {
         if !fixes.iter().any(|f| f.code == code) {
@@ -399,10 +415,8 @@ pub(crate) fn clean_as_written(text: &str, options: &Options) -> Result<Cleaned,
         (Some(label), Form::Handle) => label,
         (_, form) => form,
     };
-    let as_written = handle.to_handle();
-    Ok(Cleaned {
-        handle: as_written.clone(),
-        as_written,
+    Ok(Read {
+        handle: handle.to_handle(),
         form,
         fixes,
         read_from: start,

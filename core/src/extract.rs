@@ -210,8 +210,8 @@ impl<'a> Extract<'a, '_> {
         }
         // The identifier is what cleaning reads in the text kept, as it stands there (with
         // its case: no canonical form is made).
-        let c = clean_as_written(text, self.options).ok()?;
-        if c.fixes().iter().any(|f| {
+        let read = clean_as_written(text, self.options).ok()?;
+        if read.fixes.iter().any(|f| {
             matches!(
                 f.code(),
                 FixCode::WrappingPair
@@ -221,17 +221,11 @@ impl<'a> Extract<'a, '_> {
         }) {
             return None;
         }
-        let handle = c.as_written().clone();
-        // A candidate of no written form is a bare DOI or under a named prefix; anything
-        // else cleaning read there (a bare `1234/567`) is not evidence of a handle.
-        if !(written || handle.is_doi() || named) {
-            return None;
-        }
         Some(Found {
             start: i,
             text,
-            form: c.form(),
-            handle,
+            form: read.form,
+            handle: read.handle,
         })
     }
 }

@@ -132,4 +132,17 @@ fn forms_as_written() {
         forms,
         [Form::Doi, Form::Doi, Form::Proxy, Form::Handle, Form::Hdl]
     );
+    // A label and the white space after it are part of what was written.
+    let text = "DOI: 10.1/f, HDL: 20.1/g and doi.org/10.1/h.";
+    let found: Vec<_> = extract(text, &Options::new())
+        .map(|f| (f.text(), f.form(), f.handle().as_str().to_owned()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("DOI: 10.1/f", Form::Doi, "10.1/f".to_owned()),
+            ("HDL: 20.1/g", Form::Hdl, "20.1/g".to_owned()),
+            ("doi.org/10.1/h", Form::Proxy, "10.1/h".to_owned()),
+        ]
+    );
 }

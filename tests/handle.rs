@@ -192,6 +192,39 @@ fn prefix_hierarchy_h7_h8() {
     assert_eq!(owned.prefix_handle(), h.prefix_handle());
 }
 
+/// H7 says "derived from" is "an ancestor of": `is_derived_from` compares without walking
+/// the ancestors, and must agree with them.
+#[test]
+fn derived_from_means_an_ancestor() {
+    for text in [
+        "10.978.8896471/x",
+        "A.b.C/x",
+        "0.NA/10",
+        "10/x",
+        "1.2.3.4.5/x",
+        "a..b/x",
+    ] {
+        let Ok(h) = HandleRef::parse(text) else {
+            continue;
+        };
+        let candidates = [
+            "",
+            "1",
+            "10",
+            "10.978",
+            "10.97",
+            "a",
+            "A.B",
+            "1.2.3",
+            h.prefix(),
+        ];
+        for p in candidates {
+            let ancestor = h.prefix_ancestors().any(|a| a.eq_ignore_ascii_case(p));
+            assert_eq!(h.is_derived_from(p), ancestor, "{text} from {p:?}");
+        }
+    }
+}
+
 #[test]
 fn case_h6_d6() {
     // Parsing never folds case.

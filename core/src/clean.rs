@@ -8,7 +8,7 @@ use core::str::FromStr;
 
 use crate::error::{ParseError, ParseErrorKind};
 use crate::generated as g;
-use crate::handle::Handle;
+use crate::handle::{Handle, ReadHandle};
 use crate::proxy::KNOWN_PROXY_HOSTS;
 use crate::uri::{recognize, Form, Options};
 
@@ -155,8 +155,8 @@ pub struct Cleaned {
 
 /// What cleaning read, before the canonical form: the handle as written, its form, the
 /// fixes so far, and where in the input the text that was read begins.
-pub(crate) struct Read {
-    pub(crate) handle: Handle,
+pub(crate) struct Read<'a> {
+    pub(crate) handle: ReadHandle<'a>,
     pub(crate) form: Form,
     pub(crate) fixes: Vec<Fix>,
     read_from: usize,
@@ -299,6 +299,7 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
         mut fixes,
         read_from,
     } = clean_as_written(text, options)?;
+    let handle = handle.into_handle();
     let canonical = handle.canonical();
     if canonical != handle {
         fixes.push(Fix {
@@ -316,7 +317,10 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
 
 /// [`clean`] without the canonical form: `handle` is the handle as written (for
 /// extraction, which reports it so).
-pub(crate) fn clean_as_written(text: &str, options: &Options) -> Result<Read, ParseError> {
+pub(crate) fn clean_as_written<'a>(
+    text: &'a str,
+    options: &Options,
+) -> Result<Read<'a>, ParseError> {
     let mut fixes: Vec<Fix> = Vec::new();
     let mut note = |code: FixCode, index: usize| {
         if !fixes.iter().any(|f| f.code == code) {
@@ -369,16 +373,39 @@ pub(crate) fn clean_as_written(text: &str, options: &Options) -> Result<Read, Pa
     let host = KNOWN_PROXY_HOSTS.iter().find(|host| {
         b.get(host.len()) == Some(&b'/') && b[..host.len()].eq_ignore_ascii_case(host.as_bytes())
     });
-    let with_scheme;
-    let (read, shift): (_, isize) = match host {
+    let (handle, form) = match host {
         Some(_) => {
-            with_scheme = alloc::format!("https://{s}");
-            (recognize(&with_scheme, options), -8)
+            let with_scheme = alloc::format!("https://{s}");
+            let (handle, form) = read_uri(text, start, -8, &with_scheme, options, &mut note)?;
+            // Read from a copy with the scheme: owned.
+            (ReadHandle::Owned(handle.into_handle()), form)
         }
-        None => (recognize(s, options), 0),
+        None => read_uri(text, start, 0, s, options, &mut note)?,
     };
+    let form = match (label, form) {
+        (Some(label), Form::Handle) => label,
+        (_, form) => form,
+    };
+    Ok(Read {
+        handle,
+        form,
+        fixes,
+        read_from: start,
+    })
+}
+
+/// The handle in `s`, what cleaning left of `text` from `start` (`s` is that text with
+/// `shift` bytes more before it), in any written form, with the fixes reading it took.
+fn read_uri<'s>(
+    text: &str,
+    start: usize,
+    shift: isize,
+    s: &'s str,
+    options: &Options,
+    note: &mut impl FnMut(FixCode, usize),
+) -> Result<(ReadHandle<'s>, Form), ParseError> {
     let at = |i: usize| start.saturating_add_signed(i as isize + shift);
-    let uri = read.map_err(|e| {
+    let uri = recognize(s, options).map_err(|e| {
         // Where what was left ends, the error names what cleaning took off there.
         if e.found().is_none() && e.kind() != ParseErrorKind::InvalidUtf8 {
             e.at_in(text, at(e.index()))
@@ -389,7 +416,7 @@ pub(crate) fn clean_as_written(text: &str, options: &Options) -> Result<Read, Pa
     let handle = uri.handle();
     if handle.prefix().contains(is_space) {
         // White space inside a naming authority: running text, not one identifier.
-        let i = start + s.find(is_space).unwrap_or(0);
+        let i = at(s.find(is_space).unwrap_or(0));
         return Err(ParseError::new(
             i,
             ParseErrorKind::NotOneIdentifier,
@@ -411,14 +438,6 @@ pub(crate) fn clean_as_written(text: &str, options: &Options) -> Result<Read, Pa
     if !sliced && s.contains('%') {
         note(FixCode::PercentDecoded, start);
     }
-    let form = match (label, uri.form()) {
-        (Some(label), Form::Handle) => label,
-        (_, form) => form,
-    };
-    Ok(Read {
-        handle: handle.to_handle(),
-        form,
-        fixes,
-        read_from: start,
-    })
+    let form = uri.form();
+    Ok((uri.into_read_handle(), form))
 }

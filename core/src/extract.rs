@@ -8,8 +8,9 @@
 //! not a regular language.
 
 use crate::clean::{clean_as_written, is_space, trailing_punctuation, FixCode, PAIRS};
+use crate::escape::PROXY_PATH;
 use crate::generated as g;
-use crate::handle::{Handle, HandleRef};
+use crate::handle::{HandleRef, ReadHandle};
 use crate::proxy::KNOWN_PROXY_HOSTS;
 use crate::uri::{Form, Options};
 
@@ -19,7 +20,7 @@ pub struct Found<'a> {
     start: usize,
     text: &'a str,
     form: Form,
-    handle: Handle,
+    handle: ReadHandle<'a>,
 }
 
 impl<'a> Found<'a> {
@@ -41,10 +42,11 @@ impl<'a> Found<'a> {
         self.form
     }
 
-    /// The handle, as written (see [`Handle::canonical`] for the canonical form).
+    /// The handle, as written (see [`HandleRef::canonical`] for the canonical form):
+    /// borrowed from the text unless it was percent-decoded.
     #[must_use]
-    pub fn handle(&self) -> &Handle {
-        &self.handle
+    pub fn handle(&self) -> HandleRef<'_> {
+        self.handle.as_handle_ref()
     }
 }
 
@@ -201,22 +203,30 @@ impl<'a> Extract<'a, '_> {
             // text as a bare handle (it starts with a digit or letter, holds no white space
             // and ends in no punctuation cleaning would take off), without the detour.
             let h = HandleRef::parse(text).ok()?;
-            return (h.is_doi() || named).then(|| Found {
+            return (h.is_doi() || named).then_some(Found {
                 start: i,
                 text,
                 form: Form::Handle,
-                handle: h.to_handle(),
+                handle: ReadHandle::Slice(h),
+            });
+        }
+        if let Some((form, h)) = self.plain_written(text, label) {
+            return Some(Found {
+                start: i,
+                text,
+                form,
+                handle: ReadHandle::Slice(h),
             });
         }
         // The identifier is what cleaning reads in the text kept, as it stands there (with
         // its case: no canonical form is made).
         let read = clean_as_written(text, self.options).ok()?;
         if read.fixes.iter().any(|f| {
+            // (White space cleaning takes off can only be after a label: the span starts
+            // at a letter or digit and ends before white space.)
             matches!(
                 f.code(),
-                FixCode::WrappingPair
-                    | FixCode::TrailingPunctuation
-                    | FixCode::SurroundingWhitespace
+                FixCode::WrappingPair | FixCode::TrailingPunctuation
             )
         }) {
             return None;
@@ -227,6 +237,65 @@ impl<'a> Extract<'a, '_> {
             form: read.form,
             handle: read.handle,
         })
+    }
+}
+
+impl<'a> Extract<'a, '_> {
+    /// The handle of the written forms most text holds, read without cleaning's general
+    /// loop: a label and a bare handle (`doi:10.1/x`, `DOI: 10.1/x`, `hdl:20.1/x`), and a
+    /// known resolver's URL, with or without its scheme, whose path is a bare handle that
+    /// needs no decoding (every character one the proxy path keeps, `escape::PROXY_PATH`).
+    /// What cleaning would read there, and no more: the extraction invariants hold the two
+    /// to the same handle and form.
+    fn plain_written(&self, text: &'a str, label: usize) -> Option<(Form, HandleRef<'a>)> {
+        // A handle that starts with a digit is no other form, no label, no host and no
+        // bracket, so cleaning reads it as a bare handle.
+        let bare = |rest: &'a str| {
+            rest.as_bytes()
+                .first()
+                .is_some_and(u8::is_ascii_digit)
+                .then(|| HandleRef::parse(rest).ok())
+                .flatten()
+        };
+        if label > 0 {
+            let form = if text.as_bytes()[0].eq_ignore_ascii_case(&b'd') {
+                Form::Doi
+            } else {
+                Form::Hdl
+            };
+            return Some((form, bare(&text[label..])?));
+        }
+        if self.options.cordra {
+            return None;
+        }
+        let b = text.as_bytes();
+        let starts = |at: usize, p: &str| {
+            b.len() >= at + p.len() && b[at..at + p.len()].eq_ignore_ascii_case(p.as_bytes())
+        };
+        let scheme = if starts(0, "https://") {
+            8
+        } else if starts(0, "http://") {
+            7
+        } else {
+            0
+        };
+        let host = KNOWN_PROXY_HOSTS
+            .iter()
+            .find(|h| starts(scheme, h) && b.get(scheme + h.len()) == Some(&b'/'))?;
+        // A base the caller names on a known host may have a fixed segment: cleaning's.
+        if self
+            .options
+            .bases
+            .iter()
+            .any(|base| base.host().eq_ignore_ascii_case(host))
+        {
+            return None;
+        }
+        let path = &text[scheme + host.len() + 1..];
+        if !path.chars().all(|c| PROXY_PATH.keeps(c)) {
+            return None;
+        }
+        Some((Form::Proxy, bare(path)?))
     }
 }
 

@@ -179,8 +179,11 @@ impl<'a> HandleRef<'a> {
     /// ```
     #[must_use]
     pub fn is_derived_from(&self, prefix: &str) -> bool {
-        self.prefix_ancestors()
-            .any(|p| p.eq_ignore_ascii_case(prefix))
+        // An ancestor is the prefix cut before one of its dots: `prefix` then a '.'.
+        let own = self.prefix().as_bytes();
+        own.len() > prefix.len()
+            && own[prefix.len()] == b'.'
+            && own[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
     }
 
     /// Whether this is a DOI: its prefix is `10` or derived from `10` (H8).
@@ -251,6 +254,30 @@ impl<'a> HandleRef<'a> {
 /// The prefix `prefix` is derived from, if any: everything before its last `.` (H7).
 fn parent_of(prefix: &str) -> Option<&str> {
     prefix.rfind('.').map(|dot| &prefix[..dot])
+}
+
+/// A handle read from a text: a slice of it where it is written as it is, owned where it
+/// was decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ReadHandle<'a> {
+    Slice(HandleRef<'a>),
+    Owned(Handle),
+}
+
+impl ReadHandle<'_> {
+    pub(crate) fn as_handle_ref(&self) -> HandleRef<'_> {
+        match self {
+            ReadHandle::Slice(h) => *h,
+            ReadHandle::Owned(h) => h.as_handle_ref(),
+        }
+    }
+
+    pub(crate) fn into_handle(self) -> Handle {
+        match self {
+            ReadHandle::Slice(h) => h.to_handle(),
+            ReadHandle::Owned(h) => h,
+        }
+    }
 }
 
 impl Handle {

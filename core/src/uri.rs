@@ -18,7 +18,7 @@ use crate::dfa::{Dfa, Reject, Sink};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape::{self, decode, original_index};
 use crate::generated::{self as g, Label};
-use crate::handle::{Handle, HandleRef};
+use crate::handle::{Handle, HandleRef, ReadHandle};
 use crate::proxy::{self, ProxyBase, ProxyQuery};
 use crate::validate::parse_handle;
 
@@ -323,6 +323,18 @@ impl<'a> HdlUri<'a> {
     #[must_use]
     pub fn into_handle(self) -> Handle {
         self.handle().to_handle()
+    }
+
+    /// The handle, borrowed from the text where it is a slice of it.
+    pub(crate) fn into_read_handle(self) -> ReadHandle<'a> {
+        match self.handle {
+            Cow::Borrowed(text) => {
+                ReadHandle::Slice(HandleRef::__from_validated_parts(text, self.slash))
+            }
+            Cow::Owned(text) => {
+                ReadHandle::Owned(HandleRef::__from_validated_parts(&text, self.slash).to_handle())
+            }
+        }
     }
 
     /// The resolution form's server (U3), or the base a URL was read against

@@ -16,7 +16,7 @@ pub mod memory;
 pub mod reference;
 
 use handle_id::{
-    clean, detect, extract, recognize, validate, Form, Handle, HandleRef, HdlUri, Options,
+    clean, detect, extract, recognize, validate, FixCode, Form, Handle, HandleRef, HdlUri, Options,
     ParseError, ParseErrorKind, ProxyBase, ProxyQuery,
 };
 
@@ -338,7 +338,23 @@ pub fn extract_text(text: &str) {
             assert_eq!(&text[span.clone()], f.text(), "{name}: {text:?}");
             let cleaned = clean(f.text(), &options)
                 .unwrap_or_else(|e| panic!("{name}: {f:?} in {text:?} does not clean: {e}"));
-            assert_eq!(cleaned.as_written(), f.handle(), "{name}: {text:?}");
+            assert_eq!(
+                (cleaned.as_written().as_handle_ref(), cleaned.form()),
+                (f.handle(), f.form()),
+                "{name}: {text:?}"
+            );
+            // Cleaning took nothing off but a label and the space after it: the span is
+            // the identifier.
+            assert!(
+                !cleaned.fixes().iter().any(|fix| matches!(
+                    fix.code(),
+                    FixCode::WrappingPair | FixCode::TrailingPunctuation
+                ) || (fix.code()
+                    == FixCode::SurroundingWhitespace
+                    && fix.index() == 0)),
+                "{name}: {f:?} in {text:?}: {:?}",
+                cleaned.fixes()
+            );
             end = span.end;
         }
     }

@@ -339,17 +339,16 @@ fn identifier_end(rest: &str, written: bool) -> usize {
     let mut open: [usize; PAIRS.len()] = [0; PAIRS.len()];
     let bytes = rest.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        if i > MAX_IDENTIFIER {
-            return i;
+    // Past the longest identifier read, the caller refuses it: no need to look further.
+    let limited = &bytes[..bytes.len().min(MAX_IDENTIFIER + 1)];
+    loop {
+        // Most bytes are ASCII letters, digits and punctuation that neither end an
+        // identifier nor open or close a pair: one look at each byte.
+        i = crate::dfa::skip(limited, i, &CONTINUES, 1);
+        if i >= limited.len() {
+            return limited.len();
         }
         let b = bytes[i];
-        // Most bytes are ASCII letters, digits and punctuation that neither end an
-        // identifier nor open or close a pair: one look at the byte.
-        if CONTINUES[usize::from(b)] {
-            i += 1;
-            continue;
-        }
         // ASCII white space, '"' and "</" end it (forms.pest, `identifier_end_form`).
         if b.is_ascii()
             && g::IDENTIFIER_END_FORM
@@ -372,5 +371,4 @@ fn identifier_end(rest: &str, written: bool) -> usize {
         }
         i += c.len_utf8();
     }
-    bytes.len()
 }

@@ -294,3 +294,45 @@ proptest! {
         prop_assert!(twice.fixes().is_empty(), "{:?}", twice.fixes());
     }
 }
+
+/// How catalogues and spreadsheets hold an identifier: the corpus's own messes (labels,
+/// URLs, trailing dots) and these around them.
+const MESSES: &[&str] = &[
+    "{}",
+    " {} ",
+    "doi: {}.",
+    "({})",
+    "\u{201C}{}\u{201D},",
+    "<{}>",
+    "DOI {};",
+    "\u{FEFF}{}\u{200B}",
+    "[{}].",
+];
+
+/// Every identifier of the corpus (spec examples, peers' vectors, real identifiers), in one
+/// mess after another: what cleaning makes of it, or why it cannot. Read with the corpus
+/// snapshots: a change here is a change in what `hdl clean` writes.
+#[test]
+fn corpus_in_messes() {
+    let options = Options::new();
+    let mut ids = support::corpus_identifiers();
+    ids.dedup();
+    let mut out = String::new();
+    for (k, id) in ids.iter().enumerate() {
+        let text = MESSES[k % MESSES.len()].replacen("{}", id, 1);
+        out.push_str(&format!("{text:?}\n"));
+        match clean(&text, &options) {
+            Ok(c) => {
+                let fixes: Vec<_> = c.fixes().iter().map(|f| f.code().code()).collect();
+                out.push_str(&format!(
+                    "  {} {:?} [{}]\n",
+                    c.form(),
+                    c.handle().as_str(),
+                    fixes.join(" ")
+                ));
+            }
+            Err(e) => out.push_str(&format!("  error: {e}\n")),
+        }
+    }
+    insta::assert_snapshot!(out);
+}

@@ -6,7 +6,7 @@ mod support;
 
 use handle_id::{extract, Form, Options, ProxyBase};
 use proptest::prelude::*;
-use support::contexts::{self, doi, in_context, CONTEXTS};
+use support::contexts::{self, doi, in_context, CONTEXTS, DOCUMENTS};
 
 /// What `extract` finds in `text`: the handles and the texts as written.
 fn found(text: &str, options: &Options) -> Vec<(String, String)> {
@@ -25,6 +25,17 @@ fn the_hard_cases() {
     for (text, expected) in [
         (format!("The paper {sici} reports it."), vec![sici]),
         (format!("(see {sici})."), vec![sici]),
+        // A label is no URI: the `<` stays (only URIs and URLs write it encoded).
+        (format!("DOI: {sici}. And doi:{sici}"), vec![sici, sici]),
+        (
+            "https://doi.org/10.1000/182<br>".to_owned(),
+            vec!["10.1000/182"],
+        ),
+        // The ellipsis ends a sentence like a full stop.
+        (
+            "Cited as 10.1130/2013.2502\u{2026}".to_owned(),
+            vec!["10.1130/2013.2502"],
+        ),
         (
             "Published as 10.3319/TAO.2009.05.25.02(IWNOP).".to_owned(),
             vec!["10.3319/TAO.2009.05.25.02(IWNOP)"],
@@ -145,4 +156,44 @@ fn forms_as_written() {
             ("doi.org/10.1/h", Form::Proxy, "10.1/h".to_owned()),
         ]
     );
+}
+
+/// The corpus's identifiers that say something about extraction (every one that is not a
+/// plain DOI: handles, URIs, URLs, DOIs with brackets, `<>`, `;`, `#`, `%`, trailing dots),
+/// written as the corpus writes them into the documents real text holds, one document style
+/// after another; what `extract` finds in each. Read with the corpus snapshots: a change here
+/// is a change in what users get from their reference lists.
+#[test]
+fn corpus_in_documents() {
+    let options = Options::new();
+    let plain = contexts::plain_corpus_dois();
+    let mut ids: Vec<String> = support::corpus_identifiers()
+        .into_iter()
+        .filter(|id| !plain.contains(id))
+        .collect();
+    ids.dedup();
+    let mut out = String::new();
+    for (k, id) in ids.iter().enumerate() {
+        let (name, template) = DOCUMENTS[k % DOCUMENTS.len()];
+        let text = template.replacen("{}", id, 1);
+        out.push_str(&format!("{name}: {text:?}\n"));
+        let found: Vec<_> = extract(&text, &options).collect();
+        if found.is_empty() {
+            out.push_str("  nothing\n");
+        }
+        for f in found {
+            out.push_str(&format!(
+                "  {}..{} {} {:?}",
+                f.span().start,
+                f.span().end,
+                f.form(),
+                f.handle().as_str()
+            ));
+            if f.text() != f.handle().as_str() {
+                out.push_str(&format!(" written {:?}", f.text()));
+            }
+            out.push('\n');
+        }
+    }
+    insta::assert_snapshot!(out);
 }

@@ -394,3 +394,100 @@ fn every_disagreement_on_a_written_form_names_its_rule() {
     let stale: Vec<_> = listed.keys().filter(|k| !found.contains_key(**k)).collect();
     assert!(stale.is_empty(), "listed, but we agree now: {stale:#?}");
 }
+
+/// What a peer's test says a text holds: the identifiers it extracts (`extracted`), or the
+/// one it finds (`found`, `null` for none).
+fn claimed_in_text(verdict: &serde_json::Value) -> Option<Vec<String>> {
+    match (verdict.get("extracted"), verdict.get("found")) {
+        (Some(serde_json::Value::Array(a)), _) => Some(
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect(),
+        ),
+        (_, Some(serde_json::Value::String(s))) => Some(vec![s.clone()]),
+        (_, Some(serde_json::Value::Null)) => Some(Vec::new()),
+        _ => None,
+    }
+}
+
+/// Each disagreement on what a text holds: (input, the rule that decides, why).
+const TEXT_DISAGREEMENTS: &[(&str, &str, &str)] = &[
+    (
+        "10.1130/!).\",",
+        "H4, C3",
+        "`10.1130/!` is a DOI: a local name may be any characters; `).\",` ends it",
+    ),
+    (
+        "10.1130/!).',",
+        "H4, C3",
+        "`10.1130/!` is a DOI: a local name may be any characters; `).',` ends it",
+    ),
+    (
+        "10149/596901 10251/79612",
+        "C3",
+        "a bare non-DOI handle in prose only under a prefix the caller names",
+    ),
+    (
+        "This is an example of a DOI: 10.1130/2013.2502...\",",
+        "C3",
+        "trailing full stops are sentence punctuation, all of them (the peer's strict mode keeps three)",
+    ),
+    (
+        "This is an example of a DOI: 10.1130/2013.2502.......",
+        "C3",
+        "trailing full stops are sentence punctuation, all of them (the peer's strict mode keeps three)",
+    ),
+    (
+        "This is not an ISBN-A: 10.978.8898392/NotARealIsbnA",
+        "H8, C3",
+        "10.978.8898392 is derived from 10: a DOI whatever an ISBN check says",
+    ),
+    (
+        "other stuff doi:10%12ab end",
+        "H1, C3",
+        "no '/': no handle (the peer reads `%` as a short DOI's divider)",
+    ),
+];
+
+/// Where a peer's test says which identifiers a text holds (`doi_in_text`,
+/// `handle_in_text`), compare it with what `extract` finds, as handles ignoring ASCII case
+/// (several peers lower-case DOIs, H6).
+#[test]
+fn every_disagreement_on_text_extraction_names_its_rule() {
+    let options = handle_id::Options::new();
+    let mut found = BTreeMap::new();
+    let mut compared = 0;
+    for row in corpus("peers.jsonl") {
+        if !matches!(row["kind"].as_str(), Some("doi_in_text" | "handle_in_text")) {
+            continue;
+        }
+        let Some(claim) = claimed_in_text(&row["verdict"]) else {
+            continue;
+        };
+        compared += 1;
+        let input = identifier(&row).to_owned();
+        let ours: Vec<String> = handle_id::extract(&input, &options)
+            .map(|f| f.handle().as_str().to_owned())
+            .collect();
+        let same = ours.len() == claim.len()
+            && ours
+                .iter()
+                .zip(&claim)
+                .all(|(a, b)| a.eq_ignore_ascii_case(b));
+        if !same {
+            found.insert(input, (ours, claim));
+        }
+    }
+    assert!(compared > 25, "only {compared} claims compared");
+    let listed: BTreeMap<&str, &str> = TEXT_DISAGREEMENTS.iter().map(|&(i, r, _)| (i, r)).collect();
+    let unexplained: Vec<_> = found
+        .iter()
+        .filter(|(k, _)| !listed.contains_key(k.as_str()))
+        .collect();
+    assert!(
+        unexplained.is_empty(),
+        "disagreements with no rule named: {unexplained:#?}"
+    );
+    let stale: Vec<_> = listed.keys().filter(|k| !found.contains_key(**k)).collect();
+    assert!(stale.is_empty(), "listed, but we agree now: {stale:#?}");
+}

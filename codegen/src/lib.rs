@@ -112,6 +112,7 @@ pub const GRAMMARS: &[(&str, &[&str])] = &[
             "label_form",
             "bare_doi_form",
             "identifier_end_form",
+            "url_view_form",
         ],
     ),
 ];

@@ -30,8 +30,8 @@ pub enum FixCode {
     QueryOrFragment,
     /// `percent-decoded`: percent-encoding of a URI or URL form, decoded (U1, U8, P3).
     PercentDecoded,
-    /// `trailing-punctuation`: `.`, `,`, `;`, `:` or a closing bracket or quote without a
-    /// partner inside the identifier, after it.
+    /// `trailing-punctuation`: `.`, `,`, `;`, `:`, `…` or a closing bracket or quote without
+    /// a partner inside the identifier, after it.
     TrailingPunctuation,
     /// `case-folded`: a DOI written in ASCII lowercase, its canonical form (C1).
     CaseFolded,
@@ -241,10 +241,11 @@ fn wrapped(s: &str) -> Option<(char, char)> {
 }
 
 /// Whether the last character of `s` is punctuation that ends a sentence rather than an
-/// identifier: `.`, `,`, `;`, `:`, or a closing bracket or quote whose partner is not in `s`.
+/// identifier: `.`, `,`, `;`, `:`, the ellipsis `…` (what word processors make of `...`),
+/// or a closing bracket or quote whose partner is not in `s`.
 pub(crate) fn trailing_punctuation(s: &str) -> Option<char> {
     let last = s.chars().next_back()?;
-    if matches!(last, '.' | ',' | ';' | ':') {
+    if matches!(last, '.' | ',' | ';' | ':' | '\u{2026}') {
         return Some(last);
     }
     let (open, _) = PAIRS.into_iter().find(|&(_, c)| c == last)?;

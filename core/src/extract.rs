@@ -1,7 +1,7 @@
 //! Extraction (SPEC C3): the identifiers in running text, each with its span as written.
 //!
 //! Where an identifier may start is the forms grammar's (its prefix rules, `label_form`,
-//! `bare_doi_form`) and the known resolvers'. Where it ends: ASCII white space, `"` and `</`
+//! `bare_doi_form`) and the known resolvers'. Where it ends: ASCII white space, `"` and a tag
 //! are the grammar's too (`identifier_end_form`); Unicode white space, a closing bracket
 //! with no partner inside it, and then sentence punctuation are said here and in cleaning
 //! (C2, C3), since the generator reads non-ASCII characters as one symbol and balance is
@@ -122,7 +122,7 @@ impl<'a> Iterator for Extract<'a, '_> {
                 if !starts_a_candidate(bytes, i) {
                     continue;
                 }
-                if let Some(found) = self.candidate(i) {
+                if let Some(found) = self.candidate(i, token) {
                     self.at = found.span().end;
                     self.tried = self.at;
                     return Some(found);
@@ -145,8 +145,9 @@ fn starts_a_candidate(bytes: &[u8], i: usize) -> bool {
 }
 
 impl<'a> Extract<'a, '_> {
-    /// The identifier that starts at `i`, if one does.
-    fn candidate(&self, i: usize) -> Option<Found<'a>> {
+    /// The identifier that starts at `i`, if one does, in the token (the text since the
+    /// last white space) that starts at `token`.
+    fn candidate(&self, i: usize, token: usize) -> Option<Found<'a>> {
         let rest = &self.text[i..];
         let r = rest.as_bytes();
         let starts =
@@ -188,7 +189,7 @@ impl<'a> Extract<'a, '_> {
             // A label before anything but an identifier's first character: not one here.
             return None;
         }
-        let end = i + label + identifier_end(&rest[label..], written);
+        let end = i + label + identifier_end(&rest[label..]);
         if end - i > MAX_IDENTIFIER {
             return None;
         }
@@ -197,12 +198,19 @@ impl<'a> Extract<'a, '_> {
         while let Some(c) = trailing_punctuation(&self.text[i..kept]) {
             kept -= c.len_utf8();
         }
-        let text = &self.text[i..kept];
+        let mut text = &self.text[i..kept];
         if !written {
+            if memchr::memmem::find(&self.text.as_bytes()[token..i], b"://").is_some() {
+                text = in_url_path(text);
+            }
             // A bare DOI or a handle under a named prefix: what cleaning reads there is the
             // text as a bare handle (it starts with a digit or letter, holds no white space
-            // and ends in no punctuation cleaning would take off), without the detour.
+            // and ends in no punctuation cleaning would take off), without the detour. Its
+            // local name is not empty (C3).
             let h = HandleRef::parse(text).ok()?;
+            if h.local_name().is_empty() {
+                return None;
+            }
             return (h.is_doi() || named).then_some(Found {
                 start: i,
                 text,
@@ -211,6 +219,9 @@ impl<'a> Extract<'a, '_> {
             });
         }
         if let Some((form, h)) = self.plain_written(text, label) {
+            if !labels_a_doi(form, h) {
+                return None;
+            }
             return Some(Found {
                 start: i,
                 text,
@@ -229,6 +240,9 @@ impl<'a> Extract<'a, '_> {
                 FixCode::WrappingPair | FixCode::TrailingPunctuation
             )
         }) {
+            return None;
+        }
+        if !labels_a_doi(read.form, read.handle.as_handle_ref()) {
             return None;
         }
         Some(Found {
@@ -299,6 +313,29 @@ impl<'a> Extract<'a, '_> {
     }
 }
 
+/// Whether a handle written as a DOI (a `doi:` label or URI, `info:doi/`, `urn:doi:`) is
+/// one (H8): text that says "DOI" of something else holds no identifier there (this
+/// project's decision for C3; a DOI may still be found bare inside it).
+fn labels_a_doi(form: Form, handle: HandleRef<'_>) -> bool {
+    !matches!(form, Form::Doi | Form::InfoDoi | Form::UrnDoi) || handle.is_doi()
+}
+
+/// A bare DOI inside another site's URL is in its path (C3): the query and fragment are not
+/// part of it, nor a last segment that names a view of the article (`url_view_form`).
+fn in_url_path(text: &str) -> &str {
+    let mut text = text.find(['?', '#']).map_or(text, |q| &text[..q]);
+    let first = text.find('/').unwrap_or(text.len());
+    if let Some(last) = text.rfind('/').filter(|&l| l > first) {
+        if g::URL_VIEW_FORM.run(&text.as_bytes()[last..]).is_ok() {
+            text = &text[..last];
+        }
+    }
+    while let Some(c) = trailing_punctuation(text) {
+        text = &text[..text.len() - c.len_utf8()];
+    }
+    text
+}
+
 /// The ASCII bytes that continue an identifier whatever came before: letters, digits and
 /// the punctuation that neither ends one nor opens or closes a pair.
 static CONTINUES: [bool; 256] = {
@@ -332,10 +369,10 @@ static CONTINUES: [bool; 256] = {
     table
 };
 
-/// Where the identifier that starts `rest` ends (C3): at white space, a `"`, `</`, or a
-/// closing bracket with no partner inside it; in a written form also at `<`, which URLs
-/// and labels leave encoded. Sentence punctuation at the end is cleaning's to take off.
-fn identifier_end(rest: &str, written: bool) -> usize {
+/// Where the identifier that starts `rest` ends (C3): at white space, a `"`, an HTML tag,
+/// or a closing bracket with no partner inside it. Sentence punctuation at the end is
+/// cleaning's to take off.
+fn identifier_end(rest: &str) -> usize {
     let mut open: [usize; PAIRS.len()] = [0; PAIRS.len()];
     let bytes = rest.as_bytes();
     let mut i = 0;
@@ -349,7 +386,7 @@ fn identifier_end(rest: &str, written: bool) -> usize {
             return limited.len();
         }
         let b = bytes[i];
-        // ASCII white space, '"' and "</" end it (forms.pest, `identifier_end_form`).
+        // ASCII white space, '"' and a tag end it (forms.pest, `identifier_end_form`).
         if b.is_ascii()
             && g::IDENTIFIER_END_FORM
                 .accepted_prefix(&bytes[i..])
@@ -358,7 +395,7 @@ fn identifier_end(rest: &str, written: bool) -> usize {
             return i;
         }
         let c = rest[i..].chars().next().expect("a character starts here");
-        if is_space(c) || (c == '<' && written && i > 0) {
+        if is_space(c) {
             return i;
         }
         if let Some(k) = PAIRS.iter().position(|&(o, cl)| o == c && o != cl) {

@@ -69,3 +69,31 @@ pub fn doi() -> impl Strategy<Value = String> {
     let suffix = "[A-Za-z0-9][-._;:/A-Za-z0-9]{0,20}(\\([A-Za-z0-9]{1,5}\\))?[A-Za-z0-9]";
     (prefix, suffix).prop_map(|(p, s)| format!("{p}/{s}"))
 }
+
+/// Where real documents put an identifier, named: reference-list styles, HTML, Markdown,
+/// BibTeX, JSON, CSV, prose, several to a line. `{}` is the identifier as the corpus
+/// writes it.
+pub const DOCUMENTS: &[(&str, &str)] = &[
+    (
+        "apa",
+        "Smith, J. (2009). A title. Journal, 5(2), 1\u{2013}10. {}",
+    ),
+    (
+        "vancouver",
+        "Smith J. A title. J Chem. 2009;5:1-10. doi:{}.",
+    ),
+    (
+        "chicago",
+        "Smith, John. \u{201C}A Title.\u{201D} Journal 5 (2009): 1\u{2013}10, {}.",
+    ),
+    ("html-href", "<li><a href=\"{}\">full text</a></li>"),
+    ("html-cell", "<td class=\"id\">{}</td><td>2009</td>"),
+    ("markdown", "* [A title]({}) by Smith"),
+    ("bibtex", "  doi = {{}},"),
+    ("json", "{\"DOI\": \"{}\", \"type\": \"journal-article\"}"),
+    ("csv", "2009,\"A title\",{},journal-article"),
+    ("sentence", "As shown in {}, the effect holds (n = 12)."),
+    ("parenthesis", "The data (available at {}) were reused."),
+    ("label-nbsp", "DOI:\u{A0}{}\u{A0}\u{A0}Received 2009"),
+    ("two", "See {} and also doi:10.1000/182; both agree."),
+];

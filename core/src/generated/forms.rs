@@ -1612,10 +1612,10 @@ pub(crate) static IDENTIFIER_END_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     shift: 3,
     transitions: &[
         /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0,
-        /* state 1 */ 0, 2, 3, 0, 4, 1, 0, 0,
+        /* state 1 */ 0, 2, 0, 3, 4, 1, 0, 0,
         /* state 2 */ 3, 3, 3, 3, 3, 2, 0, 0,
         /* state 3 */ 3, 3, 3, 3, 3, 3, 0, 0,
-        /* state 4 */ 0, 0, 0, 3, 0, 4, 0, 0,
+        /* state 4 */ 0, 0, 3, 0, 0, 4, 0, 0,
     ],
     labels: &[0, 0, 1, 0, 0],
     label_names: &["identifier_end_form", "ascii_space"],
@@ -1625,12 +1625,12 @@ pub(crate) static IDENTIFIER_END_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
 static CLASSES_IDENTIFIER_END_FORM: [u8; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0,
     /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x20 */ 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3,
+    /* 0x20 */ 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2,
     /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0,
-    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    /* 0x50 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    /* 0x70 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
     /* 0x80 */ 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
     /* 0x90 */ 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
     /* 0xa0 */ 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
@@ -1651,6 +1651,26 @@ pub(crate) fn run_identifier_end_form(input: &[u8]) -> Result<usize, crate::dfa:
 /// The validator of rule `identifier_end_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
 pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+
+/// Per byte, the sets of rule `identifier_end_form`'s states it is in (bit k: the kth set).
+static SETS_IDENTIFIER_END_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0x50 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0x70 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+    /* 0x80 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x90 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xa0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xb0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1660,7 +1680,7 @@ pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink>(input: &[u8], sink: 
                 loop {
                 let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
                 match CLASSES_IDENTIFIER_END_FORM[usize::from(b)] {
-                    2 => { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) },
+                    3 => { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) },
                     4 => { sink.enter(Label::IdentifierEndForm, i, b); i += 1; break; },
                     1 => { sink.enter(Label::AsciiSpace, i, b); return Ok(i + 1) },
                     _ => return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }),
@@ -1669,11 +1689,689 @@ pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink>(input: &[u8], sink: 
             's4: loop {
                 loop {
                 let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
+                if SETS_IDENTIFIER_END_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) }
+                { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) };
+                }
+            }
+            }
+            }
+            _ => unreachable!("a state of this validator"),
+        }
+    }
+}
+
+/// The validator of rule `url_view_form` in `grammar/forms.pest`: 44 states, 21 byte classes.
+pub(crate) static URL_VIEW_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
+    rule: "url_view_form",
+    walk: run_url_view_form,
+    classes: &CLASSES_URL_VIEW_FORM,
+    start: 1,
+    shift: 5,
+    transitions: &[
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 2 */ 0, 0, 3, 0, 0, 0, 4, 5, 0, 0, 0, 0, 0, 6, 7, 8, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 3 */ 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 4 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 5 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 6 */ 0, 0, 0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 7 */ 0, 0, 0, 0, 0, 0, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 8 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 9 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 10 */ 0, 0, 0, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 11 */ 0, 0, 0, 0, 0, 0, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 12 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 13 */ 0, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 14 */ 0, 0, 0, 0, 0, 0, 0, 21, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 15 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 22, 0, 0, 0, 0, 0, 0, 0, 0, 15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 16 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 17 */ 0, 0, 0, 0, 0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 18 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 25, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 19 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 20 */ 0, 0, 0, 0, 0, 27, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 21 */ 0, 0, 0, 0, 0, 0, 28, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 21, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 22 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 29, 0, 0, 0, 0, 0, 0, 0, 0, 22, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 23 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 30, 0, 0, 0, 0, 0, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 24 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 25 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 31, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 26 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 26, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 27 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 33, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 27, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 28 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 34, 0, 0, 0, 0, 0, 28, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 29 */ 0, 0, 35, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 29, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 30 */ 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 30, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 31 */ 0, 0, 0, 0, 0, 0, 37, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 32 */ 0, 0, 0, 0, 0, 0, 38, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 33 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 39, 0, 0, 0, 0, 0, 33, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 34 */ 0, 0, 0, 0, 0, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 35 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 41, 0, 0, 0, 0, 0, 35, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 36 */ 0, 0, 0, 0, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 37 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24, 0, 0, 0, 0, 37, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 38 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 42, 0, 38, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 39 */ 0, 0, 0, 0, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 39, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 43, 0, 0, 0, 0, 0, 0, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 41 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24, 41, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 42 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24, 0, 0, 0, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 43 */ 0, 0, 0, 0, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 43, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ],
+    labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    label_names: &["url_view_form"],
+};
+
+/// The byte classes of rule `url_view_form`.
+static CLASSES_URL_VIEW_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
+    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 2, 3, 4, 5, 6, 7, 8, 0, 9, 0, 0, 10, 11, 12, 0,
+    /* 0x70 */ 13, 0, 14, 15, 16, 17, 0, 0, 18, 19, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+    /* 0x90 */ 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+    /* 0xa0 */ 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+    /* 0xb0 */ 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20, 20,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The validator of rule `url_view_form` as code (see `URL_VIEW_FORM`).
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn run_url_view_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
+    scan_url_view_form(input, &mut ())
+}
+
+/// The validator of rule `url_view_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_url_view_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+    let mut i = 0_usize;
+    let mut state = 1_u8;
+    'walk: loop {
+        match state {
+            1 => {
+            's1: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
                 match b {
-                    0x2f => { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }),
+                    0x2f => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
                 }
                 }
+            's2: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 4; continue 'walk; },
+                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 5; continue 'walk; },
+                    0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 6; continue 'walk; },
+                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 7; continue 'walk; },
+                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 8; continue 'walk; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's3: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x62 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's9: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's16: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's23: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's30: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's42: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            4 => {
+            's4: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's10: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's17: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            5 => {
+            's5: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 12; continue 'walk; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's11: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x67 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's18: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's25: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's31: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's37: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            6 => {
+            's6: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's13: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's20: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's27: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's33: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's39: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's42: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            7 => {
+            's7: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's14: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's21: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's28: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's34: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's40: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x6e => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's43: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's31: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's37: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            8 => {
+            's8: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's15: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's22: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's29: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's35: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's41: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x79 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            12 => {
+            's12: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's19: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's26: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's32: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's38: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x78 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's42: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            24 => {
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
+            }
+            42 => {
+            's42: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
+            }
+            }
+            36 => {
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's42: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            31 => {
+            's31: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's37: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                match b {
+                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Ok(i) };
+                match b {
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                }
+                }
+            }
             }
             }
             }

@@ -133,6 +133,8 @@ pub(crate) enum Label {
     UUnreserved,
     /// `unreserved`.
     Unreserved,
+    /// `url_view_form`.
+    UrlViewForm,
     /// `urn_doi_form`.
     UrnDoiForm,
     /// `urn_hdl_form`.
@@ -168,4 +170,5 @@ pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[
     ("label_form", &LABEL_FORM),
     ("bare_doi_form", &BARE_DOI_FORM),
     ("identifier_end_form", &IDENTIFIER_END_FORM),
+    ("url_view_form", &URL_VIEW_FORM),
 ];

@@ -118,7 +118,6 @@ impl<'a> Iterator for Extract<'a, '_> {
                 .max(self.tried)
                 .max(self.at);
             for i in from..k {
-                self.tried = i + 1;
                 if !starts_a_candidate(bytes, i) {
                     continue;
                 }
@@ -128,6 +127,7 @@ impl<'a> Iterator for Extract<'a, '_> {
                     return Some(found);
                 }
             }
+            self.tried = self.tried.max(k);
             self.at = k + 1;
         }
         self.at = bytes.len();
@@ -200,7 +200,10 @@ impl<'a> Extract<'a, '_> {
         }
         let mut text = &self.text[i..kept];
         if !written {
-            if memchr::memmem::find(&self.text.as_bytes()[token..i], b"://").is_some() {
+            if self.text.as_bytes()[token..i]
+                .windows(3)
+                .any(|w| w == b"://")
+            {
                 text = in_url_path(text);
             }
             // A bare DOI or a handle under a named prefix: what cleaning reads there is the
@@ -306,7 +309,7 @@ impl<'a> Extract<'a, '_> {
             return None;
         }
         let path = &text[scheme + host.len() + 1..];
-        if !path.chars().all(|c| PROXY_PATH.keeps(c)) {
+        if !path.bytes().all(|b| PROXY_PATH.keeps(char::from(b))) {
             return None;
         }
         Some((Form::Proxy, bare(path)?))

@@ -41,6 +41,8 @@
 //!   crate is `#![no_std]` (it needs `alloc`).
 //! - `serde`: `Serialize` and `Deserialize` for [`Handle`], [`HandleRef`] (borrowed),
 //!   [`HdlUri`] (borrowed) and [`Form`], as their text, through the validating parsers.
+//! - `json`: the [`record`] module: the proxy's REST API responses (SPEC R1–R5) and
+//!   `10320/loc` values (L1–L4), on serde_json and roxmltree; still `no_std` + `alloc`.
 
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
@@ -55,6 +57,9 @@ pub use handle_id_core::{
     FixCode, Form, Found, Handle, HandleRef, HdlUri, LintCode, Options, ParseError, ParseErrorKind,
     ProxyBase, ProxyQuery, Rendered, Warning, KNOWN_PROXY_HOSTS,
 };
+
+#[cfg(feature = "json")]
+pub use handle_id_core::record;
 
 pub mod spec {
     //! The project's SPEC: every rule id that messages, docs and tests cite (H1, U6, P2,

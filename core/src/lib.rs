@@ -24,6 +24,8 @@ mod generated;
 mod handle;
 mod lint;
 mod proxy;
+#[cfg(feature = "json")]
+pub mod record;
 #[cfg(feature = "serde")]
 mod serde;
 mod uri;

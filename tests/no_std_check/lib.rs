@@ -14,3 +14,13 @@ pub fn exercise(text: &str) -> Option<String> {
     let _ = (h.lint(), uri.form(), handle_id::hdl!("10.1000/182"));
     h.to_form(handle_id::Form::Proxy, None).ok()
 }
+
+/// Reads a REST API response and chooses where to redirect.
+pub fn resolve(json: &str) -> Option<String> {
+    use handle_id::record::{ClientContext, Response, SplitMix64};
+    let response = Response::parse(json).ok()?;
+    let redirect = response
+        .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
+        .ok()??;
+    Some(redirect.url().into())
+}

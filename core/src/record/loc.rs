@@ -1,0 +1,574 @@
+//! `10320/loc` values (SPEC L1–L4): XML that lists several places to redirect to, and how
+//! the proxy chooses among them for a client.
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::Write;
+use core::net::IpAddr;
+use core::str::FromStr;
+
+use super::error::{RecordError, RecordErrorKind};
+use super::random::RandomSource;
+
+/// The type of the values that hold locations.
+pub const LOC_TYPE: &str = "10320/loc";
+
+/// The selection methods when `chooseby` is absent (L1).
+const DEFAULT_CHOOSE_BY: &str = "locatt,address,country,score,weighted";
+
+/// The most locations one value holds before it is refused (and XML nodes: ten per
+/// location): a bound on the memory and time one value costs.
+const MAX_LOCATIONS: usize = 10_000;
+
+/// The deepest nesting of elements read: a `<locations>` value is two levels deep, and the
+/// XML reader recurses on depth (a deep document would exhaust the stack).
+const MAX_DEPTH: usize = 64;
+
+/// Where elements of well-formed XML first nest deeper than [`MAX_DEPTH`], if they do:
+/// start and end tags counted, quoted attribute values, comments, CDATA sections and
+/// processing instructions skipped. (Malformed XML is the reader's to refuse.)
+fn too_deep(b: &[u8]) -> Option<usize> {
+    let find = |from: usize, what: &[u8]| {
+        b.get(from..)
+            .and_then(|rest| memchr::memmem::find(rest, what))
+            .map_or(b.len(), |i| from + i + what.len())
+    };
+    let mut depth = 0_usize;
+    let mut i = 0;
+    while let Some(k) = b
+        .get(i..)
+        .and_then(|r| memchr::memchr(b'<', r))
+        .map(|k| i + k)
+    {
+        let rest = &b[k..];
+        i = if rest.starts_with(b"<!--") {
+            find(k + 4, b"-->")
+        } else if rest.starts_with(b"<![CDATA[") {
+            find(k + 9, b"]]>")
+        } else if rest.starts_with(b"<?") {
+            find(k + 2, b"?>")
+        } else if rest.starts_with(b"</") {
+            depth = depth.saturating_sub(1);
+            find(k + 2, b">")
+        } else {
+            // A start tag: to its '>', past quoted values; "/>" closes it at once.
+            let mut j = k + 1;
+            let mut quote = None;
+            while j < b.len() {
+                match (quote, b[j]) {
+                    (None, q @ (b'"' | b'\'')) => quote = Some(q),
+                    (Some(q), c) if c == q => quote = None,
+                    (None, b'>') => break,
+                    _ => {}
+                }
+                j += 1;
+            }
+            if j > k + 1 && b[j - 1] != b'/' {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(k);
+                }
+            }
+            j + 1
+        };
+    }
+    None
+}
+
+/// A selection method of `chooseby` (L2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChooseBy {
+    /// `locatt`: the locations whose attributes match the link's `locatt=key:value`.
+    Locatt,
+    /// `address`: the locations whose `addresses` hold the client's IP address.
+    Address,
+    /// `country`: the locations of the client's country, or else those of no country.
+    Country,
+    /// `score`: the locations of the highest `score`.
+    Score,
+    /// `weighted`: one location at random, by `weight`.
+    Weighted,
+    /// A method this crate does not know, kept and skipped.
+    Other(String),
+}
+
+impl ChooseBy {
+    fn parse(name: &str) -> Self {
+        match name {
+            "locatt" => Self::Locatt,
+            "address" => Self::Address,
+            "country" => Self::Country,
+            "score" => Self::Score,
+            "weighted" => Self::Weighted,
+            other => Self::Other(other.to_string()),
+        }
+    }
+
+    /// The method's name, as `chooseby` writes it.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Locatt => "locatt",
+            Self::Address => "address",
+            Self::Country => "country",
+            Self::Score => "score",
+            Self::Weighted => "weighted",
+            Self::Other(name) => name,
+        }
+    }
+}
+
+/// One `<location>`: its attributes in document order; `href` is always there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Location {
+    attributes: Vec<(String, String)>,
+    weight: f64,
+    score: Option<f64>,
+    networks: Vec<(IpAddr, u8)>,
+}
+
+impl Location {
+    /// Where to redirect.
+    #[must_use]
+    pub fn href(&self) -> &str {
+        self.attribute("href").unwrap_or_default()
+    }
+
+    /// The attribute `name`, as written.
+    #[must_use]
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every attribute, in document order.
+    #[must_use]
+    pub fn attributes(&self) -> &[(String, String)] {
+        &self.attributes
+    }
+
+    /// The weight, 0 to 1 (1 when not given).
+    #[must_use]
+    pub fn weight(&self) -> f64 {
+        self.weight
+    }
+
+    /// The score, when given.
+    #[must_use]
+    pub fn score(&self) -> Option<f64> {
+        self.score
+    }
+
+    /// The `id` attribute.
+    #[must_use]
+    pub fn id(&self) -> Option<&str> {
+        self.attribute("id")
+    }
+
+    /// The `country` attribute.
+    #[must_use]
+    pub fn country(&self) -> Option<&str> {
+        self.attribute("country")
+    }
+
+    /// Whether `ip` is in one of the location's `addresses` ranges.
+    #[must_use]
+    pub fn serves(&self, ip: IpAddr) -> bool {
+        self.networks
+            .iter()
+            .any(|&(net, bits)| in_network(ip, net, bits))
+    }
+}
+
+/// Whether `ip` is in `net/bits` (same address family only).
+fn in_network(ip: IpAddr, net: IpAddr, bits: u8) -> bool {
+    let (a, b, width) = match (ip, net) {
+        (IpAddr::V4(a), IpAddr::V4(b)) => (
+            u128::from(u32::from(a)) << 96,
+            u128::from(u32::from(b)) << 96,
+            32,
+        ),
+        (IpAddr::V6(a), IpAddr::V6(b)) => (u128::from(a), u128::from(b), 128),
+        _ => return false,
+    };
+    let bits = u32::from(bits.min(width));
+    if bits == 0 {
+        return true;
+    }
+    let mask = u128::MAX << (128 - bits);
+    a & mask == b & mask
+}
+
+/// `addr/bits` or `addr` (all of its bits).
+fn parse_network(text: &str) -> Option<(IpAddr, u8)> {
+    let (addr, bits) = match text.split_once('/') {
+        Some((a, b)) => (a, Some(b)),
+        None => (text, None),
+    };
+    let ip = IpAddr::from_str(addr.trim()).ok()?;
+    let width = if ip.is_ipv4() { 32 } else { 128 };
+    let bits = match bits {
+        Some(b) => b.trim().parse::<u8>().ok().filter(|&b| b <= width)?,
+        None => width,
+    };
+    Some((ip, bits))
+}
+
+/// What the proxy knows of the client when it chooses (L2): the `locatt` pairs of the
+/// link, the client's IP address, its country (ISO 3166 code).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientContext {
+    /// `locatt=key:value` pairs, in the order the link gives them.
+    pub locatt: Vec<(String, String)>,
+    /// The client's address.
+    pub ip: Option<IpAddr>,
+    /// The client's country, as a two-letter code.
+    pub country: Option<String>,
+}
+
+impl ClientContext {
+    /// No `locatt`, no address, no country.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The same context with a `locatt` pair from a link's `key:value`.
+    ///
+    /// # Errors
+    ///
+    /// A [`RecordError`] of kind [`RecordErrorKind::Shape`] when `pair` has no `:`.
+    pub fn with_locatt(mut self, pair: &str) -> Result<Self, RecordError> {
+        let (k, v) = pair.split_once(':').ok_or_else(|| {
+            RecordError::new(
+                RecordErrorKind::Shape,
+                "locatt",
+                "expected key:value (SPEC L2)",
+            )
+        })?;
+        self.locatt.push((k.to_string(), v.to_string()));
+        Ok(self)
+    }
+}
+
+/// A `10320/loc` value (L1): how to choose, and the locations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Locations {
+    choose_by: Vec<ChooseBy>,
+    locations: Vec<Location>,
+}
+
+impl Locations {
+    /// Reads a `10320/loc` value (L1).
+    ///
+    /// ```
+    /// use handle_id::record::{ClientContext, Locations, SplitMix64};
+    /// let loc = Locations::parse(r#"<locations>
+    ///   <location id="0" href="http://uk.example/a" country="gb" weight="0"/>
+    ///   <location id="1" href="http://example.org/a"/>
+    /// </locations>"#)?;
+    /// let here = ClientContext::new().with_locatt("id:0")?;
+    /// assert_eq!(loc.choose(&here, &mut SplitMix64::new(7)).unwrap().id(), Some("0"));
+    /// # Ok::<(), handle_id::record::RecordError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`RecordError`] with the line and column: XML that is not well-formed or has a DTD
+    /// (entities are refused, so a "billion laughs" document costs nothing), a root that is
+    /// not `<locations>`, a `<location>` without `href`, a `weight` that is not a number
+    /// from 0 to 1, a `score` that is not a number, `addresses` that are not IP ranges, or
+    /// more than 10,000 locations.
+    pub fn parse(xml: &str) -> Result<Self, RecordError> {
+        if let Some(at) = too_deep(xml.as_bytes()) {
+            return Err(RecordError::new(
+                RecordErrorKind::TooLarge,
+                format!("byte {at}"),
+                format!("elements nested deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: false,
+            nodes_limit: u32::try_from(MAX_LOCATIONS * 10).unwrap_or(u32::MAX),
+        };
+        let doc = roxmltree::Document::parse_with_options(xml, options).map_err(|e| {
+            let pos = e.pos();
+            RecordError::new(
+                RecordErrorKind::Xml,
+                format!("line {}, column {}", pos.row, pos.col),
+                format!("not well-formed XML: {e} (SPEC L1)"),
+            )
+        })?;
+        let at = |node: roxmltree::Node<'_, '_>| {
+            let pos = doc.text_pos_at(node.range().start);
+            format!("line {}, column {}", pos.row, pos.col)
+        };
+        let root = doc.root_element();
+        if root.tag_name().name() != "locations" {
+            return Err(RecordError::new(
+                RecordErrorKind::Locations,
+                at(root),
+                format!(
+                    "the root is <{}>, not <locations> (SPEC L1)",
+                    root.tag_name().name()
+                ),
+            ));
+        }
+        let choose_by = root
+            .attribute("chooseby")
+            .unwrap_or(DEFAULT_CHOOSE_BY)
+            .split(',')
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(ChooseBy::parse)
+            .collect();
+        let mut locations = Vec::new();
+        for node in root.children().filter(roxmltree::Node::is_element) {
+            if node.tag_name().name() != "location" {
+                // Other elements are the XML's business, not the choice's.
+                continue;
+            }
+            if locations.len() == MAX_LOCATIONS {
+                return Err(RecordError::new(
+                    RecordErrorKind::TooLarge,
+                    at(node),
+                    format!("more than {MAX_LOCATIONS} locations"),
+                ));
+            }
+            locations.push(
+                read_location(node)
+                    .map_err(|m| RecordError::new(RecordErrorKind::Locations, at(node), m))?,
+            );
+        }
+        Ok(Self {
+            choose_by,
+            locations,
+        })
+    }
+
+    /// The selection methods, in order.
+    #[must_use]
+    pub fn choose_by(&self) -> &[ChooseBy] {
+        &self.choose_by
+    }
+
+    /// The locations, in document order.
+    #[must_use]
+    pub fn locations(&self) -> &[Location] {
+        &self.locations
+    }
+
+    /// The location the proxy redirects `client` to (L2, L3): each method of `chooseby` in
+    /// order narrows the locations until one is left; a method that would leave none, or
+    /// that the client gives nothing for, is skipped; when methods run out with several
+    /// left, one is chosen at random by weight (uniformly when no weight is positive).
+    /// `None` only when there are no locations.
+    pub fn choose(
+        &self,
+        client: &ClientContext,
+        random: &mut impl RandomSource,
+    ) -> Option<&Location> {
+        let mut left: Vec<&Location> = self.locations.iter().collect();
+        for method in &self.choose_by {
+            if left.len() <= 1 {
+                break;
+            }
+            let kept: Vec<&Location> = match method {
+                ChooseBy::Locatt if !client.locatt.is_empty() => left
+                    .iter()
+                    .copied()
+                    .filter(|l| {
+                        client
+                            .locatt
+                            .iter()
+                            .all(|(k, v)| l.attribute(k) == Some(v.as_str()))
+                    })
+                    .collect(),
+                ChooseBy::Address => match client.ip {
+                    Some(ip) => left.iter().copied().filter(|l| l.serves(ip)).collect(),
+                    None => continue,
+                },
+                ChooseBy::Country => match &client.country {
+                    Some(country) => {
+                        let here: Vec<&Location> = left
+                            .iter()
+                            .copied()
+                            .filter(|l| {
+                                l.country().is_some_and(|c| c.eq_ignore_ascii_case(country))
+                            })
+                            .collect();
+                        if here.is_empty() {
+                            left.iter()
+                                .copied()
+                                .filter(|l| l.country().is_none())
+                                .collect()
+                        } else {
+                            here
+                        }
+                    }
+                    None => continue,
+                },
+                ChooseBy::Score => {
+                    let Some(best) = left.iter().filter_map(|l| l.score).reduce(f64::max) else {
+                        continue;
+                    };
+                    left.iter()
+                        .copied()
+                        .filter(|l| l.score == Some(best))
+                        .collect()
+                }
+                ChooseBy::Weighted => return Some(weighted(&left, random)),
+                ChooseBy::Locatt | ChooseBy::Other(_) => continue,
+            };
+            if !kept.is_empty() {
+                left = kept;
+            }
+        }
+        match left.len() {
+            0 => None,
+            1 => Some(left[0]),
+            _ => Some(weighted(&left, random)),
+        }
+    }
+
+    /// The locations as XML, as `action=showurls` lists them: `<locations>` with each
+    /// `<location>` and its attributes in document order.
+    #[must_use]
+    pub fn to_xml(&self) -> String {
+        let mut out = String::from("<locations");
+        if self
+            .choose_by
+            .iter()
+            .map(ChooseBy::name)
+            .ne(DEFAULT_CHOOSE_BY.split(','))
+        {
+            let names: Vec<&str> = self.choose_by.iter().map(ChooseBy::name).collect();
+            let _ = write!(out, " chooseby=\"{}\"", escape_xml(&names.join(",")));
+        }
+        out.push_str(">\n");
+        for l in &self.locations {
+            write_location(&mut out, l);
+        }
+        out.push_str("</locations>\n");
+        out
+    }
+
+    /// Locations of URLs, one each, as a `<locations>` value would list them.
+    pub(crate) fn of_urls<'u>(urls: impl Iterator<Item = &'u str>) -> Self {
+        Self {
+            choose_by: DEFAULT_CHOOSE_BY.split(',').map(ChooseBy::parse).collect(),
+            locations: urls
+                .map(|u| Location {
+                    attributes: alloc::vec![("href".to_string(), u.to_string())],
+                    weight: 1.0,
+                    score: None,
+                    networks: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    pub(crate) fn extend(&mut self, other: Locations) {
+        self.locations.extend(other.locations);
+    }
+}
+
+fn write_location(out: &mut String, l: &Location) {
+    out.push_str("  <location");
+    for (name, value) in &l.attributes {
+        let _ = write!(out, " {name}=\"{}\"", escape_xml(value));
+    }
+    out.push_str(" />\n");
+}
+
+fn escape_xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// One location at random by weight (L2); uniformly when no weight is positive.
+fn weighted<'l>(left: &[&'l Location], random: &mut impl RandomSource) -> &'l Location {
+    let total: f64 = left.iter().map(|l| l.weight.max(0.0)).sum();
+    if total <= 0.0 {
+        return left[random.below(left.len())];
+    }
+    let mut r = random.next_f64() * total;
+    for l in left {
+        let w = l.weight.max(0.0);
+        if r < w {
+            return l;
+        }
+        r -= w;
+    }
+    // Rounding: the last location of positive weight.
+    left.iter()
+        .rev()
+        .find(|l| l.weight > 0.0)
+        .unwrap_or(&left[0])
+}
+
+fn read_location(node: roxmltree::Node<'_, '_>) -> Result<Location, String> {
+    let attributes: Vec<(String, String)> = node
+        .attributes()
+        .map(|a| (a.name().to_string(), a.value().to_string()))
+        .collect();
+    let get = |name: &str| {
+        attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    if get("href").map_or(true, str::is_empty) {
+        return Err("a <location> without href (SPEC L1)".to_string());
+    }
+    let weight = match get("weight") {
+        None => 1.0,
+        Some(w) => w
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|w| (0.0..=1.0).contains(w))
+            .ok_or_else(|| format!("weight {w:?} is not a number from 0 to 1 (SPEC L1)"))?,
+    };
+    let score = match get("score") {
+        None => None,
+        Some(s) => Some(
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite())
+                .ok_or_else(|| format!("score {s:?} is not a number (SPEC L1)"))?,
+        ),
+    };
+    let networks = match get("addresses") {
+        None => Vec::new(),
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .map(|a| {
+                parse_network(a)
+                    .ok_or_else(|| format!("address {a:?} is not an IP range (SPEC L1)"))
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    Ok(Location {
+        attributes,
+        weight,
+        score,
+        networks,
+    })
+}

@@ -126,4 +126,87 @@ fn every_entry_point_keeps_its_invariants() {
             Ok(())
         })
         .unwrap();
+    records(&mut runner);
+}
+
+/// Handle records and 10320/loc values: the source document's responses and every prefix
+/// of them, and text made of the pieces JSON and the XML are made of.
+fn records(runner: &mut TestRunner) {
+    let full = include_str!("records/4263537-4000.json");
+    let jsonp = include_str!("records/4263537-4000-url-email.jsonp");
+    let loc = r#"<locations chooseby="locatt,country,weighted"><location id="0" href="http://uk/" country="gb" weight="0" addresses="192.0.2.0/24"/><location id="1" href="http://a/" score="2"/></locations>"#;
+    for text in [full, jsonp] {
+        for (i, _) in text.char_indices() {
+            handle_id_fuzz::record_text(&text[..i]);
+        }
+        handle_id_fuzz::record_text(text);
+    }
+    for (i, _) in loc.char_indices() {
+        handle_id_fuzz::locations_text(&loc[..i]);
+    }
+    handle_id_fuzz::locations_text(loc);
+    let json = prop::collection::vec(
+        prop_oneof![
+            Just("{"),
+            Just("}"),
+            Just("["),
+            Just("]"),
+            Just(","),
+            Just("\"responseCode\":"),
+            Just("1"),
+            Just("100"),
+            Just("-1"),
+            Just("1.5"),
+            Just("\"handle\":\"1/2\""),
+            Just("\"values\":"),
+            Just("\"index\":"),
+            Just("\"type\":\"URL\""),
+            Just("\"type\":\"HS_ALIAS\""),
+            Just("\"data\":"),
+            Just("{\"format\":\"string\",\"value\":\"http://x/\"}"),
+            Just("{\"format\":\"base64\",\"value\":\"aGk=\"}"),
+            Just("{\"format\":\"admin\",\"value\":{\"handle\":\"0.NA/1\",\"index\":200,\"permissions\":\"0101\"}}"),
+            Just("\"ttl\":"),
+            Just("\"2000-01-01T00:00:00Z\""),
+            Just("null"),
+            Just("cb("),
+            Just(");"),
+        ],
+        0..16,
+    )
+    .prop_map(|p| p.concat());
+    runner
+        .run(&json, |text| {
+            handle_id_fuzz::record_text(&text);
+            Ok(())
+        })
+        .unwrap();
+    let xml = prop::collection::vec(
+        prop_oneof![
+            Just("<locations>"),
+            Just("</locations>"),
+            Just("<location href='h'"),
+            Just(" id='1'"),
+            Just(" weight='0.5'"),
+            Just(" score='3'"),
+            Just(" country='gb'"),
+            Just(" addresses='10.0.0.0/8'"),
+            Just("/>"),
+            Just(">"),
+            Just("</location>"),
+            Just("<!-- c -->"),
+            Just("<![CDATA[<x>]]>"),
+            Just("&amp;"),
+            Just("\""),
+            Just("'"),
+        ],
+        0..16,
+    )
+    .prop_map(|p| p.concat());
+    runner
+        .run(&xml, |text| {
+            handle_id_fuzz::locations_text(&text);
+            Ok(())
+        })
+        .unwrap();
 }

@@ -11,6 +11,7 @@ mod lines;
 mod output;
 mod parse;
 mod read;
+mod record;
 mod style;
 
 use std::path::PathBuf;
@@ -145,6 +146,45 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
+    /// Read one REST API response (the proxy's JSON or JSONP) and show its values.
+    ///
+    /// Validates the response (SPEC R1–R5) and prints the values as a table; `--json`
+    /// prints it normalised, `--type` and `--index` filter like the proxy, `--url` prints
+    /// only where the proxy would redirect (URL values or 10320/loc, L1–L4), exit status 1
+    /// when it would not. A malformed response is one line on standard error and exit
+    /// status 2.
+    #[command(after_help = RECORD_EXAMPLES)]
+    Record {
+        /// Print the response as normalised JSON (the proxy's field order).
+        #[arg(long)]
+        json: bool,
+        /// With --json: pretty-printed, as the proxy's `pretty` parameter.
+        #[arg(long, requires = "json")]
+        pretty: bool,
+        /// Only values of this type; a type ending in '.' selects its subtypes too.
+        #[arg(long = "type", value_name = "TYPE")]
+        types: Vec<String>,
+        /// Only the value at this index.
+        #[arg(long = "index", value_name = "INDEX")]
+        indexes: Vec<u32>,
+        /// Print only the URL the proxy would redirect to.
+        #[arg(long, conflicts_with = "json")]
+        url: bool,
+        /// With --url: a locatt pair of the link, KEY:VALUE (10320/loc).
+        #[arg(long, value_name = "KEY:VALUE", requires = "url")]
+        locatt: Vec<String>,
+        /// With --url: the client's IP address (10320/loc `addresses`).
+        #[arg(long, value_name = "IP", requires = "url")]
+        client_ip: Option<std::net::IpAddr>,
+        /// With --url: the client's country, a two-letter code (10320/loc `country`).
+        #[arg(long, value_name = "CC", requires = "url")]
+        country: Option<String>,
+        /// With --url: the seed of the random choices, to repeat them.
+        #[arg(long, value_name = "N", requires = "url")]
+        seed: Option<u64>,
+        /// The response; standard input when absent or `-`.
+        file: Option<PathBuf>,
+    },
     /// Show the parts of each identifier: prefix, its segments and parents, local name.
     ///
     /// Reads the identifiers given, or, when none is given, one per line from standard
@@ -194,6 +234,12 @@ const COMPLETIONS_EXAMPLES: &str = "Examples:
   hdl completions bash > ~/.local/share/bash-completion/completions/hdl
   hdl completions zsh > \"${fpath[1]}/_hdl\"
   hdl completions fish > ~/.config/fish/completions/hdl.fish";
+
+const RECORD_EXAMPLES: &str = "Examples:
+  curl -s https://hdl.handle.net/api/handles/4263537/4000 | hdl record
+  hdl record --json --pretty --type URL --type EMAIL response.json
+  hdl record --url --locatt id:1 --seed 7 response.json
+  hdl record --url --client-ip 192.0.2.7 --country gb response.json";
 
 const PARSE_EXAMPLES: &str = "Examples:
   hdl parse 10.978.8896471/foo
@@ -273,6 +319,29 @@ fn main() -> ExitCode {
             Ok(Status::AllValid)
         }
         Command::Parse { json, read, ids } => parse::run(&ids, json, &reader(&read)),
+        Command::Record {
+            json,
+            pretty,
+            types,
+            indexes,
+            url,
+            locatt,
+            client_ip,
+            country,
+            seed,
+            file,
+        } => record::run(&record::RecordArgs {
+            json,
+            pretty,
+            types,
+            indexes,
+            url,
+            locatt,
+            client_ip,
+            country,
+            seed,
+            file,
+        }),
     };
     match result {
         Ok(status) => status.into(),

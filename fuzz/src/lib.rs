@@ -366,3 +366,69 @@ pub fn grammars(text: &str) {
         reference::agree(rule, text);
     }
 }
+
+/// A REST API response costs at most this many bytes per byte of its text: serde_json's
+/// `Value` tree (a small object is a B-tree node of several hundred bytes) and the typed
+/// response built from it.
+const RECORD_BYTES_PER_BYTE: usize = 1024;
+
+/// A REST API response (R1–R5), JSON or JSONP: reading never panics and stays within
+/// [`RECORD_BYTES_PER_BYTE`]; an error says where; what is read is written back (compact,
+/// pretty, JSONP) and read again as the same response; filtering and choosing a redirect
+/// never panic, and a redirect is one of the response's own values.
+pub fn record_text(text: &str) {
+    use handle_id::record::{ClientContext, Filter, Response, SplitMix64};
+    let read = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || Response::parse(text));
+    let response = match read {
+        Ok(r) => r,
+        Err(e) => {
+            assert!(!e.message().is_empty(), "{text:?}: {e:?}");
+            return;
+        }
+    };
+    for written in [
+        response.to_json(),
+        response.to_json_pretty(),
+        response.to_jsonp("cb").expect("a name"),
+    ] {
+        assert_eq!(
+            Response::parse(&written).as_ref(),
+            Ok(&response),
+            "{text:?} as {written}"
+        );
+    }
+    let only_urls = response.filtered(&Filter::new().value_type("URL").index(1));
+    assert!(only_urls.values().len() <= response.values().len());
+    if let Ok(Some(r)) = response.redirect(&ClientContext::new(), &mut SplitMix64::new(1)) {
+        assert!(response.values().contains(r.value()), "{text:?}");
+    }
+}
+
+/// A `10320/loc` value (L1–L4): reading never panics and stays within
+/// [`RECORD_BYTES_PER_BYTE`]; what is read is written as `showurls` XML and read back as
+/// the same value; a choice, for any client, is one of its locations.
+pub fn locations_text(text: &str) {
+    use handle_id::record::{ClientContext, Locations, SplitMix64};
+    let read = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || Locations::parse(text));
+    let Ok(loc) = read else { return };
+    assert_eq!(
+        Locations::parse(&loc.to_xml()).as_ref(),
+        Ok(&loc),
+        "{text:?}"
+    );
+    let clients = [
+        ClientContext::new(),
+        ClientContext::new().with_locatt("id:1").expect("a pair"),
+        ClientContext {
+            ip: "192.0.2.1".parse().ok(),
+            country: Some("gb".into()),
+            ..ClientContext::new()
+        },
+    ];
+    for (seed, client) in clients.iter().enumerate() {
+        match loc.choose(client, &mut SplitMix64::new(seed as u64)) {
+            Some(l) => assert!(loc.locations().contains(l), "{text:?}"),
+            None => assert!(loc.locations().is_empty(), "{text:?}"),
+        }
+    }
+}

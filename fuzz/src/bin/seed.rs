@@ -81,6 +81,24 @@ fn main() -> std::io::Result<()> {
                 .collect(),
         ),
     ];
+    let records = fuzz.join("../tests/records");
+    let full = std::fs::read_to_string(records.join("4263537-4000.json"))?;
+    let jsonp = std::fs::read_to_string(records.join("4263537-4000-url-email.jsonp"))?;
+    let loc = r#"<locations chooseby="locatt,address,country,score,weighted"><location id="0" href="http://uk.example/" country="gb" weight="0" addresses="192.0.2.0/24,2001:db8::/32" score="1"/><location id="1" href="http://a.example/"/></locations>"#;
+    let mut targets = targets.to_vec();
+    targets.push((
+        "record",
+        ids.iter()
+            .take(200)
+            .map(|id| full.replace("4263537/4000", id).replace("0.NA/4263537", id))
+            .chain([full.clone(), jsonp, full.replace("\"string\"", "\"hex\"")])
+            .chain([format!(
+                r#"{{"responseCode":1,"handle":"1/2","values":[{{"index":1,"type":"10320/loc","data":{{"format":"string","value":{}}}}},{{"index":2,"type":"B","data":{{"format":"base64","value":"aGVsbG8="}}}},{{"index":3,"type":"HS_VLIST","data":{{"format":"vlist","value":[{{"handle":"1/3","index":1}}]}}}}]}}"#,
+                serde_json::Value::from(loc)
+            )])
+            .collect(),
+    ));
+    targets.push(("locations", vec![loc.to_owned()]));
     for (target, inputs) in targets {
         let dir = fuzz.join("corpus").join(target);
         std::fs::create_dir_all(&dir)?;

@@ -1,0 +1,212 @@
+//! `hdl record`: one REST API response (JSON or JSONP), validated, shown as a table or as
+//! normalised JSON, filtered like the proxy, or the URL the proxy would redirect to.
+
+use std::io::{self, Read, Write};
+use std::net::IpAddr;
+use std::path::PathBuf;
+
+use handle_id::record::{ClientContext, Data, Filter, HandleValue, Response, SplitMix64, Ttl};
+
+use crate::output::Visible;
+use crate::Status;
+
+/// What `hdl record` was asked.
+pub struct RecordArgs {
+    pub json: bool,
+    pub pretty: bool,
+    pub types: Vec<String>,
+    pub indexes: Vec<u32>,
+    pub url: bool,
+    pub locatt: Vec<String>,
+    pub client_ip: Option<IpAddr>,
+    pub country: Option<String>,
+    pub seed: Option<u64>,
+    pub file: Option<PathBuf>,
+}
+
+/// The most a response may hold: far beyond any handle record, short of exhausting memory.
+const MAX_RESPONSE: u64 = 256 << 20;
+
+/// Runs `hdl record`. A response that cannot be read or is malformed is one line on
+/// standard error and exit status 2 (the `Err` of the caller's report); `--url` without a
+/// redirect is status 1.
+///
+/// # Errors
+///
+/// An I/O error reading or writing, or a malformed response (as `InvalidData`).
+pub fn run(args: &RecordArgs) -> io::Result<Status> {
+    let (name, text) = read_input(args.file.as_ref())?;
+    let response = Response::parse(&text)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))?;
+    let mut filter = Filter::new();
+    for t in &args.types {
+        filter = filter.value_type(t);
+    }
+    for &i in &args.indexes {
+        filter = filter.index(i);
+    }
+    let response = response.filtered(&filter);
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    if args.url {
+        let mut client = ClientContext::new();
+        for pair in &args.locatt {
+            client = client
+                .with_locatt(pair)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
+        }
+        client.ip = args.client_ip;
+        client.country.clone_from(&args.country);
+        let mut random = SplitMix64::new(args.seed.unwrap_or_else(seed_from_clock));
+        let redirect = response
+            .redirect(&client, &mut random)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))?;
+        return match redirect {
+            Some(r) => {
+                writeln!(out, "{}", Visible(r.url()))?;
+                Ok(Status::AllValid)
+            }
+            None => Ok(Status::SomeInvalid),
+        };
+    }
+    if args.json {
+        let json = if args.pretty {
+            response.to_json_pretty()
+        } else {
+            response.to_json()
+        };
+        writeln!(out, "{json}")?;
+        return Ok(Status::AllValid);
+    }
+    write_table(&mut out, &response)?;
+    Ok(Status::AllValid)
+}
+
+/// The file's name for messages and its text; standard input for none or `-`.
+fn read_input(file: Option<&PathBuf>) -> io::Result<(String, String)> {
+    let mut bytes = Vec::new();
+    let name = match file.filter(|f| f.as_os_str() != "-") {
+        Some(path) => {
+            std::fs::File::open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?
+                .take(MAX_RESPONSE + 1)
+                .read_to_end(&mut bytes)?;
+            path.display().to_string()
+        }
+        None => {
+            io::stdin()
+                .lock()
+                .take(MAX_RESPONSE + 1)
+                .read_to_end(&mut bytes)?;
+            "standard input".to_owned()
+        }
+    };
+    if bytes.len() as u64 > MAX_RESPONSE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{name}: more than {} MiB", MAX_RESPONSE >> 20),
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{name}: not UTF-8 at byte {}", e.utf8_error().valid_up_to()),
+        )
+    })?;
+    Ok((name, text))
+}
+
+/// A seed when none is given: the clock's nanoseconds and the process id.
+fn seed_from_clock() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ (u64::from(std::process::id()) << 32)
+}
+
+/// The response as a person reads it: the handle and code, then one line per value.
+fn write_table(out: &mut impl Write, r: &Response) -> io::Result<()> {
+    if let Some(h) = r.handle() {
+        writeln!(out, "handle    {}", Visible(h.as_str()))?;
+    }
+    let code = r.code();
+    writeln!(
+        out,
+        "response  {} ({}, HTTP {})",
+        code.as_u32(),
+        code.meaning(),
+        code.http_status()
+    )?;
+    if let Some(m) = r.message() {
+        writeln!(out, "message   {}", Visible(m))?;
+    }
+    let values = r.values();
+    if values.is_empty() {
+        return Ok(());
+    }
+    let index_width = values
+        .iter()
+        .map(|v| v.index().to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let type_width = values
+        .iter()
+        .map(|v| v.value_type().chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    writeln!(
+        out,
+        "\n{:<index_width$}  {:<type_width$}  {:<8}  {:<20}  data",
+        "index", "type", "ttl", "timestamp"
+    )?;
+    for v in values {
+        writeln!(
+            out,
+            "{:<index_width$}  {:<type_width$}  {:<8}  {:<20}  {}",
+            v.index(),
+            Visible(v.value_type()).to_string(),
+            ttl(v),
+            Visible(v.timestamp().unwrap_or("-")).to_string(),
+            data(v)
+        )?;
+    }
+    Ok(())
+}
+
+fn ttl(v: &HandleValue) -> String {
+    match v.ttl() {
+        Some(Ttl::Seconds(s)) => s.to_string(),
+        Some(Ttl::Until(t)) => format!("until {}", Visible(t)),
+        None => "-".to_owned(),
+    }
+}
+
+/// A value's data on one line, by its format.
+fn data(v: &HandleValue) -> String {
+    match v.data() {
+        Data::String(s) => Visible(s).to_string(),
+        Data::Base64 { bytes, text } => format!("base64 {} ({} bytes)", Visible(text), bytes.len()),
+        Data::Hex { bytes, text } => format!("hex {} ({} bytes)", Visible(text), bytes.len()),
+        Data::Admin(a) => format!(
+            "admin {} index {}, permissions {} ({})",
+            Visible(a.admin.handle.as_str()),
+            a.admin.index,
+            a.permissions,
+            a.permissions.names().collect::<Vec<_>>().join(", ")
+        ),
+        Data::Vlist(list) => {
+            let refs: Vec<String> = list
+                .iter()
+                .map(|r| format!("{}:{}", r.index, Visible(r.handle.as_str())))
+                .collect();
+            format!("vlist {}", refs.join(" "))
+        }
+        Data::Site(value) => format!("site {}", Visible(&value.to_string())),
+        Data::Other { format, value } => {
+            format!("{} {}", Visible(format), Visible(&value.to_string()))
+        }
+        other => Visible(other.format()).to_string(),
+    }
+}

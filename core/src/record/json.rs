@@ -42,29 +42,29 @@ impl Response {
     ///
     /// As [`Response::parse`], without the syntax errors.
     pub fn from_json(value: &Value) -> Result<Self, RecordError> {
-        let object = as_object(value, "")?;
-        let code = object
-            .get("responseCode")
-            .ok_or_else(|| missing("", "responseCode"))?;
-        let code = ResponseCode::from_u32(as_u32(code, "responseCode")?);
-        let handle = match object.get("handle") {
-            None | Some(Value::Null) => None,
-            Some(h) => Some(as_handle(h, "handle")?),
+        let root = At::Root;
+        let object = as_object(value, &root)?;
+        let (code, code_at) = field(object, &root, "responseCode")?;
+        let code = ResponseCode::from_u32(as_u32(code, &code_at)?);
+        let handle = match optional(object, "handle") {
+            None => None,
+            Some(h) => Some(as_handle(h, &root.field("handle"))?),
         };
-        let values = match object.get("values") {
-            None | Some(Value::Null) => None,
+        let values_at = root.field("values");
+        let values = match optional(object, "values") {
+            None => None,
             Some(Value::Array(items)) => Some(
                 items
                     .iter()
                     .enumerate()
-                    .map(|(i, v)| read_value(v, &format!("values[{i}]")))
+                    .map(|(i, v)| read_value(v, &values_at.item(i)))
                     .collect::<Result<Vec<_>, _>>()?,
             ),
-            Some(_) => return Err(wrong("values", "an array")),
+            Some(_) => return Err(wrong(&values_at, "an array")),
         };
-        let message = match object.get("message") {
-            None | Some(Value::Null) => None,
-            Some(m) => Some(as_str(m, "message")?.to_string()),
+        let message = match optional(object, "message") {
+            None => None,
+            Some(m) => Some(as_str(m, &root.field("message"))?.to_string()),
         };
         Ok(Self {
             code,
@@ -132,38 +132,53 @@ fn strip_jsonp(text: &str) -> Option<&str> {
     rest.strip_suffix(')')
 }
 
-fn missing(at: &str, field: &str) -> RecordError {
-    let path = join(at, field);
-    RecordError::new(RecordErrorKind::Shape, path, "missing (SPEC R1, R2)")
+/// Where in the JSON a value is, built as the reader descends and written out only for an
+/// error: `values[2].data.value`.
+#[derive(Clone, Copy)]
+enum At<'p> {
+    Root,
+    Field(&'p At<'p>, &'static str),
+    Item(&'p At<'p>, usize),
 }
 
-fn wrong(at: &str, expected: &str) -> RecordError {
+impl At<'_> {
+    fn field(&self, name: &'static str) -> At<'_> {
+        At::Field(self, name)
+    }
+
+    fn item(&self, i: usize) -> At<'_> {
+        At::Item(self, i)
+    }
+}
+
+impl core::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            At::Root => f.write_str("response"),
+            At::Field(At::Root, name) => f.write_str(name),
+            At::Field(parent, name) => write!(f, "{parent}.{name}"),
+            At::Item(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
+}
+
+fn wrong(at: &At<'_>, expected: &str) -> RecordError {
     RecordError::new(
         RecordErrorKind::Shape,
-        at,
+        at.to_string(),
         format!("expected {expected} (SPEC R1, R2)"),
     )
 }
 
-fn join(at: &str, field: &str) -> String {
-    if at.is_empty() {
-        field.to_string()
-    } else {
-        format!("{at}.{field}")
-    }
+fn as_object<'v>(value: &'v Value, at: &At<'_>) -> Result<&'v Map<String, Value>, RecordError> {
+    value.as_object().ok_or_else(|| wrong(at, "an object"))
 }
 
-fn as_object<'v>(value: &'v Value, at: &str) -> Result<&'v Map<String, Value>, RecordError> {
-    value
-        .as_object()
-        .ok_or_else(|| wrong(if at.is_empty() { "response" } else { at }, "an object"))
-}
-
-fn as_str<'v>(value: &'v Value, at: &str) -> Result<&'v str, RecordError> {
+fn as_str<'v>(value: &'v Value, at: &At<'_>) -> Result<&'v str, RecordError> {
     value.as_str().ok_or_else(|| wrong(at, "a string"))
 }
 
-fn as_u32(value: &Value, at: &str) -> Result<u32, RecordError> {
+fn as_u32(value: &Value, at: &At<'_>) -> Result<u32, RecordError> {
     match value {
         Value::Number(n) => n
             .as_u64()
@@ -171,7 +186,7 @@ fn as_u32(value: &Value, at: &str) -> Result<u32, RecordError> {
             .ok_or_else(|| {
                 RecordError::new(
                     RecordErrorKind::Number,
-                    at,
+                    at.to_string(),
                     format!("{n} is not an unsigned 32-bit integer (SPEC R2)"),
                 )
             }),
@@ -179,47 +194,63 @@ fn as_u32(value: &Value, at: &str) -> Result<u32, RecordError> {
     }
 }
 
-fn as_handle(value: &Value, at: &str) -> Result<Handle, RecordError> {
-    Handle::parse(as_str(value, at)?).map_err(|e| RecordError::handle(at, &e))
+fn as_handle(value: &Value, at: &At<'_>) -> Result<Handle, RecordError> {
+    Handle::parse(as_str(value, at)?).map_err(|e| RecordError::handle(at.to_string(), &e))
 }
 
-fn field<'v>(
+/// The field `name` of `object`, which is at `at`, and where it is.
+fn field<'v, 'p>(
     object: &'v Map<String, Value>,
-    at: &str,
-    name: &str,
-) -> Result<&'v Value, RecordError> {
-    object.get(name).ok_or_else(|| missing(at, name))
+    at: &'p At<'p>,
+    name: &'static str,
+) -> Result<(&'v Value, At<'p>), RecordError> {
+    let here = at.field(name);
+    match object.get(name) {
+        Some(v) => Ok((v, here)),
+        None => Err(RecordError::new(
+            RecordErrorKind::Shape,
+            here.to_string(),
+            "missing (SPEC R1, R2)",
+        )),
+    }
 }
 
-fn read_value(value: &Value, at: &str) -> Result<HandleValue, RecordError> {
+/// The field `name` when present and not `null`.
+fn optional<'v>(object: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
+    object.get(name).filter(|v| !v.is_null())
+}
+
+fn read_value(value: &Value, at: &At<'_>) -> Result<HandleValue, RecordError> {
     let object = as_object(value, at)?;
-    let index = as_u32(field(object, at, "index")?, &join(at, "index"))?;
-    let value_type = as_str(field(object, at, "type")?, &join(at, "type"))?.to_string();
-    let data_at = join(at, "data");
-    let data = read_data(field(object, at, "data")?, &data_at)?;
-    let ttl = match object.get("ttl") {
-        None | Some(Value::Null) => None,
+    let (v, here) = field(object, at, "index")?;
+    let index = as_u32(v, &here)?;
+    let (v, here) = field(object, at, "type")?;
+    let value_type = as_str(v, &here)?.to_string();
+    let (v, here) = field(object, at, "data")?;
+    let data = read_data(v, &here)?;
+    let ttl = match optional(object, "ttl") {
+        None => None,
         Some(Value::String(s)) => Some(Ttl::Until(s.clone())),
         Some(Value::Number(n)) => Some(Ttl::Seconds(n.as_i64().ok_or_else(|| {
             RecordError::new(
                 RecordErrorKind::Number,
-                join(at, "ttl"),
+                at.field("ttl").to_string(),
                 format!("{n} is not a whole number of seconds (SPEC R2)"),
             )
         })?)),
-        Some(_) => return Err(wrong(&join(at, "ttl"), "seconds or an ISO 8601 time")),
+        Some(_) => return Err(wrong(&at.field("ttl"), "seconds or an ISO 8601 time")),
     };
-    let timestamp = match object.get("timestamp") {
-        None | Some(Value::Null) => None,
-        Some(t) => Some(as_str(t, &join(at, "timestamp"))?.to_string()),
+    let timestamp = match optional(object, "timestamp") {
+        None => None,
+        Some(t) => Some(as_str(t, &at.field("timestamp"))?.to_string()),
     };
-    let permissions = match object.get("permissions") {
-        None | Some(Value::Null) => None,
-        Some(p) => Some(as_str(p, &join(at, "permissions"))?.to_string()),
+    let permissions = match optional(object, "permissions") {
+        None => None,
+        Some(p) => Some(as_str(p, &at.field("permissions"))?.to_string()),
     };
-    let references = match object.get("references") {
-        None | Some(Value::Null) => None,
-        Some(r) => Some(read_references(r, &join(at, "references"))?),
+    let references = match optional(object, "references") {
+        None => None,
+        Some(r) => Some(read_references(r, &at.field("references"))?),
     };
     Ok(HandleValue {
         index,
@@ -232,37 +263,40 @@ fn read_value(value: &Value, at: &str) -> Result<HandleValue, RecordError> {
     })
 }
 
-fn read_reference(value: &Value, at: &str) -> Result<ValueReference, RecordError> {
+fn read_reference(value: &Value, at: &At<'_>) -> Result<ValueReference, RecordError> {
     let object = as_object(value, at)?;
+    let (h, h_at) = field(object, at, "handle")?;
+    let (i, i_at) = field(object, at, "index")?;
     Ok(ValueReference {
-        handle: as_handle(field(object, at, "handle")?, &join(at, "handle"))?,
-        index: as_u32(field(object, at, "index")?, &join(at, "index"))?,
+        handle: as_handle(h, &h_at)?,
+        index: as_u32(i, &i_at)?,
     })
 }
 
-fn read_references(value: &Value, at: &str) -> Result<Vec<ValueReference>, RecordError> {
+fn read_references(value: &Value, at: &At<'_>) -> Result<Vec<ValueReference>, RecordError> {
     let items = value.as_array().ok_or_else(|| wrong(at, "an array"))?;
     items
         .iter()
         .enumerate()
-        .map(|(i, r)| read_reference(r, &format!("{at}[{i}]")))
+        .map(|(i, r)| read_reference(r, &at.item(i)))
         .collect()
 }
 
-fn read_data(value: &Value, at: &str) -> Result<Data, RecordError> {
+fn read_data(value: &Value, at: &At<'_>) -> Result<Data, RecordError> {
     let object = as_object(value, at)?;
-    let format = as_str(field(object, at, "format")?, &join(at, "format"))?;
-    let value_at = join(at, "value");
-    let value = field(object, at, "value")?;
+    let (f, f_at) = field(object, at, "format")?;
+    let format = as_str(f, &f_at)?;
+    let (value, value_at) = field(object, at, "value")?;
+    let value_at = &value_at;
     Ok(match format {
-        "string" => Data::String(as_str(value, &value_at)?.to_string()),
+        "string" => Data::String(as_str(value, value_at)?.to_string()),
         "base64" => {
-            let text = as_str(value, &value_at)?;
+            let text = as_str(value, value_at)?;
             Data::Base64 {
                 bytes: base64_decode(text).map_err(|i| {
                     RecordError::new(
                         RecordErrorKind::Base64,
-                        value_at.clone(),
+                        value_at.to_string(),
                         format!("invalid base64 at byte {i} (SPEC R3)"),
                     )
                 })?,
@@ -270,12 +304,12 @@ fn read_data(value: &Value, at: &str) -> Result<Data, RecordError> {
             }
         }
         "hex" => {
-            let text = as_str(value, &value_at)?;
+            let text = as_str(value, value_at)?;
             Data::Hex {
                 bytes: hex_decode(text).map_err(|i| {
                     RecordError::new(
                         RecordErrorKind::Hex,
-                        value_at.clone(),
+                        value_at.to_string(),
                         format!("invalid hex at byte {i} (SPEC R3)"),
                     )
                 })?,
@@ -283,29 +317,20 @@ fn read_data(value: &Value, at: &str) -> Result<Data, RecordError> {
             }
         }
         "admin" => {
-            let object = as_object(value, &value_at)?;
-            let admin = ValueReference {
-                handle: as_handle(
-                    field(object, &value_at, "handle")?,
-                    &join(&value_at, "handle"),
-                )?,
-                index: as_u32(
-                    field(object, &value_at, "index")?,
-                    &join(&value_at, "index"),
-                )?,
-            };
-            let perm_at = join(&value_at, "permissions");
-            let text = as_str(field(object, &value_at, "permissions")?, &perm_at)?;
+            let object = as_object(value, value_at)?;
+            let admin = read_reference(value, value_at)?;
+            let (p, perm_at) = field(object, value_at, "permissions")?;
+            let text = as_str(p, &perm_at)?;
             let permissions = AdminPermissions::parse(text).ok_or_else(|| {
                 RecordError::new(
                     RecordErrorKind::Permissions,
-                    perm_at,
+                    perm_at.to_string(),
                     "expected 1 to 16 characters, each '0' or '1' (SPEC R3)",
                 )
             })?;
             Data::Admin(Admin { admin, permissions })
         }
-        "vlist" => Data::Vlist(read_references(value, &value_at)?),
+        "vlist" => Data::Vlist(read_references(value, value_at)?),
         "site" => Data::Site(value.clone()),
         other => Data::Other {
             format: other.to_string(),

@@ -12,6 +12,7 @@ mod output;
 mod parse;
 mod read;
 mod record;
+mod serve;
 mod style;
 
 use std::path::PathBuf;
@@ -185,6 +186,35 @@ enum Command {
         /// The response; standard input when absent or `-`.
         file: Option<PathBuf>,
     },
+    /// Serve handle records as the HDL.NET proxy does: redirects and the REST API.
+    ///
+    /// Records are REST API responses, one per line (the format `hdl record` reads), kept
+    /// in an embedded store (redb) that later starts reuse at once. `GET /<handle>`
+    /// redirects to the URL value or the 10320/loc location chosen for the client;
+    /// `noredirect`, `index`, `type`, `urlappend`, `locatt`, `action=showurls` and
+    /// `ignore_aliases` work as the proxy's; `GET /api/handles/<handle>` answers the REST
+    /// JSON (`type`, `index`, `callback`, `pretty`). Stops on Ctrl-C or SIGTERM, letting
+    /// requests in flight finish.
+    #[command(after_help = SERVE_EXAMPLES, args_conflicts_with_subcommands = true)]
+    Serve {
+        #[command(subcommand)]
+        action: Option<ServeAction>,
+        /// Records to load into an empty store at start (one REST API response per line).
+        #[arg(long, value_name = "FILE")]
+        records: Option<PathBuf>,
+        /// The store file (created when missing).
+        #[arg(long, value_name = "FILE", default_value = "hdl-store.redb")]
+        store: PathBuf,
+        /// The address to listen on.
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000")]
+        bind: std::net::SocketAddr,
+        /// Connections served at once; more are answered 503.
+        #[arg(long, value_name = "N", default_value_t = 1024)]
+        max_connections: usize,
+        /// No access log.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Show the parts of each identifier: prefix, its segments and parents, local name.
     ///
     /// Reads the identifiers given, or, when none is given, one per line from standard
@@ -198,6 +228,20 @@ enum Command {
         read: read::ReadArgs,
         /// The identifiers; standard input, one per line, when none is given.
         ids: Vec<String>,
+    },
+}
+
+/// What `hdl serve` does besides serving.
+#[derive(Subcommand)]
+enum ServeAction {
+    /// Import records into the store: each replaces the record of its handle atomically.
+    Import {
+        /// The records: one REST API response per line; `-` for standard input.
+        #[arg(long, value_name = "FILE")]
+        records: PathBuf,
+        /// The store file (created when missing).
+        #[arg(long, value_name = "FILE", default_value = "hdl-store.redb")]
+        store: PathBuf,
     },
 }
 
@@ -240,6 +284,13 @@ const RECORD_EXAMPLES: &str = "Examples:
   hdl record --json --pretty --type URL --type EMAIL response.json
   hdl record --url --locatt id:1 --seed 7 response.json
   hdl record --url --client-ip 192.0.2.7 --country gb response.json";
+
+const SERVE_EXAMPLES: &str = "Examples:
+  hdl serve --records records.jsonl --store handles.redb
+  hdl serve --store handles.redb --bind 0.0.0.0:8000
+  hdl serve import --records updates.jsonl --store handles.redb
+  curl -i http://127.0.0.1:8000/20.1000/5555
+  curl http://127.0.0.1:8000/api/handles/20.1000/5555?pretty";
 
 const PARSE_EXAMPLES: &str = "Examples:
   hdl parse 10.978.8896471/foo
@@ -319,6 +370,24 @@ fn main() -> ExitCode {
             Ok(Status::AllValid)
         }
         Command::Parse { json, read, ids } => parse::run(&ids, json, &reader(&read)),
+        Command::Serve {
+            action: Some(ServeAction::Import { records, store }),
+            ..
+        } => serve::import(&records, &store),
+        Command::Serve {
+            action: None,
+            records,
+            store,
+            bind,
+            max_connections,
+            quiet,
+        } => serve::run(&serve::ServeArgs {
+            records,
+            store,
+            bind,
+            max_connections,
+            quiet,
+        }),
         Command::Record {
             json,
             pretty,

@@ -136,9 +136,16 @@ impl ParseError {
         self
     }
 
-    /// The same error at another index.
+    /// The same error at another index: for a caller that read a text made of the input
+    /// and more (a server reads a request's path after a base of its own), to say where
+    /// in the input it is.
+    ///
+    /// ```
+    /// let e = handle_id::HandleRef::parse("10.1000").unwrap_err();
+    /// assert_eq!(e.at(3).index(), 3);
+    /// ```
     #[must_use]
-    pub(crate) const fn at(mut self, index: usize) -> Self {
+    pub const fn at(mut self, index: usize) -> Self {
         self.index = index;
         self
     }

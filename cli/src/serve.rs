@@ -1,0 +1,133 @@
+//! `hdl serve`: the proxy server on an embedded store; `hdl serve import`: records into it.
+
+use std::io::{self, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use handle_serve::{Config, Store};
+
+use crate::output::report;
+use crate::Status;
+
+/// Imports the records of `records` (one REST API response per line; `-` for standard
+/// input) into the store at `store`.
+///
+/// # Errors
+///
+/// The store cannot be opened, the records cannot be read, or a line is not a record.
+pub fn import(records: &Path, store: &Path) -> io::Result<Status> {
+    let db = open(store)?;
+    let done = import_into(&db, records)?;
+    report(format_args!(
+        "hdl serve import: {} records into {} ({} in all)",
+        done.records,
+        store.display(),
+        db.len().map_err(other)?
+    ));
+    Ok(Status::AllValid)
+}
+
+fn import_into(db: &Store, records: &Path) -> io::Result<handle_serve::Imported> {
+    if records.as_os_str() == "-" {
+        db.import(io::stdin().lock(), "standard input")
+            .map_err(other)
+    } else {
+        let file = std::fs::File::open(records)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", records.display())))?;
+        db.import(BufReader::new(file), &records.display().to_string())
+            .map_err(other)
+    }
+}
+
+fn open(store: &Path) -> io::Result<Store> {
+    Store::open(store).map_err(other)
+}
+
+fn other(e: impl std::fmt::Display) -> io::Error {
+    io::Error::other(e.to_string())
+}
+
+/// What `hdl serve` was asked.
+pub struct ServeArgs {
+    pub records: Option<PathBuf>,
+    pub store: PathBuf,
+    pub bind: SocketAddr,
+    pub max_connections: usize,
+    pub quiet: bool,
+}
+
+/// Serves the store (importing `records` first when the store is empty) until Ctrl-C or
+/// SIGTERM; requests in flight finish.
+///
+/// # Errors
+///
+/// The store cannot be opened or filled, or the address cannot be bound.
+pub fn run(args: &ServeArgs) -> io::Result<Status> {
+    let db = open(&args.store)?;
+    let held = db.len().map_err(other)?;
+    match (&args.records, held) {
+        (Some(records), 0) => {
+            let done = import_into(&db, records)?;
+            report(format_args!(
+                "hdl serve: {} records imported into {}",
+                done.records,
+                args.store.display()
+            ));
+        }
+        (Some(_), n) => report(format_args!(
+            "hdl serve: {} holds {n} records; --records is read only into an empty store (hdl serve import updates it)",
+            args.store.display()
+        )),
+        (None, 0) => {
+            return Err(io::Error::other(format!(
+                "{} holds no records: give --records FILE, or run hdl serve import",
+                args.store.display()
+            )))
+        }
+        (None, n) => report(format_args!("hdl serve: {n} records in {}", args.store.display())),
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(args.bind)
+            .await
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.bind)))?;
+        report(format_args!(
+            "hdl serve: listening on http://{}",
+            listener.local_addr()?
+        ));
+        let config = Config {
+            max_connections: args.max_connections,
+            access_log: !args.quiet,
+            ..Config::default()
+        };
+        handle_serve::serve(Arc::new(db), listener, config, shutdown_signal()).await?;
+        report(format_args!("hdl serve: stopped"));
+        Ok::<_, io::Error>(())
+    })?;
+    Ok(Status::AllValid)
+}
+
+/// Ctrl-C, or SIGTERM on Unix.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+}

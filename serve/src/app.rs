@@ -1,0 +1,345 @@
+//! What the proxy answers (PROXY §1–4): a request's path and query read exactly as
+//! `recognize` reads proxy URLs (P3), then a redirect, the values, the REST API's JSON, or
+//! a clear error. No I/O here but the store's reads.
+
+use std::net::IpAddr;
+
+use bytes::Bytes;
+use handle_id::record::{ClientContext, Filter, Response as Record, ResponseCode, SplitMix64};
+use handle_id::{Action, Form, Options, ProxyBase, ProxyQuery};
+use http_body_util::Full;
+use hyper::header::{HeaderValue, CONTENT_TYPE, LOCATION};
+use hyper::{Method, Response, StatusCode};
+
+use crate::store::Store;
+
+/// The longest path and query read: longer is answered 414 (a handle is at most a few
+/// kilobytes; H9 warns past 2,048 bytes).
+pub const MAX_TARGET: usize = 16 * 1024;
+
+/// The longest alias chain followed (`HS_ALIAS`): longer, or a loop, is answered 508.
+pub const MAX_ALIASES: usize = 8;
+
+/// The base every request's target is read against: any host, since only the path and
+/// query are the request's.
+const BASE: &str = "http://proxy.invalid";
+
+/// A request, as the server saw it.
+pub struct Request<'a> {
+    pub method: &'a Method,
+    /// The path and query as sent, not decoded.
+    pub target: &'a str,
+    /// The `Accept` header.
+    pub accept: Option<&'a str>,
+    /// The address of the connection's peer.
+    pub client: IpAddr,
+    /// A seed for the random choices (a URL among several, a weighted location).
+    pub seed: u64,
+}
+
+/// The answer to `request`.
+pub fn answer(store: &Store, request: &Request<'_>) -> Response<Full<Bytes>> {
+    let mut response = route(store, request);
+    if request.method == Method::HEAD {
+        *response.body_mut() = Full::new(Bytes::new());
+    }
+    response
+}
+
+fn route(store: &Store, request: &Request<'_>) -> Response<Full<Bytes>> {
+    if request.method != Method::GET && request.method != Method::HEAD {
+        let mut r = page(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Method Not Allowed",
+            "Only GET and HEAD are answered.",
+        );
+        r.headers_mut()
+            .insert("allow", HeaderValue::from_static("GET, HEAD"));
+        return r;
+    }
+    if request.target.len() > MAX_TARGET {
+        return page(
+            StatusCode::URI_TOO_LONG,
+            "URI Too Long",
+            &format!("The path and query are longer than {MAX_TARGET} bytes."),
+        );
+    }
+    if request.target == "/" || request.target.is_empty() {
+        return page(
+            StatusCode::OK,
+            "Handle proxy",
+            "Resolve a handle at /&lt;handle&gt;, or read its record at /api/handles/&lt;handle&gt;.",
+        );
+    }
+    let is_api = request.target.starts_with("/api/handles/");
+    let url = format!("{BASE}{}", request.target);
+    let options = Options::new().proxy_base(ProxyBase::parse(BASE).expect("a valid base"));
+    let uri = match handle_id::recognize(&url, &options) {
+        Ok(uri) => uri,
+        Err(e) => {
+            let e = e.at(e.index().saturating_sub(BASE.len()));
+            return bad_request(is_api, &format!("{e}"));
+        }
+    };
+    let query = match uri.proxy_query().transpose() {
+        Ok(q) => q.unwrap_or_default(),
+        Err(e) => return bad_request(is_api, &format!("in the query: {e}")),
+    };
+    let handle = uri.handle().as_str().to_owned();
+    match uri.form() {
+        Form::Api => api(store, &handle, &query),
+        _ => resolve(store, &handle, &query, request),
+    }
+}
+
+/// The REST API (PROXY §4, R1–R5).
+fn api(store: &Store, handle: &str, query: &ProxyQuery) -> Response<Full<Bytes>> {
+    let record = match store.get(handle) {
+        Ok(Some(r)) => r.filtered(&filter(query)),
+        Ok(None) => Record::error(
+            ResponseCode::HandleNotFound,
+            handle_id::Handle::parse(handle).ok(),
+            None,
+        ),
+        Err(e) => Record::error(ResponseCode::Error, None, Some(&e.to_string())),
+    };
+    json_response(&record, query)
+}
+
+/// The record as the REST API writes it: byte for byte what `hdl record --json` prints for
+/// it (one writer), pretty-printed for `pretty`, as JSONP for `callback`.
+fn json_response(record: &Record, query: &ProxyQuery) -> Response<Full<Bytes>> {
+    let status = StatusCode::from_u16(record.code().http_status())
+        .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let json = if query.pretty {
+        record.to_json_pretty()
+    } else {
+        record.to_json()
+    };
+    let (body, kind) = match &query.callback {
+        None => (format!("{json}\n"), "application/json"),
+        Some(cb) => match record.to_jsonp(cb) {
+            Ok(_) => (format!("{cb}({json});\n"), "application/javascript"),
+            Err(e) => return bad_request(true, &e.to_string()),
+        },
+    };
+    let mut r = Response::new(Full::new(Bytes::from(body)));
+    *r.status_mut() = status;
+    let h = r.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(kind));
+    h.insert("access-control-allow-origin", HeaderValue::from_static("*"));
+    r
+}
+
+fn filter(query: &ProxyQuery) -> Filter {
+    let mut f = Filter::new();
+    for &i in &query.index {
+        f = f.index(i);
+    }
+    for t in &query.types {
+        f = f.value_type(t);
+    }
+    f
+}
+
+/// Resolution (PROXY §1, §3): follow aliases, then redirect, list the locations, or show
+/// the values.
+fn resolve(
+    store: &Store,
+    asked: &str,
+    query: &ProxyQuery,
+    request: &Request<'_>,
+) -> Response<Full<Bytes>> {
+    let mut handle = asked.to_owned();
+    let mut seen = vec![handle.clone()];
+    let record = loop {
+        let record = match store.get(&handle) {
+            Ok(Some(r)) => r,
+            Ok(None) => return not_found(&handle, request),
+            Err(e) => {
+                return page(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Error",
+                    &escape(&e.to_string()),
+                )
+            }
+        };
+        match record.alias().filter(|_| !query.ignore_aliases) {
+            Some(next) => {
+                let next = next.as_str().to_owned();
+                if seen.len() > MAX_ALIASES || seen.contains(&next) {
+                    return page(
+                        StatusCode::LOOP_DETECTED,
+                        "Alias Loop",
+                        &format!(
+                            "The aliases of {} loop or run longer than {MAX_ALIASES} handles.",
+                            escape(asked)
+                        ),
+                    );
+                }
+                seen.push(next.clone());
+                handle = next;
+            }
+            None => break record,
+        }
+    };
+    let record = record.filtered(&filter(query));
+    if query.action == Some(Action::ShowUrls) {
+        return match record.show_urls() {
+            Ok(xml) => {
+                let mut r = Response::new(Full::new(Bytes::from(xml)));
+                r.headers_mut()
+                    .insert(CONTENT_TYPE, HeaderValue::from_static("application/xml"));
+                r
+            }
+            Err(e) => page(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Error",
+                &escape(&e.to_string()),
+            ),
+        };
+    }
+    let show = query.noredirect || query.action == Some(Action::ShowValues);
+    if !show {
+        let mut client = ClientContext::new();
+        client.locatt.clone_from(&query.locatt);
+        if query.action == Some(Action::Metadata) {
+            client.locatt.push(("role".into(), "metadata".into()));
+        }
+        client.ip = Some(request.client);
+        for (name, value) in &query.other {
+            match (name.as_str(), value) {
+                ("ip", Some(v)) => client.ip = v.parse().ok().or(client.ip),
+                ("country", Some(v)) => client.country = Some(v.clone()),
+                _ => {}
+            }
+        }
+        match record.redirect(&client, &mut SplitMix64::new(request.seed)) {
+            Ok(Some(to)) => {
+                let target = format!("{}{}", to.url(), query.urlappend.as_deref().unwrap_or(""));
+                if let Ok(location) = HeaderValue::from_str(&target) {
+                    let mut r = Response::new(Full::new(Bytes::new()));
+                    *r.status_mut() = StatusCode::FOUND;
+                    r.headers_mut().insert(LOCATION, location);
+                    return r;
+                }
+                // A URL that is no header value (a line break in it): the values instead.
+            }
+            Ok(None) => {}
+            Err(e) => {
+                return page(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Error",
+                    &escape(&e.to_string()),
+                )
+            }
+        }
+    }
+    if request
+        .accept
+        .is_some_and(|a| a.contains("application/json"))
+    {
+        return json_response(&record, query);
+    }
+    values_page(&record)
+}
+
+fn not_found(handle: &str, request: &Request<'_>) -> Response<Full<Bytes>> {
+    let mut text = format!("The handle <code>{}</code> was not found.", escape(handle));
+    if let Some(without) = handle.strip_suffix('/').filter(|h| !h.is_empty()) {
+        // PROXY §1: a handle with a trailing slash that is not found gets a warning and a
+        // link to the handle without it.
+        let href = ProxyBase::parse(BASE)
+            .ok()
+            .and_then(|b| handle_id::HandleRef::parse(without).ok().map(|h| b.url(h)))
+            .map(|u| u[BASE.len()..].to_owned())
+            .unwrap_or_default();
+        text.push_str(&format!(
+            " Warning: the handle ends in a slash, which is unusual. Try <a href=\"{}\">{}</a>.",
+            escape(&href),
+            escape(without)
+        ));
+    }
+    if request
+        .accept
+        .is_some_and(|a| a.contains("application/json"))
+    {
+        return json_response(
+            &Record::error(
+                ResponseCode::HandleNotFound,
+                handle_id::Handle::parse(handle).ok(),
+                None,
+            ),
+            &ProxyQuery::new(),
+        );
+    }
+    page(StatusCode::NOT_FOUND, "Handle Not Found", &text)
+}
+
+fn bad_request(api: bool, message: &str) -> Response<Full<Bytes>> {
+    if api {
+        let record = Record::error(ResponseCode::InvalidHandle, None, Some(message));
+        let mut r = json_response(&record, &ProxyQuery::new());
+        *r.status_mut() = StatusCode::BAD_REQUEST;
+        return r;
+    }
+    page(StatusCode::BAD_REQUEST, "Bad Request", &escape(message))
+}
+
+/// The values of a record as an HTML table.
+fn values_page(record: &Record) -> Response<Full<Bytes>> {
+    let title = record
+        .handle()
+        .map_or(String::new(), |h| escape(h.as_str()));
+    let mut rows = String::new();
+    for v in record.values() {
+        let data = match v.as_text() {
+            Some(t) => escape(t),
+            None => escape(&serde_json::to_string(v.data()).unwrap_or_default()),
+        };
+        rows.push_str(&format!(
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+            v.index(),
+            escape(v.value_type()),
+            escape(v.timestamp().unwrap_or("")),
+            data
+        ));
+    }
+    let body = format!(
+        "<table>\n<tr><th>Index</th><th>Type</th><th>Timestamp</th><th>Data</th></tr>\n{rows}</table>"
+    );
+    page(
+        StatusCode::OK,
+        &format!("Handle Values for: {title}"),
+        &body,
+    )
+}
+
+/// A small HTML page; `body` is HTML already.
+fn page(status: StatusCode, title: &str, body: &str) -> Response<Full<Bytes>> {
+    let html = format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{title}</title></head>\n<body><h1>{title}</h1>\n<p>{body}</p>\n</body></html>\n"
+    );
+    let mut r = Response::new(Full::new(Bytes::from(html)));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    r
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}

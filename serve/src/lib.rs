@@ -1,0 +1,23 @@
+//! The proxy server system of the HDL.NET proxy page (shared/specs/004, PROXY §1–4), on an
+//! embedded store: `hdl serve`.
+//!
+//! - [`store`]: handle records in a redb file, keyed by the canonical handle, imported
+//!   from REST API responses (one per line, the format `hdl record` reads).
+//! - [`app`]: what a request is answered: a redirect (a URL value, or the `10320/loc`
+//!   location chosen for the client), the values (HTML, or the REST JSON), `showurls`,
+//!   the REST API (`/api/handles/<handle>`), "Handle Not Found", or a clear error.
+//! - [`server`]: hyper on tokio, with a connection limit, header timeouts, an access log
+//!   and graceful shutdown.
+//!
+//! The library's parsers read every request: a request's path and query are read exactly
+//! as `handle_id::recognize` reads a proxy URL (P3), and the JSON is the one writer of
+//! `handle_id::record`.
+
+#![forbid(unsafe_code)]
+
+pub mod app;
+pub mod server;
+pub mod store;
+
+pub use server::{serve, Config};
+pub use store::{Imported, Store, StoreError};

@@ -1,0 +1,171 @@
+//! The embedded store: handle records in a redb file, keyed by the canonical handle (C1),
+//! each record the REST API JSON of its response, as one writer writes it.
+
+use std::io::BufRead;
+use std::path::Path;
+
+use handle_id::record::{Response, ResponseCode};
+use handle_id::Handle;
+use redb::{Database, ReadableTableMetadata, TableDefinition};
+
+/// Handle (canonical) → the record's REST API JSON (`Response::to_json`).
+const RECORDS: TableDefinition<&str, &[u8]> = TableDefinition::new("records");
+
+/// Records written per transaction on import: each record is replaced atomically (a reader
+/// sees the old one or the new one), and a crash loses at most the batch being written,
+/// never what was committed.
+const BATCH: usize = 10_000;
+
+/// An error of the store or of an import, with where it happened.
+#[derive(Debug)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+fn err(context: &str, e: impl std::fmt::Display) -> StoreError {
+    StoreError(format!("{context}: {e}"))
+}
+
+/// What an import did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Imported {
+    /// Records written (new or replaced).
+    pub records: u64,
+    /// Lines skipped: empty.
+    pub empty_lines: u64,
+}
+
+/// Handle records on disk, read by many at once and written by one import at a time.
+pub struct Store {
+    db: Database,
+}
+
+impl Store {
+    /// Opens the store at `path`, creating it if it does not exist.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be created or opened (another process holds it open, or it is not a
+    /// store).
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        let db = Database::create(path).map_err(|e| err(&path.display().to_string(), e))?;
+        // The table exists from the start, so that a reader never finds it missing.
+        let txn = db.begin_write().map_err(|e| err("store", e))?;
+        txn.open_table(RECORDS).map_err(|e| err("store", e))?;
+        txn.commit().map_err(|e| err("store", e))?;
+        Ok(Self { db })
+    }
+
+    /// How many records the store holds.
+    ///
+    /// # Errors
+    ///
+    /// A read of the store failed.
+    pub fn len(&self) -> Result<u64, StoreError> {
+        let txn = self.db.begin_read().map_err(|e| err("store", e))?;
+        let table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
+        table.len().map_err(|e| err("store", e))
+    }
+
+    /// Whether the store holds no record.
+    ///
+    /// # Errors
+    ///
+    /// A read of the store failed.
+    pub fn is_empty(&self) -> Result<bool, StoreError> {
+        Ok(self.len()? == 0)
+    }
+
+    /// The record of `handle` (compared by its canonical form: a DOI in any case).
+    ///
+    /// # Errors
+    ///
+    /// A read of the store failed, or what it holds is not a record (a damaged store).
+    pub fn get(&self, handle: &str) -> Result<Option<Response>, StoreError> {
+        let key = key(handle);
+        let txn = self.db.begin_read().map_err(|e| err("store", e))?;
+        let table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
+        let Some(bytes) = table.get(key.as_str()).map_err(|e| err("store", e))? else {
+            return Ok(None);
+        };
+        let text = std::str::from_utf8(bytes.value()).map_err(|e| err(handle, e))?;
+        Response::parse(text)
+            .map(Some)
+            .map_err(|e| err(&format!("stored record of {handle}"), e))
+    }
+
+    /// Imports records: one REST API response per line (the format `hdl record` reads),
+    /// each a success with a handle. A record replaces the stored record of the same
+    /// handle. Every line is checked before its batch is written.
+    ///
+    /// # Errors
+    ///
+    /// A line that is not a record, with its line number (the batches before it are
+    /// stored), or a write that failed.
+    pub fn import(&self, input: impl BufRead, name: &str) -> Result<Imported, StoreError> {
+        let mut done = Imported::default();
+        let mut batch: Vec<(String, String)> = Vec::with_capacity(BATCH);
+        for (i, line) in input.lines().enumerate() {
+            let line = line.map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
+            if line.trim().is_empty() {
+                done.empty_lines += 1;
+                continue;
+            }
+            let record =
+                Response::parse(&line).map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
+            let handle = check(&record).map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
+            batch.push((key(handle.as_str()), record.to_json()));
+            if batch.len() == BATCH {
+                done.records += self.write(&mut batch)?;
+            }
+        }
+        done.records += self.write(&mut batch)?;
+        Ok(done)
+    }
+
+    /// Writes `records` in one transaction, and empties the list.
+    fn write(&self, records: &mut Vec<(String, String)>) -> Result<u64, StoreError> {
+        if records.is_empty() {
+            return Ok(0);
+        }
+        let txn = self.db.begin_write().map_err(|e| err("store", e))?;
+        {
+            let mut table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
+            for (k, v) in records.iter() {
+                table
+                    .insert(k.as_str(), v.as_bytes())
+                    .map_err(|e| err("store", e))?;
+            }
+        }
+        txn.commit().map_err(|e| err("store", e))?;
+        let n = records.len() as u64;
+        records.clear();
+        Ok(n)
+    }
+}
+
+/// What makes a response a record to store: a success with the handle it is of.
+fn check(record: &Response) -> Result<&Handle, &'static str> {
+    if !matches!(
+        record.code(),
+        ResponseCode::Success | ResponseCode::ValuesNotFound
+    ) {
+        return Err("not a record: its responseCode is not 1 or 200 (SPEC R1)");
+    }
+    record.handle().ok_or("not a record: no handle (SPEC R1)")
+}
+
+/// The key of a handle: its canonical form (C1), so that a DOI is found in any case.
+fn key(handle: &str) -> String {
+    match Handle::parse(handle) {
+        Ok(h) => h.canonical().as_str().to_owned(),
+        // Not a handle: a key no record has (records' handles are validated).
+        Err(_) => handle.to_owned(),
+    }
+}

@@ -727,3 +727,131 @@ fn record() {
         text(&out.stderr)
     );
 }
+
+/// `hdl serve` as a user runs it: records loaded into a new store at first start, a
+/// redirect over HTTP, SIGTERM stops it cleanly, a restart reuses the store, `hdl serve
+/// import` updates it.
+#[cfg(unix)]
+#[test]
+fn serve_and_import() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::net::TcpStream;
+
+    let dir = std::env::temp_dir().join(format!("hdl-serve-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = dir.join("records.jsonl");
+    let store = dir.join("store.redb");
+    let _ = std::fs::remove_file(&store);
+    std::fs::write(&records, format!("{}\n", RECORD.replace('\n', ""))).unwrap();
+    let start = |extra: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hdl"))
+            .args([
+                "serve",
+                "--store",
+                store.to_str().unwrap(),
+                "--bind",
+                "127.0.0.1:0",
+            ])
+            .args(extra)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("hdl serve runs");
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut said = String::new();
+        let addr = loop {
+            let mut line = String::new();
+            assert!(
+                err.read_line(&mut line).unwrap() > 0,
+                "hdl serve ended: {said}"
+            );
+            said.push_str(&line);
+            if let Some(addr) = line.trim().strip_prefix("hdl serve: listening on http://") {
+                break addr.to_owned();
+            }
+        };
+        (child, err, said, addr)
+    };
+    let get = |addr: &str, target: &str| {
+        let mut s = TcpStream::connect(addr).unwrap();
+        write!(
+            s,
+            "GET {target} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let stop = |mut child: std::process::Child, mut err: BufReader<std::process::ChildStderr>| {
+        let killed = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let mut rest = String::new();
+        err.read_to_string(&mut rest).unwrap();
+        (child.wait().unwrap(), rest)
+    };
+
+    let (child, err, said, addr) = start(&["--records", records.to_str().unwrap(), "--quiet"]);
+    assert!(said.contains("1 records imported into"), "{said}");
+    let answer = get(&addr, "/4263537/4000");
+    assert!(answer.starts_with("HTTP/1.1 302 Found\r\n"), "{answer}");
+    assert!(
+        answer.contains("location: https://www.handle.net/index.html\r\n"),
+        "{answer}"
+    );
+    let (status, rest) = stop(child, err);
+    assert_eq!(status.code(), Some(0), "{rest}");
+    assert!(rest.contains("hdl serve: stopped"), "{rest}");
+
+    // Restart: the store is reused, nothing reloaded; an access log line per request.
+    let (child, err, said, addr) = start(&[]);
+    assert!(said.contains("hdl serve: 1 records in"), "{said}");
+    assert!(get(&addr, "/api/handles/4263537/4000").starts_with("HTTP/1.1 200 OK"));
+    let (status, rest) = stop(child, err);
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        rest.contains("\"target\":\"/api/handles/4263537/4000\",\"status\":200"),
+        "{rest}"
+    );
+
+    // Import: a new record and a replaced one.
+    let update = dir.join("update.jsonl");
+    std::fs::write(
+        &update,
+        "{\"responseCode\":1,\"handle\":\"20.1000/new\",\"values\":[]}\n{\"responseCode\":1,\"handle\":\"4263537/4000\",\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"https://moved.example/\"}}]}\n",
+    )
+    .unwrap();
+    let out = hdl(
+        &[
+            "serve",
+            "import",
+            "--records",
+            update.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("2 records into"),
+        "{}",
+        text(&out.stderr)
+    );
+    let (child, err, _, addr) = start(&["--quiet"]);
+    assert!(get(&addr, "/4263537/4000").contains("location: https://moved.example/\r\n"));
+    stop(child, err);
+    // An empty store without records: a clear error, status 2.
+    let empty = dir.join("empty.redb");
+    let _ = std::fs::remove_file(&empty);
+    let out = hdl(&["serve", "--store", empty.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("holds no records"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -16,25 +16,31 @@ use hyper::{Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 
 fn main() -> std::io::Result<()> {
-    let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:8081".into());
-    tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(async {
-        let listener = tokio::net::TcpListener::bind(&addr).await?;
-        eprintln!("floor: listening on http://{}", listener.local_addr()?);
-        loop {
-            let (stream, _) = listener.accept().await?;
-            let _ = stream.set_nodelay(true);
-            let service = service_fn(|_request| async {
-                let mut r = Response::new(Full::new(Bytes::new()));
-                *r.status_mut() = StatusCode::FOUND;
-                r.headers_mut().insert(LOCATION, HeaderValue::from_static("https://example.org/"));
-                Ok::<_, Infallible>(r)
-            });
-            let connection = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(Duration::from_secs(10))
-                .max_buf_size(64 * 1024)
-                .serve_connection(TokioIo::new(stream), service);
-            tokio::spawn(connection);
-        }
-    })
+    let addr = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "127.0.0.1:8081".into());
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(async {
+            let listener = tokio::net::TcpListener::bind(&addr).await?;
+            eprintln!("floor: listening on http://{}", listener.local_addr()?);
+            loop {
+                let (stream, _) = listener.accept().await?;
+                let _ = stream.set_nodelay(true);
+                let service = service_fn(|_request| async {
+                    let mut r = Response::new(Full::new(Bytes::new()));
+                    *r.status_mut() = StatusCode::FOUND;
+                    r.headers_mut()
+                        .insert(LOCATION, HeaderValue::from_static("https://example.org/"));
+                    Ok::<_, Infallible>(r)
+                });
+                let connection = http1::Builder::new()
+                    .timer(TokioTimer::new())
+                    .header_read_timeout(Duration::from_secs(10))
+                    .max_buf_size(64 * 1024)
+                    .serve_connection(TokioIo::new(stream), service);
+                tokio::spawn(connection);
+            }
+        })
 }

@@ -7,7 +7,10 @@
 use std::io::{BufWriter, Write};
 
 fn main() -> std::io::Result<()> {
-    let n: u64 = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(1_000_000);
+    let n: u64 = std::env::args()
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1_000_000);
     let mut out = BufWriter::new(std::io::stdout().lock());
     for i in 0..n {
         writeln!(

@@ -485,6 +485,8 @@ fn write_location(out: &mut String, l: &Location) {
     out.push_str(" />\n");
 }
 
+/// Text as an XML attribute value: markup escaped, and the white space a reader would
+/// normalise to a space (a tab, a line break) written as a character reference.
 fn escape_xml(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -493,6 +495,9 @@ fn escape_xml(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
             c => out.push(c),
         }
     }

@@ -211,6 +211,10 @@ enum Command {
         /// Connections served at once; more are answered 503.
         #[arg(long, value_name = "N", default_value_t = 1024)]
         max_connections: usize,
+        /// The store's page cache in memory, in MiB: the bound on what the server holds,
+        /// whatever the number of records.
+        #[arg(long, value_name = "MIB", default_value_t = 64)]
+        cache_mib: usize,
         /// No access log.
         #[arg(long)]
         quiet: bool,
@@ -380,12 +384,14 @@ fn main() -> ExitCode {
             store,
             bind,
             max_connections,
+            cache_mib,
             quiet,
         } => serve::run(&serve::ServeArgs {
             records,
             store,
             bind,
             max_connections,
+            cache_mib,
             quiet,
         }),
         Command::Record {

@@ -54,6 +54,7 @@ pub struct ServeArgs {
     pub store: PathBuf,
     pub bind: SocketAddr,
     pub max_connections: usize,
+    pub cache_mib: usize,
     pub quiet: bool,
 }
 
@@ -64,7 +65,7 @@ pub struct ServeArgs {
 ///
 /// The store cannot be opened or filled, or the address cannot be bound.
 pub fn run(args: &ServeArgs) -> io::Result<Status> {
-    let db = open(&args.store)?;
+    let db = Store::open_with_cache(&args.store, args.cache_mib << 20).map_err(other)?;
     let held = db.len().map_err(other)?;
     match (&args.records, held) {
         (Some(records), 0) => {

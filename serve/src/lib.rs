@@ -20,4 +20,4 @@ pub mod server;
 pub mod store;
 
 pub use server::{serve, Config};
-pub use store::{Imported, Store, StoreError};
+pub use store::{Imported, Store, StoreError, DEFAULT_CACHE};

@@ -16,6 +16,9 @@ const RECORDS: TableDefinition<&str, &[u8]> = TableDefinition::new("records");
 /// never what was committed.
 const BATCH: usize = 10_000;
 
+/// The page cache of [`Store::open`]: 64 MiB.
+pub const DEFAULT_CACHE: usize = 64 << 20;
+
 /// An error of the store or of an import, with where it happened.
 #[derive(Debug)]
 pub struct StoreError(pub String);
@@ -54,7 +57,21 @@ impl Store {
     /// The file cannot be created or opened (another process holds it open, or it is not a
     /// store).
     pub fn open(path: &Path) -> Result<Self, StoreError> {
-        let db = Database::create(path).map_err(|e| err(&path.display().to_string(), e))?;
+        Self::open_with_cache(path, DEFAULT_CACHE)
+    }
+
+    /// Opens the store at `path` with at most `cache_bytes` of pages cached in memory (the
+    /// rest is read from the file, through the operating system's cache): the bound on
+    /// what the store holds in memory, whatever the number of records.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::open`].
+    pub fn open_with_cache(path: &Path, cache_bytes: usize) -> Result<Self, StoreError> {
+        let db = Database::builder()
+            .set_cache_size(cache_bytes)
+            .create(path)
+            .map_err(|e| err(&path.display().to_string(), e))?;
         // The table exists from the start, so that a reader never finds it missing.
         let txn = db.begin_write().map_err(|e| err("store", e))?;
         txn.open_table(RECORDS).map_err(|e| err("store", e))?;
@@ -82,19 +99,32 @@ impl Store {
         Ok(self.len()? == 0)
     }
 
+    /// The record of `handle` as stored: the REST API JSON `Response::to_json` wrote when
+    /// it was imported.
+    ///
+    /// # Errors
+    ///
+    /// A read of the store failed.
+    pub fn get_json(&self, handle: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let key = key(handle);
+        let txn = self.db.begin_read().map_err(|e| err("store", e))?;
+        let table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
+        Ok(table
+            .get(key.as_str())
+            .map_err(|e| err("store", e))?
+            .map(|bytes| bytes.value().to_vec()))
+    }
+
     /// The record of `handle` (compared by its canonical form: a DOI in any case).
     ///
     /// # Errors
     ///
     /// A read of the store failed, or what it holds is not a record (a damaged store).
     pub fn get(&self, handle: &str) -> Result<Option<Response>, StoreError> {
-        let key = key(handle);
-        let txn = self.db.begin_read().map_err(|e| err("store", e))?;
-        let table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
-        let Some(bytes) = table.get(key.as_str()).map_err(|e| err("store", e))? else {
+        let Some(bytes) = self.get_json(handle)? else {
             return Ok(None);
         };
-        let text = std::str::from_utf8(bytes.value()).map_err(|e| err(handle, e))?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| err(handle, e))?;
         Response::parse(text)
             .map(Some)
             .map_err(|e| err(&format!("stored record of {handle}"), e))

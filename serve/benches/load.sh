@@ -6,17 +6,18 @@
 # fixed redirect. Then 60 s of load with the server's memory sampled every 5 s.
 # Needs wrk (apt-get install wrk). Run on a quiet machine, nothing else running.
 #
-#   bash serve/benches/load.sh [RECORDS] [SECONDS]
+#   bash serve/benches/load.sh [RECORDS] [SECONDS] [CACHE_MIB]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n=${1:-1000000}
 secs=${2:-30}
+cache=${3:-64}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 cargo build --release -q -p handle-cli -p handle-serve --examples --bin hdl
 bin=target/release
 $bin/examples/records "$n" > "$work/records.jsonl"
-echo "records: $n, $(du -h "$work/records.jsonl" | cut -f1)"
+echo "records: $n, $(du -h "$work/records.jsonl" | cut -f1), page cache $cache MiB"
 
 start=$(date +%s.%N)
 $bin/hdl serve import --records "$work/records.jsonl" --store "$work/store.redb" 2>&1
@@ -27,7 +28,7 @@ listening() { # wait for "listening on" in $1
   for _ in $(seq 1 500); do grep -q "listening on" "$1" 2>/dev/null && return 0; sleep 0.01; done; return 1
 }
 start=$(date +%s.%N)
-$bin/hdl serve --store "$work/store.redb" --bind 127.0.0.1:8080 --quiet 2> "$work/serve.log" &
+$bin/hdl serve --store "$work/store.redb" --bind 127.0.0.1:8080 --quiet --cache-mib "$cache" 2> "$work/serve.log" &
 server=$!
 listening "$work/serve.log"
 end=$(date +%s.%N)

@@ -6,11 +6,12 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 
+use crate::base::KNOWN_PROXY_HOSTS;
 use crate::error::{ParseError, ParseErrorKind};
+use crate::form::{Form, Options};
+use crate::forms::recognize;
 use crate::generated as g;
 use crate::handle::{Handle, ReadHandle};
-use crate::proxy::KNOWN_PROXY_HOSTS;
-use crate::uri::{recognize, Form, Options};
 
 /// What a fix did. Each has a stable [`code`](FixCode::code), a one-line
 /// [`explanation`](FixCode::explanation) and the rule it follows.

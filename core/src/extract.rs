@@ -7,12 +7,12 @@
 //! (C2, C3), since the generator reads non-ASCII characters as one symbol and balance is
 //! not a regular language.
 
+use crate::base::KNOWN_PROXY_HOSTS;
 use crate::clean::{clean_as_written, is_space, trailing_punctuation, FixCode, PAIRS};
 use crate::escape::PROXY_PATH;
+use crate::form::{Form, Options};
 use crate::generated as g;
 use crate::handle::{HandleRef, ReadHandle};
-use crate::proxy::KNOWN_PROXY_HOSTS;
-use crate::uri::{Form, Options};
 
 /// An identifier found in a text: where, as written, in which form, and the handle.
 #[derive(Clone, Debug, PartialEq, Eq)]

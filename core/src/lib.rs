@@ -13,17 +13,21 @@
 
 extern crate alloc;
 
+mod base;
 mod bytes;
 mod clean;
 mod dfa;
 mod error;
 pub mod escape;
 mod extract;
+mod form;
+mod forms;
 #[rustfmt::skip]
 mod generated;
 mod handle;
 mod lint;
-mod proxy;
+mod parts;
+mod query;
 #[cfg(feature = "json")]
 pub mod record;
 #[cfg(feature = "serde")]
@@ -31,13 +35,16 @@ mod serde;
 mod uri;
 mod validate;
 
+pub use base::{ProxyBase, KNOWN_PROXY_HOSTS};
 pub use clean::{clean, Cleaned, Fix, FixCode};
 pub use error::{ParseError, ParseErrorKind, Rendered};
 pub use extract::{extract, Extract, Found};
+pub use form::{Form, Options};
+pub use forms::{detect, recognize};
 pub use handle::{Caseless, Handle, HandleRef};
 pub use lint::{LintCode, Warning};
-pub use proxy::{Action, ProxyBase, ProxyQuery, KNOWN_PROXY_HOSTS};
-pub use uri::{detect, recognize, Form, HdlUri, Options};
+pub use query::{Action, ProxyQuery};
+pub use uri::HdlUri;
 #[doc(hidden)]
 pub use validate::__reference;
 pub use validate::validate;

@@ -6,8 +6,9 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::error::{ParseError, ParseErrorKind};
+use crate::form::{Form, Options};
+use crate::forms::detect;
 use crate::handle::HandleRef;
-use crate::uri::{detect, Form, Options};
 
 /// What a warning is about. Each has a stable [`code`](LintCode::code), a one-line
 /// [`explanation`](LintCode::explanation) and the [`rule`](LintCode::rule) or source it

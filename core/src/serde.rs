@@ -7,8 +7,9 @@ use core::fmt;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::ser::{Serialize, Serializer};
 
+use crate::form::Form;
 use crate::handle::{Handle, HandleRef};
-use crate::uri::{Form, HdlUri};
+use crate::uri::HdlUri;
 
 impl Serialize for HandleRef<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

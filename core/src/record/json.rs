@@ -11,8 +11,8 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::error::{RecordError, RecordErrorKind};
+use super::response::{Response, ResponseCode};
 use super::value::{Admin, AdminPermissions, Data, HandleValue, Ttl, ValueReference};
-use super::{Response, ResponseCode};
 use crate::handle::Handle;
 
 impl Response {

@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 use super::error::RecordError;
 use super::loc::{ClientContext, Location, Locations, LOC_TYPE};
 use super::random::RandomSource;
+use super::response::{Response, ResponseCode};
 use super::value::{type_matches, HandleValue};
-use super::Response;
 use crate::handle::Handle;
 
 /// The type of the values the proxy redirects to.
@@ -89,6 +89,20 @@ impl Redirect<'_> {
 }
 
 impl Response {
+    /// The response with only the values `filter` selects (R4), as the proxy answers
+    /// `?type=…&index=…`: code 200 (values not found) when none is left.
+    #[must_use]
+    pub fn filtered(&self, filter: &Filter) -> Self {
+        let mut out = self.clone();
+        if let Some(values) = &mut out.values {
+            values.retain(|v| filter.selects(v));
+            if values.is_empty() && out.code == ResponseCode::Success {
+                out.code = ResponseCode::ValuesNotFound;
+            }
+        }
+        out
+    }
+
     /// The handle an `HS_ALIAS` value names, which the proxy resolves instead (unless asked
     /// to ignore aliases): the first such value whose text is a handle.
     #[must_use]

@@ -1,0 +1,130 @@
+//! Where a URI or URL holds the parts of a handle: running a form's generated validator,
+//! locating the naming authority, local name, query and fragment it accepted, and decoding
+//! the handle from them. Shared by every form's reader (`forms/`) and by `ProxyBase`.
+
+use alloc::borrow::Cow;
+use alloc::vec::Vec;
+
+use crate::dfa::{Dfa, Reject};
+use crate::error::{ParseError, ParseErrorKind};
+use crate::escape::{self, original_index};
+use crate::generated as g;
+use crate::validate::parse_handle;
+
+/// A byte range `start..end` of the input.
+pub(crate) type Span = (usize, usize);
+
+/// Runs a generated validator; a rejection becomes a [`ParseError`] naming the rule.
+pub(crate) fn check(dfa: &Dfa, text: &str) -> Result<(), ParseError> {
+    dfa.run(text.as_bytes()).map_err(|r| uri_error(text, r))
+}
+
+/// The [`ParseError`] of a URI grammar's rejection, naming the rule.
+pub(crate) fn uri_error(text: &str, r: Reject) -> ParseError {
+    let found = text[r.index..].chars().next();
+    if r.rule == "pct_encoded" {
+        // Point at the '%' that started the escape.
+        let at = text[..r.index].rfind('%').unwrap_or(r.index);
+        ParseError::new(at, ParseErrorKind::PercentEncoding, Some('%')).in_rule(r.rule)
+    } else {
+        ParseError::new(r.index, ParseErrorKind::UriSyntax, found).in_rule(r.rule)
+    }
+}
+
+/// Where a URI holds the parts of a handle.
+pub(crate) struct Parts {
+    /// The naming authority, raw.
+    pub(crate) na: Span,
+    /// The local name, raw.
+    pub(crate) local: Span,
+    /// Whether each holds a `%`.
+    pub(crate) escaped: (bool, bool),
+    /// The naming authority was validated by hdl-uri.pest's `u_naming_authority`, so that
+    /// without escapes it is a handle's naming authority as it is.
+    pub(crate) na_is_u_naming_authority: bool,
+}
+
+/// The handle whose parts `parts` locates in `text`, percent-decoded and checked with the
+/// handle grammar; error indices point into `text`.
+pub(crate) fn handle_from_parts<'a>(
+    text: &'a str,
+    parts: &Parts,
+) -> Result<(Cow<'a, str>, usize), ParseError> {
+    let (na, local) = (parts.na, parts.local);
+    let contiguous = na.1 + 1 == local.0;
+    // A naming authority as written that `u_na_segment` allowed is a handle's: every
+    // character it allows raw, `na_segment` allows too; and a local name allows anything.
+    // tests/uri_grammar.rs checks both against the grammars. With such a naming authority,
+    // the handle grammar has nothing to say about the handle.
+    let na_as_written = !parts.escaped.0 && parts.na_is_u_naming_authority;
+    if na_as_written && !parts.escaped.1 && contiguous {
+        // Nothing to decode either: the text is the handle, split at its '/'.
+        return Ok((Cow::Borrowed(&text[na.0..local.1]), na.1 - na.0));
+    }
+    let (na_raw, local_raw) = (&text[na.0..na.1], &text[local.0..local.1]);
+    if parts.escaped.0 {
+        // U11: an escaped character is a character of its segment, never a '.' or '/' that
+        // starts a new one. The handle grammar says which a segment may hold (H3).
+        let excluded =
+            escape::ascii_escapes(na_raw).find(|&(_, c)| !g::HANDLE.leads_to(c, &["na_segment"]));
+        if let Some((i, c)) = excluded {
+            return Err(
+                ParseError::new(na.0 + i, ParseErrorKind::InvalidCharacter, Some(c))
+                    .written_escaped(),
+            );
+        }
+    }
+    let (handle, na_len) = if parts.escaped == (false, false) && contiguous {
+        (Cow::Borrowed(&text[na.0..local.1]), na_raw.len())
+    } else {
+        // One buffer: the decoded naming authority, '/', the decoded local name.
+        let mut bytes = Vec::with_capacity(na_raw.len() + 1 + local_raw.len());
+        let append = |bytes: &mut Vec<u8>, raw: &str, at: usize, escaped: bool| {
+            if escaped {
+                escape::decode_into(raw, at, bytes)
+            } else {
+                bytes.extend_from_slice(raw.as_bytes());
+                Ok(())
+            }
+        };
+        append(&mut bytes, na_raw, na.0, parts.escaped.0)?;
+        let na_len = bytes.len();
+        bytes.push(b'/');
+        append(&mut bytes, local_raw, local.0, parts.escaped.1)?;
+        let handle = escape::utf8(bytes, |valid| {
+            if valid <= na_len {
+                na.0 + original_index(na_raw, valid)
+            } else {
+                local.0 + original_index(local_raw, valid - na_len - 1)
+            }
+        })?;
+        (Cow::Owned(handle), na_len)
+    };
+    if na_as_written {
+        return Ok((handle, na_len));
+    }
+    match parse_handle(&handle) {
+        // No escape made a '/' in the naming authority (checked above): the first '/' is
+        // the one between the parts.
+        Ok(slash) => Ok((handle, slash)),
+        Err(e) => {
+            let d = e.index();
+            Err(if d <= na_len {
+                escape::relocate(e, text, na.0, na_raw, d)
+            } else {
+                escape::relocate(e, text, local.0, local_raw, d - na_len - 1)
+            })
+        }
+    }
+}
+
+/// The query and fragment that may follow at `from` (U7): `?query` up to `#`, `#fragment`
+/// to the end.
+pub(crate) fn query_and_fragment(text: &str, from: usize) -> (Option<Span>, Option<Span>) {
+    let b = text.as_bytes();
+    let hash = crate::bytes::find(b'#', &b[from..]).map(|i| from + i);
+    let query_end = hash.unwrap_or(b.len());
+    let query = (b.get(from) == Some(&b'?')).then_some((from + 1, query_end));
+    let fragment = hash.map(|h| (h + 1, b.len()));
+    (query, fragment)
+}

@@ -1,9 +1,6 @@
 //! `hdl check` and `hdl convert` on a file of one million identifiers, run as a user runs
 //! them (output to /dev/null): lines per second. Results: BENCHMARKS.md.
 
-#[path = "../../benches/support/mod.rs"]
-mod support;
-
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -13,7 +10,7 @@ const LINES: usize = 1_000_000;
 
 fn input_file() -> std::path::PathBuf {
     let path = std::env::temp_dir().join("hdl-bench-1m.txt");
-    let mut text = support::realistic(LINES, 7).join("\n");
+    let mut text = handle_id_fuzz::inputs::realistic(LINES, 7).join("\n");
     text.push('\n');
     std::fs::write(&path, text).unwrap();
     path

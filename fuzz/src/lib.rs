@@ -12,6 +12,7 @@
 
 #![deny(unsafe_code)]
 
+pub mod inputs;
 pub mod memory;
 pub mod reference;
 

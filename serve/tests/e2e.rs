@@ -10,8 +10,12 @@ use std::time::Duration;
 use handle_id::record::Response;
 use handle_serve::{Config, Store};
 
-const FULL: &str = include_str!("../../tests/records/4263537-4000.json");
-const FILTERED: &str = include_str!("../../tests/records/4263537-4000-url-email.jsonp");
+/// The source document's response for `/api/handles/4263537/4000` (PROXY §4), as it
+/// prints it.
+const FULL: &str = r#"{ "responseCode":1, "handle":"4263537/4000", "values":[ { "index":100, "type":"HS_ADMIN", "data":{ "format":"admin", "value":{ "handle":"0.NA/4263537", "index":200, "permissions":"011111111111" } }, "ttl":86400, "timestamp":"2000-04-10T22:41:46Z" }, { "index":1, "type":"URL", "data":{ "format":"string", "value":"https://www.handle.net/index.html" }, "ttl":86400, "timestamp":"2001-11-21T16:21:35Z" }, { "index":2, "type":"EMAIL", "data":{ "format":"string", "value":"hdladmin@cnri.reston.va.us" }, "ttl":86400, "timestamp":"2000-04-10T22:41:46Z" } ] }"#;
+
+/// The same page's response to `…?type=URL&type=EMAIL&callback=processResponse`.
+const FILTERED: &str = r#"processResponse({ "responseCode":1, "handle":"4263537/4000", "values":[ { "index":1, "type":"URL", "data":{ "format":"string", "value":"https://www.handle.net/index.html" }, "ttl":86400, "timestamp":"2001-11-21T16:21:35Z" }, { "index":2, "type":"EMAIL", "data":{ "format":"string", "value":"hdladmin@cnri.reston.va.us" }, "ttl":86400, "timestamp":"2000-04-10T22:41:46Z" } ] });"#;
 
 /// The records the tests serve: the source document's, L4's example, aliases, handles with
 /// characters that need encoding, a DOI in capitals.

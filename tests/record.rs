@@ -160,6 +160,33 @@ fn refused(text: &str, kind: RecordErrorKind, at: &str) {
     assert!(!e.to_string().is_empty());
 }
 
+/// Huge values: read, kept whole, and written back, at a cost proportional to their size.
+#[test]
+fn huge_values() {
+    let text = "x".repeat(8 << 20);
+    let bytes = vec![0xA5_u8; 1 << 20];
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let json = format!(
+        r#"{{"responseCode":1,"handle":"1/2","values":[{{"index":1,"type":"URL","data":{{"format":"string","value":"{text}"}}}},{{"index":2,"type":"B","data":{{"format":"hex","value":"{hex}"}}}}]}}"#
+    );
+    let r = Response::parse(&json).unwrap();
+    assert_eq!(r.values()[0].as_text().map(str::len), Some(8 << 20));
+    assert!(matches!(r.values()[1].data(), Data::Hex { bytes: b, .. } if *b == bytes));
+    assert_eq!(r.to_json(), json);
+    // A number far beyond 64 bits, kept as written in a value of an unknown format.
+    let big = "9".repeat(10_000);
+    let json = format!(
+        r#"{{"responseCode":1,"values":[{{"index":1,"type":"A","data":{{"format":"x","value":{big}}}}}]}}"#
+    );
+    assert_eq!(Response::parse(&json).unwrap().to_json(), json);
+    // An index beyond 32 bits is an error, not a wrap.
+    refused(
+        r#"{"responseCode":1,"values":[{"index":99999999999999999999,"type":"A","data":{"format":"string","value":""}}]}"#,
+        RecordErrorKind::Number,
+        "values[0].index",
+    );
+}
+
 #[test]
 fn bad_responses_are_clear_errors() {
     refused("", RecordErrorKind::Json, "line 1, column 0");

@@ -70,6 +70,15 @@ impl Server {
     }
 
     fn on(store: Store, config: Config, dir: tempfile::TempDir, store_path: PathBuf) -> Self {
+        Self::on_shared(Arc::new(store), config, dir, store_path)
+    }
+
+    fn on_shared(
+        store: Arc<Store>,
+        config: Config,
+        dir: tempfile::TempDir,
+        store_path: PathBuf,
+    ) -> Self {
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let (tx, rx) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
@@ -81,7 +90,7 @@ impl Server {
             rt.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 tx.send(listener.local_addr().unwrap()).unwrap();
-                handle_serve::serve(Arc::new(store), listener, config, async {
+                handle_serve::serve(store, listener, config, async {
                     let _ = stopped.await;
                 })
                 .await
@@ -474,12 +483,13 @@ fn restart_with_an_existing_store() {
     assert_eq!(get(restarted.addr, "/20.1000/5555").status, 302);
 }
 
-/// Imports replace records while readers read: each read sees a record entirely as one
-/// import wrote it, never a mix.
+/// Imports replace records while the server answers: each answer holds a record entirely
+/// as one import wrote it, never a mix.
 #[test]
 fn concurrent_import_and_reads() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(Store::open(&dir.path().join("s.redb")).unwrap());
+    let path = dir.path().join("s.redb");
+    let store = Arc::new(Store::open(&path).unwrap());
     let version = |v: u32| -> String {
         (0..50)
             .map(|h| {
@@ -492,23 +502,27 @@ fn concurrent_import_and_reads() {
             .join("\n")
     };
     store.import(version(0).as_bytes(), "v0").unwrap();
+    let server = Server::on_shared(store.clone(), quiet(), dir, path);
+    // The writer goes on until the readers are done: every read overlaps an import.
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let writer = {
-        let store = store.clone();
+        let done = done.clone();
         std::thread::spawn(move || {
-            for v in 1..=20 {
+            let mut v = 0;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) || v < 20 {
+                v += 1;
                 store.import(version(v).as_bytes(), "v").unwrap();
             }
+            v
         })
     };
+    let addr = server.addr;
     let readers: Vec<_> = (0..2)
         .map(|r| {
-            let store = store.clone();
             std::thread::spawn(move || {
-                for n in 0..2000 {
-                    let record = store
-                        .get(&format!("20.1000/{}", (n + r) % 50))
-                        .unwrap()
-                        .unwrap();
+                for n in 0..300 {
+                    let a = get(addr, &format!("/api/handles/20.1000/{}", (n + r) % 50));
+                    let record = Response::parse(&a.body).unwrap();
                     let versions: std::collections::BTreeSet<_> = record
                         .values()
                         .iter()
@@ -519,14 +533,17 @@ fn concurrent_import_and_reads() {
             })
         })
         .collect();
-    writer.join().unwrap();
     for r in readers {
         r.join().unwrap();
     }
-    assert!(store.get("20.1000/7").unwrap().unwrap().values()[0]
-        .as_text()
-        .unwrap()
-        .starts_with("http://v20."));
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let last_version = writer.join().unwrap();
+    let last = Response::parse(&get(addr, "/api/handles/20.1000/7").body).unwrap();
+    let expected = format!("http://v{last_version}.");
+    assert!(
+        last.values()[0].as_text().unwrap().starts_with(&expected),
+        "{last:?}"
+    );
 }
 
 #[test]

@@ -5,38 +5,20 @@ mod support;
 #[path = "../tests/support/mod.rs"]
 mod test_support;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use handle_id::{HandleRef, HdlUri, Options};
 
-struct Counting;
-static CALLS: AtomicUsize = AtomicUsize::new(0);
-static BYTES: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator, counting.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        CALLS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(layout.size(), Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: support::counting::Counting = support::counting::Counting;
 
 fn measure(name: &str, inputs: &[String], f: impl Fn(&str) -> bool) {
-    let (c0, b0) = (CALLS.load(Ordering::Relaxed), BYTES.load(Ordering::Relaxed));
+    let (c0, b0) = support::counting::counts();
     let mut ok = 0;
     for s in inputs {
         ok += usize::from(f(s));
     }
-    let calls = (CALLS.load(Ordering::Relaxed) - c0) as f64 / inputs.len() as f64;
-    let bytes = (BYTES.load(Ordering::Relaxed) - b0) as f64 / inputs.len() as f64;
+    let (c1, b1) = support::counting::counts();
+    let calls = (c1 - c0) as f64 / inputs.len() as f64;
+    let bytes = (b1 - b0) as f64 / inputs.len() as f64;
     println!(
         "| {name} | {calls:.2} | {bytes:.0} | {ok} / {} |",
         inputs.len()

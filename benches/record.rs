@@ -4,31 +4,15 @@
 //!
 //!     cargo bench --features json --bench record
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use handle_id::record::Response;
 
-struct Counting;
-static CALLS: AtomicUsize = AtomicUsize::new(0);
-static BYTES: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: forwards to the system allocator, counting.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        CALLS.fetch_add(1, Ordering::Relaxed);
-        BYTES.fetch_add(layout.size(), Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
+mod support;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: support::counting::Counting = support::counting::Counting;
 
 /// A response of `n` values: URLs, e-mail addresses, base64 data and admin values, each
 /// with a ttl and a timestamp, as the proxy writes them.
@@ -53,12 +37,10 @@ fn response(n: u32) -> String {
 
 fn allocations(text: &str) {
     let count = |f: &dyn Fn()| {
-        let (c0, b0) = (CALLS.load(Ordering::Relaxed), BYTES.load(Ordering::Relaxed));
+        let (c0, b0) = support::counting::counts();
         f();
-        (
-            CALLS.load(Ordering::Relaxed) - c0,
-            BYTES.load(Ordering::Relaxed) - b0,
-        )
+        let (c1, b1) = support::counting::counts();
+        (c1 - c0, b1 - b0)
     };
     println!("reading {} bytes, 10,000 values:", text.len());
     println!("| step | allocations | bytes allocated |\n|---|---|---|");

@@ -1,7 +1,9 @@
 //! Inputs for the benchmarks: the real corpus and a seeded generator of realistic handles,
 //! and the plain hand-written validator that is the floor every approach is measured against.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
+
+pub mod counting;
 
 pub use handle_id_fuzz::inputs::realistic;
 

@@ -156,35 +156,8 @@ enum Command {
     /// status 2.
     #[command(after_help = RECORD_EXAMPLES)]
     Record {
-        /// Print the response as normalised JSON (the proxy's field order).
-        #[arg(long)]
-        json: bool,
-        /// With --json: pretty-printed, as the proxy's `pretty` parameter.
-        #[arg(long, requires = "json")]
-        pretty: bool,
-        /// Only values of this type; a type ending in '.' selects its subtypes too.
-        #[arg(long = "type", value_name = "TYPE")]
-        types: Vec<String>,
-        /// Only the value at this index.
-        #[arg(long = "index", value_name = "INDEX")]
-        indexes: Vec<u32>,
-        /// Print only the URL the proxy would redirect to.
-        #[arg(long, conflicts_with = "json")]
-        url: bool,
-        /// With --url: a locatt pair of the link, KEY:VALUE (10320/loc).
-        #[arg(long, value_name = "KEY:VALUE", requires = "url")]
-        locatt: Vec<String>,
-        /// With --url: the client's IP address (10320/loc `addresses`).
-        #[arg(long, value_name = "IP", requires = "url")]
-        client_ip: Option<std::net::IpAddr>,
-        /// With --url: the client's country, a two-letter code (10320/loc `country`).
-        #[arg(long, value_name = "CC", requires = "url")]
-        country: Option<String>,
-        /// With --url: the seed of the random choices, to repeat them.
-        #[arg(long, value_name = "N", requires = "url")]
-        seed: Option<u64>,
-        /// The response; standard input when absent or `-`.
-        file: Option<PathBuf>,
+        #[command(flatten)]
+        args: record::RecordArgs,
     },
     /// Serve handle records as the HDL.NET proxy does: redirects and the REST API.
     ///
@@ -199,25 +172,8 @@ enum Command {
     Serve {
         #[command(subcommand)]
         action: Option<ServeAction>,
-        /// Records to load into an empty store at start (one REST API response per line).
-        #[arg(long, value_name = "FILE")]
-        records: Option<PathBuf>,
-        /// The store file (created when missing).
-        #[arg(long, value_name = "FILE", default_value = "hdl-store.redb")]
-        store: PathBuf,
-        /// The address to listen on.
-        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000")]
-        bind: std::net::SocketAddr,
-        /// Connections served at once; more are answered 503.
-        #[arg(long, value_name = "N", default_value_t = 1024)]
-        max_connections: usize,
-        /// The store's page cache in memory, in MiB: the bound on what the server holds,
-        /// whatever the number of records.
-        #[arg(long, value_name = "MIB", default_value_t = 64)]
-        cache_mib: usize,
-        /// No access log.
-        #[arg(long)]
-        quiet: bool,
+        #[command(flatten)]
+        args: serve::ServeArgs,
     },
     /// Show the parts of each identifier: prefix, its segments and parents, local name.
     ///
@@ -378,45 +334,8 @@ fn main() -> ExitCode {
             action: Some(ServeAction::Import { records, store }),
             ..
         } => serve::import(&records, &store),
-        Command::Serve {
-            action: None,
-            records,
-            store,
-            bind,
-            max_connections,
-            cache_mib,
-            quiet,
-        } => serve::run(&serve::ServeArgs {
-            records,
-            store,
-            bind,
-            max_connections,
-            cache_mib,
-            quiet,
-        }),
-        Command::Record {
-            json,
-            pretty,
-            types,
-            indexes,
-            url,
-            locatt,
-            client_ip,
-            country,
-            seed,
-            file,
-        } => record::run(&record::RecordArgs {
-            json,
-            pretty,
-            types,
-            indexes,
-            url,
-            locatt,
-            client_ip,
-            country,
-            seed,
-            file,
-        }),
+        Command::Serve { action: None, args } => serve::run(&args),
+        Command::Record { args } => record::run(&args),
     };
     match result {
         Ok(status) => status.into(),

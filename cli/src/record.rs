@@ -2,7 +2,6 @@
 //! normalised JSON, filtered like the proxy, or the URL the proxy would redirect to.
 
 use std::io::{self, Read, Write};
-use std::net::IpAddr;
 use std::path::PathBuf;
 
 use handle_id::record::{ClientContext, Data, Filter, HandleValue, Response, SplitMix64, Ttl};
@@ -11,16 +10,36 @@ use crate::output::Visible;
 use crate::Status;
 
 /// What `hdl record` was asked.
+#[derive(clap::Args)]
 pub struct RecordArgs {
+    /// Print the response as normalised JSON (the proxy's field order).
+    #[arg(long)]
     pub json: bool,
+    /// With --json: pretty-printed, as the proxy's `pretty` parameter.
+    #[arg(long, requires = "json")]
     pub pretty: bool,
+    /// Only values of this type; a type ending in '.' selects its subtypes too.
+    #[arg(long = "type", value_name = "TYPE")]
     pub types: Vec<String>,
+    /// Only the value at this index.
+    #[arg(long = "index", value_name = "INDEX")]
     pub indexes: Vec<u32>,
+    /// Print only the URL the proxy would redirect to.
+    #[arg(long, conflicts_with = "json")]
     pub url: bool,
+    /// With --url: a locatt pair of the link, KEY:VALUE (10320/loc).
+    #[arg(long, value_name = "KEY:VALUE", requires = "url")]
     pub locatt: Vec<String>,
-    pub client_ip: Option<IpAddr>,
+    /// With --url: the client's IP address (10320/loc `addresses`).
+    #[arg(long, value_name = "IP", requires = "url")]
+    pub client_ip: Option<std::net::IpAddr>,
+    /// With --url: the client's country, a two-letter code (10320/loc `country`).
+    #[arg(long, value_name = "CC", requires = "url")]
     pub country: Option<String>,
+    /// With --url: the seed of the random choices, to repeat them.
+    #[arg(long, value_name = "N", requires = "url")]
     pub seed: Option<u64>,
+    /// The response; standard input when absent or `-`.
     pub file: Option<PathBuf>,
 }
 

@@ -1,7 +1,6 @@
 //! `hdl serve`: the proxy server on an embedded store; `hdl serve import`: records into it.
 
 use std::io::{self, BufReader};
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -49,12 +48,26 @@ fn other(e: impl std::fmt::Display) -> io::Error {
 }
 
 /// What `hdl serve` was asked.
+#[derive(clap::Args)]
 pub struct ServeArgs {
+    /// Records to load into an empty store at start (one REST API response per line).
+    #[arg(long, value_name = "FILE")]
     pub records: Option<PathBuf>,
+    /// The store file (created when missing).
+    #[arg(long, value_name = "FILE", default_value = "hdl-store.redb")]
     pub store: PathBuf,
-    pub bind: SocketAddr,
+    /// The address to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000")]
+    pub bind: std::net::SocketAddr,
+    /// Connections served at once; more are answered 503.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
     pub max_connections: usize,
+    /// The store's page cache in memory, in MiB: the bound on what the server holds,
+    /// whatever the number of records.
+    #[arg(long, value_name = "MIB", default_value_t = 64)]
     pub cache_mib: usize,
+    /// No access log.
+    #[arg(long)]
     pub quiet: bool,
 }
 

@@ -113,6 +113,21 @@ impl Dfa {
         })
     }
 
+    /// Whether an input that starts with `input`'s first two bytes may match: the tables
+    /// tell, without the walk (extraction asks it of every word before a '/' or ':').
+    #[inline]
+    pub(crate) fn may_start(&self, input: &[u8]) -> bool {
+        let mut state = usize::from(self.start);
+        for &b in input.iter().take(2) {
+            let class = usize::from(self.classes[usize::from(b)]);
+            state = usize::from(self.transitions[(state << self.shift) | class]);
+            if state == DEAD {
+                return false;
+            }
+        }
+        true
+    }
+
     /// The length of the prefix after which every continuation is accepted, for the form
     /// rules `SOI ~ prefix ~ ANY* ~ EOI`; `None` when `input` does not start with the prefix.
     pub(crate) fn accepted_prefix(&self, input: &[u8]) -> Option<usize> {

@@ -170,7 +170,7 @@ impl<'a> Extract<'a, '_> {
                     &g::LABEL_FORM,
                 ]
                 .iter()
-                .any(|dfa| dfa.accepted_prefix(r).is_some()));
+                .any(|dfa| dfa.may_start(r) && dfa.accepted_prefix(r).is_some()));
         let bare_doi = g::BARE_DOI_FORM.accepted_prefix(r).is_some();
         let named = self
             .options

@@ -201,7 +201,12 @@ fn resolve(
             None => break record,
         }
     };
-    let record = record.filtered(&filter(query));
+    // A filter copies the record; most requests have none.
+    let record = if query.index.is_empty() && query.types.is_empty() {
+        record
+    } else {
+        record.filtered(&filter(query))
+    };
     if query.action == Some(Action::ShowUrls) {
         return match record.show_urls() {
             Ok(xml) => {

@@ -75,6 +75,7 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
         options,
         at: 0,
         tried: 0,
+        token: (0, 0),
     }
 }
 
@@ -87,6 +88,9 @@ pub struct Extract<'a, 'o> {
     at: usize,
     /// Positions before this one were tried as starts already: each is tried once.
     tried: usize,
+    /// The last anchor and where its token starts: the next anchor in the same token
+    /// finds its start without looking back again.
+    token: (usize, usize),
 }
 
 /// How far back from an anchor a start is looked for: a label and its space (`DOI: `)
@@ -106,10 +110,20 @@ impl<'a> Iterator for Extract<'a, '_> {
         // `urn:doi:10.123:456` has only ':'), and text holds few: they are the anchors,
         // found by memchr, and a start is looked for in the token before each.
         while let Some(k) = memchr::memchr2(b'/', b':', &bytes[self.at..]).map(|k| self.at + k) {
-            let token = bytes[..k]
+            let (last, last_token) = self.token;
+            let token = match bytes[last.min(k)..k]
                 .iter()
                 .rposition(|&b| b.is_ascii_whitespace())
-                .map_or(0, |w| w + 1);
+            {
+                Some(w) => last.min(k) + w + 1,
+                // No white space since the last anchor: the same token.
+                None if last > 0 && last <= k => last_token,
+                None => bytes[..last.min(k)]
+                    .iter()
+                    .rposition(|&b| b.is_ascii_whitespace())
+                    .map_or(0, |w| w + 1),
+            };
+            self.token = (k, token);
             // A label written with a space (`DOI 10.1/x`, `doi: 10.1/x`) stands before
             // the token.
             let from = token
@@ -309,7 +323,7 @@ impl<'a> Extract<'a, '_> {
             return None;
         }
         let path = &text[scheme + host.len() + 1..];
-        if !path.bytes().all(|b| PROXY_PATH.keeps(char::from(b))) {
+        if !path.bytes().all(|b| KEPT_IN_PROXY_PATH[usize::from(b)]) {
             return None;
         }
         Some((Form::Proxy, bare(path)?))
@@ -338,6 +352,17 @@ fn in_url_path(text: &str) -> &str {
     }
     text
 }
+
+/// The bytes a proxy path holds as themselves (`escape::PROXY_PATH`), one look each.
+static KEPT_IN_PROXY_PATH: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = PROXY_PATH.keeps(b as u8 as char);
+        b += 1;
+    }
+    table
+};
 
 /// The ASCII bytes that continue an identifier whatever came before: letters, digits and
 /// the punctuation that neither ends one nor opens or closes a pair.

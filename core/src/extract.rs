@@ -131,8 +131,12 @@ impl<'a> Iterator for Extract<'a, '_> {
                 .max(k.saturating_sub(LOOK_BACK))
                 .max(self.tried)
                 .max(self.at);
-            for i in from..k {
-                if !starts_a_candidate(bytes, i) {
+            // Whether the byte before `i` continues a word or a number.
+            let mut in_word = from > 0 && CONTINUES_WORD[usize::from(bytes[from - 1])];
+            for (i, &b) in bytes.iter().enumerate().take(k).skip(from) {
+                let starts = !in_word && b.is_ascii_alphanumeric();
+                in_word = CONTINUES_WORD[usize::from(b)];
+                if !starts {
                     continue;
                 }
                 if let Some(found) = self.candidate(i, token) {
@@ -149,14 +153,18 @@ impl<'a> Iterator for Extract<'a, '_> {
     }
 }
 
-/// Whether an identifier may start at `i`: an ASCII letter or digit that does not continue
-/// a word or a number, and one that some form starts with.
-fn starts_a_candidate(bytes: &[u8], i: usize) -> bool {
-    let word_start = i.checked_sub(1).map_or(true, |p| {
-        !bytes[p].is_ascii_alphanumeric() && bytes[p] != b'.'
-    });
-    word_start && bytes[i].is_ascii_alphanumeric()
-}
+/// The bytes after which an identifier does not start (it would continue a word or a
+/// number): ASCII letters, digits and `.`. An identifier starts at a letter or digit after
+/// any other byte.
+static CONTINUES_WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b as u8 == b'.';
+        b += 1;
+    }
+    table
+};
 
 impl<'a> Extract<'a, '_> {
     /// The identifier that starts at `i`, if one does, in the token (the text since the

@@ -90,15 +90,7 @@ fn every_entry_point_keeps_its_invariants() {
         all(text);
     }
     for id in support::corpus_identifiers() {
-        for form in [
-            "",
-            "hdl:",
-            "hdl://",
-            "info:doi/",
-            "doi:",
-            "urn:hdl:",
-            "https://doi.org/",
-        ] {
+        for form in handle_id_fuzz::FORM_PREFIXES {
             all(&format!("{form}{id}"));
         }
     }

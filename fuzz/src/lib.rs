@@ -13,6 +13,18 @@
 #![deny(unsafe_code)]
 
 pub mod inputs;
+
+/// The written forms the seeds and the stable invariant tests put every corpus identifier
+/// in: bare, and after each of these prefixes.
+pub const FORM_PREFIXES: [&str; 7] = [
+    "",
+    "hdl:",
+    "hdl://",
+    "info:doi/",
+    "doi:",
+    "urn:hdl:",
+    "https://doi.org/",
+];
 pub mod memory;
 pub mod reference;
 

@@ -20,15 +20,7 @@ fn main() -> std::io::Result<()> {
             }
         }
     }
-    let forms = [
-        "",
-        "hdl:",
-        "hdl://",
-        "info:doi/",
-        "doi:",
-        "urn:hdl:",
-        "https://doi.org/",
-    ];
+    let forms = handle_id_fuzz::FORM_PREFIXES;
     let queries = [
         "noredirect",
         "index=1&type=URL",

@@ -445,3 +445,73 @@ pub fn locations_text(text: &str) {
         }
     }
 }
+
+/// A store of a few records for [`serve_request`], made once per process in the temporary
+/// directory.
+fn serve_store() -> &'static handle_serve::Store {
+    static STORE: std::sync::OnceLock<handle_serve::Store> = std::sync::OnceLock::new();
+    STORE.get_or_init(|| {
+        let path = std::env::temp_dir().join(format!("handle-id-fuzz-{}.redb", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let store = handle_serve::Store::open_with_cache(&path, 1 << 20).expect("a store");
+        let loc = r#"<locations><location id=\"0\" href=\"http://uk/\" country=\"gb\"/><location id=\"1\" href=\"http://a/\"/></locations>"#;
+        let records = [
+            r#"{"responseCode":1,"handle":"20.1000/5555","values":[{"index":1,"type":"URL","data":{"format":"string","value":"http://example.org/"}},{"index":2,"type":"EMAIL","data":{"format":"string","value":"a@b"}}]}"#.to_owned(),
+            format!(r#"{{"responseCode":1,"handle":"20.1000/loc","values":[{{"index":1,"type":"10320/loc","data":{{"format":"string","value":"{loc}"}}}}]}}"#),
+            r#"{"responseCode":1,"handle":"1/a","values":[{"index":1,"type":"HS_ALIAS","data":{"format":"string","value":"1/b"}}]}"#.to_owned(),
+            r#"{"responseCode":1,"handle":"1/b","values":[{"index":1,"type":"HS_ALIAS","data":{"format":"string","value":"1/a"}}]}"#.to_owned(),
+        ];
+        store.import(records.join("\n").as_bytes(), "fuzz").expect("records");
+        store
+    })
+}
+
+/// The server's answer to a request for `target` (a path and query as sent), as JSON and
+/// as HTML: never a panic; a status the server documents; a `Location` on a redirect and
+/// only there; an API answer (`/api/handles/…`) that is a REST response `Response::parse`
+/// reads, or JSONP of one.
+pub fn serve_request(target: &str) {
+    use handle_serve::app::{answer, Request};
+    for accept in [None, Some("application/json")] {
+        let response = answer(
+            serve_store(),
+            &Request {
+                method: &hyper::Method::GET,
+                target,
+                accept,
+                client: std::net::IpAddr::from([127, 0, 0, 1]),
+                seed: 7,
+            },
+        );
+        let status = response.status().as_u16();
+        assert!(
+            [200, 302, 400, 404, 414, 500, 508].contains(&status),
+            "{status} for {target:?}"
+        );
+        assert_eq!(
+            response.headers().contains_key("location"),
+            status == 302,
+            "{target:?}"
+        );
+        let body = body_bytes(response.into_body());
+        if target.starts_with("/api/handles/") && status != 414 {
+            let text = std::str::from_utf8(&body).expect("UTF-8");
+            handle_id::record::Response::parse(text)
+                .unwrap_or_else(|e| panic!("{target:?} answered {text:?}: {e}"));
+        }
+    }
+}
+
+fn body_bytes(body: http_body_util::Full<hyper::body::Bytes>) -> Vec<u8> {
+    use hyper::body::Body as _;
+    let mut body = std::pin::pin!(body);
+    let waker = std::task::Waker::noop();
+    let mut cx = std::task::Context::from_waker(waker);
+    let mut out = Vec::new();
+    while let std::task::Poll::Ready(Some(frame)) = body.as_mut().poll_frame(&mut cx) {
+        if let Ok(data) = frame.expect("infallible").into_data() {
+            out.extend_from_slice(&data);
+        }
+    }
+    out
+}

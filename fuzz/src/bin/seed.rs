@@ -91,6 +91,19 @@ fn main() -> std::io::Result<()> {
             .collect(),
     ));
     targets.push(("locations", vec![loc.to_owned()]));
+    targets.push((
+        "serve",
+        ids.iter()
+            .take(200)
+            .flat_map(|id| {
+                [
+                    format!("/{id}?noredirect"),
+                    format!("/api/handles/{id}?type=URL&callback=f"),
+                ]
+            })
+            .chain(["/20.1000/loc?locatt=id:1".to_owned(), "/1/a".to_owned()])
+            .collect(),
+    ));
     for (target, inputs) in targets {
         let dir = fuzz.join("corpus").join(target);
         std::fs::create_dir_all(&dir)?;

@@ -195,6 +195,7 @@ enum Command {
 #[derive(Subcommand)]
 enum ServeAction {
     /// Import records into the store: each replaces the record of its handle atomically.
+    /// While `hdl serve` runs on the store, the records go through it (its import socket).
     Import {
         /// The records: one REST API response per line; `-` for standard input.
         #[arg(long, value_name = "FILE")]

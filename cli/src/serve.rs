@@ -10,12 +10,22 @@ use crate::output::report;
 use crate::Status;
 
 /// Imports the records of `records` (one REST API response per line; `-` for standard
-/// input) into the store at `store`.
+/// input) into the store at `store`: through the server that holds it open when one runs
+/// (its import socket), else into the file directly.
 ///
 /// # Errors
 ///
 /// The store cannot be opened, the records cannot be read, or a line is not a record.
 pub fn import(records: &Path, store: &Path) -> io::Result<Status> {
+    if let Some(done) = import_through_server(records, store)? {
+        report(format_args!(
+            "hdl serve import: {} records into {} through its server ({} in all)",
+            done.imported.records,
+            store.display(),
+            done.held
+        ));
+        return Ok(Status::AllValid);
+    }
     let db = open(store)?;
     let done = import_into(&db, records)?;
     report(format_args!(
@@ -27,13 +37,43 @@ pub fn import(records: &Path, store: &Path) -> io::Result<Status> {
     Ok(Status::AllValid)
 }
 
+#[cfg(unix)]
+fn import_through_server(
+    records: &Path,
+    store: &Path,
+) -> io::Result<Option<handle_serve::imports::ImportedThrough>> {
+    let socket = handle_serve::imports::socket_path(store);
+    if !socket.exists() {
+        return Ok(None);
+    }
+    let through = if records.as_os_str() == "-" {
+        handle_serve::imports::import_through(&socket, io::stdin().lock(), "standard input")
+    } else {
+        let file = open_records(records)?;
+        handle_serve::imports::import_through(&socket, file, &records.display().to_string())
+    };
+    through.map_err(other)
+}
+
+#[cfg(not(unix))]
+fn import_through_server(
+    _: &Path,
+    _: &Path,
+) -> io::Result<Option<handle_serve::imports::ImportedThrough>> {
+    Ok(None)
+}
+
+fn open_records(records: &Path) -> io::Result<std::fs::File> {
+    std::fs::File::open(records)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", records.display())))
+}
+
 fn import_into(db: &Store, records: &Path) -> io::Result<handle_serve::Imported> {
     if records.as_os_str() == "-" {
         db.import(io::stdin().lock(), "standard input")
             .map_err(other)
     } else {
-        let file = std::fs::File::open(records)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", records.display())))?;
+        let file = open_records(records)?;
         db.import(BufReader::new(file), &records.display().to_string())
             .map_err(other)
     }
@@ -108,20 +148,51 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
         let listener = tokio::net::TcpListener::bind(args.bind)
             .await
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.bind)))?;
-        report(format_args!(
-            "hdl serve: listening on http://{}",
-            listener.local_addr()?
-        ));
+
         let config = Config {
             max_connections: args.max_connections,
             access_log: !args.quiet,
             ..Config::default()
         };
-        handle_serve::serve(Arc::new(db), listener, config, shutdown_signal()).await?;
+        let db = Arc::new(db);
+        let _imports = listen_for_imports(&db, &args.store);
+        report(format_args!(
+            "hdl serve: listening on http://{}",
+            listener.local_addr()?
+        ));
+        handle_serve::serve(db, listener, config, shutdown_signal()).await?;
         report(format_args!("hdl serve: stopped"));
         Ok::<_, io::Error>(())
     })?;
     Ok(Status::AllValid)
+}
+
+/// The import socket beside the store, so that `hdl serve import` updates the store while
+/// the server runs; without it (a path too long for a socket), imports wait for a stop.
+#[cfg(unix)]
+fn listen_for_imports(db: &Arc<Store>, store: &Path) -> Option<handle_serve::imports::Listening> {
+    let socket = handle_serve::imports::socket_path(store);
+    match handle_serve::imports::listen(db.clone(), &socket) {
+        Ok(listening) => {
+            report(format_args!(
+                "hdl serve: imports while running through {}",
+                socket.display()
+            ));
+            Some(listening)
+        }
+        Err(e) => {
+            report(format_args!(
+                "hdl serve: no imports while running ({}: {e})",
+                socket.display()
+            ));
+            None
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn listen_for_imports(_: &Arc<Store>, _: &Path) -> Option<()> {
+    None
 }
 
 /// Ctrl-C, or SIGTERM on Unix.

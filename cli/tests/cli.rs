@@ -734,6 +734,15 @@ fn record() {
 #[cfg(unix)]
 #[test]
 fn serve_and_import() {
+    /// A server the test started: killed if the test fails before it stops it.
+    struct Running(std::process::Child);
+    impl Drop for Running {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
     use std::io::{BufRead, BufReader, Read};
     use std::net::TcpStream;
 
@@ -757,6 +766,7 @@ fn serve_and_import() {
             .spawn()
             .expect("hdl serve runs");
         let mut err = BufReader::new(child.stderr.take().unwrap());
+        let child = Running(child);
         let mut said = String::new();
         let addr = loop {
             let mut line = String::new();
@@ -782,15 +792,15 @@ fn serve_and_import() {
         s.read_to_string(&mut answer).unwrap();
         answer
     };
-    let stop = |mut child: std::process::Child, mut err: BufReader<std::process::ChildStderr>| {
+    let stop = |mut child: Running, mut err: BufReader<std::process::ChildStderr>| {
         let killed = Command::new("kill")
-            .args(["-TERM", &child.id().to_string()])
+            .args(["-TERM", &child.0.id().to_string()])
             .status()
             .unwrap();
         assert!(killed.success());
         let mut rest = String::new();
         err.read_to_string(&mut rest).unwrap();
-        (child.wait().unwrap(), rest)
+        (child.0.wait().unwrap(), rest)
     };
 
     let (child, err, said, addr) = start(&["--records", records.to_str().unwrap(), "--quiet"]);
@@ -816,32 +826,65 @@ fn serve_and_import() {
         "{rest}"
     );
 
-    // Import: a new record and a replaced one.
+    // Import while the server runs: a new record and a replaced one, answered at once.
+    let (child, err, said, addr) = start(&["--quiet"]);
+    assert!(said.contains("imports while running through"), "{said}");
     let update = dir.join("update.jsonl");
     std::fs::write(
         &update,
         "{\"responseCode\":1,\"handle\":\"20.1000/new\",\"values\":[]}\n{\"responseCode\":1,\"handle\":\"4263537/4000\",\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"https://moved.example/\"}}]}\n",
     )
     .unwrap();
-    let out = hdl(
-        &[
-            "serve",
-            "import",
-            "--records",
-            update.to_str().unwrap(),
-            "--store",
-            store.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let import = |records: &std::path::Path| {
+        hdl(
+            &[
+                "serve",
+                "import",
+                "--records",
+                records.to_str().unwrap(),
+                "--store",
+                store.to_str().unwrap(),
+            ],
+            b"",
+        )
+    };
+    let out = import(&update);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
-        text(&out.stderr).contains("2 records into"),
+        text(&out.stderr).contains("2 records into")
+            && text(&out.stderr).contains("through its server (2 in all)"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(get(&addr, "/4263537/4000").contains("location: https://moved.example/\r\n"));
+    assert!(get(&addr, "/api/handles/20.1000/new").starts_with("HTTP/1.1 200 OK"));
+    // A line that is no record: refused by the server with its line, status 2.
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "{\"responseCode\":1,\"values\":[]}\n").unwrap();
+    let out = import(&bad);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("bad.jsonl: line 1: not a record: no handle"),
+        "{}",
+        text(&out.stderr)
+    );
+    let (status, _) = stop(child, err);
+    assert_eq!(status.code(), Some(0));
+    // With the server stopped, into the file directly; the next start serves it.
+    std::fs::write(
+        &update,
+        "{\"responseCode\":1,\"handle\":\"4263537/4000\",\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"https://again.example/\"}}]}\n",
+    )
+    .unwrap();
+    let out = import(&update);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("1 records into") && !text(&out.stderr).contains("through"),
         "{}",
         text(&out.stderr)
     );
     let (child, err, _, addr) = start(&["--quiet"]);
-    assert!(get(&addr, "/4263537/4000").contains("location: https://moved.example/\r\n"));
+    assert!(get(&addr, "/4263537/4000").contains("location: https://again.example/\r\n"));
     stop(child, err);
     // An empty store without records: a clear error, status 2.
     let empty = dir.join("empty.redb");

@@ -6,6 +6,7 @@
 //! - [`app`]: what a request is answered: a redirect (a URL value, or the `10320/loc`
 //!   location chosen for the client), the values (HTML, or the REST JSON), `showurls`,
 //!   the REST API (`/api/handles/<handle>`), "Handle Not Found", or a clear error.
+//! - [`imports`]: imports into a running server, through a Unix socket beside its store.
 //! - [`server`]: hyper on tokio, with a connection limit, header timeouts, an access log
 //!   and graceful shutdown.
 //!
@@ -16,6 +17,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod imports;
 pub mod server;
 pub mod store;
 

@@ -81,6 +81,7 @@ impl Server {
     ) -> Self {
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let (tx, rx) = std::sync::mpsc::channel();
+        let store_path_for_imports = store_path.clone();
         let thread = std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
@@ -90,6 +91,15 @@ impl Server {
             rt.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 tx.send(listener.local_addr().unwrap()).unwrap();
+                // Imports while running, as `hdl serve` takes them.
+                #[cfg(unix)]
+                let _imports = (!store_path_for_imports.as_os_str().is_empty()).then(|| {
+                    handle_serve::imports::listen(
+                        store.clone(),
+                        &handle_serve::imports::socket_path(&store_path_for_imports),
+                    )
+                    .unwrap()
+                });
                 handle_serve::serve(store, listener, config, async {
                     let _ = stopped.await;
                 })
@@ -481,8 +491,9 @@ fn restart_with_an_existing_store() {
     assert_eq!(get(restarted.addr, "/20.1000/5555").status, 302);
 }
 
-/// Imports replace records while the server answers: each answer holds a record entirely
-/// as one import wrote it, never a mix.
+/// Imports replace records while the server answers (in its process, and through its
+/// import socket as `hdl serve import` sends them): each answer holds a record entirely as
+/// one import wrote it, never a mix.
 #[test]
 fn concurrent_import_and_reads() {
     let dir = tempfile::tempdir().unwrap();
@@ -505,10 +516,20 @@ fn concurrent_import_and_reads() {
     let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let writer = {
         let done = done.clone();
+        #[cfg(unix)]
+        let socket = handle_serve::imports::socket_path(&server.store_path);
         std::thread::spawn(move || {
             let mut v = 0;
             while !done.load(std::sync::atomic::Ordering::Relaxed) || v < 20 {
                 v += 1;
+                #[cfg(unix)]
+                if v % 2 == 1 {
+                    // Through the server's import socket, as `hdl serve import` does.
+                    let through =
+                        handle_serve::imports::import_through(&socket, version(v).as_bytes(), "v");
+                    assert_eq!(through.unwrap().unwrap().imported.records, 50);
+                    continue;
+                }
                 store.import(version(v).as_bytes(), "v").unwrap();
             }
             v

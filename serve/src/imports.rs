@@ -46,12 +46,14 @@ fn import_from(store: &Store, connection: impl Read, mut answer: impl Write) {
         Err(e) => Err(StoreError(format!("import: {e}"))),
     };
     let line = match outcome {
-        Ok((imported, held)) => serde_json::json!({
-            "records": imported.records,
-            "empty_lines": imported.empty_lines,
-            "held": held,
-        }),
-        Err(e) => serde_json::json!({ "error": e.to_string() }),
+        Ok((imported, held)) => format!(
+            "{{\"records\":{},\"empty_lines\":{},\"held\":{held}}}",
+            imported.records, imported.empty_lines
+        ),
+        Err(e) => format!(
+            "{{\"error\":{}}}",
+            serde_json::Value::from(e.to_string())
+        ),
     };
     // The client may be gone: nothing to tell it then.
     let _ = writeln!(answer, "{line}");
@@ -217,7 +219,7 @@ mod tests {
         );
         assert_eq!(
             String::from_utf8(answer).unwrap(),
-            "{\"empty_lines\":1,\"held\":1,\"records\":1}\n"
+            "{\"records\":1,\"empty_lines\":1,\"held\":1}\n"
         );
         let mut answer = Vec::new();
         import_from(&store, &b"mine\n{}\n"[..], &mut answer);

@@ -8,8 +8,10 @@ use handle_id::record::{Response, ResponseCode};
 use handle_id::Handle;
 use redb::{Database, ReadableTableMetadata, TableDefinition};
 
-/// Handle (canonical) → the record's REST API JSON (`Response::to_json`).
-const RECORDS: TableDefinition<&str, &[u8]> = TableDefinition::new("records");
+/// Handle (canonical, its UTF-8 bytes) → the record's REST API JSON (`Response::to_json`).
+/// Keys are bytes, not `&str`: redb checks a `&str` key's UTF-8 at every comparison, and
+/// the keys are checked handles already.
+const RECORDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("records");
 
 /// Records written per transaction on import: each record is replaced atomically (a reader
 /// sees the old one or the new one), and a crash loses at most the batch being written,
@@ -110,7 +112,7 @@ impl Store {
         let txn = self.db.begin_read().map_err(|e| err("store", e))?;
         let table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
         Ok(table
-            .get(key.as_str())
+            .get(key.as_bytes())
             .map_err(|e| err("store", e))?
             .map(|bytes| bytes.value().to_vec()))
     }
@@ -169,7 +171,7 @@ impl Store {
             let mut table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
             for (k, v) in records.iter() {
                 table
-                    .insert(k.as_str(), v.as_bytes())
+                    .insert(k.as_bytes(), v.as_bytes())
                     .map_err(|e| err("store", e))?;
             }
         }

@@ -1,6 +1,6 @@
-//! Reading and writing the REST API's JSON (R1–R3, R5). Reading goes through
-//! `serde_json::Value` so that every error names the path it is at; writing keeps the
-//! proxy's field order.
+//! Reading and writing the REST API's JSON (R1–R3, R5). Reading goes through a tree that
+//! borrows from the text ([`Node`]) so that every error names the path it is at; writing
+//! keeps the proxy's field order.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -8,10 +8,11 @@ use alloc::vec::Vec;
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::error::{RecordError, RecordErrorKind};
 use super::response::{Response, ResponseCode};
+use super::tree::Node;
 use super::value::{Admin, AdminPermissions, Data, HandleValue, Ttl, ValueReference};
 use crate::handle::Handle;
 
@@ -26,14 +27,14 @@ impl Response {
     /// admin permissions that are not bits). JSON nested deeper than 128 levels is an error.
     pub fn parse(text: &str) -> Result<Self, RecordError> {
         let json = strip_jsonp(text).unwrap_or(text);
-        let value: Value = serde_json::from_str(json).map_err(|e| {
+        let node: Node<'_> = serde_json::from_str(json).map_err(|e| {
             RecordError::new(
                 RecordErrorKind::Json,
                 format!("line {}, column {}", e.line(), e.column()),
                 format!("not JSON: {e}"),
             )
         })?;
-        Self::from_json(&value)
+        Self::from_node(&node)
     }
 
     /// Reads a response from JSON already parsed.
@@ -42,6 +43,10 @@ impl Response {
     ///
     /// As [`Response::parse`], without the syntax errors.
     pub fn from_json(value: &Value) -> Result<Self, RecordError> {
+        Self::from_node(&Node::of(value))
+    }
+
+    fn from_node(value: &Node<'_>) -> Result<Self, RecordError> {
         let root = At::Root;
         let object = as_object(value, &root)?;
         let (code, code_at) = field(object, &root, "responseCode")?;
@@ -53,7 +58,7 @@ impl Response {
         let values_at = root.field("values");
         let values = match optional(object, "values") {
             None => None,
-            Some(Value::Array(items)) => Some(
+            Some(Node::Array(items)) => Some(
                 items
                     .iter()
                     .enumerate()
@@ -170,19 +175,23 @@ fn wrong(at: &At<'_>, expected: &str) -> RecordError {
     )
 }
 
-fn as_object<'v>(value: &'v Value, at: &At<'_>) -> Result<&'v Map<String, Value>, RecordError> {
-    value.as_object().ok_or_else(|| wrong(at, "an object"))
+/// `value`, when it is an object: its fields are read with [`field`] and [`optional`].
+fn as_object<'v, 'a>(value: &'v Node<'a>, at: &At<'_>) -> Result<&'v Node<'a>, RecordError> {
+    match value {
+        Node::Object(_) => Ok(value),
+        _ => Err(wrong(at, "an object")),
+    }
 }
 
-fn as_str<'v>(value: &'v Value, at: &At<'_>) -> Result<&'v str, RecordError> {
+fn as_str<'v>(value: &'v Node<'_>, at: &At<'_>) -> Result<&'v str, RecordError> {
     value.as_str().ok_or_else(|| wrong(at, "a string"))
 }
 
-fn as_u32(value: &Value, at: &At<'_>) -> Result<u32, RecordError> {
+fn as_u32(value: &Node<'_>, at: &At<'_>) -> Result<u32, RecordError> {
     match value {
-        Value::Number(n) => n
-            .as_u64()
-            .and_then(|n| u32::try_from(n).ok())
+        Node::Number(n) => n
+            .parse::<u32>()
+            .ok()
             .ok_or_else(|| {
                 RecordError::new(
                     RecordErrorKind::Number,
@@ -194,16 +203,16 @@ fn as_u32(value: &Value, at: &At<'_>) -> Result<u32, RecordError> {
     }
 }
 
-fn as_handle(value: &Value, at: &At<'_>) -> Result<Handle, RecordError> {
+fn as_handle(value: &Node<'_>, at: &At<'_>) -> Result<Handle, RecordError> {
     Handle::parse(as_str(value, at)?).map_err(|e| RecordError::handle(at.to_string(), &e))
 }
 
 /// The field `name` of `object`, which is at `at`, and where it is.
-fn field<'v, 'p>(
-    object: &'v Map<String, Value>,
+fn field<'v, 'a, 'p>(
+    object: &'v Node<'a>,
     at: &'p At<'p>,
     name: &'static str,
-) -> Result<(&'v Value, At<'p>), RecordError> {
+) -> Result<(&'v Node<'a>, At<'p>), RecordError> {
     let here = at.field(name);
     match object.get(name) {
         Some(v) => Ok((v, here)),
@@ -216,11 +225,11 @@ fn field<'v, 'p>(
 }
 
 /// The field `name` when present and not `null`.
-fn optional<'v>(object: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
-    object.get(name).filter(|v| !v.is_null())
+fn optional<'v, 'a>(object: &'v Node<'a>, name: &str) -> Option<&'v Node<'a>> {
+    object.get(name).filter(|v| !matches!(v, Node::Null))
 }
 
-fn read_value(value: &Value, at: &At<'_>) -> Result<HandleValue, RecordError> {
+fn read_value(value: &Node<'_>, at: &At<'_>) -> Result<HandleValue, RecordError> {
     let object = as_object(value, at)?;
     let (v, here) = field(object, at, "index")?;
     let index = as_u32(v, &here)?;
@@ -230,8 +239,8 @@ fn read_value(value: &Value, at: &At<'_>) -> Result<HandleValue, RecordError> {
     let data = read_data(v, &here)?;
     let ttl = match optional(object, "ttl") {
         None => None,
-        Some(Value::String(s)) => Some(Ttl::Until(s.clone())),
-        Some(Value::Number(n)) => Some(Ttl::Seconds(n.as_i64().ok_or_else(|| {
+        Some(Node::String(s)) => Some(Ttl::Until(s.to_string())),
+        Some(Node::Number(n)) => Some(Ttl::Seconds(n.parse::<i64>().map_err(|_| {
             RecordError::new(
                 RecordErrorKind::Number,
                 at.field("ttl").to_string(),
@@ -263,7 +272,7 @@ fn read_value(value: &Value, at: &At<'_>) -> Result<HandleValue, RecordError> {
     })
 }
 
-fn read_reference(value: &Value, at: &At<'_>) -> Result<ValueReference, RecordError> {
+fn read_reference(value: &Node<'_>, at: &At<'_>) -> Result<ValueReference, RecordError> {
     let object = as_object(value, at)?;
     let (h, h_at) = field(object, at, "handle")?;
     let (i, i_at) = field(object, at, "index")?;
@@ -273,8 +282,10 @@ fn read_reference(value: &Value, at: &At<'_>) -> Result<ValueReference, RecordEr
     })
 }
 
-fn read_references(value: &Value, at: &At<'_>) -> Result<Vec<ValueReference>, RecordError> {
-    let items = value.as_array().ok_or_else(|| wrong(at, "an array"))?;
+fn read_references(value: &Node<'_>, at: &At<'_>) -> Result<Vec<ValueReference>, RecordError> {
+    let Node::Array(items) = value else {
+        return Err(wrong(at, "an array"));
+    };
     items
         .iter()
         .enumerate()
@@ -282,7 +293,7 @@ fn read_references(value: &Value, at: &At<'_>) -> Result<Vec<ValueReference>, Re
         .collect()
 }
 
-fn read_data(value: &Value, at: &At<'_>) -> Result<Data, RecordError> {
+fn read_data(value: &Node<'_>, at: &At<'_>) -> Result<Data, RecordError> {
     let object = as_object(value, at)?;
     let (f, f_at) = field(object, at, "format")?;
     let format = as_str(f, &f_at)?;
@@ -331,10 +342,10 @@ fn read_data(value: &Value, at: &At<'_>) -> Result<Data, RecordError> {
             Data::Admin(Admin { admin, permissions })
         }
         "vlist" => Data::Vlist(read_references(value, value_at)?),
-        "site" => Data::Site(value.clone()),
+        "site" => Data::Site(value.to_value()),
         other => Data::Other {
             format: other.to_string(),
-            value: value.clone(),
+            value: value.to_value(),
         },
     })
 }

@@ -22,6 +22,7 @@ mod loc;
 mod random;
 mod response;
 mod select;
+mod tree;
 mod value;
 
 pub use error::{RecordError, RecordErrorKind};

@@ -9,10 +9,12 @@
 
 use crate::base::KNOWN_PROXY_HOSTS;
 use crate::clean::{clean_as_written, is_space, trailing_punctuation, FixCode, PAIRS};
+use crate::dfa::Dfa;
 use crate::escape::PROXY_PATH;
 use crate::form::{Form, Options};
 use crate::generated as g;
 use crate::handle::{HandleRef, ReadHandle};
+use crate::pairs::PairTable;
 
 /// An identifier found in a text: where, as written, in which form, and the handle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,7 +96,8 @@ pub struct Extract<'a, 'o> {
 }
 
 /// How far back from an anchor a start is looked for: a label and its space (`DOI: `)
-/// before a token, and the token itself up to this many bytes.
+/// before a token, and the token itself up to this many bytes (an identifier's first
+/// anchor the scan stops at is at most this far from its start).
 const LOOK_BACK: usize = 512;
 
 /// The longest identifier extraction reads (a longer one is not read): so that a hostile
@@ -110,6 +113,14 @@ impl<'a> Iterator for Extract<'a, '_> {
         // `urn:doi:10.123:456` has only ':'), and text holds few: they are the anchors,
         // found by memchr, and a start is looked for in the token before each.
         while let Some(k) = memchr::memchr2(b'/', b':', &bytes[self.at..]).map(|k| self.at + k) {
+            // An identifier whose first anchor is a ':' is a written form, and the ':' of
+            // every written form follows a letter (`doi:`, `urn:doi:`, `https:`; a bare
+            // handle's first anchor is its '/'): a ':' after anything else (`"DOI":`,
+            // `12:30`) starts nothing (tested against the grammar below).
+            if bytes[k] == b':' && !(k > 0 && bytes[k - 1].is_ascii_alphabetic()) {
+                self.at = k + 1;
+                continue;
+            }
             let (last, last_token) = self.token;
             let token = match bytes[last.min(k)..k]
                 .iter()
@@ -153,6 +164,33 @@ impl<'a> Iterator for Extract<'a, '_> {
     }
 }
 
+/// The prefix rules of the written forms found in text (C3), besides URLs.
+static WRITTEN_FORMS: [&Dfa; 7] = [
+    &g::DOI_FORM,
+    &g::HDL_FORM,
+    &g::INFO_HDL_FORM,
+    &g::INFO_DOI_FORM,
+    &g::URN_HDL_FORM,
+    &g::URN_DOI_FORM,
+    &g::LABEL_FORM,
+];
+
+/// The schemes of the URLs read as resolvers' URLs (with the known resolvers' hosts
+/// without a scheme, `KNOWN_PROXY_HOSTS`).
+const URL_SCHEMES: [&str; 2] = ["http://", "https://"];
+
+/// Whether a word whose first two bytes are these may start an identifier: a URL, a known
+/// resolver's host, a written form or a bare DOI. Asked of every word before an anchor.
+static STARTS: PairTable = PairTable::new(may_start_identifier);
+
+fn may_start_identifier(pair: [u8; 2]) -> bool {
+    let starts = |s: &str| s.as_bytes()[..2].eq_ignore_ascii_case(&pair);
+    URL_SCHEMES.iter().any(|s| starts(s))
+        || KNOWN_PROXY_HOSTS.iter().any(|h| starts(h))
+        || WRITTEN_FORMS.iter().any(|dfa| dfa.may_start(&pair))
+        || g::BARE_DOI_FORM.may_start(&pair)
+}
+
 /// The bytes after which an identifier does not start (it would continue a word or a
 /// number): ASCII letters, digits and `.`. An identifier starts at a letter or digit after
 /// any other byte.
@@ -172,27 +210,19 @@ impl<'a> Extract<'a, '_> {
     fn candidate(&self, i: usize, token: usize) -> Option<Found<'a>> {
         let rest = &self.text[i..];
         let r = rest.as_bytes();
+        // Most words start nothing: their first two bytes tell, from a table.
+        if r.len() >= 2 && !STARTS.get(r[0], r[1]) && self.options.prefixes.is_empty() {
+            return None;
+        }
         let starts =
             |p: &str| r.len() >= p.len() && r[..p.len()].eq_ignore_ascii_case(p.as_bytes());
-        // Every written form starts with one of these letters (`http`, `hdl`, `doi`, `dx.`,
-        // `info`, `urn`, `www.`): the others need no look.
-        let written = matches!(r[0] | 0x20, b'h' | b'd' | b'i' | b'u' | b'w')
-            && (starts("http://")
-                || starts("https://")
-                || KNOWN_PROXY_HOSTS
-                    .iter()
-                    .any(|h| starts(h) && r.get(h.len()) == Some(&b'/'))
-                || [
-                    &g::DOI_FORM,
-                    &g::HDL_FORM,
-                    &g::INFO_HDL_FORM,
-                    &g::INFO_DOI_FORM,
-                    &g::URN_HDL_FORM,
-                    &g::URN_DOI_FORM,
-                    &g::LABEL_FORM,
-                ]
+        let written = URL_SCHEMES.iter().any(|s| starts(s))
+            || KNOWN_PROXY_HOSTS
                 .iter()
-                .any(|dfa| dfa.may_start(r) && dfa.accepted_prefix(r).is_some()));
+                .any(|h| starts(h) && r.get(h.len()) == Some(&b'/'))
+            || WRITTEN_FORMS
+                .iter()
+                .any(|dfa| dfa.may_start(r) && dfa.accepted_prefix(r).is_some());
         let bare_doi = g::BARE_DOI_FORM.accepted_prefix(r).is_some();
         let named = self
             .options
@@ -443,5 +473,87 @@ fn identifier_end(rest: &str) -> usize {
             open[k] -= 1;
         }
         i += c.len_utf8();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    /// What lets the scan pass over a ':' that follows no letter: in every form it looks
+    /// for, the first anchor of the form's prefix (a '/' or a ':') is a '/' or a ':' after
+    /// an ASCII letter, and a prefix with no anchor (`DOI `) is followed by a handle, which
+    /// holds a '/' (a later anchor in the same token). Every path of UTF-8 through each
+    /// form's state machine, up to its first anchor or the end of its prefix.
+    #[test]
+    fn the_first_colon_of_every_form_follows_a_letter() {
+        for dfa in WRITTEN_FORMS
+            .iter()
+            .chain([&&g::HTTP_FORM, &&g::BARE_DOI_FORM])
+        {
+            let next = |s: usize, b: u8| {
+                usize::from(
+                    dfa.transitions[(s << dfa.shift) | usize::from(dfa.classes[usize::from(b)])],
+                )
+            };
+            let classes = usize::from(*dfa.classes.iter().max().unwrap()) + 1;
+            let states = dfa.labels.len();
+            // The prefix is over in the states every continuation is accepted from (`ANY*`):
+            // the greatest set of live states whose every move stays in it.
+            let mut accepts_all: Vec<bool> = (0..states).map(|s| s != 0).collect();
+            loop {
+                let out: Vec<usize> = (1..states)
+                    .filter(|&s| {
+                        accepts_all[s]
+                            && (0..classes).any(|c| {
+                                !accepts_all[usize::from(dfa.transitions[(s << dfa.shift) | c])]
+                            })
+                    })
+                    .collect();
+                if out.is_empty() {
+                    break;
+                }
+                for s in out {
+                    accepts_all[s] = false;
+                }
+            }
+            let over = |s: usize| accepts_all[s];
+            // (state, whether the last byte was a letter, continuation bytes still due)
+            let mut seen: Vec<(usize, bool, u8)> = Vec::new();
+            let mut todo = vec![(usize::from(dfa.start), false, 0_u8)];
+            while let Some((s, after_letter, due)) = todo.pop() {
+                if over(s) {
+                    continue;
+                }
+                for b in 0..=255_u8 {
+                    let due = match (due, b) {
+                        (0, 0..=0x7F) => 0,
+                        (0, 0xC2..=0xDF) => 1,
+                        (0, 0xE0..=0xEF) => 2,
+                        (0, 0xF0..=0xF4) => 3,
+                        (1.., 0x80..=0xBF) => due - 1,
+                        _ => continue, // not UTF-8 here
+                    };
+                    let t = next(s, b);
+                    if t == 0 {
+                        continue;
+                    }
+                    if b == b':' {
+                        assert!(after_letter, "{}: a ':' after a non-letter", dfa.rule);
+                    }
+                    if b == b'/' || b == b':' {
+                        continue; // the first anchor: the scan finds the form there.
+                    }
+                    let key = (t, b.is_ascii_alphabetic(), due);
+                    if !seen.contains(&key) {
+                        seen.push(key);
+                        todo.push(key);
+                    }
+                }
+            }
+            assert!(!seen.is_empty(), "{}", dfa.rule);
+        }
     }
 }

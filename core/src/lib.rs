@@ -26,6 +26,7 @@ mod forms;
 mod generated;
 mod handle;
 mod lint;
+mod pairs;
 mod parts;
 mod query;
 #[cfg(feature = "json")]

@@ -50,10 +50,7 @@ fn import_from(store: &Store, connection: impl Read, mut answer: impl Write) {
             "{{\"records\":{},\"empty_lines\":{},\"held\":{held}}}",
             imported.records, imported.empty_lines
         ),
-        Err(e) => format!(
-            "{{\"error\":{}}}",
-            serde_json::Value::from(e.to_string())
-        ),
+        Err(e) => format!("{{\"error\":{}}}", serde_json::Value::from(e.to_string())),
     };
     // The client may be gone: nothing to tell it then.
     let _ = writeln!(answer, "{line}");

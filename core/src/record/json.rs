@@ -189,16 +189,13 @@ fn as_str<'v>(value: &'v Node<'_>, at: &At<'_>) -> Result<&'v str, RecordError> 
 
 fn as_u32(value: &Node<'_>, at: &At<'_>) -> Result<u32, RecordError> {
     match value {
-        Node::Number(n) => n
-            .parse::<u32>()
-            .ok()
-            .ok_or_else(|| {
-                RecordError::new(
-                    RecordErrorKind::Number,
-                    at.to_string(),
-                    format!("{n} is not an unsigned 32-bit integer (SPEC R2)"),
-                )
-            }),
+        Node::Number(n) => n.parse::<u32>().ok().ok_or_else(|| {
+            RecordError::new(
+                RecordErrorKind::Number,
+                at.to_string(),
+                format!("{n} is not an unsigned 32-bit integer (SPEC R2)"),
+            )
+        }),
         _ => Err(wrong(at, "an integer")),
     }
 }

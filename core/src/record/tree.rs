@@ -207,7 +207,10 @@ mod tests {
         assert_eq!(Node::of(&value).to_value(), value);
         // Unescaped strings are borrowed.
         let node: Node<'_> = serde_json::from_str(r#"{"k":"v"}"#).unwrap();
-        assert!(matches!(node.get("k"), Some(Node::String(Cow::Borrowed("v")))));
+        assert!(matches!(
+            node.get("k"),
+            Some(Node::String(Cow::Borrowed("v")))
+        ));
     }
 
     #[test]

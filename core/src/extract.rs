@@ -153,6 +153,16 @@ impl<'a> Iterator for Extract<'a, '_> {
                 if let Some(found) = self.candidate(i, token) {
                     self.at = found.span().end;
                     self.tried = self.at;
+                    // An identifier ends at white space (`identifier_end_form`), and holds
+                    // none after its label: the token runs on from there to its end, and
+                    // the next anchor looks back no further than that.
+                    let label = &bytes[i..i + label_len(&self.text[i..])];
+                    let token = label
+                        .iter()
+                        .rposition(u8::is_ascii_whitespace)
+                        .map_or(token, |w| i + w + 1);
+                    debug_assert!(!bytes[token..self.at].iter().any(u8::is_ascii_whitespace));
+                    self.token = (self.at, token);
                     return Some(found);
                 }
             }
@@ -162,6 +172,16 @@ impl<'a> Iterator for Extract<'a, '_> {
         self.at = bytes.len();
         None
     }
+}
+
+/// The length of the label (`DOI: `, `hdl `, C2) that `rest` starts with, with the white
+/// space after it; 0 without one.
+fn label_len(rest: &str) -> usize {
+    g::LABEL_FORM
+        .accepted_prefix(rest.as_bytes())
+        .map_or(0, |p| {
+            p + rest[p..].len() - rest[p..].trim_start_matches(is_space).len()
+        })
 }
 
 /// The prefix rules of the written forms found in text (C3), besides URLs.
@@ -234,9 +254,7 @@ impl<'a> Extract<'a, '_> {
         }
         // A label written with a space (`DOI 10.1/x`) is part of the identifier: its end is
         // looked for after the label and the space.
-        let label = g::LABEL_FORM.accepted_prefix(r).map_or(0, |p| {
-            p + rest[p..].len() - rest[p..].trim_start_matches(is_space).len()
-        });
+        let label = label_len(rest);
         if label > 0 && !r.get(label).is_some_and(u8::is_ascii_alphanumeric) {
             // A label before anything but an identifier's first character: not one here.
             return None;

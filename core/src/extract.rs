@@ -199,16 +199,23 @@ static WRITTEN_FORMS: [&Dfa; 7] = [
 /// without a scheme, `KNOWN_PROXY_HOSTS`).
 const URL_SCHEMES: [&str; 2] = ["http://", "https://"];
 
-/// Whether a word whose first two bytes are these may start an identifier: a URL, a known
-/// resolver's host, a written form or a bare DOI. Asked of every word before an anchor.
+/// Whether a word whose first two bytes are these may start an identifier: a written form
+/// or a bare DOI. Asked of every word before an anchor.
 static STARTS: PairTable = PairTable::new(may_start_identifier);
 
+/// Whether a word whose first two bytes are these may start a written form: a URL, a known
+/// resolver's host, a label or a URI.
+static WRITTEN_STARTS: PairTable = PairTable::new(may_start_written);
+
 fn may_start_identifier(pair: [u8; 2]) -> bool {
+    may_start_written(pair) || g::BARE_DOI_FORM.may_start(&pair)
+}
+
+fn may_start_written(pair: [u8; 2]) -> bool {
     let starts = |s: &str| s.as_bytes()[..2].eq_ignore_ascii_case(&pair);
     URL_SCHEMES.iter().any(|s| starts(s))
         || KNOWN_PROXY_HOSTS.iter().any(|h| starts(h))
         || WRITTEN_FORMS.iter().any(|dfa| dfa.may_start(&pair))
-        || g::BARE_DOI_FORM.may_start(&pair)
 }
 
 /// The bytes after which an identifier does not start (it would continue a word or a
@@ -236,13 +243,14 @@ impl<'a> Extract<'a, '_> {
         }
         let starts =
             |p: &str| r.len() >= p.len() && r[..p.len()].eq_ignore_ascii_case(p.as_bytes());
-        let written = URL_SCHEMES.iter().any(|s| starts(s))
-            || KNOWN_PROXY_HOSTS
-                .iter()
-                .any(|h| starts(h) && r.get(h.len()) == Some(&b'/'))
-            || WRITTEN_FORMS
-                .iter()
-                .any(|dfa| dfa.may_start(r) && dfa.accepted_prefix(r).is_some());
+        let written = (r.len() < 2 || WRITTEN_STARTS.get(r[0], r[1]))
+            && (URL_SCHEMES.iter().any(|s| starts(s))
+                || KNOWN_PROXY_HOSTS
+                    .iter()
+                    .any(|h| starts(h) && r.get(h.len()) == Some(&b'/'))
+                || WRITTEN_FORMS
+                    .iter()
+                    .any(|dfa| dfa.may_start(r) && dfa.accepted_prefix(r).is_some()));
         let bare_doi = g::BARE_DOI_FORM.accepted_prefix(r).is_some();
         let named = self
             .options

@@ -179,8 +179,45 @@ fn paired(text: &str) {
     );
 }
 
+/// Per context: 2,000 identifiers, each after a sentence, in that context; the two run in
+/// turns, 100 times each; the minimum per identifier.
+fn per_context() {
+    let options = Options::new();
+    let crossref = regex::Regex::new(CROSSREF).unwrap();
+    let dois = plain_corpus_dois();
+    let sentence = "The results of the experiment were consistent with the earlier \
+                    observations reported by the group, and the analysis follows it. ";
+    println!("extraction per identifier, by context (minimum of 100 runs in turns)");
+    println!("| context | handle-id `extract` | regex | extract / regex |\n|---|---|---|---|");
+    for context in CONTEXTS {
+        let mut text = String::new();
+        for d in dois.iter().cycle().take(2000) {
+            text.push_str(sentence);
+            text.push_str(&in_context(context, d));
+            text.push('\n');
+        }
+        let (mut ours, mut theirs) = (f64::MAX, f64::MAX);
+        for _ in 0..100 {
+            let t = std::time::Instant::now();
+            black_box(extract(black_box(&text), &options).count());
+            ours = ours.min(t.elapsed().as_secs_f64());
+            let t = std::time::Instant::now();
+            black_box(crossref.find_iter(black_box(&text)).count());
+            theirs = theirs.min(t.elapsed().as_secs_f64());
+        }
+        println!(
+            "| `{}` | {:.1} ns | {:.1} ns | {:.2} |",
+            context.replace('\u{A0}', "NBSP"),
+            ours * 1e9 / 2000.0,
+            theirs * 1e9 / 2000.0,
+            ours / theirs
+        );
+    }
+}
+
 fn throughput(c: &mut Criterion) {
     accuracy();
+    per_context();
     let text = prose();
     paired(&text);
     let options = Options::new();

@@ -113,11 +113,12 @@ impl<'a> Iterator for Extract<'a, '_> {
         // `urn:doi:10.123:456` has only ':'), and text holds few: they are the anchors,
         // found by memchr, and a start is looked for in the token before each.
         while let Some(k) = memchr::memchr2(b'/', b':', &bytes[self.at..]).map(|k| self.at + k) {
-            // An identifier whose first anchor is a ':' is a written form, and the ':' of
-            // every written form follows a letter (`doi:`, `urn:doi:`, `https:`; a bare
-            // handle's first anchor is its '/'): a ':' after anything else (`"DOI":`,
-            // `12:30`) starts nothing (tested against the grammar below).
-            if bytes[k] == b':' && !(k > 0 && bytes[k - 1].is_ascii_alphabetic()) {
+            // An identifier whose first anchor is a ':' is a written form, and every byte
+            // before the first ':' of a written form is a letter (`doi:`, `urn:doi:`,
+            // `https:`; a bare handle's first anchor is its '/'): a ':' after anything
+            // else (`"DOI":`, `12:30`), or after a word no written form starts with
+            // (`Note:`), starts nothing (tested against the grammar below).
+            if bytes[k] == b':' && !may_end_scheme(&bytes[..k]) {
                 self.at = k + 1;
                 continue;
             }
@@ -171,6 +172,25 @@ impl<'a> Iterator for Extract<'a, '_> {
         }
         self.at = bytes.len();
         None
+    }
+}
+
+/// Whether `before` (the text before a ':') may end in the letters of a written form
+/// before its first ':': a word of ASCII letters that a written form may start with.
+fn may_end_scheme(before: &[u8]) -> bool {
+    let letters = before
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
+    let word = &before[before.len() - letters..];
+    // The word starts where an identifier may: not inside a longer word or a number.
+    let starts =
+        letters == before.len() || !CONTINUES_WORD[usize::from(before[before.len() - letters - 1])];
+    match word {
+        [] => false,
+        [_] => starts,
+        [a, b, ..] => starts && WRITTEN_STARTS.get(*a, *b),
     }
 }
 
@@ -508,13 +528,14 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    /// What lets the scan pass over a ':' that follows no letter: in every form it looks
-    /// for, the first anchor of the form's prefix (a '/' or a ':') is a '/' or a ':' after
-    /// an ASCII letter, and a prefix with no anchor (`DOI `) is followed by a handle, which
-    /// holds a '/' (a later anchor in the same token). Every path of UTF-8 through each
-    /// form's state machine, up to its first anchor or the end of its prefix.
+    /// What lets the scan pass over a ':' after anything but a word a written form starts
+    /// with: in every form it looks for, the first anchor of the form's prefix (a '/' or a
+    /// ':') is a '/', or a ':' with only ASCII letters before it, and a prefix with no
+    /// anchor (`DOI `) is followed by a handle, which holds a '/' (a later anchor in the
+    /// same token). Every path of UTF-8 through each form's state machine, up to its first
+    /// anchor or the end of its prefix.
     #[test]
-    fn the_first_colon_of_every_form_follows_a_letter() {
+    fn the_first_colon_of_every_form_follows_letters_only() {
         for dfa in WRITTEN_FORMS
             .iter()
             .chain([&&g::HTTP_FORM, &&g::BARE_DOI_FORM])
@@ -546,10 +567,12 @@ mod tests {
                 }
             }
             let over = |s: usize| accepts_all[s];
-            // (state, whether the last byte was a letter, continuation bytes still due)
+            // (state, whether every byte so far was a letter and there was one, continuation
+            // bytes still due)
             let mut seen: Vec<(usize, bool, u8)> = Vec::new();
             let mut todo = vec![(usize::from(dfa.start), false, 0_u8)];
-            while let Some((s, after_letter, due)) = todo.pop() {
+            let mut first = true;
+            while let Some((s, letters, due)) = todo.pop() {
                 if over(s) {
                     continue;
                 }
@@ -567,17 +590,18 @@ mod tests {
                         continue;
                     }
                     if b == b':' {
-                        assert!(after_letter, "{}: a ':' after a non-letter", dfa.rule);
+                        assert!(letters, "{}: a ':' after a non-letter", dfa.rule);
                     }
                     if b == b'/' || b == b':' {
                         continue; // the first anchor: the scan finds the form there.
                     }
-                    let key = (t, b.is_ascii_alphabetic(), due);
+                    let key = (t, (letters || first) && b.is_ascii_alphabetic(), due);
                     if !seen.contains(&key) {
                         seen.push(key);
                         todo.push(key);
                     }
                 }
+                first = false;
             }
             assert!(!seen.is_empty(), "{}", dfa.rule);
         }

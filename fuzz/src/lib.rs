@@ -380,9 +380,10 @@ pub fn grammars(text: &str) {
     }
 }
 
-/// A REST API response costs at most this many bytes per byte of its text: serde_json's
-/// `Value` tree (a small object is a B-tree node of several hundred bytes) and the typed
-/// response built from it.
+/// A REST API response costs at most this many bytes per byte of its text: the JSON tree
+/// it is read through (`record/tree.rs`: lists of fields, numbers as their text) and the
+/// typed response built from it, and for data kept as JSON a serde_json `Value` (a small
+/// object is a map node of several hundred bytes).
 const RECORD_BYTES_PER_BYTE: usize = 1024;
 
 /// A REST API response (R1–R5), JSON or JSONP: reading never panics and stays within

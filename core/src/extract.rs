@@ -122,6 +122,17 @@ impl<'a> Iterator for Extract<'a, '_> {
                 self.at = k + 1;
                 continue;
             }
+            // An anchor right after where an identifier ends (`</a>`, `"/`, ` /`;
+            // `identifier_end_form`) is in none: one through the byte before would end
+            // there, and none starts at a '/' or ':'.
+            if k > 0
+                && g::IDENTIFIER_END_FORM
+                    .accepted_prefix(&bytes[k - 1..])
+                    .is_some()
+            {
+                self.at = k + 1;
+                continue;
+            }
             let (last, last_token) = self.token;
             let token = match bytes[last.min(k)..k]
                 .iter()

@@ -533,6 +533,31 @@ proptest! {
         prop_assert_eq!(&Response::parse(&r.to_jsonp("cb").unwrap()).unwrap(), &r);
     }
 
+    /// Reading with a filter gives what reading and then filtering gives, for any filter
+    /// of indexes and types (with subtypes).
+    #[test]
+    fn parse_selected_is_parse_then_filtered(
+        values in proptest::collection::vec(arb_value(), 0..6),
+        picks in proptest::collection::vec((any::<proptest::sample::Index>(), 0..3_u8), 0..3),
+    ) {
+        // Filters on the values' own indexes, types and supertypes (`A.` for `A.B`).
+        let mut f = Filter::new();
+        for (pick, how) in picks {
+            if values.is_empty() {
+                break;
+            }
+            let v = &values[pick.index(values.len())];
+            f = match how {
+                0 => f.index(v.index()),
+                1 => f.value_type(v.value_type()),
+                _ => f.value_type(&format!("{}.", v.value_type().split('.').next().unwrap())),
+            };
+        }
+        let r = Response::new(Handle::parse("20.1000/5555").unwrap(), values);
+        let text = r.to_json();
+        prop_assert_eq!(Response::parse_selected(&text, &f).unwrap(), r.filtered(&f));
+    }
+
     /// Base64 decodes what any encoder writes, with or without padding.
     #[test]
     fn base64_reads_any_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {

@@ -387,12 +387,27 @@ pub fn grammars(text: &str) {
 const RECORD_BYTES_PER_BYTE: usize = 1024;
 
 /// A REST API response (R1–R5), JSON or JSONP: reading never panics and stays within
-/// [`RECORD_BYTES_PER_BYTE`]; an error says where; what is read is written back (compact,
+/// [`RECORD_BYTES_PER_BYTE`]; an error says where; reading with a filter is reading and
+/// then filtering; what is read is written back (compact,
 /// pretty, JSONP) and read again as the same response; filtering and choosing a redirect
 /// never panic, and a redirect is one of the response's own values.
 pub fn record_text(text: &str) {
     use handle_id::record::{ClientContext, Filter, Response, SplitMix64};
     let read = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || Response::parse(text));
+    // Reading with a filter: never a panic, and for a response that reads, what reading
+    // and then filtering gives.
+    let filters = [
+        Filter::new().value_type("URL").value_type("10320/loc"),
+        Filter::new().index(1).value_type("HS_SITE."),
+    ];
+    let selected: Vec<_> = filters
+        .iter()
+        .map(|f| {
+            memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || {
+                Response::parse_selected(text, f)
+            })
+        })
+        .collect();
     let response = match read {
         Ok(r) => r,
         Err(e) => {
@@ -400,6 +415,9 @@ pub fn record_text(text: &str) {
             return;
         }
     };
+    for (f, s) in filters.iter().zip(selected) {
+        assert_eq!(s, Ok(response.filtered(f)), "{text:?} with {f:?}");
+    }
     for written in [
         response.to_json(),
         response.to_json_pretty(),

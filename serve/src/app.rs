@@ -5,7 +5,10 @@
 use std::net::IpAddr;
 
 use bytes::Bytes;
-use handle_id::record::{ClientContext, Filter, Response as Record, ResponseCode, SplitMix64};
+use handle_id::record::{
+    ClientContext, Filter, Response as Record, ResponseCode, SplitMix64, ALIAS_TYPE, LOC_TYPE,
+    URL_TYPE,
+};
 use handle_id::{Action, Form, Options, ProxyBase, ProxyQuery};
 use http_body_util::Full;
 use hyper::header::{HeaderValue, CONTENT_TYPE, LOCATION};
@@ -168,10 +171,26 @@ fn resolve(
     query: &ProxyQuery,
     request: &Request<'_>,
 ) -> Response<Full<Bytes>> {
+    // A redirect (or `showurls`) reads only the values it can use: the URLs, the
+    // locations and the aliases; the rest of the record is not built.
+    let redirects = query.index.is_empty()
+        && query.types.is_empty()
+        && !query.noredirect
+        && matches!(
+            query.action,
+            None | Some(Action::Metadata | Action::ShowUrls)
+        );
+    let read = |handle: &str| {
+        if redirects {
+            store.get_selected(handle, redirect_filter())
+        } else {
+            store.get(handle)
+        }
+    };
     let mut handle = asked.to_owned();
     let mut seen = vec![handle.clone()];
     let record = loop {
-        let record = match store.get(&handle) {
+        let record = match read(&handle) {
             Ok(Some(r)) => r,
             Ok(None) => return not_found(&handle, request),
             Err(e) => {
@@ -258,6 +277,22 @@ fn resolve(
             }
         }
     }
+    // No redirect: the values are shown, all of them.
+    let record = if redirects {
+        match store.get(&handle) {
+            Ok(Some(r)) => r,
+            Ok(None) => return not_found(&handle, request),
+            Err(e) => {
+                return page(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Error",
+                    &escape(&e.to_string()),
+                )
+            }
+        }
+    } else {
+        record
+    };
     if request
         .accept
         .is_some_and(|a| a.contains("application/json"))
@@ -265,6 +300,17 @@ fn resolve(
         return json_response(&record, query);
     }
     values_page(&record)
+}
+
+/// The values a redirect, `showurls` and alias following read (PROXY §1, §3).
+fn redirect_filter() -> &'static Filter {
+    static FILTER: std::sync::OnceLock<Filter> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| {
+        Filter::new()
+            .value_type(URL_TYPE)
+            .value_type(LOC_TYPE)
+            .value_type(ALIAS_TYPE)
+    })
 }
 
 fn not_found(handle: &str, request: &Request<'_>) -> Response<Full<Bytes>> {

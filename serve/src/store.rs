@@ -4,7 +4,7 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use handle_id::record::{Response, ResponseCode};
+use handle_id::record::{Filter, RecordError, Response, ResponseCode};
 use handle_id::Handle;
 use redb::{Database, ReadableTableMetadata, TableDefinition};
 
@@ -123,11 +123,37 @@ impl Store {
     ///
     /// A read of the store failed, or what it holds is not a record (a damaged store).
     pub fn get(&self, handle: &str) -> Result<Option<Response>, StoreError> {
-        let Some(bytes) = self.get_json(handle)? else {
+        self.read(handle, Response::parse)
+    }
+
+    /// The record of `handle` with only the values `filter` selects
+    /// (`Response::parse_selected`: the others are not built).
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::get`].
+    pub fn get_selected(
+        &self,
+        handle: &str,
+        filter: &Filter,
+    ) -> Result<Option<Response>, StoreError> {
+        self.read(handle, |text| Response::parse_selected(text, filter))
+    }
+
+    /// The record of `handle` read by `parse` from the stored bytes, without a copy.
+    fn read(
+        &self,
+        handle: &str,
+        parse: impl FnOnce(&str) -> Result<Response, RecordError>,
+    ) -> Result<Option<Response>, StoreError> {
+        let key = key(handle);
+        let txn = self.db.begin_read().map_err(|e| err("store", e))?;
+        let table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
+        let Some(bytes) = table.get(key.as_bytes()).map_err(|e| err("store", e))? else {
             return Ok(None);
         };
-        let text = std::str::from_utf8(&bytes).map_err(|e| err(handle, e))?;
-        Response::parse(text)
+        let text = std::str::from_utf8(bytes.value()).map_err(|e| err(handle, e))?;
+        parse(text)
             .map(Some)
             .map_err(|e| err(&format!("stored record of {handle}"), e))
     }

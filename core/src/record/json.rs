@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::error::{RecordError, RecordErrorKind};
 use super::response::{Response, ResponseCode};
+use super::select::Filter;
 use super::tree::Node;
 use super::value::{Admin, AdminPermissions, Data, HandleValue, Ttl, ValueReference};
 use crate::handle::Handle;
@@ -34,7 +35,28 @@ impl Response {
                 format!("not JSON: {e}"),
             )
         })?;
-        Self::from_node(&node)
+        Self::from_node(&node, None)
+    }
+
+    /// Reads a REST API response keeping only the values `filter` selects: what
+    /// `Response::parse(text)?.filtered(filter)` gives, without building (or checking past
+    /// their index and type) the values it drops. A server that redirects reads its
+    /// records so: the URL and `10320/loc` values, not the administrators'.
+    ///
+    /// # Errors
+    ///
+    /// As [`Response::parse`], but for the values the filter drops: only their index and
+    /// type are read.
+    pub fn parse_selected(text: &str, filter: &Filter) -> Result<Self, RecordError> {
+        let json = strip_jsonp(text).unwrap_or(text);
+        let node: Node<'_> = serde_json::from_str(json).map_err(|e| {
+            RecordError::new(
+                RecordErrorKind::Json,
+                format!("line {}, column {}", e.line(), e.column()),
+                format!("not JSON: {e}"),
+            )
+        })?;
+        Self::from_node(&node, Some(filter))
     }
 
     /// Reads a response from JSON already parsed.
@@ -43,10 +65,10 @@ impl Response {
     ///
     /// As [`Response::parse`], without the syntax errors.
     pub fn from_json(value: &Value) -> Result<Self, RecordError> {
-        Self::from_node(&Node::of(value))
+        Self::from_node(&Node::of(value), None)
     }
 
-    fn from_node(value: &Node<'_>) -> Result<Self, RecordError> {
+    fn from_node(value: &Node<'_>, filter: Option<&Filter>) -> Result<Self, RecordError> {
         let root = At::Root;
         let object = as_object(value, &root)?;
         let (code, code_at) = field(object, &root, "responseCode")?;
@@ -58,14 +80,31 @@ impl Response {
         let values_at = root.field("values");
         let values = match optional(object, "values") {
             None => None,
-            Some(Node::Array(items)) => Some(
-                items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| read_value(v, &values_at.item(i)))
-                    .collect::<Result<Vec<_>, _>>()?,
-            ),
+            Some(Node::Array(items)) => {
+                let mut values = Vec::with_capacity(items.len());
+                for (i, v) in items.iter().enumerate() {
+                    let at = values_at.item(i);
+                    if let Some(filter) = filter {
+                        let object = as_object(v, &at)?;
+                        let (index, index_at) = field(object, &at, "index")?;
+                        let (kind, kind_at) = field(object, &at, "type")?;
+                        if !filter.selects_parts(as_u32(index, &index_at)?, as_str(kind, &kind_at)?)
+                        {
+                            continue;
+                        }
+                    }
+                    values.push(read_value(v, &at)?);
+                }
+                Some(values)
+            }
             Some(_) => return Err(wrong(&values_at, "an array")),
+        };
+        // As `filtered` answers: a success whose every value is filtered out finds none.
+        let code = match (&values, filter) {
+            (Some(v), Some(_)) if v.is_empty() && code == ResponseCode::Success => {
+                ResponseCode::ValuesNotFound
+            }
+            _ => code,
         };
         let message = match optional(object, "message") {
             None => None,

@@ -51,12 +51,14 @@ impl Filter {
     /// Whether this filter selects `value`.
     #[must_use]
     pub fn selects(&self, value: &HandleValue) -> bool {
+        self.selects_parts(value.index, &value.value_type)
+    }
+
+    /// Whether this filter selects a value of this index and type.
+    pub(crate) fn selects_parts(&self, index: u32, value_type: &str) -> bool {
         (self.indexes.is_empty() && self.types.is_empty())
-            || self.indexes.contains(&value.index)
-            || self
-                .types
-                .iter()
-                .any(|t| type_matches(t, &value.value_type))
+            || self.indexes.contains(&index)
+            || self.types.iter().any(|t| type_matches(t, value_type))
     }
 }
 

@@ -90,7 +90,6 @@ impl Server {
                 .unwrap();
             rt.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                tx.send(listener.local_addr().unwrap()).unwrap();
                 // Imports while running, as `hdl serve` takes them.
                 #[cfg(unix)]
                 let _imports = (!store_path_for_imports.as_os_str().is_empty()).then(|| {
@@ -100,6 +99,8 @@ impl Server {
                     )
                     .unwrap()
                 });
+                // Listening for imports before the test is told the address.
+                tx.send(listener.local_addr().unwrap()).unwrap();
                 handle_serve::serve(store, listener, config, async {
                     let _ = stopped.await;
                 })

@@ -4,9 +4,7 @@
 use std::io::BufRead;
 use std::path::Path;
 
-use handle_id::record::{
-    Filter, RecordError, Response, ResponseCode, ALIAS_TYPE, LOC_TYPE, URL_TYPE,
-};
+use handle_id::record::{Filter, RecordError, Response, ResponseCode};
 use handle_id::Handle;
 use redb::{Database, ReadableTableMetadata, TableDefinition};
 
@@ -14,23 +12,6 @@ use redb::{Database, ReadableTableMetadata, TableDefinition};
 /// Keys are bytes, not `&str`: redb checks a `&str` key's UTF-8 at every comparison, and
 /// the keys are checked handles already.
 const RECORDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("records");
-
-/// Handle (as in `RECORDS`) → the same record with only the values a redirect reads
-/// ([`redirect_filter`]), as `Response::to_json` writes it: written with the record in the
-/// same transaction, so that a redirect reads a few values, not the whole record.
-const REDIRECTS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("redirects");
-
-/// The values a redirect, `showurls` and alias following read (PROXY §1, §3): URLs,
-/// `10320/loc` locations and `HS_ALIAS`.
-pub fn redirect_filter() -> &'static Filter {
-    static FILTER: std::sync::OnceLock<Filter> = std::sync::OnceLock::new();
-    FILTER.get_or_init(|| {
-        Filter::new()
-            .value_type(URL_TYPE)
-            .value_type(LOC_TYPE)
-            .value_type(ALIAS_TYPE)
-    })
-}
 
 /// Records written per transaction on import: each record is replaced atomically (a reader
 /// sees the old one or the new one), and a crash loses at most the batch being written,
@@ -96,7 +77,6 @@ impl Store {
         // The table exists from the start, so that a reader never finds it missing.
         let txn = db.begin_write().map_err(|e| err("store", e))?;
         txn.open_table(RECORDS).map_err(|e| err("store", e))?;
-        txn.open_table(REDIRECTS).map_err(|e| err("store", e))?;
         txn.commit().map_err(|e| err("store", e))?;
         Ok(Self { db })
     }
@@ -143,7 +123,7 @@ impl Store {
     ///
     /// A read of the store failed, or what it holds is not a record (a damaged store).
     pub fn get(&self, handle: &str) -> Result<Option<Response>, StoreError> {
-        self.read(RECORDS, handle, Response::parse)
+        self.read(handle, Response::parse)
     }
 
     /// The record of `handle` with only the values `filter` selects
@@ -157,35 +137,18 @@ impl Store {
         handle: &str,
         filter: &Filter,
     ) -> Result<Option<Response>, StoreError> {
-        self.read(RECORDS, handle, |text| {
-            Response::parse_selected(text, filter)
-        })
-    }
-
-    /// The record of `handle` with only the values a redirect reads
-    /// ([`redirect_filter`]), as imported with it; in a store imported before it was kept,
-    /// read from the whole record.
-    ///
-    /// # Errors
-    ///
-    /// As [`Store::get`].
-    pub fn get_redirect(&self, handle: &str) -> Result<Option<Response>, StoreError> {
-        match self.read(REDIRECTS, handle, Response::parse)? {
-            Some(r) => Ok(Some(r)),
-            None => self.get_selected(handle, redirect_filter()),
-        }
+        self.read(handle, |text| Response::parse_selected(text, filter))
     }
 
     /// The record of `handle` read by `parse` from the stored bytes, without a copy.
     fn read(
         &self,
-        table: TableDefinition<&[u8], &[u8]>,
         handle: &str,
         parse: impl FnOnce(&str) -> Result<Response, RecordError>,
     ) -> Result<Option<Response>, StoreError> {
         let key = key(handle);
         let txn = self.db.begin_read().map_err(|e| err("store", e))?;
-        let table = txn.open_table(table).map_err(|e| err("store", e))?;
+        let table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
         let Some(bytes) = table.get(key.as_bytes()).map_err(|e| err("store", e))? else {
             return Ok(None);
         };
@@ -205,7 +168,7 @@ impl Store {
     /// stored), or a write that failed.
     pub fn import(&self, input: impl BufRead, name: &str) -> Result<Imported, StoreError> {
         let mut done = Imported::default();
-        let mut batch: Vec<(String, String, String)> = Vec::with_capacity(BATCH);
+        let mut batch: Vec<(String, String)> = Vec::with_capacity(BATCH);
         for (i, line) in input.lines().enumerate() {
             let line = line.map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
             if line.trim().is_empty() {
@@ -215,11 +178,7 @@ impl Store {
             let record =
                 Response::parse(&line).map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
             let handle = check(&record).map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
-            batch.push((
-                key(handle.as_str()),
-                record.to_json(),
-                record.filtered(redirect_filter()).to_json(),
-            ));
+            batch.push((key(handle.as_str()), record.to_json()));
             if batch.len() == BATCH {
                 done.records += self.write(&mut batch)?;
             }
@@ -229,20 +188,16 @@ impl Store {
     }
 
     /// Writes `records` in one transaction, and empties the list.
-    fn write(&self, records: &mut Vec<(String, String, String)>) -> Result<u64, StoreError> {
+    fn write(&self, records: &mut Vec<(String, String)>) -> Result<u64, StoreError> {
         if records.is_empty() {
             return Ok(0);
         }
         let txn = self.db.begin_write().map_err(|e| err("store", e))?;
         {
             let mut table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
-            let mut redirects = txn.open_table(REDIRECTS).map_err(|e| err("store", e))?;
-            for (k, record, redirect) in records.iter() {
+            for (k, v) in records.iter() {
                 table
-                    .insert(k.as_bytes(), record.as_bytes())
-                    .map_err(|e| err("store", e))?;
-                redirects
-                    .insert(k.as_bytes(), redirect.as_bytes())
+                    .insert(k.as_bytes(), v.as_bytes())
                     .map_err(|e| err("store", e))?;
             }
         }
@@ -270,37 +225,5 @@ fn key(handle: &str) -> String {
         Ok(h) => h.canonical().as_str().to_owned(),
         // Not a handle: a key no record has (records' handles are validated).
         Err(_) => handle.to_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const RECORD: &str = r#"{"responseCode":1,"handle":"20.1000/A","values":[{"index":100,"type":"HS_ADMIN","data":{"format":"admin","value":{"handle":"0.NA/20.1000","index":200,"permissions":"011111111111"}}},{"index":1,"type":"URL","data":{"format":"string","value":"https://example.org/"}}]}"#;
-
-    /// A redirect reads the record's URL, location and alias values, kept at import; in a
-    /// store without them (imported before they were kept), from the whole record.
-    #[test]
-    fn redirects_read_the_values_kept_for_them() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("s.redb")).unwrap();
-        store.import(RECORD.as_bytes(), "r").unwrap();
-        let whole = store.get("20.1000/A").unwrap().unwrap();
-        let expected = whole.filtered(redirect_filter());
-        assert_eq!(expected.values().len(), 1);
-        assert_eq!(
-            store.get_redirect("20.1000/A").unwrap(),
-            Some(expected.clone())
-        );
-        // Without the kept values: the same, read from the record.
-        let txn = store.db.begin_write().unwrap();
-        txn.open_table(REDIRECTS)
-            .unwrap()
-            .remove(key("20.1000/A").as_bytes())
-            .unwrap();
-        txn.commit().unwrap();
-        assert_eq!(store.get_redirect("20.1000/A").unwrap(), Some(expected));
-        assert_eq!(store.get_redirect("20.1000/none").unwrap(), None);
     }
 }

@@ -190,16 +190,9 @@ fn resolve(
     let mut handle = asked.to_owned();
     let mut seen = vec![handle.clone()];
     let record = loop {
-        let record = match read(&handle) {
-            Ok(Some(r)) => r,
-            Ok(None) => return not_found(&handle, request),
-            Err(e) => {
-                return page(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "Error",
-                    &escape(&e.to_string()),
-                )
-            }
+        let record = match found(read(&handle), &handle, request) {
+            Ok(r) => r,
+            Err(answer) => return *answer,
         };
         match record.alias().filter(|_| !query.ignore_aliases) {
             Some(next) => {
@@ -279,16 +272,9 @@ fn resolve(
     }
     // No redirect: the values are shown, all of them.
     let record = if redirects {
-        match store.get(&handle) {
-            Ok(Some(r)) => r,
-            Ok(None) => return not_found(&handle, request),
-            Err(e) => {
-                return page(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "Error",
-                    &escape(&e.to_string()),
-                )
-            }
+        match found(store.get(&handle), &handle, request) {
+            Ok(r) => r,
+            Err(answer) => return *answer,
         }
     } else {
         record
@@ -311,6 +297,23 @@ fn redirect_filter() -> &'static Filter {
             .value_type(LOC_TYPE)
             .value_type(ALIAS_TYPE)
     })
+}
+
+/// The record a store read found, or the answer when it found none (404) or failed (500).
+fn found(
+    read: Result<Option<Record>, crate::store::StoreError>,
+    handle: &str,
+    request: &Request<'_>,
+) -> Result<Record, Box<Response<Full<Bytes>>>> {
+    match read {
+        Ok(Some(r)) => Ok(r),
+        Ok(None) => Err(Box::new(not_found(handle, request))),
+        Err(e) => Err(Box::new(page(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Error",
+            &escape(&e.to_string()),
+        ))),
+    }
 }
 
 fn not_found(handle: &str, request: &Request<'_>) -> Response<Full<Bytes>> {

@@ -27,15 +27,7 @@ impl Response {
     /// that is not a handle, or data that its format does not allow (bad base64 or hex,
     /// admin permissions that are not bits). JSON nested deeper than 128 levels is an error.
     pub fn parse(text: &str) -> Result<Self, RecordError> {
-        let json = strip_jsonp(text).unwrap_or(text);
-        let node: Node<'_> = serde_json::from_str(json).map_err(|e| {
-            RecordError::new(
-                RecordErrorKind::Json,
-                format!("line {}, column {}", e.line(), e.column()),
-                format!("not JSON: {e}"),
-            )
-        })?;
-        Self::from_node(&node, None)
+        Self::from_node(&tree(text)?, None)
     }
 
     /// Reads a REST API response keeping only the values `filter` selects: what
@@ -48,15 +40,7 @@ impl Response {
     /// As [`Response::parse`], but for the values the filter drops: only their index and
     /// type are read.
     pub fn parse_selected(text: &str, filter: &Filter) -> Result<Self, RecordError> {
-        let json = strip_jsonp(text).unwrap_or(text);
-        let node: Node<'_> = serde_json::from_str(json).map_err(|e| {
-            RecordError::new(
-                RecordErrorKind::Json,
-                format!("line {}, column {}", e.line(), e.column()),
-                format!("not JSON: {e}"),
-            )
-        })?;
-        Self::from_node(&node, Some(filter))
+        Self::from_node(&tree(text)?, Some(filter))
     }
 
     /// Reads a response from JSON already parsed.
@@ -147,6 +131,18 @@ impl Response {
         }
         Ok(format!("{callback}({});", self.to_json()))
     }
+}
+
+/// The JSON tree of `text`, JSON or JSONP (R5), or where it is not JSON.
+fn tree(text: &str) -> Result<Node<'_>, RecordError> {
+    let json = strip_jsonp(text).unwrap_or(text);
+    serde_json::from_str(json).map_err(|e| {
+        RecordError::new(
+            RecordErrorKind::Json,
+            format!("line {}, column {}", e.line(), e.column()),
+            format!("not JSON: {e}"),
+        )
+    })
 }
 
 /// Whether `name` is a JSONP callback this crate writes and reads: names of ASCII letters,

@@ -333,7 +333,8 @@ pub fn clean_text(text: &str) {
 
 /// Identifiers extracted from `text` (C3), under each option set and a named prefix: in
 /// order, not overlapping, each span on character boundaries with its text as written; the
-/// handle is what cleaning that text gives (as written).
+/// handle is what cleaning that text gives (as written); and none missed: an identifier
+/// read from any start outside a URL is within one found in the whole text.
 pub fn extract_text(text: &str) {
     for (name, options) in option_sets() {
         let options = options.handle_prefix("20.500.1");
@@ -369,6 +370,35 @@ pub fn extract_text(text: &str) {
                 cleaned.fixes()
             );
             end = span.end;
+        }
+        // Nothing is missed: where an identifier starts when the text is read from there on,
+        // the whole text's reading has one too (which may start before, at a label, or run
+        // past it), unless the start is in a URL's path, where the URL's query and fragment
+        // end it (C3). Every start, so only short texts.
+        if text.len() <= 512 {
+            let bytes = text.as_bytes();
+            for (i, c) in text.char_indices() {
+                let in_word =
+                    i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'.');
+                let token = bytes[..i]
+                    .iter()
+                    .rposition(u8::is_ascii_whitespace)
+                    .map_or(0, |w| w + 1);
+                if !c.is_ascii_alphanumeric() || in_word || text[token..i].contains("://") {
+                    continue;
+                }
+                if let Some(alone) = extract(&text[i..], &options).next() {
+                    if alone.span().start == 0 {
+                        assert!(
+                            found
+                                .iter()
+                                .any(|f| f.span().start <= i && i < f.span().end),
+                            "{name}: {:?} at {i} missed in {text:?} (found {found:?})",
+                            alone.text()
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -169,6 +169,13 @@ fn records(runner: &mut TestRunner) {
         }
         handle_id_fuzz::record_text(text);
     }
+    // Import streams: records, an empty line, a record replaced, a line that is none.
+    let one = full.replace('\n', "");
+    let moved = one.replace("www.handle.net", "moved.example");
+    handle_id_fuzz::import_stream(&format!("{one}\n\n{moved}\n"));
+    handle_id_fuzz::import_stream(&format!("{one}\r\n{jsonp}"));
+    handle_id_fuzz::import_stream(&format!("{one}\n{{}}\n{moved}"));
+    handle_id_fuzz::import_stream(&format!("{moved}\n{}", &one[..one.len() / 2]));
     for (i, _) in loc.char_indices() {
         handle_id_fuzz::locations_text(&loc[..i]);
     }

@@ -515,6 +515,70 @@ fn serve_store() -> &'static handle_serve::Store {
     })
 }
 
+/// A store that imports only: apart from [`serve_store`], whose records the server's
+/// invariants count on.
+fn import_store() -> &'static handle_serve::Store {
+    static STORE: std::sync::OnceLock<handle_serve::Store> = std::sync::OnceLock::new();
+    STORE.get_or_init(|| {
+        let path =
+            std::env::temp_dir().join(format!("handle-id-fuzz-import-{}.redb", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        handle_serve::Store::open_with_cache(&path, 1 << 20).expect("a store")
+    })
+}
+
+/// An import stream (one REST API response per line, as `hdl serve import` and the import
+/// socket send them) into a store: never a panic; a refusal names the first line no record
+/// is on; an import counts every line (a record or empty), and afterwards the store holds,
+/// for each handle, the record of its last line, as `Response::to_json` writes it.
+pub fn import_stream(text: &str) {
+    use handle_id::record::Response;
+    let store = import_store();
+    let lines: Vec<&str> = text.lines().collect();
+    match store.import(text.as_bytes(), "fuzz") {
+        Ok(done) => {
+            assert_eq!(
+                (done.records + done.empty_lines) as usize,
+                lines.len(),
+                "{text:?}"
+            );
+            let mut seen = std::collections::HashSet::new();
+            for line in lines.iter().rev().filter(|l| !l.trim().is_empty()) {
+                let record = Response::parse(line).expect("imported, so a record");
+                let handle = record.handle().expect("imported, so with a handle");
+                if seen.insert(handle.canonical().as_str().to_owned()) {
+                    assert_eq!(
+                        store.get_json(handle.as_str()).expect("a read"),
+                        Some(record.to_json().into_bytes()),
+                        "{text:?}"
+                    );
+                }
+            }
+        }
+        Err(e) => {
+            let e = e.to_string();
+            let line: usize = e
+                .strip_prefix("fuzz: line ")
+                .and_then(|rest| rest.split(':').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{text:?}: {e}"));
+            // The lines before it were records (or empty), and this one is not.
+            let bad = lines
+                .get(line - 1)
+                .unwrap_or_else(|| panic!("{text:?}: {e}"));
+            let earlier_ok = lines[..line - 1]
+                .iter()
+                .all(|l| l.trim().is_empty() || Response::parse(l).is_ok());
+            assert!(earlier_ok, "{text:?}: {e}");
+            assert!(
+                Response::parse(bad).map_or(true, |r| r.handle().is_none()
+                    || !matches!(r.code().as_u32(), 1 | 200)),
+                "{text:?}: {e}"
+            );
+        }
+    }
+}
+
 /// The server's answer to a request for `target` (a path and query as sent), as JSON and
 /// as HTML: never a panic; a status the server documents; a `Location` on a redirect and
 /// only there; an API answer (`/api/handles/…`) that is a REST response `Response::parse`

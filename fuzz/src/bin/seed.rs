@@ -91,6 +91,26 @@ fn main() -> std::io::Result<()> {
             .collect(),
     ));
     targets.push(("locations", vec![loc.to_owned()]));
+    // Import streams: a few records a stream, a handle repeated, an empty line.
+    let one_line = full.replace('\n', "");
+    targets.push((
+        "import",
+        ids.iter()
+            .take(60)
+            .collect::<Vec<_>>()
+            .chunks(3)
+            .map(|ids| {
+                let mut lines: Vec<String> = ids
+                    .iter()
+                    .map(|id| one_line.replace("4263537/4000", id))
+                    .collect();
+                lines.push(String::new());
+                lines.push(one_line.clone());
+                lines.push(one_line.replace("www.handle.net", "moved.example"));
+                lines.join("\n")
+            })
+            .collect(),
+    ));
     targets.push((
         "serve",
         ids.iter()

@@ -162,13 +162,13 @@ impl<'a> Iterator for Extract<'a, '_> {
                 if !starts {
                     continue;
                 }
-                if let Some(found) = self.candidate(i, token) {
+                if let Some((found, label)) = self.candidate(i, token) {
                     self.at = found.span().end;
                     self.tried = self.at;
                     // An identifier ends at white space (`identifier_end_form`), and holds
                     // none after its label: the token runs on from there to its end, and
                     // the next anchor looks back no further than that.
-                    let label = &bytes[i..i + label_len(&self.text[i..])];
+                    let label = &bytes[i..i + label];
                     let token = label
                         .iter()
                         .rposition(u8::is_ascii_whitespace)
@@ -264,8 +264,8 @@ static CONTINUES_WORD: [bool; 256] = {
 
 impl<'a> Extract<'a, '_> {
     /// The identifier that starts at `i`, if one does, in the token (the text since the
-    /// last white space) that starts at `token`.
-    fn candidate(&self, i: usize, token: usize) -> Option<Found<'a>> {
+    /// last white space) that starts at `token`, and the length of its label (`DOI: `).
+    fn candidate(&self, i: usize, token: usize) -> Option<(Found<'a>, usize)> {
         let rest = &self.text[i..];
         let r = rest.as_bytes();
         // Most words start nothing: their first two bytes tell, from a table.
@@ -282,23 +282,23 @@ impl<'a> Extract<'a, '_> {
                 || WRITTEN_FORMS
                     .iter()
                     .any(|dfa| dfa.may_start(r) && dfa.accepted_prefix(r).is_some()));
-        let bare_doi = g::BARE_DOI_FORM.accepted_prefix(r).is_some();
-        let named = self
-            .options
-            .prefixes
-            .iter()
-            .any(|p| r.len() > p.len() && r[..p.len()] == *p.as_bytes() && r[p.len()] == b'/');
-        if !(written || bare_doi || named) {
+        let named =
+            !written
+                && self.options.prefixes.iter().any(|p| {
+                    r.len() > p.len() && r[..p.len()] == *p.as_bytes() && r[p.len()] == b'/'
+                });
+        if !(written || named || g::BARE_DOI_FORM.accepted_prefix(r).is_some()) {
             return None;
         }
         // A label written with a space (`DOI 10.1/x`) is part of the identifier: its end is
-        // looked for after the label and the space.
-        let label = label_len(rest);
+        // looked for after the label and the space. (A label is a written form.)
+        let label = if written { label_len(rest) } else { 0 };
         if label > 0 && !r.get(label).is_some_and(u8::is_ascii_alphanumeric) {
             // A label before anything but an identifier's first character: not one here.
             return None;
         }
-        let end = i + label + identifier_end(&rest[label..]);
+        let (len, kept_in_path) = identifier_end(&rest[label..]);
+        let end = i + label + len;
         if end - i > MAX_IDENTIFIER {
             return None;
         }
@@ -323,23 +323,25 @@ impl<'a> Extract<'a, '_> {
             if h.local_name().is_empty() {
                 return None;
             }
-            return (h.is_doi() || named).then_some(Found {
+            let found = Found {
                 start: i,
                 text,
                 form: Form::Handle,
                 handle: ReadHandle::Slice(h),
-            });
+            };
+            return (h.is_doi() || named).then_some((found, 0));
         }
-        if let Some((form, h)) = self.plain_written(text, label) {
+        if let Some((form, h)) = self.plain_written(text, label, label + kept_in_path) {
             if !labels_a_doi(form, h) {
                 return None;
             }
-            return Some(Found {
+            let found = Found {
                 start: i,
                 text,
                 form,
                 handle: ReadHandle::Slice(h),
-            });
+            };
+            return Some((found, label));
         }
         // The identifier is what cleaning reads in the text kept, as it stands there (with
         // its case: no canonical form is made).
@@ -357,12 +359,13 @@ impl<'a> Extract<'a, '_> {
         if !labels_a_doi(read.form, read.handle.as_handle_ref()) {
             return None;
         }
-        Some(Found {
+        let found = Found {
             start: i,
             text,
             form: read.form,
             handle: read.handle,
-        })
+        };
+        Some((found, label))
     }
 }
 
@@ -372,8 +375,13 @@ impl<'a> Extract<'a, '_> {
     /// known resolver's URL, with or without its scheme, whose path is a bare handle that
     /// needs no decoding (every character one the proxy path keeps, `escape::PROXY_PATH`).
     /// What cleaning would read there, and no more: the extraction invariants hold the two
-    /// to the same handle and form.
-    fn plain_written(&self, text: &'a str, label: usize) -> Option<(Form, HandleRef<'a>)> {
+    /// to the same handle and form. `text[..kept]` holds only bytes the proxy path keeps.
+    fn plain_written(
+        &self,
+        text: &'a str,
+        label: usize,
+        kept: usize,
+    ) -> Option<(Form, HandleRef<'a>)> {
         // A handle that starts with a digit is no other form, no label, no host and no
         // bracket, so cleaning reads it as a bare handle.
         let bare = |rest: &'a str| {
@@ -417,11 +425,11 @@ impl<'a> Extract<'a, '_> {
         {
             return None;
         }
-        let path = &text[scheme + host.len() + 1..];
-        if !path.bytes().all(|b| KEPT_IN_PROXY_PATH[usize::from(b)]) {
+        // (The scheme and host are bytes the proxy path keeps too.)
+        if kept < text.len() {
             return None;
         }
-        Some((Form::Proxy, bare(path)?))
+        Some((Form::Proxy, bare(&text[scheme + host.len() + 1..])?))
     }
 }
 
@@ -448,25 +456,15 @@ fn in_url_path(text: &str) -> &str {
     text
 }
 
-/// The bytes a proxy path holds as themselves (`escape::PROXY_PATH`), one look each.
-static KEPT_IN_PROXY_PATH: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 128 {
-        table[b] = PROXY_PATH.keeps(b as u8 as char);
-        b += 1;
-    }
-    table
-};
-
-/// The ASCII bytes that continue an identifier whatever came before: letters, digits and
-/// the punctuation that neither ends one nor opens or closes a pair.
-static CONTINUES: [bool; 256] = {
-    let mut table = [false; 256];
+/// Per ASCII byte: whether it continues an identifier whatever came before (`CONTINUES`:
+/// letters, digits and the punctuation that neither ends one nor opens or closes a pair),
+/// and whether a proxy path holds it as itself (`KEPT`, `escape::PROXY_PATH`).
+static BYTE_CLASSES: [u8; 256] = {
+    let mut table = [0; 256];
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric()
+        let continues = c.is_ascii_alphanumeric()
             || matches!(
                 c,
                 b'.' | b'/'
@@ -487,45 +485,72 @@ static CONTINUES: [bool; 256] = {
                     | b'@'
                     | b'$'
             );
+        if continues {
+            table[b] |= CONTINUES;
+        }
+        if PROXY_PATH.keeps(c as char) {
+            table[b] |= KEPT;
+            if continues {
+                table[b] |= CONTINUES_KEPT;
+            }
+        }
         b += 1;
     }
     table
 };
+const CONTINUES: u8 = 1;
+const KEPT: u8 = 2;
+/// Both: the bytes the scan passes over while all so far were kept.
+const CONTINUES_KEPT: u8 = 4;
 
 /// Where the identifier that starts `rest` ends (C3): at white space, a `"`, an HTML tag,
 /// or a closing bracket with no partner inside it. Sentence punctuation at the end is
-/// cleaning's to take off.
-fn identifier_end(rest: &str) -> usize {
+/// cleaning's to take off. With it, where the first byte a proxy path does not keep as it
+/// is lies (the end when there is none): the same pass tells whether a resolver's URL
+/// needs decoding.
+fn identifier_end(rest: &str) -> (usize, usize) {
     let mut open: [usize; PAIRS.len()] = [0; PAIRS.len()];
     let bytes = rest.as_bytes();
     let mut i = 0;
+    let mut unkept = None;
     // Past the longest identifier read, the caller refuses it: no need to look further.
     let limited = &bytes[..bytes.len().min(MAX_IDENTIFIER + 1)];
     loop {
         // Most bytes are ASCII letters, digits and punctuation that neither end an
         // identifier nor open or close a pair: one look at each byte.
-        i = crate::dfa::skip(limited, i, &CONTINUES, 1);
+        let mask = if unkept.is_none() {
+            CONTINUES_KEPT
+        } else {
+            CONTINUES
+        };
+        i = crate::dfa::skip(limited, i, &BYTE_CLASSES, u64::from(mask));
         if i >= limited.len() {
-            return limited.len();
+            return (limited.len(), unkept.unwrap_or(limited.len()));
         }
         let b = bytes[i];
+        if unkept.is_none() && BYTE_CLASSES[usize::from(b)] & KEPT == 0 {
+            unkept = Some(i);
+        }
+        if BYTE_CLASSES[usize::from(b)] & CONTINUES != 0 {
+            continue;
+        }
         // ASCII white space, '"' and a tag end it (forms.pest, `identifier_end_form`).
         if b.is_ascii()
             && g::IDENTIFIER_END_FORM
                 .accepted_prefix(&bytes[i..])
                 .is_some()
         {
-            return i;
+            return (i, unkept.unwrap_or(i));
         }
         let c = rest[i..].chars().next().expect("a character starts here");
         if is_space(c) {
-            return i;
+            return (i, unkept.unwrap_or(i));
         }
         if let Some(k) = PAIRS.iter().position(|&(o, cl)| o == c && o != cl) {
             open[k] += 1;
         } else if let Some(k) = PAIRS.iter().position(|&(o, cl)| cl == c && o != cl) {
             if open[k] == 0 {
-                return i;
+                return (i, unkept.unwrap_or(i));
             }
             open[k] -= 1;
         }

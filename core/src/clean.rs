@@ -245,6 +245,10 @@ fn wrapped(s: &str) -> Option<(char, char)> {
 /// identifier: `.`, `,`, `;`, `:`, the ellipsis `…` (what word processors make of `...`),
 /// or a closing bracket or quote whose partner is not in `s`.
 pub(crate) fn trailing_punctuation(s: &str) -> Option<char> {
+    // Most identifiers end in a letter or digit.
+    if s.as_bytes().last().is_some_and(u8::is_ascii_alphanumeric) {
+        return None;
+    }
     let last = s.chars().next_back()?;
     if matches!(last, '.' | ',' | ';' | ':' | '\u{2026}') {
         return Some(last);

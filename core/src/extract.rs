@@ -154,12 +154,15 @@ impl<'a> Iterator for Extract<'a, '_> {
                 .max(k.saturating_sub(LOOK_BACK))
                 .max(self.tried)
                 .max(self.at);
-            // Whether the byte before `i` continues a word or a number.
-            let mut in_word = from > 0 && CONTINUES_WORD[usize::from(bytes[from - 1])];
-            for (i, &b) in bytes.iter().enumerate().take(k).skip(from) {
-                let starts = !in_word && b.is_ascii_alphanumeric();
-                in_word = CONTINUES_WORD[usize::from(b)];
-                if !starts {
+            // Each word's start (a letter or digit after no letter, digit or '.') is tried;
+            // the rest of the word is passed over.
+            let mut i = from;
+            if from > 0 && CONTINUES_WORD[usize::from(bytes[from - 1])] {
+                i = crate::dfa::skip(&bytes[..k], from, &CONTINUES_WORD, 1);
+            }
+            while i < k {
+                if !bytes[i].is_ascii_alphanumeric() {
+                    i += 1;
                     continue;
                 }
                 if let Some((found, label)) = self.candidate(i, token) {
@@ -177,6 +180,7 @@ impl<'a> Iterator for Extract<'a, '_> {
                     self.token = (self.at, token);
                     return Some(found);
                 }
+                i = crate::dfa::skip(&bytes[..k], i + 1, &CONTINUES_WORD, 1);
             }
             self.tried = self.tried.max(k);
             self.at = k + 1;
@@ -323,13 +327,16 @@ impl<'a> Extract<'a, '_> {
             if h.local_name().is_empty() {
                 return None;
             }
+            // (Not under a named prefix, it starts as `bare_doi_form` says: `10.` and digits
+            // before its '/', a DOI's prefix.)
+            debug_assert!(named || h.is_doi());
             let found = Found {
                 start: i,
                 text,
                 form: Form::Handle,
                 handle: ReadHandle::Slice(h),
             };
-            return (h.is_doi() || named).then_some((found, 0));
+            return Some((found, 0));
         }
         if let Some((form, h)) = self.plain_written(text, label, label + kept_in_path) {
             if !labels_a_doi(form, h) {

@@ -127,6 +127,16 @@ proptest! {
     fn whatwg_parsers_read_our_proxy_urls_back(h in handle()) {
         whatwg_reads_back(&h);
     }
+
+    /// C1: `is_canonical` says whether `canonical` gives the text back, and the canonical
+    /// form is canonical.
+    #[test]
+    fn is_canonical_says_whether_the_canonical_form_is_the_text(h in handle(), doi: bool) {
+        let text = if doi { format!("10.{h}") } else { h };
+        let h = HandleRef::parse(&text).unwrap();
+        prop_assert_eq!(h.is_canonical(), h.canonical().as_str() == text);
+        prop_assert!(h.canonical().as_handle_ref().is_canonical());
+    }
 }
 
 #[test]

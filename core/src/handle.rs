@@ -227,6 +227,22 @@ impl<'a> HandleRef<'a> {
         }
     }
 
+    /// Whether the handle is written in its canonical form ([`HandleRef::canonical`] would
+    /// give the same text): what a caller that only needs the canonical text can check
+    /// before building it.
+    ///
+    /// ```
+    /// use handle_id::HandleRef;
+    /// assert!(HandleRef::parse("10.1045/april2006-paskin")?.is_canonical());
+    /// assert!(!HandleRef::parse("10.1045/APRIL2006-Paskin")?.is_canonical());
+    /// assert!(HandleRef::parse("20.1000/ABC")?.is_canonical());
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn is_canonical(&self) -> bool {
+        !self.is_doi() || !self.text.bytes().any(|b| b.is_ascii_uppercase())
+    }
+
     /// Whether this is a prefix handle, `0.NA/<prefix>` (H7). `0.NA` compares ignoring ASCII
     /// case, as prefixes do in the global service (H6).
     #[must_use]

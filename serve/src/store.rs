@@ -1,12 +1,14 @@
 //! The embedded store: handle records in a redb file, keyed by the canonical handle (C1),
 //! each record the REST API JSON of its response, as one writer writes it.
 
+use std::borrow::Cow;
 use std::io::BufRead;
 use std::path::Path;
+use std::sync::{Arc, PoisonError, RwLock};
 
 use handle_id::record::{Filter, RecordError, Response, ResponseCode};
-use handle_id::Handle;
-use redb::{Database, ReadableTableMetadata, TableDefinition};
+use handle_id::{Handle, HandleRef};
+use redb::{Database, ReadOnlyTable, ReadableTableMetadata, TableDefinition};
 
 /// Handle (canonical, its UTF-8 bytes) → the record's REST API JSON (`Response::to_json`).
 /// Keys are bytes, not `&str`: redb checks a `&str` key's UTF-8 at every comparison, and
@@ -48,8 +50,15 @@ pub struct Imported {
 
 /// Handle records on disk, read by many at once and written by one import at a time.
 pub struct Store {
+    /// The records as the last commit left them: one read transaction shared by every
+    /// read until the next commit replaces it (a reader holds the snapshot it took, so it
+    /// sees each record whole, old or new). Beginning a transaction and finding the table
+    /// for every request cost more than the lookup itself. (Dropped before the database.)
+    snapshot: RwLock<Arc<Records>>,
     db: Database,
 }
+
+type Records = ReadOnlyTable<&'static [u8], &'static [u8]>;
 
 impl Store {
     /// Opens the store at `path`, creating it if it does not exist.
@@ -78,7 +87,19 @@ impl Store {
         let txn = db.begin_write().map_err(|e| err("store", e))?;
         txn.open_table(RECORDS).map_err(|e| err("store", e))?;
         txn.commit().map_err(|e| err("store", e))?;
-        Ok(Self { db })
+        let snapshot = RwLock::new(Arc::new(Self::begin(&db)?));
+        Ok(Self { snapshot, db })
+    }
+
+    /// A read of the records as last committed.
+    fn begin(db: &Database) -> Result<Records, StoreError> {
+        let txn = db.begin_read().map_err(|e| err("store", e))?;
+        txn.open_table(RECORDS).map_err(|e| err("store", e))
+    }
+
+    /// The snapshot reads use.
+    fn records(&self) -> Arc<Records> {
+        Arc::clone(&self.snapshot.read().unwrap_or_else(PoisonError::into_inner))
     }
 
     /// How many records the store holds.
@@ -87,9 +108,7 @@ impl Store {
     ///
     /// A read of the store failed.
     pub fn len(&self) -> Result<u64, StoreError> {
-        let txn = self.db.begin_read().map_err(|e| err("store", e))?;
-        let table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
-        table.len().map_err(|e| err("store", e))
+        self.records().len().map_err(|e| err("store", e))
     }
 
     /// Whether the store holds no record.
@@ -109,9 +128,8 @@ impl Store {
     /// A read of the store failed.
     pub fn get_json(&self, handle: &str) -> Result<Option<Vec<u8>>, StoreError> {
         let key = key(handle);
-        let txn = self.db.begin_read().map_err(|e| err("store", e))?;
-        let table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
-        Ok(table
+        Ok(self
+            .records()
             .get(key.as_bytes())
             .map_err(|e| err("store", e))?
             .map(|bytes| bytes.value().to_vec()))
@@ -147,8 +165,7 @@ impl Store {
         parse: impl FnOnce(&str) -> Result<Response, RecordError>,
     ) -> Result<Option<Response>, StoreError> {
         let key = key(handle);
-        let txn = self.db.begin_read().map_err(|e| err("store", e))?;
-        let table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
+        let table = self.records();
         let Some(bytes) = table.get(key.as_bytes()).map_err(|e| err("store", e))? else {
             return Ok(None);
         };
@@ -178,7 +195,7 @@ impl Store {
             let record =
                 Response::parse(&line).map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
             let handle = check(&record).map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
-            batch.push((key(handle.as_str()), record.to_json()));
+            batch.push((key(handle.as_str()).into_owned(), record.to_json()));
             if batch.len() == BATCH {
                 done.records += self.write(&mut batch)?;
             }
@@ -202,6 +219,12 @@ impl Store {
             }
         }
         txn.commit().map_err(|e| err("store", e))?;
+        // Reads from now on see this batch; those under way finish on the snapshot they hold.
+        let next = Arc::new(Self::begin(&self.db)?);
+        *self
+            .snapshot
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = next;
         let n = records.len() as u64;
         records.clear();
         Ok(n)
@@ -220,10 +243,11 @@ fn check(record: &Response) -> Result<&Handle, &'static str> {
 }
 
 /// The key of a handle: its canonical form (C1), so that a DOI is found in any case.
-fn key(handle: &str) -> String {
-    match Handle::parse(handle) {
-        Ok(h) => h.canonical().as_str().to_owned(),
+fn key(handle: &str) -> Cow<'_, str> {
+    match HandleRef::parse(handle) {
+        Ok(h) if h.is_canonical() => Cow::Borrowed(handle),
+        Ok(h) => Cow::Owned(h.canonical().into_string()),
         // Not a handle: a key no record has (records' handles are validated).
-        Err(_) => handle.to_owned(),
+        Err(_) => Cow::Borrowed(handle),
     }
 }

@@ -1,8 +1,9 @@
 //! Imports into a running server. A store is open in one process at a time (redb locks the
 //! file), so while `hdl serve` runs, `hdl serve import` hands its records to the server:
 //! the server listens on a Unix socket beside its store ([`socket_path`]), readable and
-//! writable by its owner only, and imports what it is sent exactly as [`Store::import`]
-//! does (batches, each record replaced atomically while requests are answered).
+//! writable by its owner only (a connection from another user but root is refused), and
+//! imports what it is sent exactly as [`Store::import`] does (batches, each record
+//! replaced atomically while requests are answered).
 //!
 //! The exchange: the client sends the name of its source on one line, then the records
 //! (one REST API response per line), then closes its writing half; the server answers one
@@ -62,7 +63,7 @@ pub use unix::{import_through, listen, Listening};
 #[cfg(unix)]
 mod unix {
     use std::io::{self, BufRead, BufReader, Read, Write};
-    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     use std::os::unix::net::UnixStream;
     use std::path::Path;
     use std::sync::Arc;
@@ -84,12 +85,16 @@ mod unix {
         }
         let listener = tokio::net::UnixListener::bind(socket)?;
         std::fs::set_permissions(socket, std::fs::Permissions::from_mode(0o600))?;
+        // The file's mode is set a moment after it is made (under the umask's mode until
+        // then): each connection's peer is checked too, the owner or root only.
+        let owner = std::fs::metadata(socket)?.uid();
         let task = tokio::spawn(async move {
             loop {
                 let Ok((connection, _)) = listener.accept().await else {
                     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                     continue;
                 };
+                let peer = connection.peer_cred().map(|c| c.uid());
                 let store = store.clone();
                 // An import is blocking work (the store's writes): off the request threads.
                 tokio::task::spawn_blocking(move || {
@@ -97,6 +102,13 @@ mod unix {
                         return;
                     };
                     if connection.set_nonblocking(false).is_err() {
+                        return;
+                    }
+                    if !peer.is_ok_and(|uid| may_import(uid, owner)) {
+                        let _ = writeln!(
+                            &connection,
+                            "{{\"error\":\"only the server's owner may import through its socket\"}}"
+                        );
                         return;
                     }
                     import_from(&store, &connection, &connection);
@@ -107,6 +119,12 @@ mod unix {
             task,
             socket: socket.to_owned(),
         })
+    }
+
+    /// Whether a peer with user id `uid` may import into the store of the server run by
+    /// `owner`: the owner itself, or root.
+    fn may_import(uid: u32, owner: u32) -> bool {
+        uid == owner || uid == 0
     }
 
     /// A server's import socket: closed and removed when dropped.
@@ -186,6 +204,13 @@ mod unix {
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        #[test]
+        fn only_the_owner_or_root_may_import() {
+            assert!(may_import(1000, 1000));
+            assert!(may_import(0, 1000));
+            assert!(!may_import(1001, 1000));
+        }
 
         #[test]
         fn nothing_listening_is_none() {

@@ -5,7 +5,10 @@
 use std::net::IpAddr;
 
 use bytes::Bytes;
-use handle_id::record::{ClientContext, Filter, Response as Record, ResponseCode, SplitMix64};
+use handle_id::record::{
+    ClientContext, Filter, Response as Record, ResponseCode, SplitMix64, ALIAS_TYPE, LOC_TYPE,
+    URL_TYPE,
+};
 use handle_id::{Action, Form, Options, ProxyBase, ProxyQuery};
 use http_body_util::Full;
 use hyper::header::{HeaderValue, CONTENT_TYPE, LOCATION};
@@ -179,7 +182,7 @@ fn resolve(
         );
     let read = |handle: &str| {
         if redirects {
-            store.get_redirect(handle)
+            store.get_selected(handle, redirect_filter())
         } else {
             store.get(handle)
         }
@@ -283,6 +286,17 @@ fn resolve(
         return json_response(&record, query);
     }
     values_page(&record)
+}
+
+/// The values a redirect, `showurls` and alias following read (PROXY §1, §3).
+fn redirect_filter() -> &'static Filter {
+    static FILTER: std::sync::OnceLock<Filter> = std::sync::OnceLock::new();
+    FILTER.get_or_init(|| {
+        Filter::new()
+            .value_type(URL_TYPE)
+            .value_type(LOC_TYPE)
+            .value_type(ALIAS_TYPE)
+    })
 }
 
 /// The record a store read found, or the answer when it found none (404) or failed (500).

@@ -1,72 +1,19 @@
 //! The embedded store: handle records in a redb file, keyed by the canonical handle (C1),
-//! each record the REST API JSON of its response, as one writer writes it, after the JSON
-//! of the same response with only the values a redirect reads (see [`REDIRECT_VALUES`]).
+//! each record the REST API JSON of its response, as one writer writes it.
 
 use std::borrow::Cow;
 use std::io::BufRead;
 use std::path::Path;
 use std::sync::{Arc, PoisonError, RwLock};
 
-use handle_id::record::{
-    Filter, RecordError, Response, ResponseCode, ALIAS_TYPE, LOC_TYPE, URL_TYPE,
-};
+use handle_id::record::{Filter, RecordError, Response, ResponseCode};
 use handle_id::{Handle, HandleRef};
-use redb::{Database, ReadOnlyTable, ReadableTableMetadata, TableDefinition, TableHandle};
+use redb::{Database, ReadOnlyTable, ReadableTableMetadata, TableDefinition};
 
-/// Handle (canonical, its UTF-8 bytes) → the record: the length of its redirect part (four
-/// bytes, little-endian), the redirect part (`Response::to_json` of the response with only
-/// [`redirect_values`]), then the whole response (`Response::to_json`). A redirect reads
-/// the short part; the REST API answers the whole JSON as it is.
+/// Handle (canonical, its UTF-8 bytes) → the record's REST API JSON (`Response::to_json`).
 /// Keys are bytes, not `&str`: redb checks a `&str` key's UTF-8 at every comparison, and
 /// the keys are checked handles already.
-const RECORDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("records-2");
-
-/// The table of the stores of earlier versions (the whole JSON alone, `&str` keys).
-const EARLIER_RECORDS: &str = "records";
-
-/// The values a redirect, `showurls` and alias following read (PROXY §1, §3): the URLs,
-/// the locations and the aliases.
-pub const REDIRECT_VALUES: [&str; 3] = [URL_TYPE, LOC_TYPE, ALIAS_TYPE];
-
-/// [`REDIRECT_VALUES`] as a filter.
-#[must_use]
-pub fn redirect_values() -> &'static Filter {
-    static FILTER: std::sync::OnceLock<Filter> = std::sync::OnceLock::new();
-    FILTER.get_or_init(|| {
-        REDIRECT_VALUES
-            .iter()
-            .fold(Filter::new(), |f, t| f.value_type(t))
-    })
-}
-
-/// A record as stored: its redirect part, then the whole JSON.
-fn pack(record: &Response) -> Vec<u8> {
-    let redirect = record.filtered(redirect_values()).to_json();
-    let whole = record.to_json();
-    let n = u32::try_from(redirect.len()).expect("a record shorter than 4 GiB");
-    let mut bytes = Vec::with_capacity(4 + redirect.len() + whole.len());
-    bytes.extend_from_slice(&n.to_le_bytes());
-    bytes.extend_from_slice(redirect.as_bytes());
-    bytes.extend_from_slice(whole.as_bytes());
-    bytes
-}
-
-/// Which part of a stored record is read.
-#[derive(Clone, Copy)]
-enum Part {
-    Redirect,
-    Whole,
-}
-
-/// The `part` of a stored record; `None` when the bytes are not a stored record.
-fn unpack(bytes: &[u8], part: Part) -> Option<&[u8]> {
-    let (n, rest) = bytes.split_first_chunk::<4>()?;
-    let n = usize::try_from(u32::from_le_bytes(*n)).ok()?;
-    match part {
-        Part::Redirect => rest.get(..n),
-        Part::Whole => rest.get(n..),
-    }
-}
+const RECORDS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("records");
 
 /// Records written per transaction on import: each record is replaced atomically (a reader
 /// sees the old one or the new one), and a crash loses at most the batch being written,
@@ -138,17 +85,6 @@ impl Store {
             .map_err(|e| err(&path.display().to_string(), e))?;
         // The table exists from the start, so that a reader never finds it missing.
         let txn = db.begin_write().map_err(|e| err("store", e))?;
-        let earlier = txn
-            .list_tables()
-            .map_err(|e| err("store", e))?
-            .any(|t| t.name() == EARLIER_RECORDS);
-        if earlier {
-            return Err(StoreError(format!(
-                "{}: a store made by an earlier version, which keeps its records another \
-                 way: import the records again into a new store",
-                path.display()
-            )));
-        }
         txn.open_table(RECORDS).map_err(|e| err("store", e))?;
         txn.commit().map_err(|e| err("store", e))?;
         let snapshot = RwLock::new(Arc::new(Self::begin(&db)?));
@@ -192,16 +128,11 @@ impl Store {
     /// A read of the store failed.
     pub fn get_json(&self, handle: &str) -> Result<Option<Vec<u8>>, StoreError> {
         let key = key(handle);
-        let Some(bytes) = self
+        Ok(self
             .records()
             .get(key.as_bytes())
             .map_err(|e| err("store", e))?
-        else {
-            return Ok(None);
-        };
-        unpack(bytes.value(), Part::Whole)
-            .map(|json| Some(json.to_vec()))
-            .ok_or_else(|| damaged(handle))
+            .map(|bytes| bytes.value().to_vec()))
     }
 
     /// The record of `handle` (compared by its canonical form: a DOI in any case).
@@ -210,18 +141,7 @@ impl Store {
     ///
     /// A read of the store failed, or what it holds is not a record (a damaged store).
     pub fn get(&self, handle: &str) -> Result<Option<Response>, StoreError> {
-        self.read(handle, Part::Whole, Response::parse)
-    }
-
-    /// The record of `handle` with only the values a redirect reads
-    /// ([`redirect_values`]): what `get(handle)` gives, filtered by them, from the short
-    /// part of the record stored for them.
-    ///
-    /// # Errors
-    ///
-    /// As [`Store::get`].
-    pub fn get_redirect(&self, handle: &str) -> Result<Option<Response>, StoreError> {
-        self.read(handle, Part::Redirect, Response::parse)
+        self.read(handle, Response::parse)
     }
 
     /// The record of `handle` with only the values `filter` selects
@@ -235,17 +155,13 @@ impl Store {
         handle: &str,
         filter: &Filter,
     ) -> Result<Option<Response>, StoreError> {
-        self.read(handle, Part::Whole, |text| {
-            Response::parse_selected(text, filter)
-        })
+        self.read(handle, |text| Response::parse_selected(text, filter))
     }
 
-    /// The record of `handle` read by `parse` from `part` of the stored bytes, without a
-    /// copy.
+    /// The record of `handle` read by `parse` from the stored bytes, without a copy.
     fn read(
         &self,
         handle: &str,
-        part: Part,
         parse: impl FnOnce(&str) -> Result<Response, RecordError>,
     ) -> Result<Option<Response>, StoreError> {
         let key = key(handle);
@@ -253,8 +169,7 @@ impl Store {
         let Some(bytes) = table.get(key.as_bytes()).map_err(|e| err("store", e))? else {
             return Ok(None);
         };
-        let bytes = unpack(bytes.value(), part).ok_or_else(|| damaged(handle))?;
-        let text = std::str::from_utf8(bytes).map_err(|e| err(handle, e))?;
+        let text = std::str::from_utf8(bytes.value()).map_err(|e| err(handle, e))?;
         parse(text)
             .map(Some)
             .map_err(|e| err(&format!("stored record of {handle}"), e))
@@ -270,7 +185,7 @@ impl Store {
     /// stored), or a write that failed.
     pub fn import(&self, input: impl BufRead, name: &str) -> Result<Imported, StoreError> {
         let mut done = Imported::default();
-        let mut batch: Vec<(String, Vec<u8>)> = Vec::with_capacity(BATCH);
+        let mut batch: Vec<(String, String)> = Vec::with_capacity(BATCH);
         for (i, line) in input.lines().enumerate() {
             let line = line.map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
             if line.trim().is_empty() {
@@ -280,7 +195,7 @@ impl Store {
             let record =
                 Response::parse(&line).map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
             let handle = check(&record).map_err(|e| err(&format!("{name}: line {}", i + 1), e))?;
-            batch.push((key(handle.as_str()).into_owned(), pack(&record)));
+            batch.push((key(handle.as_str()).into_owned(), record.to_json()));
             if batch.len() == BATCH {
                 done.records += self.write(&mut batch)?;
             }
@@ -290,7 +205,7 @@ impl Store {
     }
 
     /// Writes `records` in one transaction, and empties the list.
-    fn write(&self, records: &mut Vec<(String, Vec<u8>)>) -> Result<u64, StoreError> {
+    fn write(&self, records: &mut Vec<(String, String)>) -> Result<u64, StoreError> {
         if records.is_empty() {
             return Ok(0);
         }
@@ -299,7 +214,7 @@ impl Store {
             let mut table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
             for (k, v) in records.iter() {
                 table
-                    .insert(k.as_bytes(), v.as_slice())
+                    .insert(k.as_bytes(), v.as_bytes())
                     .map_err(|e| err("store", e))?;
             }
         }
@@ -314,13 +229,6 @@ impl Store {
         records.clear();
         Ok(n)
     }
-}
-
-/// The error of a stored value that is not a record as this version stores them.
-fn damaged(handle: &str) -> StoreError {
-    StoreError(format!(
-        "stored record of {handle}: not a record as stored (a damaged store)"
-    ))
 }
 
 /// What makes a response a record to store: a success with the handle it is of.
@@ -341,55 +249,5 @@ fn key(handle: &str) -> Cow<'_, str> {
         Ok(h) => Cow::Owned(h.canonical().into_string()),
         // Not a handle: a key no record has (records' handles are validated).
         Err(_) => Cow::Borrowed(handle),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const RECORD: &str = r#"{"responseCode":1,"handle":"10.1000/ABC","values":[{"index":100,"type":"HS_ADMIN","data":{"format":"admin","value":{"handle":"0.NA/10.1000","index":200,"permissions":"011111111111"}}},{"index":1,"type":"URL","data":{"format":"string","value":"https://example.org/a"}},{"index":2,"type":"EMAIL","data":{"format":"string","value":"a@example.org"}},{"index":3,"type":"10320/loc","data":{"format":"string","value":"<locations><location href=\"https://example.org/b\" /></locations>"}}]}"#;
-
-    #[test]
-    fn the_redirect_part_is_the_record_with_the_redirect_values() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("s.redb")).unwrap();
-        store.import(RECORD.as_bytes(), "test").unwrap();
-        let whole = store.get("10.1000/abc").unwrap().unwrap();
-        assert_eq!(whole, Response::parse(RECORD).unwrap());
-        let redirect = store.get_redirect("10.1000/ABC").unwrap().unwrap();
-        assert_eq!(redirect, whole.filtered(redirect_values()));
-        let types: Vec<_> = redirect.values().iter().map(|v| v.value_type()).collect();
-        assert_eq!(types, [URL_TYPE, LOC_TYPE]);
-        // The REST API's bytes: the whole record as `to_json` writes it.
-        assert_eq!(
-            store.get_json("10.1000/abc").unwrap().unwrap(),
-            whole.to_json().into_bytes()
-        );
-        assert_eq!(store.get_redirect("10.1000/none").unwrap(), None);
-    }
-
-    #[test]
-    fn a_value_that_is_no_stored_record_is_an_error() {
-        for bytes in [&b""[..], b"\x05\0\0", b"\xff\0\0\0{}"] {
-            assert!(unpack(bytes, Part::Redirect).is_none(), "{bytes:?}");
-        }
-        assert_eq!(unpack(b"\x02\0\0\0ab{}", Part::Redirect), Some(&b"ab"[..]));
-        assert_eq!(unpack(b"\x02\0\0\0ab{}", Part::Whole), Some(&b"{}"[..]));
-    }
-
-    #[test]
-    fn a_store_of_an_earlier_version_is_refused_with_what_to_do() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("old.redb");
-        {
-            let db = Database::create(&path).unwrap();
-            let txn = db.begin_write().unwrap();
-            txn.open_table(TableDefinition::<&str, &str>::new(EARLIER_RECORDS))
-                .unwrap();
-            txn.commit().unwrap();
-        }
-        let e = Store::open(&path).err().expect("refused");
-        assert!(e.to_string().contains("import the records again"), "{e}");
     }
 }

@@ -6,8 +6,8 @@ use std::net::IpAddr;
 
 use bytes::Bytes;
 use handle_id::record::{
-    ClientContext, Filter, Response as Record, ResponseCode, SplitMix64, ALIAS_TYPE, LOC_TYPE,
-    URL_TYPE,
+    escape_markup as escape, ClientContext, Filter, Response as Record, ResponseCode, SplitMix64,
+    ALIAS_TYPE, LOC_TYPE, URL_TYPE,
 };
 use handle_id::{Action, Form, Options, ProxyBase, ProxyQuery};
 use http_body_util::Full;
@@ -362,12 +362,12 @@ fn bad_request(api: bool, message: &str) -> Response<Full<Bytes>> {
 fn values_page(record: &Record) -> Response<Full<Bytes>> {
     let title = record
         .handle()
-        .map_or(String::new(), |h| escape(h.as_str()));
+        .map_or(String::new(), |h| escape(h.as_str()).into_owned());
     let mut rows = String::new();
     for v in record.values() {
         let data = match v.as_text() {
-            Some(t) => escape(t),
-            None => escape(&serde_json::to_string(v.data()).unwrap_or_default()),
+            Some(t) => escape(t).into_owned(),
+            None => escape(&serde_json::to_string(v.data()).unwrap_or_default()).into_owned(),
         };
         rows.push_str(&format!(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
@@ -399,19 +399,4 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response<Full<Bytes>> {
         HeaderValue::from_static("text/html; charset=utf-8"),
     );
     r
-}
-
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }

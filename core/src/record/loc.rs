@@ -9,6 +9,7 @@ use core::net::IpAddr;
 use core::str::FromStr;
 
 use super::error::{RecordError, RecordErrorKind};
+use super::markup::escape_markup;
 use super::random::RandomSource;
 
 /// The type of the values that hold locations.
@@ -447,7 +448,7 @@ impl Locations {
             .ne(DEFAULT_CHOOSE_BY.split(','))
         {
             let names: Vec<&str> = self.choose_by.iter().map(ChooseBy::name).collect();
-            let _ = write!(out, " chooseby=\"{}\"", escape_xml(&names.join(",")));
+            let _ = write!(out, " chooseby=\"{}\"", escape_markup(&names.join(",")));
         }
         out.push_str(">\n");
         for l in &self.locations {
@@ -480,28 +481,9 @@ impl Locations {
 fn write_location(out: &mut String, l: &Location) {
     out.push_str("  <location");
     for (name, value) in &l.attributes {
-        let _ = write!(out, " {name}=\"{}\"", escape_xml(value));
+        let _ = write!(out, " {name}=\"{}\"", escape_markup(value));
     }
     out.push_str(" />\n");
-}
-
-/// Text as an XML attribute value: markup escaped, and the white space a reader would
-/// normalise to a space (a tab, a line break) written as a character reference.
-fn escape_xml(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\t' => out.push_str("&#9;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// One location at random by weight (L2); uniformly when no weight is positive.

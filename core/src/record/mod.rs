@@ -19,6 +19,7 @@
 mod error;
 mod json;
 mod loc;
+mod markup;
 mod random;
 mod response;
 mod select;
@@ -27,6 +28,7 @@ mod value;
 
 pub use error::{RecordError, RecordErrorKind};
 pub use loc::{ChooseBy, ClientContext, Location, Locations, LOC_TYPE};
+pub use markup::escape_markup;
 pub use random::{RandomSource, SplitMix64};
 pub use response::{Response, ResponseCode};
 pub use select::{Filter, Redirect, ALIAS_TYPE, URL_TYPE};

@@ -886,6 +886,16 @@ fn serve_and_import() {
     let (child, err, _, addr) = start(&["--quiet"]);
     assert!(get(&addr, "/4263537/4000").contains("location: https://again.example/\r\n"));
     stop(child, err);
+    // A crash (SIGKILL: the store left open, unclean): the next start repairs the store and
+    // has lost nothing committed.
+    let (mut child, _err, _, addr) = start(&["--quiet"]);
+    assert!(get(&addr, "/api/handles/20.1000/new").starts_with("HTTP/1.1 200 OK"));
+    child.0.kill().unwrap();
+    child.0.wait().unwrap();
+    let (child, err, said, addr) = start(&["--quiet"]);
+    assert!(said.contains("hdl serve: 2 records in"), "{said}");
+    assert!(get(&addr, "/4263537/4000").contains("location: https://again.example/\r\n"));
+    stop(child, err);
     // An empty store without records: a clear error, status 2.
     let empty = dir.join("empty.redb");
     let _ = std::fs::remove_file(&empty);

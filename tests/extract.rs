@@ -72,6 +72,9 @@ fn the_hard_cases() {
         ),
         // Not DOIs: inside a longer number, a bare handle nobody named.
         ("110.1000/x, 1.10.1000/y, ratio 1234/567".to_owned(), vec![]),
+        // A `.` before digits continues a number (`.10.1000/x` is no DOI's start), after
+        // white space too, and in a word after a bracket.
+        ("version .10.1000/x and (.10.1000/y)".to_owned(), vec![]),
     ] {
         let got: Vec<String> = found(&text, &o).into_iter().map(|(h, _)| h).collect();
         assert_eq!(got, expected, "{text:?}");

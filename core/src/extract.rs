@@ -162,10 +162,12 @@ impl<'a> Iterator for Extract<'a, '_> {
             }
             while i < k {
                 if !bytes[i].is_ascii_alphanumeric() {
-                    i += 1;
-                    continue;
-                }
-                if let Some((found, label)) = self.candidate(i, token) {
+                    if !CONTINUES_WORD[usize::from(bytes[i])] {
+                        i += 1;
+                        continue;
+                    }
+                    // A '.' starts no word, but continues one: what follows it is no start.
+                } else if let Some((found, label)) = self.candidate(i, token) {
                     self.at = found.span().end;
                     self.tried = self.at;
                     // An identifier ends at white space (`identifier_end_form`), and holds

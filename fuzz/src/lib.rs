@@ -350,6 +350,15 @@ pub fn extract_text(text: &str) {
             );
             assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
             assert_eq!(&text[span.clone()], f.text(), "{name}: {text:?}");
+            // An identifier starts a word: not after a letter, digit or '.' (inside a longer
+            // word or number).
+            assert!(
+                !text[..span.start]
+                    .bytes()
+                    .next_back()
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'.'),
+                "{name}: {f:?} inside a word in {text:?}"
+            );
             let cleaned = clean(f.text(), &options)
                 .unwrap_or_else(|e| panic!("{name}: {f:?} in {text:?} does not clean: {e}"));
             assert_eq!(

@@ -93,7 +93,7 @@ pub struct ServeArgs {
     /// Records to load into an empty store at start (one REST API response per line).
     #[arg(long, value_name = "FILE")]
     pub records: Option<PathBuf>,
-    /// The store file (created when missing).
+    /// The store file (made when missing, if --records fills it).
     #[arg(long, value_name = "FILE", default_value = "hdl-store.redb")]
     pub store: PathBuf,
     /// The address to listen on.
@@ -118,6 +118,14 @@ pub struct ServeArgs {
 ///
 /// The store cannot be opened or filled, or the address cannot be bound.
 pub fn run(args: &ServeArgs) -> io::Result<Status> {
+    // Without records to fill it, a store that is not there is a mistaken path (a
+    // relative one run from another directory): not made, empty, and left behind.
+    if args.records.is_none() && !args.store.exists() {
+        return Err(io::Error::other(format!(
+            "{}: no store there: give --records FILE to make one, or run hdl serve import",
+            args.store.display()
+        )));
+    }
     let db = Store::open_with_cache(&args.store, args.cache_mib << 20).map_err(other)?;
     let held = db.len().map_err(other)?;
     match (&args.records, held) {

@@ -896,9 +896,33 @@ fn serve_and_import() {
     assert!(said.contains("hdl serve: 2 records in"), "{said}");
     assert!(get(&addr, "/4263537/4000").contains("location: https://again.example/\r\n"));
     stop(child, err);
-    // An empty store without records: a clear error, status 2.
+    // No store at the path and no records: a clear error, status 2, and no file made.
     let empty = dir.join("empty.redb");
     let _ = std::fs::remove_file(&empty);
+    let out = hdl(&["serve", "--store", empty.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("empty.redb: no store there: give --records FILE"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!empty.exists());
+    // A store that holds no records (an import of nothing made it), without records: the
+    // same, said of the store.
+    let nothing = dir.join("nothing.jsonl");
+    std::fs::write(&nothing, "\n").unwrap();
+    let out = hdl(
+        &[
+            "serve",
+            "import",
+            "--records",
+            nothing.to_str().unwrap(),
+            "--store",
+            empty.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out = hdl(&["serve", "--store", empty.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(

@@ -835,7 +835,7 @@ fn serve_and_import() {
         "{\"responseCode\":1,\"handle\":\"20.1000/new\",\"values\":[]}\n{\"responseCode\":1,\"handle\":\"4263537/4000\",\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"https://moved.example/\"}}]}\n",
     )
     .unwrap();
-    let import = |records: &std::path::Path| {
+    let import_into = |records: &std::path::Path, store: &std::path::Path| {
         hdl(
             &[
                 "serve",
@@ -848,6 +848,7 @@ fn serve_and_import() {
             b"",
         )
     };
+    let import = |records: &std::path::Path| import_into(records, &store);
     let out = import(&update);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
@@ -911,17 +912,7 @@ fn serve_and_import() {
     // same, said of the store.
     let nothing = dir.join("nothing.jsonl");
     std::fs::write(&nothing, "\n").unwrap();
-    let out = hdl(
-        &[
-            "serve",
-            "import",
-            "--records",
-            nothing.to_str().unwrap(),
-            "--store",
-            empty.to_str().unwrap(),
-        ],
-        b"",
-    );
+    let out = import_into(&nothing, &empty);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out = hdl(&["serve", "--store", empty.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(2));

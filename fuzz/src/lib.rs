@@ -479,7 +479,24 @@ pub fn record_text(text: &str) {
 /// [`RECORD_BYTES_PER_BYTE`]; what is read is written as `showurls` XML and read back as
 /// the same value; a choice, for any client, is one of its locations.
 pub fn locations_text(text: &str) {
-    use handle_id::record::{ClientContext, Locations, SplitMix64};
+    use handle_id::record::{escape_markup, ClientContext, Locations, SplitMix64};
+    // The markup escape: nothing of markup is left in it, and an XML reader gives the text
+    // back from an attribute in either quote (wherever XML can hold the text at all).
+    let escaped = escape_markup(text);
+    assert!(
+        !escaped.contains(['<', '>', '"', '\'', '\t', '\n', '\r']),
+        "{text:?}: {escaped:?}"
+    );
+    for quote in ['"', '\''] {
+        let xml = format!("<locations><location a={quote}{escaped}{quote} /></locations>");
+        if let Ok(loc) = Locations::parse(&xml) {
+            assert_eq!(
+                loc.locations().first().and_then(|l| l.attribute("a")),
+                Some(text),
+                "{xml:?}"
+            );
+        }
+    }
     let read = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || Locations::parse(text));
     let Ok(loc) = read else { return };
     assert_eq!(

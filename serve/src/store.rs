@@ -220,11 +220,14 @@ impl Store {
         }
         txn.commit().map_err(|e| err("store", e))?;
         // Reads from now on see this batch; those under way finish on the snapshot they hold.
-        let next = Arc::new(Self::begin(&self.db)?);
-        *self
+        // The new snapshot is begun under the lock: of two imports committing at once, the
+        // one that replaces the snapshot last begins it after both commits.
+        let mut snapshot = self
             .snapshot
             .write()
-            .unwrap_or_else(PoisonError::into_inner) = next;
+            .unwrap_or_else(PoisonError::into_inner);
+        *snapshot = Arc::new(Self::begin(&self.db)?);
+        drop(snapshot);
         let n = records.len() as u64;
         records.clear();
         Ok(n)
@@ -249,5 +252,35 @@ fn key(handle: &str) -> Cow<'_, str> {
         Ok(h) => Cow::Owned(h.canonical().into_string()),
         // Not a handle: a key no record has (records' handles are validated).
         Err(_) => Cow::Borrowed(handle),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Imports two at a time: once both return, reads see both records (each commit puts
+    /// a new snapshot in place; that the last one is begun after both commits, under the
+    /// lock, is too narrow a race to provoke here).
+    #[test]
+    fn reads_see_every_import_once_it_returns() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb")).unwrap();
+        for round in 0..50 {
+            let record = |i: u32| {
+                format!("{{\"responseCode\":1,\"handle\":\"20.1000/{round}-{i}\",\"values\":[]}}\n")
+            };
+            std::thread::scope(|s| {
+                for i in 0..2 {
+                    let (store, line) = (&store, record(i));
+                    s.spawn(move || store.import(line.as_bytes(), "test").unwrap());
+                }
+            });
+            for i in 0..2 {
+                let handle = format!("20.1000/{round}-{i}");
+                assert!(store.get(&handle).unwrap().is_some(), "{handle}");
+            }
+        }
+        assert_eq!(store.len().unwrap(), 100);
     }
 }

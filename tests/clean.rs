@@ -201,6 +201,49 @@ fn no_identifier_no_guess() {
     }
 }
 
+/// A resolver's URL pasted before another's, as catalogues that prepend a resolver to
+/// what is already a URL hold them: the innermost is read (C2); a handle that is itself
+/// another site's URL is refused, saying which host.
+#[test]
+fn nested_resolver_urls() {
+    let o = Options::new();
+    for (text, fixes) in [
+        (
+            "https://doi.org/https://doi.org/10.1000/182",
+            &["resolver-url"][..],
+        ),
+        (
+            "doi.org/http://dx.doi.org/10.1000/182.",
+            &["trailing-punctuation", "resolver-url"],
+        ),
+        (
+            "https://dx.doi.org/https%3A%2F%2Fdoi.org%2F10.1000%2F182",
+            &["resolver-url", "percent-decoded"],
+        ),
+    ] {
+        let (h, form, got) = cleaned(text);
+        assert_eq!(
+            (h.as_str(), form, &got[..]),
+            ("10.1000/182", Form::Proxy, fixes),
+            "{text:?}"
+        );
+    }
+    let chain = format!("{}10.1000/182", "https://doi.org/".repeat(100_000));
+    assert_eq!(cleaned(&chain).0, "10.1000/182");
+    for (text, at) in [
+        ("https://doi.org/https://example.com/10.1000/182", 24),
+        ("info:hdl/https://example.com/x", 17),
+        ("https://doi.org/https%3A%2F%2Fexample.com%2Fx", 16),
+    ] {
+        let e = clean(text, &o).expect_err(text);
+        assert_eq!(
+            (e.kind(), e.index()),
+            (ParseErrorKind::UnknownResolver, at),
+            "{text:?}: {e}"
+        );
+    }
+}
+
 /// Ways a catalogue writes an identifier, which cleaning undoes.
 const CONTEXTS: &[&str] = &[
     "{}",

@@ -200,3 +200,219 @@ fn corpus_in_documents() {
     }
     insta::assert_snapshot!(out);
 }
+
+/// What extraction reads, over every pass, stays within a constant factor of the text on
+/// the shapes that cost the most per byte (each once quadratic, or 8 KiB read per anchor):
+/// counted, not timed, at 8 and 32 KiB, under every option set (the benchmark times them at
+/// 1 MiB). A quadratic cost would show as four times the bytes read per byte.
+#[test]
+fn work_is_linear_on_every_shape() {
+    let base = ProxyBase::parse("http://resolver.example:8080/hdl").unwrap();
+    let option_sets = [
+        Options::new(),
+        Options::new().cordra(true),
+        Options::new().repository_urls(true),
+        Options::new().resolution_form(true),
+        Options::new().proxy_base(base).handle_prefix("20.500.1"),
+    ];
+    for (name, unit) in support::shapes::SHAPES {
+        for options in &option_sets {
+            let mut per_byte = Vec::new();
+            for len in [1 << 13, 1 << 15] {
+                let text = support::shapes::repeated(unit, len);
+                let mut found = extract(&text, options);
+                found.by_ref().for_each(drop);
+                per_byte.push(found.work() as f64 / len as f64);
+            }
+            assert!(
+                per_byte[1] <= 24.0 && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
+                "{name}: {per_byte:?} bytes read per byte at 8 and 32 KiB"
+            );
+        }
+    }
+}
+
+/// Text made of units that the grammars care about, each repeated into a line: what
+/// extraction reads grows as the line does (a property test of what the fuzz target's
+/// bound checks on every input).
+#[test]
+fn work_is_linear_on_repeated_pieces() {
+    let piece = prop_oneof![
+        Just("hdl:"),
+        Just("hdl://"),
+        Just("info:hdl/"),
+        Just("info:doi/"),
+        Just("doi:"),
+        Just("DOI "),
+        Just("urn:hdl:"),
+        Just("urn:doi:"),
+        Just("https://doi.org/"),
+        Just("doi.org/"),
+        Just("https://x.org/"),
+        Just("api/handles/"),
+        Just("/handle/"),
+        Just("10.1000/"),
+        Just("10."),
+        Just("."),
+        Just("/"),
+        Just("@"),
+        Just(":"),
+        Just("?"),
+        Just("#"),
+        Just("%2F"),
+        Just("%C3"),
+        Just("%FF"),
+        Just("é"),
+        Just("…"),
+        Just("("),
+        Just(")"),
+        Just("["),
+        Just("<a"),
+        Just("\""),
+        Just("'"),
+        Just(","),
+        Just("a"),
+        Just("^"),
+    ];
+    let options = [
+        Options::new(),
+        Options::new().cordra(true),
+        Options::new().repository_urls(true),
+        Options::new().resolution_form(true),
+    ];
+    let mut runner = proptest::test_runner::TestRunner::new_with_rng(
+        proptest::test_runner::Config::with_cases(150),
+        proptest::test_runner::TestRng::deterministic_rng(
+            proptest::test_runner::RngAlgorithm::ChaCha,
+        ),
+    );
+    runner
+        .run(&prop::collection::vec(piece, 1..6), |pieces| {
+            let unit = pieces.concat();
+            for o in &options {
+                let text = support::shapes::repeated(&unit, 1 << 13);
+                let mut found = extract(&text, o);
+                found.by_ref().for_each(drop);
+                let per_byte = found.work() as f64 / text.len() as f64;
+                prop_assert!(per_byte <= 32.0, "{unit:?}: {per_byte} bytes read per byte");
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
+/// An identifier is as long as its text says (H9): a DOI that runs on for a whole token is
+/// one identifier, never a piece from its middle.
+#[test]
+fn a_long_token_is_one_identifier() {
+    let o = Options::new();
+    let long = "10.1/".repeat(2000);
+    assert_eq!(found(&long, &o), [(long.clone(), long.clone())]);
+    let text = format!("see {long}.");
+    assert_eq!(found(&text, &o), [(long.clone(), long)]);
+    let doi = format!("10.1000/{}", "a".repeat(1 << 20));
+    assert_eq!(found(&format!("({doi})"), &o), [(doi.clone(), doi)]);
+}
+
+/// Resolvers' URLs pasted one before another: the innermost holds the handle, and the
+/// whole is its written form (C2, C3); a resolver's URL that holds another site's URL, or
+/// an empty or missing handle, holds no identifier there.
+#[test]
+fn nested_resolver_urls() {
+    let o = Options::new();
+    let nested = "https://doi.org/https://doi.org/10.1000/182";
+    assert_eq!(
+        found(&format!("See {nested}."), &o),
+        [("10.1000/182".to_owned(), nested.to_owned())]
+    );
+    // Cleaning reads a resolver's URL percent-encoded in another's path; in running text,
+    // a handle that decodes to a URL is not one found.
+    let encoded = "https://dx.doi.org/https%3A%2F%2Fdoi.org%2F10.1000%2F182";
+    assert!(found(encoded, &o).is_empty());
+    let cleaned = handle_id::clean(encoded, &o).unwrap();
+    assert_eq!(cleaned.handle().as_str(), "10.1000/182");
+    // Another site's URL inside: only the DOI in its path.
+    assert_eq!(
+        found("https://doi.org/https://example.com/10.1000/182", &o),
+        [("10.1000/182".to_owned(), "10.1000/182".to_owned())]
+    );
+    for none in [
+        "https://doi.org/",
+        "https://doi.org/https://doi.org/",
+        "https://doi.org/10.1234/",
+        "info:hdl/https://example.com/x",
+        "hdl:1234/ and doi:10.1000/",
+    ] {
+        assert!(
+            found(none, &o).is_empty(),
+            "{none:?}: {:?}",
+            found(none, &o)
+        );
+    }
+}
+
+/// Brackets (C3): a closing one with no partner inside the identifier ends it, and so does
+/// an opening one with none after it (the identifier ends before it); brackets balanced
+/// inside stay, up to `MAX_OPEN` open at once.
+#[test]
+fn brackets_that_end_an_identifier() {
+    let o = Options::new();
+    for (text, expected) in [
+        (
+            "doi :10.1007/JHEP03(2014)118[ arXiv",
+            vec!["10.1007/JHEP03(2014)118"],
+        ),
+        (
+            "10.1088/1748-0221/10/04/P04003[arXiv",
+            vec!["10.1088/1748-0221/10/04/P04003"],
+        ),
+        (
+            "10.1007/s10994-018-5712-y(2018",
+            vec!["10.1007/s10994-018-5712-y"],
+        ),
+        ("„10.1055/s-2005-951641“", vec!["10.1055/s-2005-951641"]),
+        ("10.1000/a(b(c(d)))", vec!["10.1000/a(b(c(d)))"]),
+    ] {
+        let got: Vec<String> = found(text, &o).into_iter().map(|(h, _)| h).collect();
+        assert_eq!(got, expected, "{text:?}");
+    }
+    let deep = |n: usize| format!("10.1000/{}x{}", "(".repeat(n), ")".repeat(n));
+    let eight = deep(handle_id::MAX_OPEN);
+    assert_eq!(found(&eight, &o), [(eight.clone(), eight.clone())]);
+    // One more opens past the bound: the identifier ends there, and before the brackets
+    // left open.
+    assert!(found(&deep(handle_id::MAX_OPEN + 1), &o).is_empty());
+}
+
+/// A DOI label or DOI URI is followed by a DOI's prefix, `10.` and digits, or by another
+/// written form; what else follows it is not an identifier there (C3).
+#[test]
+fn what_follows_a_doi_label() {
+    let o = Options::new();
+    for (text, expected) in [
+        ("doi:10.1000/182", vec![("10.1000/182", "doi:10.1000/182")]),
+        ("doi:10/abc", vec![("10/abc", "doi:10/abc")]),
+        (
+            "doi:https://doi.org/10.1000/182",
+            vec![("10.1000/182", "doi:https://doi.org/10.1000/182")],
+        ),
+        (
+            "DOI: hdl:20.1000/5",
+            vec![("20.1000/5", "DOI: hdl:20.1000/5")],
+        ),
+        ("doi:abc/def and doi:20.1000/x and info:doi/20.1/x", vec![]),
+        (
+            "urn:doi:10.123:456",
+            vec![("10.123/456", "urn:doi:10.123:456")],
+        ),
+        // A fragment holds no '#': a second one ends the URI.
+        ("hdl:20.1000/a#b#c", vec![("20.1000/a", "hdl:20.1000/a#b")]),
+    ] {
+        let got = found(text, &o);
+        let expected: Vec<(String, String)> = expected
+            .into_iter()
+            .map(|(h, t)| (h.to_owned(), t.to_owned()))
+            .collect();
+        assert_eq!(got, expected, "{text:?}");
+    }
+}

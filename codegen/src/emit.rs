@@ -36,6 +36,7 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
         ))
     )
     .unwrap();
+    writeln!(s, "    accepting: &{:?},", dfa.accepting).unwrap();
     writeln!(s, "    labels: &{:?},", dfa.labels).unwrap();
     writeln!(s, "    label_names: &{:?},", dfa.label_names).unwrap();
     s.push_str("};\n");

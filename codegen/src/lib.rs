@@ -111,6 +111,7 @@ pub const GRAMMARS: &[(&str, &[&str])] = &[
             "other_url_form",
             "label_form",
             "bare_doi_form",
+            "doi_start_form",
             "identifier_end_form",
             "url_view_form",
         ],

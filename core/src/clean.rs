@@ -241,10 +241,48 @@ fn wrapped(s: &str) -> Option<(char, char)> {
     (depth == 0).then_some((open, close))
 }
 
+/// The characters of [`PAIRS`] and how many of each a text holds, so that whether a
+/// closing one has its partner is known without counting the text again each time one is
+/// taken off its end.
+struct PairCounts([usize; 2 * PAIRS.len()]);
+
+impl PairCounts {
+    /// Where `c` is counted: each character of `PAIRS` at its first place there.
+    fn slot(c: char) -> Option<usize> {
+        if c.is_ascii_alphanumeric() {
+            return None;
+        }
+        PAIRS
+            .iter()
+            .flat_map(|&(o, cl)| [o, cl])
+            .position(|p| p == c)
+    }
+
+    fn of(s: &str) -> Self {
+        let mut counts = PairCounts([0; 2 * PAIRS.len()]);
+        counts.add(s, 1);
+        counts
+    }
+
+    /// Counts the characters of `s` in (`sign` 1) or out (`sign` -1).
+    fn add(&mut self, s: &str, sign: isize) {
+        for c in s.chars() {
+            if let Some(k) = Self::slot(c) {
+                self.0[k] = self.0[k].saturating_add_signed(sign);
+            }
+        }
+    }
+
+    fn count(&self, c: char) -> usize {
+        Self::slot(c).map_or(0, |k| self.0[k])
+    }
+}
+
 /// Whether the last character of `s` is punctuation that ends a sentence rather than an
 /// identifier: `.`, `,`, `;`, `:`, the ellipsis `…` (what word processors make of `...`),
-/// or a closing bracket or quote whose partner is not in `s`.
-pub(crate) fn trailing_punctuation(s: &str) -> Option<char> {
+/// or a closing bracket or quote whose partner is not in `s` (whose pair characters
+/// `counts` counts).
+fn trailing_punctuation(s: &str, counts: &PairCounts) -> Option<char> {
     // Most identifiers end in a letter or digit.
     if s.as_bytes().last().is_some_and(u8::is_ascii_alphanumeric) {
         return None;
@@ -254,15 +292,20 @@ pub(crate) fn trailing_punctuation(s: &str) -> Option<char> {
         return Some(last);
     }
     let (open, _) = PAIRS.into_iter().find(|&(_, c)| c == last)?;
-    let rest = &s[..s.len() - last.len_utf8()];
+    // (The counts hold `last` itself too.)
+    let before = counts.count(last) - 1;
     let unpartnered = if open == last {
         // A quote: its partner is an odd one out before it.
-        rest.matches(open).count() % 2 == 0
+        before % 2 == 0
     } else {
-        rest.matches(last).count() >= rest.matches(open).count()
+        before >= counts.count(open)
     };
     unpartnered.then_some(last)
 }
+
+/// How many wrapping pairs of brackets cleaning takes off at most (C2): no catalogue wraps
+/// an identifier deeper, and each is checked over the whole of what it wraps.
+pub(crate) const MAX_WRAPPING: usize = 8;
 
 /// The handle a messy string most likely holds (SPEC C2), with the fixes that got there:
 /// surrounding white space, a wrapping pair of brackets or quotes, a label (`doi:`, `DOI `,
@@ -336,6 +379,15 @@ pub(crate) fn clean_as_written<'a>(
     // The part of `text` left, as offsets: every textual fix takes something off an end.
     let (mut start, mut end) = (0, text.len());
     let mut label = None;
+    // Each step takes something off an end, and looks at no more than that, but for the
+    // wrapping pairs (at most MAX_WRAPPING) and the first count of the pairs' characters.
+    let mut wrapping = 0;
+    let mut counts: Option<PairCounts> = None;
+    let taken = |counts: &mut Option<PairCounts>, gone: &str| {
+        if let Some(counts) = counts {
+            counts.add(gone, -1);
+        }
+    };
     loop {
         let s = &text[start..end];
         let trimmed = s.trim_start_matches(is_space);
@@ -350,8 +402,13 @@ pub(crate) fn clean_as_written<'a>(
             end = start + trimmed.len();
             continue;
         }
-        if let Some((open, close)) = wrapped(s) {
+        if let Some((open, close)) = wrapped(s).filter(|&(o, c)| o == c || wrapping < MAX_WRAPPING)
+        {
             note(FixCode::WrappingPair, start);
+            // (A pair of quotes is checked at its ends alone.)
+            wrapping += usize::from(open != close);
+            taken(&mut counts, &s[..open.len_utf8()]);
+            taken(&mut counts, &s[s.len() - close.len_utf8()..]);
             start += open.len_utf8();
             end -= close.len_utf8();
             continue;
@@ -363,16 +420,60 @@ pub(crate) fn clean_as_written<'a>(
             } else {
                 Form::Hdl
             });
+            taken(&mut counts, &s[..p]);
             start += p;
             continue;
         }
-        if let Some(c) = trailing_punctuation(s) {
+        let last_is_pair = s
+            .chars()
+            .next_back()
+            .is_some_and(|c| PairCounts::slot(c).is_some());
+        if last_is_pair && counts.is_none() {
+            counts = Some(PairCounts::of(s));
+        }
+        let trailing = match &counts {
+            Some(counts) => trailing_punctuation(s, counts),
+            None => trailing_punctuation(s, &PairCounts([0; 2 * PAIRS.len()])),
+        };
+        if let Some(c) = trailing {
             note(FixCode::TrailingPunctuation, end - c.len_utf8());
+            taken(&mut counts, &s[s.len() - c.len_utf8()..]);
             end -= c.len_utf8();
+            continue;
+        }
+        // A resolver's URL pasted before another's (`https://doi.org/https://doi.org/10.1/x`):
+        // the inner is the one that holds the handle.
+        if let Some(p) =
+            resolver_prefix(s, options).filter(|&p| resolver_prefix(&s[p..], options).is_some())
+        {
+            note(FixCode::ResolverUrl, start);
+            taken(&mut counts, &s[..p]);
+            start += p;
             continue;
         }
         break;
     }
+    let (handle, form) = read_rest(text, start, end, label, options, &mut note)?;
+    Ok(Read {
+        handle,
+        form,
+        fixes,
+        read_from: start,
+    })
+}
+
+/// What cleaning reads in `text[start..end]`, what its textual fixes left (after a label
+/// of `label`'s form, if one was taken off): the handle in any written form, a resolver's
+/// host without its scheme read as its URL, and a handle that is itself a URL read as the
+/// resolver's it is, or refused.
+fn read_rest<'a>(
+    text: &'a str,
+    start: usize,
+    end: usize,
+    label: Option<Form>,
+    options: &Options,
+    note: &mut impl FnMut(FixCode, usize),
+) -> Result<(ReadHandle<'a>, Form), ParseError> {
     let s = &text[start..end];
     // A resolver's host without its scheme reads as the URL with it.
     let b = s.as_bytes();
@@ -382,22 +483,101 @@ pub(crate) fn clean_as_written<'a>(
     let (handle, form) = match host {
         Some(_) => {
             let with_scheme = alloc::format!("https://{s}");
-            let (handle, form) = read_uri(text, start, -8, &with_scheme, options, &mut note)?;
+            let (handle, form) = read_uri(text, start, -8, &with_scheme, options, note)?;
             // Read from a copy with the scheme: owned.
             (ReadHandle::Owned(handle.into_handle()), form)
         }
-        None => read_uri(text, start, 0, s, options, &mut note)?,
+        None => read_uri(text, start, 0, s, options, note)?,
+    };
+    // A handle that is itself a URL (`info:hdl/https://x/y`, a resolver's URL whose path
+    // decodes to one): a resolver's is read as its handle; another site's holds none.
+    let (handle, form) = if url_shaped(handle.as_handle_ref().as_str()) {
+        let h = handle.as_handle_ref().as_str();
+        // The error names the inner URL's host where the text holds it as written, else
+        // where the handle begins, percent-encoded, after the form's prefix.
+        let at = (h.as_ptr() as usize)
+            .checked_sub(text.as_ptr() as usize)
+            .filter(|&at| at + h.len() <= text.len())
+            .map_or_else(
+                || {
+                    let prefix = resolver_prefix(s, options).or_else(|| {
+                        [
+                            &g::HDL_HOST_FORM,
+                            &g::HDL_FORM,
+                            &g::INFO_HDL_FORM,
+                            &g::INFO_DOI_FORM,
+                        ]
+                        .iter()
+                        .find_map(|dfa| dfa.accepted_prefix(s.as_bytes()))
+                    });
+                    start + prefix.unwrap_or(0)
+                },
+                |at| at + h.find("://").map_or(0, |s| s + 3),
+            );
+        let refused = || {
+            ParseError::new(
+                at,
+                ParseErrorKind::UnknownResolver,
+                text[at..].chars().next(),
+            )
+        };
+        if resolver_prefix(h, options).is_none() {
+            return Err(refused());
+        }
+        note(FixCode::ResolverUrl, start);
+        let inner = recognize(h, options).map_err(|_| refused())?;
+        if url_shaped(inner.handle().as_str()) {
+            return Err(refused());
+        }
+        (ReadHandle::Owned(inner.handle().to_handle()), form)
+    } else {
+        (handle, form)
     };
     let form = match (label, form) {
         (Some(label), Form::Handle) => label,
         (_, form) => form,
     };
-    Ok(Read {
-        handle,
-        form,
-        fixes,
-        read_from: start,
+    Ok((handle, form))
+}
+
+/// The handle `text` holds as cleaning reads it when written as it is (no textual fix:
+/// no label, trailing punctuation or white space taken off), or where not.
+pub(crate) fn read_written<'a>(
+    text: &'a str,
+    options: &Options,
+) -> Result<ReadHandle<'a>, ParseError> {
+    read_rest(text, 0, text.len(), None, options, &mut |_, _| {}).map(|(h, _)| h)
+}
+
+/// The length of the resolver's URL prefix `s` starts with, its '/' included: a known
+/// resolver's host with or without its scheme, or a base `options` names (P1).
+pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
+    let b = s.as_bytes();
+    let starts = |at: usize, p: &str| {
+        b.len() >= at + p.len() && b[at..at + p.len()].eq_ignore_ascii_case(p.as_bytes())
+    };
+    let scheme = ["https://", "http://"]
+        .into_iter()
+        .find(|p| starts(0, p))
+        .map_or(0, str::len);
+    let known = KNOWN_PROXY_HOSTS
+        .iter()
+        .find(|h| starts(scheme, h) && b.get(scheme + h.len()) == Some(&b'/'))
+        .map(|h| scheme + h.len() + 1);
+    known.or_else(|| {
+        options
+            .bases
+            .iter()
+            .find(|base| {
+                scheme > 0 && starts(0, base.as_str()) && b.get(base.as_str().len()) == Some(&b'/')
+            })
+            .map(|base| base.as_str().len() + 1)
     })
+}
+
+/// Whether a handle's text is a URL, `scheme://…` (grammar/forms.pest `other_url_form`).
+fn url_shaped(h: &str) -> bool {
+    g::OTHER_URL_FORM.accepted_prefix(h.as_bytes()).is_some()
 }
 
 /// The handle in `s`, what cleaning left of `text` from `start` (`s` is that text with

@@ -24,6 +24,8 @@ pub(crate) struct Dfa {
     pub(crate) shift: u32,
     /// The next state for each state and class; state 0 is the dead state.
     pub(crate) transitions: &'static [u8],
+    /// Per state, whether an input that ends there matches the rule.
+    pub(crate) accepting: &'static [bool],
     /// Per state, the grammar rule that consumed the character leading there (the entry
     /// rule for the start), as an index into `label_names`: what a rejection was inside.
     pub(crate) labels: &'static [u8],
@@ -126,6 +128,26 @@ impl Dfa {
             }
         }
         true
+    }
+
+    /// The state after `byte` from `state` (0, the dead state, when no match holds it), by
+    /// the tables: for a walk that does not start at the input's first byte.
+    #[inline]
+    pub(crate) fn step(&self, state: usize, byte: u8) -> usize {
+        let class = usize::from(self.classes[usize::from(byte)]);
+        usize::from(self.transitions[(state << self.shift) | class])
+    }
+
+    /// The state after `input` from `state`, by the tables, or the index of the first byte
+    /// no match can contain.
+    pub(crate) fn walk_from(&self, mut state: usize, input: &[u8]) -> Result<usize, usize> {
+        for (i, &b) in input.iter().enumerate() {
+            state = self.step(state, b);
+            if state == DEAD {
+                return Err(i);
+            }
+        }
+        Ok(state)
     }
 
     /// The length of the prefix after which every continuation is accepted, for the form

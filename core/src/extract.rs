@@ -2,19 +2,29 @@
 //!
 //! Where an identifier may start is the forms grammar's (its prefix rules, `label_form`,
 //! `bare_doi_form`) and the known resolvers'. Where it ends: ASCII white space, `"` and a tag
-//! are the grammar's too (`identifier_end_form`); Unicode white space, a closing bracket
-//! with no partner inside it, and then sentence punctuation are said here and in cleaning
+//! are the grammar's too (`identifier_end_form`); Unicode white space, brackets (a closing
+//! one with no partner inside it, an opening one with none after it, more than
+//! [`MAX_OPEN`] open at once), and then sentence punctuation are said here and in cleaning
 //! (C2, C3), since the generator reads non-ASCII characters as one symbol and balance is
 //! not a regular language.
+//!
+//! Linear time on every input: each start is tried once, and what a try reads is either
+//! taken (the search goes on after it) or bounded by what earlier tries left behind. The
+//! scan of an identifier's end is kept for the starts inside it (`Ends`), where the next
+//! `/`, `?` or `#` is, is remembered as the starts move forward (`Next`), and a reading that
+//! failed at bytes no reading of its form gets past is remembered for the starts before it
+//! (`Extract::fails`). `Extract::work` counts the bytes read, and the tests hold it to a
+//! constant factor of the text.
 
-use crate::base::KNOWN_PROXY_HOSTS;
-use crate::clean::{clean_as_written, is_space, trailing_punctuation, FixCode, PAIRS};
+use crate::base::{KNOWN_PROXY_HOSTS, PATH_PREFIXES};
+use crate::clean::{clean_as_written, is_space, read_written, resolver_prefix, FixCode, PAIRS};
 use crate::dfa::Dfa;
 use crate::escape::PROXY_PATH;
 use crate::form::{Form, Options};
 use crate::generated as g;
 use crate::handle::{HandleRef, ReadHandle};
 use crate::pairs::PairTable;
+use alloc::vec::Vec;
 
 /// An identifier found in a text: where, as written, in which form, and the handle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,6 +70,8 @@ impl<'a> Found<'a> {
 /// handles under the prefixes `options` names ([`Options::handle_prefix`]). A bare `1234/567`
 /// in prose is not evidence of a handle.
 ///
+/// Time is linear in the length of `text`, whatever it holds.
+///
 /// ```
 /// use handle_id::{extract, Form, Options};
 /// let text = "See doi:10.1000/182 and (https://doi.org/10.3319/TAO.2009.05.25.02(IWNOP)).";
@@ -78,10 +90,26 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
         at: 0,
         tried: 0,
         token: (0, 0),
+        ends: Ends::default(),
+        scheme_sep: (0, None),
+        slash: Next::NONE,
+        query: Next::NONE,
+        hash: Next::NONE,
+        second_hash: Next::NONE,
+        unkept: Next::NONE,
+        urn_sep: Next::NONE,
+        fails: [None; Form::ALL.len()],
+        last_kept: (usize::MAX, 0, 0),
+        repository: Next::NONE,
+        failed_chain: 0,
+        work: 0,
     }
 }
 
-/// The iterator of [`extract`]; it holds the text and a position, nothing per identifier.
+/// The iterator of [`extract`]. Besides the text and a position it keeps what makes every
+/// input cost time linear in its length: the scans of identifiers' ends that starts inside
+/// them reuse (at most [`MAX_OPEN`]` + 1` nested), where the next delimiters are, and where
+/// readings of each form failed; a fixed size, nothing per identifier.
 #[derive(Clone, Debug)]
 pub struct Extract<'a, 'o> {
     text: &'a str,
@@ -93,22 +121,66 @@ pub struct Extract<'a, 'o> {
     /// The last anchor and where its token starts: the next anchor in the same token
     /// finds its start without looking back again.
     token: (usize, usize),
+    /// Identifiers' ends, for the starts that follow inside them.
+    ends: Ends,
+    /// How far `://` was looked for, and where it was last seen.
+    scheme_sep: (usize, Option<usize>),
+    /// The next `/`; `?` or `#`; `#`; the `#` after that; a byte a proxy path does not keep
+    /// as it is (`escape::PROXY_PATH`); `/` or `:`.
+    slash: Next,
+    query: Next,
+    hash: Next,
+    second_hash: Next,
+    unkept: Next,
+    urn_sep: Next,
+    /// Per form (by [`Form::ALL`] index): a reading of that form that failed at bytes that
+    /// no reading of the form gets past, `(window start, last byte)`. A later start of the
+    /// form before the window, whose identifier would hold the window, fails too.
+    fails: [Option<Failure>; Form::ALL.len()],
+    /// The last end sentence punctuation was taken off: `(end, start, kept)`.
+    last_kept: (usize, usize, usize),
+    /// The next `/handle/` (a repository page's path).
+    repository: Next,
+    /// The innermost of resolvers' URLs pasted one before another that held no handle:
+    /// the starts before it, inside the others, fail too.
+    failed_chain: usize,
+    /// The bytes read so far, over every pass: what the linear bound is checked on.
+    work: usize,
 }
+
+/// A reading of one form that failed on the bytes `from..=last` whatever came before them
+/// (with `exact`, when they ended it): a later start of that form before `from` whose
+/// identifier holds them (ends there) fails too.
+#[derive(Clone, Copy, Debug)]
+struct Failure {
+    from: usize,
+    last: usize,
+    exact: bool,
+}
+
+/// The texts on which a debug build checks that a start passed over without its whole
+/// reading would indeed not read (the fuzzer's and the tests' texts; on longer ones the
+/// check would cost time quadratic in them).
+const VERIFIED: usize = 1 << 12;
 
 /// How far back from an anchor a start is looked for: a label and its space (`DOI: `)
 /// before a token, and the token itself up to this many bytes (an identifier's first
 /// anchor the scan stops at is at most this far from its start).
 const LOOK_BACK: usize = 512;
 
-/// The longest identifier extraction reads (a longer one is not read): so that a hostile
-/// text costs time linear in its length.
-pub const MAX_IDENTIFIER: usize = 8192;
+/// The most brackets an identifier holds open at once (SPEC C3): an opening bracket beyond
+/// these ends it. No registered DOI nests brackets deeper than two; the bound keeps what a
+/// start nested inside brackets costs to a constant.
+pub const MAX_OPEN: usize = 8;
 
 impl<'a> Iterator for Extract<'a, '_> {
     type Item = Found<'a>;
 
     fn next(&mut self) -> Option<Found<'a>> {
         let bytes = self.text.as_bytes();
+        // The anchors' search and the words before them read each position once, as `at`
+        // and `tried` only move forward: counted as two passes over what this call covers.
+        let entry = self.at;
         // Every identifier holds a '/' or a ':' (a handle's '/', a label's or scheme's ':';
         // `urn:doi:10.123:456` has only ':'), and text holds few: they are the anchors,
         // found by memchr, and a start is looked for in the token before each.
@@ -180,6 +252,7 @@ impl<'a> Iterator for Extract<'a, '_> {
                         .map_or(token, |w| i + w + 1);
                     debug_assert!(!bytes[token..self.at].iter().any(u8::is_ascii_whitespace));
                     self.token = (self.at, token);
+                    self.work += 2 * self.at.saturating_sub(entry);
                     return Some(found);
                 }
                 i = crate::dfa::skip(&bytes[..k], i + 1, &CONTINUES_WORD, 1);
@@ -187,8 +260,19 @@ impl<'a> Iterator for Extract<'a, '_> {
             self.tried = self.tried.max(k);
             self.at = k + 1;
         }
+        self.work += 2 * (bytes.len() - entry);
         self.at = bytes.len();
         None
+    }
+}
+
+impl Extract<'_, '_> {
+    /// The bytes read so far, over every pass: for the tests that hold extraction to time
+    /// linear in its input (it stays within a constant factor of the text's length).
+    #[doc(hidden)]
+    #[must_use]
+    pub fn work(&self) -> usize {
+        self.work
     }
 }
 
@@ -211,25 +295,44 @@ fn may_end_scheme(before: &[u8]) -> bool {
     }
 }
 
-/// The length of the label (`DOI: `, `hdl `, C2) that `rest` starts with, with the white
-/// space after it; 0 without one.
-fn label_len(rest: &str) -> usize {
-    g::LABEL_FORM
-        .accepted_prefix(rest.as_bytes())
-        .map_or(0, |p| {
-            p + rest[p..].len() - rest[p..].trim_start_matches(is_space).len()
+/// `p` (the length of a label, `DOI: `, `hdl `, C2) and the white space that follows it in
+/// `rest`.
+fn with_space(rest: &str, p: usize) -> usize {
+    p + rest[p..].len() - rest[p..].trim_start_matches(is_space).len()
+}
+
+/// Whether `text` starts with `pattern` (lower-case ASCII) ignoring ASCII case, eight
+/// bytes at a time: a letter of the pattern is compared with the case bit set, anything
+/// else as it is.
+#[inline]
+fn starts_with_ci(text: &[u8], pattern: &[u8]) -> bool {
+    if text.len() < pattern.len() {
+        return false;
+    }
+    text[..pattern.len()]
+        .chunks(8)
+        .zip(pattern.chunks(8))
+        .all(|(t, p)| {
+            let (mut tw, mut pw, mut case) = ([0_u8; 8], [0_u8; 8], [0_u8; 8]);
+            tw[..t.len()].copy_from_slice(t);
+            pw[..p.len()].copy_from_slice(p);
+            for (c, &b) in case.iter_mut().zip(p) {
+                *c = if b.is_ascii_lowercase() { 0x20 } else { 0 };
+            }
+            let case = u64::from_le_bytes(case);
+            u64::from_le_bytes(tw) | case == u64::from_le_bytes(pw)
         })
 }
 
-/// The prefix rules of the written forms found in text (C3), besides URLs.
-static WRITTEN_FORMS: [&Dfa; 7] = [
-    &g::DOI_FORM,
-    &g::HDL_FORM,
-    &g::INFO_HDL_FORM,
-    &g::INFO_DOI_FORM,
-    &g::URN_HDL_FORM,
-    &g::URN_DOI_FORM,
-    &g::LABEL_FORM,
+/// The prefix rules of the written forms found in text (C3), besides URLs and labels, in
+/// the order `recognize` tries them, and the form each gives.
+static WRITTEN_FORMS: [(&Dfa, Form); 6] = [
+    (&g::HDL_HOST_FORM, Form::HdlHost),
+    (&g::HDL_FORM, Form::Hdl),
+    (&g::INFO_HDL_FORM, Form::InfoHdl),
+    (&g::INFO_DOI_FORM, Form::InfoDoi),
+    (&g::URN_HDL_FORM, Form::UrnHdl),
+    (&g::URN_DOI_FORM, Form::UrnDoi),
 ];
 
 /// The schemes of the URLs read as resolvers' URLs (with the known resolvers' hosts
@@ -252,7 +355,8 @@ fn may_start_written(pair: [u8; 2]) -> bool {
     let starts = |s: &str| s.as_bytes()[..2].eq_ignore_ascii_case(&pair);
     URL_SCHEMES.iter().any(|s| starts(s))
         || KNOWN_PROXY_HOSTS.iter().any(|h| starts(h))
-        || WRITTEN_FORMS.iter().any(|dfa| dfa.may_start(&pair))
+        || g::LABEL_FORM.may_start(&pair)
+        || WRITTEN_FORMS.iter().any(|(dfa, _)| dfa.may_start(&pair))
 }
 
 /// The bytes after which an identifier does not start (it would continue a word or a
@@ -268,92 +372,814 @@ static CONTINUES_WORD: [bool; 256] = {
     table
 };
 
+/// What may start at a word: the kind of identifier, read by its own steps.
+#[derive(Clone, Copy, Debug)]
+enum Start {
+    /// A DOI written bare (`bare_doi_form`).
+    Bare,
+    /// A handle under a prefix the caller named.
+    Named,
+    /// A label and the white space after it (`DOI: `, `hdl `, `doi:`), then a handle (for
+    /// a DOI label, a DOI's prefix up to its '/', where it is).
+    Label {
+        len: usize,
+        doi: bool,
+        slash: Option<usize>,
+    },
+    /// A URI of `form` whose handle begins `prefix` bytes in (`hdl:`, `info:doi/`, …).
+    Uri { form: Form, prefix: usize },
+    /// An HTTP(S) URL of a resolver, or a known resolver's host without its scheme.
+    Url { scheme: usize },
+    /// A label (`len` bytes with its white space) before another written form.
+    Relabelled { len: usize },
+}
+
 impl<'a> Extract<'a, '_> {
     /// The identifier that starts at `i`, if one does, in the token (the text since the
     /// last white space) that starts at `token`, and the length of its label (`DOI: `).
-    fn candidate(&self, i: usize, token: usize) -> Option<(Found<'a>, usize)> {
-        let rest = &self.text[i..];
-        let r = rest.as_bytes();
+    fn candidate(&mut self, i: usize, token: usize) -> Option<(Found<'a>, usize)> {
+        let r = &self.text.as_bytes()[i..];
         // Most words start nothing: their first two bytes tell, from a table.
         if r.len() >= 2 && !STARTS.get(r[0], r[1]) && self.options.prefixes.is_empty() {
             return None;
         }
-        let starts =
-            |p: &str| r.len() >= p.len() && r[..p.len()].eq_ignore_ascii_case(p.as_bytes());
-        let written = (r.len() < 2 || WRITTEN_STARTS.get(r[0], r[1]))
-            && (URL_SCHEMES.iter().any(|s| starts(s))
-                || KNOWN_PROXY_HOSTS
+        match self.start_at(i, true)? {
+            Start::Bare | Start::Named => self.bare(i, token),
+            Start::Label { len, doi, slash } => self.labelled(i, len, doi, slash),
+            Start::Uri { form, prefix } => self.uri(i, form, prefix),
+            Start::Url { scheme } => self.url(i, scheme),
+            Start::Relabelled { len } => {
+                let inner = match self.start_at(i + len, false)? {
+                    Start::Label { len: l, doi, slash } => self.labelled(i + len, l, doi, slash),
+                    Start::Uri { form, prefix } => self.uri(i + len, form, prefix),
+                    Start::Url { scheme } => self.url(i + len, scheme),
+                    _ => None,
+                }?;
+                // Read whole, label and all, as cleaning reads it.
+                let text = &self.text[i..inner.0.span().end];
+                self.read(i, text).map(|f| (f, len))
+            }
+        }
+    }
+
+    /// What starts at `i`, by its first bytes alone (a bounded look: prefixes, a host, a
+    /// DOI's prefix of digits).
+    fn start_at(&self, i: usize, outer: bool) -> Option<Start> {
+        let rest = &self.text[i..];
+        let r = rest.as_bytes();
+        let starts = |p: &str| starts_with_ci(r, p.as_bytes());
+        if r.len() < 2 || WRITTEN_STARTS.get(r[0], r[1]) {
+            let label = g::LABEL_FORM
+                .may_start(r)
+                .then(|| g::LABEL_FORM.accepted_prefix(r))
+                .flatten();
+            if let Some(p) = label {
+                let len = with_space(rest, p);
+                // A label before anything but an identifier's first character is not one.
+                if !r.get(len).is_some_and(u8::is_ascii_alphanumeric) {
+                    return None;
+                }
+                // A label before another written form (`doi:https://doi.org/…`, `DOI: hdl:…`)
+                // is part of it.
+                if outer
+                    && r[len].is_ascii_alphabetic()
+                    && matches!(
+                        self.start_at(i + len, false),
+                        Some(Start::Uri { .. } | Start::Url { .. } | Start::Label { .. })
+                    )
+                {
+                    return Some(Start::Relabelled { len });
+                }
+                let doi = r[0].eq_ignore_ascii_case(&b'd');
+                // After a DOI label, the start of a DOI's prefix (C3); a shortDOI's '/'.
+                let mut slash = None;
+                if doi {
+                    let p = g::DOI_START_FORM.accepted_prefix(&r[len..])?;
+                    slash = (r[len + p - 1] == b'/').then_some(i + len + p - 1);
+                }
+                return Some(Start::Label { len, doi, slash });
+            }
+            if let Some(s) = URL_SCHEMES.iter().find(|s| starts(s)) {
+                return Some(Start::Url { scheme: s.len() });
+            }
+            if KNOWN_PROXY_HOSTS
+                .iter()
+                .any(|h| starts(h) && r.get(h.len()) == Some(&b'/'))
+            {
+                return Some(Start::Url { scheme: 0 });
+            }
+            if let Some((dfa, form)) = WRITTEN_FORMS
+                .iter()
+                .find(|(dfa, _)| dfa.may_start(r) && dfa.accepted_prefix(r).is_some())
+            {
+                let prefix = dfa.accepted_prefix(r)?;
+                let form = match form {
+                    Form::HdlHost if self.options.resolution_form => Form::HdlResolution,
+                    form => *form,
+                };
+                // A DOI URI holds a DOI (C3): `10` and `.` or its '/' first.
+                if matches!(form, Form::InfoDoi | Form::UrnDoi)
+                    && g::DOI_START_FORM.accepted_prefix(&r[prefix..]).is_none()
+                {
+                    return None;
+                }
+                return Some(Start::Uri { form, prefix });
+            }
+        }
+        if self
+            .options
+            .prefixes
+            .iter()
+            .any(|p| r.len() > p.len() && r[..p.len()] == *p.as_bytes() && r[p.len()] == b'/')
+        {
+            return Some(Start::Named);
+        }
+        g::BARE_DOI_FORM
+            .accepted_prefix(r)
+            .is_some()
+            .then_some(Start::Bare)
+    }
+
+    /// A bare DOI or a handle under a named prefix at `i`: what cleaning reads there is the
+    /// text as a bare handle (it starts with a digit or letter, holds no white space and
+    /// ends in no punctuation cleaning would take off), without the detour. In another
+    /// site's URL it ends before the URL's query and fragment and a view's segment (C3).
+    fn bare(&mut self, i: usize, token: usize) -> Option<(Found<'a>, usize)> {
+        // Its scan is kept for the starts after it only in a URL, where the query ends it
+        // short of where the scan ended; elsewhere it is taken whole or is punctuation
+        // alone (its local name empty), which holds no other start.
+        let in_url = self.in_url(token, i);
+        let (_, cut, _) = self
+            .ends
+            .query_kept(self.text, i, in_url, false, &mut self.work);
+        let mut kept = self.kept(i, cut);
+        if in_url {
+            let q = self.query.at(
+                &self.text.as_bytes()[..kept],
+                i,
+                |b| memchr::memchr2(b'?', b'#', b),
+                &mut self.work,
+            );
+            kept = self.kept(i, kept.min(q));
+            let text = &self.text[i..kept];
+            self.work += text.len();
+            let first = text.find('/').unwrap_or(text.len());
+            if let Some(last) = text.rfind('/').filter(|&l| l > first) {
+                if g::URL_VIEW_FORM.run(&text.as_bytes()[last..]).is_ok() {
+                    kept = self.kept(i, i + last);
+                }
+            }
+        }
+        let text = &self.text[i..kept];
+        let h = self.parse(i, kept)?;
+        // Its local name is not empty (C3).
+        if h.local_name().is_empty() {
+            return None;
+        }
+        let found = Found {
+            start: i,
+            text,
+            form: Form::Handle,
+            handle: ReadHandle::Slice(h),
+        };
+        Some((found, 0))
+    }
+
+    /// A label and the handle after it (`doi:10.1/x`, `DOI: 10.1/x`, `hdl: 20.1/x`).
+    fn labelled(
+        &mut self,
+        i: usize,
+        label: usize,
+        doi: bool,
+        slash: Option<usize>,
+    ) -> Option<(Found<'a>, usize)> {
+        let h = i + label;
+        let (_, cut, _) = self
+            .ends
+            .query_kept(self.text, h, true, false, &mut self.work);
+        let kept = self.kept(h, cut);
+        // Its handle's '/' and a local name after it (the naming authority of a DOI is
+        // digits, C3; of a handle, read up to its '/' alone).
+        let slash = slash.unwrap_or_else(|| {
+            self.slash.at(
+                &self.text.as_bytes()[..kept],
+                h,
+                |b| memchr::memchr(b'/', b),
+                &mut self.work,
+            )
+        });
+        if slash + 1 >= kept {
+            return None;
+        }
+        if !doi {
+            self.parse(h, slash + 1)?;
+        }
+        let text = &self.text[i..kept];
+        let form = if doi { Form::Doi } else { Form::Hdl };
+        // A handle that starts with a digit is no other form, no label, no host and no
+        // bracket, so cleaning reads it as a bare handle.
+        if self.text.as_bytes()[h].is_ascii_digit() {
+            let handle = self.parse(h, kept)?;
+            if !labels_a_doi(form, handle) {
+                return None;
+            }
+            return Some((self.found(i, text, form, ReadHandle::Slice(handle)), label));
+        }
+        self.read(i, text).map(|f| (f, label))
+    }
+
+    /// A URI (`hdl:`, `hdl://`, `info:hdl/`, `info:doi/`, `urn:hdl:`, `urn:doi:`).
+    fn uri(&mut self, i: usize, form: Form, prefix: usize) -> Option<(Found<'a>, usize)> {
+        let bytes = self.text.as_bytes();
+        let (_, cut, _) = self
+            .ends
+            .query_kept(self.text, i, true, false, &mut self.work);
+        let mut kept = self.kept(i, cut);
+        let urn = matches!(form, Form::UrnHdl | Form::UrnDoi);
+        if !urn {
+            // A fragment holds no '#' (RFC 3986): a second one ends the URI.
+            let first = self.hash.at(
+                &bytes[..kept],
+                i,
+                |b| memchr::memchr(b'#', b),
+                &mut self.work,
+            );
+            if first < kept {
+                let second = self.second_hash.at(
+                    &bytes[..kept],
+                    first + 1,
+                    |b| memchr::memchr(b'#', b),
+                    &mut self.work,
+                );
+                if second < kept {
+                    kept = self.kept(i, second);
+                }
+            }
+        }
+        if self.failed_before(form, i, kept) {
+            return None;
+        }
+        // The handle's '/' (for `urn:` forms a ':' may be it), read up to there alone: a
+        // naming authority no reading of the whole accepts fails here, at its own cost.
+        let mut h = i + prefix;
+        let mut sep = if urn {
+            self.urn_sep.at(
+                &bytes[..kept],
+                h,
+                |b| memchr::memchr2(b'/', b':', b),
+                &mut self.work,
+            )
+        } else {
+            self.slash.at(
+                &bytes[..kept],
+                h,
+                |b| memchr::memchr(b'/', b),
+                &mut self.work,
+            )
+        };
+        if form == Form::HdlResolution && sep < kept {
+            // (The server first: the handle begins after its '/'.)
+            h = sep + 1;
+            sep = self.slash.at(
+                &bytes[..kept],
+                h,
+                |b| memchr::memchr(b'/', b),
+                &mut self.work,
+            );
+        }
+        let info = validator_is_info(form);
+        if !urn && !info {
+            // An `hdl:` URI's handle holds its '/' raw (U11), before any query or fragment.
+            let query = self.query.at(
+                &bytes[..kept],
+                i,
+                |b| memchr::memchr2(b'?', b'#', b),
+                &mut self.work,
+            );
+            if sep + 1 >= kept.min(query) {
+                return None;
+            }
+        }
+        if urn && sep + 1 >= kept {
+            return None;
+        }
+        // A handle that is itself a URL is not one found here (C2).
+        if info && self.decoded_prefix(&g::OTHER_URL_FORM, h, kept).is_some() {
+            return None;
+        }
+        // (An `info:` URI's '/' may be escaped: then there is nothing to read alone.)
+        if sep < kept && self.fails_alone(i, sep, Some((h, !urn)), kept) {
+            return None;
+        }
+        // The form's validator walks the text, and its handle is percent-decoded (not the
+        // query and fragment: an `info:` URI's `?` is the identifier's, U7, U8), in one
+        // pass that stops at the first byte either refuses.
+        if let Some(dfa) = validator(form, self.options) {
+            let end = if info {
+                self.hash.at(
+                    &bytes[..kept],
+                    i,
+                    |b| memchr::memchr(b'#', b),
+                    &mut self.work,
+                )
+            } else {
+                self.query.at(
+                    &bytes[..kept],
+                    i,
+                    |b| memchr::memchr2(b'?', b'#', b),
+                    &mut self.work,
+                )
+            };
+            let start = usize::from(dfa.start);
+            if !self.walk(form, Some((dfa, start)), i, kept, (h, end.min(kept))) {
+                return None;
+            }
+        }
+        self.read(i, &self.text[i..kept]).map(|f| (f, 0))
+    }
+
+    /// A resolver's URL, with or without its scheme. Each step of `forms/proxy.rs` that may
+    /// refuse it is taken first on the least text that tells (the host, the path's first
+    /// segment and prefix, the first bad escape, the validator's walk up to where it
+    /// refuses), so that the whole is read only to be taken.
+    fn url(&mut self, i: usize, scheme: usize) -> Option<(Found<'a>, usize)> {
+        let bytes = self.text.as_bytes();
+        let o = self.options;
+        // Its host: a known resolver's or a base the caller named (or any, for repository
+        // pages).
+        let ends_host = |b: &u8| matches!(b, b'/' | b'?' | b'#' | b'\\') || b.is_ascii_whitespace();
+        let at = i + scheme;
+        // (A known resolver's host, with what follows it ending a host, is one: the
+        // common case looks no further.)
+        let known_end = KNOWN_PROXY_HOSTS
+            .iter()
+            .find(|h| {
+                starts_with_ci(&bytes[at..], h.as_bytes())
+                    && bytes.get(at + h.len()).map_or(true, ends_host)
+            })
+            .map(|h| at + h.len());
+        let host_end = known_end.unwrap_or_else(|| {
+            at + bytes[at..]
+                .iter()
+                .position(ends_host)
+                .unwrap_or(bytes.len() - at)
+        });
+        let host = &self.text[at..host_end];
+        self.work += host.len();
+        let known = known_end.is_some();
+        let base = o.bases.iter().find(|b| host.eq_ignore_ascii_case(b.host()));
+        if !(known || base.is_some() || (o.repository_urls && scheme > 0))
+            || bytes.get(host_end) != Some(&b'/')
+        {
+            return None;
+        }
+        // (A start inside resolvers' URLs pasted one before another whose innermost holds
+        // no handle: it reaches the same innermost.)
+        if i < self.failed_chain {
+            return None;
+        }
+        let (_, cut, unkept) = self
+            .ends
+            .query_kept(self.text, i, true, true, &mut self.work);
+        let kept = self.kept(i, cut);
+        if host_end >= kept || self.failed_before(Form::Proxy, i, kept) {
+            return None;
+        }
+        let path = host_end + 1;
+        // A resolver's URL pasted before another's (`https://doi.org/https://doi.org/…`):
+        // the innermost holds the handle, and what it reads is what the whole reads (C2).
+        // (Every resolver's URL starts with a letter; a handle seldom does.)
+        let chain = bytes.get(path).is_some_and(u8::is_ascii_alphabetic);
+        if let Some(first) = chain
+            .then(|| resolver_prefix(&self.text[i..kept], o))
+            .flatten()
+        {
+            let mut inner = i;
+            let mut p = first;
+            while let Some(next) = resolver_prefix(&self.text[inner + p..kept], o) {
+                self.work += p;
+                inner += p;
+                p = next;
+            }
+            if inner > i {
+                let scheme = URL_SCHEMES
                     .iter()
-                    .any(|h| starts(h) && r.get(h.len()) == Some(&b'/'))
-                || WRITTEN_FORMS
-                    .iter()
-                    .any(|dfa| dfa.may_start(r) && dfa.accepted_prefix(r).is_some()));
-        let named =
-            !written
-                && self.options.prefixes.iter().any(|p| {
-                    r.len() > p.len() && r[..p.len()] == *p.as_bytes() && r[p.len()] == b'/'
-                });
-        if !(written || named || g::BARE_DOI_FORM.accepted_prefix(r).is_some()) {
+                    .find(|s| {
+                        bytes.len() >= inner + s.len()
+                            && bytes[inner..inner + s.len()].eq_ignore_ascii_case(s.as_bytes())
+                    })
+                    .map_or(0, |s| s.len());
+                return match self.url(inner, scheme) {
+                    Some((f, _)) => self.read(i, &self.text[i..f.span().end]).map(|f| (f, 0)),
+                    None => {
+                        self.failed_chain = inner;
+                        None
+                    }
+                };
+            }
+        }
+        // The plain case: a known resolver's URL whose path needs no decoding, its path a
+        // bare handle that starts with a digit.
+        if known && base.is_none() && !o.cordra && path < kept && bytes[path].is_ascii_digit() {
+            let unkept = unkept.unwrap_or_else(|| {
+                self.unkept.at(
+                    &bytes[..kept],
+                    i,
+                    |b| Some(crate::dfa::skip(b, 0, &BYTE_CLASSES, u64::from(KEPT))),
+                    &mut self.work,
+                )
+            });
+            if unkept >= kept {
+                let h = self.parse(path, kept)?;
+                if h.local_name().is_empty() {
+                    return None;
+                }
+                let text = &self.text[i..kept];
+                return Some((self.found(i, text, Form::Proxy, ReadHandle::Slice(h)), 0));
+            }
+        }
+        // Where the handle begins (`forms/proxy.rs`): after a named base and its segment,
+        // or a known resolver's host, then `api/handles/` (P5); or after a repository
+        // page's `/handle/`.
+        let based = base.and_then(|b| match b.fixed_segment() {
+            None => Some(path),
+            Some(seg) => {
+                let after = path + seg.len();
+                (bytes.get(path..after) == Some(seg.as_bytes())
+                    && matches!(bytes.get(after), None | Some(b'/' | b'?' | b'#')))
+                .then_some(after + 1)
+            }
+        });
+        let mut h = match based.or(known.then_some(path)) {
+            Some(mut h) => {
+                if bytes.get(h..h + 12) == Some(b"api/handles/".as_slice()) {
+                    if o.cordra {
+                        return None;
+                    }
+                    h += 12;
+                }
+                h
+            }
+            None if o.repository_urls && scheme > 0 => {
+                let page = self.repository.at(
+                    &bytes[..kept],
+                    host_end,
+                    |b| memchr::memmem::find(b, b"/handle/"),
+                    &mut self.work,
+                );
+                if page >= kept {
+                    return None;
+                }
+                page + "/handle/".len()
+            }
+            None => return None,
+        };
+        let query = self.query.at(
+            &bytes[..kept],
+            host_end,
+            |b| memchr::memchr2(b'?', b'#', b),
+            &mut self.work,
+        );
+        let path_end = query.min(kept);
+        h = h.min(path_end);
+        // The prefix P3 takes off a decoded path (`hdl:`, `doi:`, `urn:hdl:` …), and a handle
+        // that is itself a URL, not one found here (C2: a resolver's would have been read as
+        // the innermost above).
+        let mut urn = false;
+        if let Some((p, u)) = PATH_PREFIXES
+            .iter()
+            .find_map(|(dfa, u)| self.decoded_prefix(dfa, h, path_end).map(|p| (p, *u)))
+        {
+            (h, urn) = (p, u);
+        }
+        if self
+            .decoded_prefix(&g::OTHER_URL_FORM, h, path_end)
+            .is_some()
+        {
             return None;
         }
-        // A label written with a space (`DOI 10.1/x`) is part of the identifier: its end is
-        // looked for after the label and the space. (A label is a written form.)
-        let label = if written { label_len(rest) } else { 0 };
-        if label > 0 && !r.get(label).is_some_and(u8::is_ascii_alphanumeric) {
-            // A label before anything but an identifier's first character: not one here.
+        // Up to the handle's first '/' (a `urn:` form's ':' may be it, P3) alone: a naming
+        // authority no reading of the whole accepts fails at its own cost.
+        let sep = if urn {
+            self.urn_sep.at(
+                &bytes[..kept],
+                h,
+                |b| memchr::memchr2(b'/', b':', b),
+                &mut self.work,
+            )
+        } else {
+            self.slash.at(
+                &bytes[..kept],
+                h,
+                |b| memchr::memchr(b'/', b),
+                &mut self.work,
+            )
+        };
+        if sep >= path_end {
+            // None as written: the handle's is escaped, or there is no handle. With no '/'
+            // or ':' in it, no other identifier starts inside: the path up to its query,
+            // read alone, says.
+            let part = &bytes[h..path_end];
+            self.work += part.len();
+            let escaped = memchr::memmem::find(part, b"%2F").is_some()
+                || memchr::memmem::find(part, b"%2f").is_some()
+                || (urn
+                    && (memchr::memmem::find(part, b"%3A").is_some()
+                        || memchr::memmem::find(part, b"%3a").is_some()));
+            if !escaped {
+                return None;
+            }
+            self.work += path_end - i;
+            let read = read_written(&self.text[i..path_end], o);
+            if read.is_err() || read.is_ok_and(|h| h.as_handle_ref().local_name().is_empty()) {
+                return None;
+            }
+        } else if sep + 1 >= path_end || self.fails_alone(i, sep, Some((h, true)), kept) {
+            // (Nothing after the '/': its local name would be empty.)
             return None;
         }
-        let (len, kept_in_path) = identifier_end(&rest[label..]);
-        let end = i + label + len;
-        if end - i > MAX_IDENTIFIER {
+        // Its path, percent-decoded, is UTF-8 (P3); under the CORDRA profile its validator
+        // walks it too (from where the URL starts: a host without its scheme reads as with
+        // `https://`; `http_url` refuses nothing after a host): one pass, up to the first
+        // byte either refuses.
+        let dfa = if o.cordra {
+            let dfa = &g::CORDRA_HTTP;
+            let start = match scheme {
+                0 => dfa.walk_from(usize::from(dfa.start), b"https://").ok()?,
+                _ => usize::from(dfa.start),
+            };
+            Some((dfa, start))
+        } else {
+            None
+        };
+        if !self.walk(Form::Proxy, dfa, i, kept, (host_end, path_end)) {
             return None;
         }
-        // Sentence punctuation after it is not part of it (C3).
+        self.read(i, &self.text[i..kept]).map(|f| (f, 0))
+    }
+
+    /// Where the prefix that the form rule `dfa` recognises ends, if the percent-decoded
+    /// text from `h` (up to `end`) starts with one (walked by the rule's tables).
+    fn decoded_prefix(&mut self, dfa: &Dfa, h: usize, end: usize) -> Option<usize> {
+        let bytes = &self.text.as_bytes()[..end];
+        let (mut state, mut i) = (usize::from(dfa.start), h);
+        while i < end {
+            let (byte, next) = decoded_byte(bytes, i);
+            self.work += next - i;
+            state = dfa.step(state, byte);
+            if state == 0 {
+                return None;
+            }
+            if dfa.accepting[state] {
+                return Some(next);
+            }
+            i = next;
+        }
+        None
+    }
+
+    /// Where the identifier that starts at `i` and ends at `end` is kept to: without the
+    /// sentence punctuation after it (C3).
+    #[inline]
+    fn kept(&mut self, i: usize, end: usize) -> usize {
+        // Most identifiers end in a letter or digit.
+        if self.text.as_bytes()[i..end]
+            .last()
+            .map_or(true, u8::is_ascii_alphanumeric)
+        {
+            return end;
+        }
+        // Starts that share an end share what is taken off it.
+        let (last_end, last_from, last_kept) = self.last_kept;
+        if last_end == end && last_from <= i {
+            return last_kept.max(i);
+        }
         let mut kept = end;
-        while let Some(c) = trailing_punctuation(&self.text[i..kept]) {
+        while let Some(c) = sentence_end(&self.text[i..kept]) {
             kept -= c.len_utf8();
         }
-        let mut text = &self.text[i..kept];
-        if !written {
-            if self.text.as_bytes()[token..i]
-                .windows(3)
-                .any(|w| w == b"://")
+        self.work += end - kept;
+        self.last_kept = (end, i, kept);
+        kept
+    }
+
+    /// Whether `://` is in the token before `i`: a bare DOI there is in another site's URL.
+    fn in_url(&mut self, token: usize, i: usize) -> bool {
+        let (searched, mut last) = self.scheme_sep;
+        // Only the token matters, and each byte is looked at once: from where the last
+        // look ended (two bytes back, for a `://` that straddles it) or the token's start.
+        let from = searched.saturating_sub(2).max(token);
+        if from < i {
+            let bytes = &self.text.as_bytes()[..i];
+            for colon in memchr::memchr_iter(b':', &bytes[from..]) {
+                if bytes.get(from + colon + 1..from + colon + 3) == Some(b"//".as_slice()) {
+                    last = Some(from + colon);
+                }
+            }
+            self.work += i - from;
+        }
+        self.scheme_sep = (i.max(searched), last);
+        last.is_some_and(|s| s >= token && s + 3 <= i)
+    }
+
+    /// Whether a reading of `form` that failed earlier holds for the start `i`, whose
+    /// identifier would run to `kept`: it starts before the failed bytes and reads them all.
+    fn failed_before(&self, form: Form, i: usize, kept: usize) -> bool {
+        let failed = self.fails[form_index(form)].is_some_and(|f| {
+            i < f.from
+                && if f.exact {
+                    kept == f.last + 1
+                } else {
+                    f.last < kept
+                }
+        });
+        // What the shortcut passes over, read in full, fails too.
+        debug_assert!(
+            !failed || self.text.len() > VERIFIED || self.reads(&self.text[i..kept]).is_none(),
+            "{form:?} at {i}: {:?} reads, though an earlier failure said it would not",
+            &self.text[i..kept]
+        );
+        failed
+    }
+
+    /// Whether the identifier that starts at `i` (and runs to `kept`) fails when read up
+    /// to its handle's first '/' (at `sep`) alone: a failure inside that part is a failure
+    /// of the whole. With `na`, where the handle's naming authority starts (and whether
+    /// its form decodes it), that naming authority is checked as cleaning checks it (a handle's, H1–H3, with
+    /// no white space, C2): where a profile wants more than one segment after it (CORDRA),
+    /// reading up to the '/' alone says nothing.
+    fn fails_alone(
+        &mut self,
+        i: usize,
+        sep: usize,
+        na: Option<(usize, bool)>,
+        kept: usize,
+    ) -> bool {
+        self.work += sep + 1 - i;
+        // (Read as written, not cleaned: cleaning would take a `urn:` form's last ':' off.)
+        let read = read_written(&self.text[i..=sep], self.options);
+        let fails = read.is_err_and(|e| e.index() <= sep - i)
+            || na.is_some_and(|(na, decode)| {
+                !naming_authority(&self.text.as_bytes()[na..sep], decode)
+            });
+        debug_assert!(
+            !fails || self.text.len() > VERIFIED || self.reads(&self.text[i..kept]).is_none(),
+            "{:?} reads, though {:?} alone does not",
+            &self.text[i..kept],
+            &self.text[i..=sep]
+        );
+        fails
+    }
+
+    /// Remembers that a reading of `form` refused the byte at `at`, if the bytes up to it
+    /// are refused from every state of its validator `dfa`.
+    fn remember_failure(&mut self, form: Form, dfa: &Dfa, at: usize) {
+        let bytes = self.text.as_bytes();
+        // A window of up to three bytes (an escape's `%` and two digits).
+        if let Some(from) = (at.saturating_sub(2)..=at)
+            .rev()
+            .find(|&from| refused_from_everywhere(dfa, &bytes[from..=at]))
+        {
+            self.remember(form, from, at, false);
+        }
+    }
+
+    /// Remembers that a reading of `form` failed on `from..=last` (with `exact`, on those
+    /// bytes at its end), whatever it read before them.
+    fn remember(&mut self, form: Form, from: usize, last: usize, exact: bool) {
+        // (A sentence's last character may be taken off: a window ending in one is not.)
+        let mut char_start = last;
+        while !self.text.is_char_boundary(char_start) {
+            char_start -= 1;
+        }
+        if self.text[char_start..].starts_with(['.', ',', ';', ':', '\'', '\u{2026}']) {
+            return;
+        }
+        let slot = &mut self.fails[form_index(form)];
+        if slot.map_or(true, |f| f.last <= last) {
+            *slot = Some(Failure { from, last, exact });
+        }
+    }
+
+    /// One pass over `text[i..kept]`: a validator's walk (from the given state; it must
+    /// end in an accepting one), and the percent-decoding of `decode` (a range of it),
+    /// whose bytes must be UTF-8. Whether both hold; where one fails on bytes every reading
+    /// of `form` that holds them fails on, that is remembered. (The text itself is UTF-8:
+    /// only an escape can start a bad sequence. A '%' that starts no escape is itself, P3;
+    /// where escapes must be whole, the validator says.)
+    fn walk(
+        &mut self,
+        form: Form,
+        dfa: Option<(&Dfa, usize)>,
+        i: usize,
+        kept: usize,
+        decode: (usize, usize),
+    ) -> bool {
+        let bytes = &self.text.as_bytes()[..kept];
+        let (from, to) = decode;
+        let mut state = dfa.map_or(0, |(_, s)| s);
+        // The next byte to decode, the sequence being read (its first byte's place, its
+        // bytes, how many are due).
+        let mut unit = from;
+        let (mut lead, mut seq, mut n, mut due) = (from, [0_u8; 4], 0, 0);
+        let mut p = i;
+        // (Without a validator, nothing to read before the first escape.)
+        if dfa.is_none() {
+            p = memchr::memchr(b'%', &bytes[from..to]).map_or(to, |e| from + e);
+            unit = p;
+        }
+        let end = if dfa.is_some() { kept } else { to };
+        while p < end {
+            if let Some((dfa, _)) = dfa {
+                state = dfa.step(state, bytes[p]);
+                if state == 0 {
+                    self.work += p + 1 - i;
+                    self.remember_failure(form, dfa, p);
+                    return false;
+                }
+            }
+            if p == unit && p < to {
+                let (byte, next) = decoded_byte(bytes, p);
+                unit = next;
+                let bad = if due == 0 {
+                    lead = p;
+                    seq[0] = byte;
+                    n = 1;
+                    match byte {
+                        0..=0x7F => None,
+                        0xC2..=0xDF => {
+                            due = 1;
+                            None
+                        }
+                        0xE0..=0xEF => {
+                            due = 2;
+                            None
+                        }
+                        0xF0..=0xF4 => {
+                            due = 3;
+                            None
+                        }
+                        _ => Some(next - 1),
+                    }
+                } else {
+                    seq[n] = byte;
+                    n += 1;
+                    due -= 1;
+                    let wrong = if due == 0 {
+                        core::str::from_utf8(&seq[..n]).is_err()
+                    } else {
+                        !(0x80..=0xBF).contains(&byte)
+                    };
+                    wrong.then_some(next - 1)
+                };
+                if let Some(bad) = bad {
+                    self.work += next - i;
+                    self.remember(form, lead, bad, false);
+                    return false;
+                }
+            }
+            p += 1;
+        }
+        self.work += end - i;
+        // A sequence the end cuts: a reading that ends there too fails (a longer one may
+        // complete it); if the query cuts it, every reading of that path does.
+        if due > 0 {
+            self.remember(form, lead, to - 1, to == kept);
+            return false;
+        }
+        // A walk that stops short of accepting: so does every reading that ends there on
+        // bytes that leave each state of the validator short of it.
+        if let Some((dfa, _)) = dfa.filter(|(dfa, _)| !dfa.accepting[state]) {
+            if let Some(from) = (kept.saturating_sub(3).max(i)..kept)
+                .rev()
+                .find(|&from| short_from_everywhere(dfa, &bytes[from..kept]))
             {
-                text = in_url_path(text);
+                self.remember(form, from, kept - 1, true);
             }
-            // A bare DOI or a handle under a named prefix: what cleaning reads there is the
-            // text as a bare handle (it starts with a digit or letter, holds no white space
-            // and ends in no punctuation cleaning would take off), without the detour. Its
-            // local name is not empty (C3).
-            let h = HandleRef::parse(text).ok()?;
-            if h.local_name().is_empty() {
-                return None;
-            }
-            // (Not under a named prefix, it starts as `bare_doi_form` says: `10.` and digits
-            // before its '/', a DOI's prefix.)
-            debug_assert!(named || h.is_doi());
-            let found = Found {
-                start: i,
-                text,
-                form: Form::Handle,
-                handle: ReadHandle::Slice(h),
-            };
-            return Some((found, 0));
+            return false;
         }
-        if let Some((form, h)) = self.plain_written(text, label, label + kept_in_path) {
-            if !labels_a_doi(form, h) {
-                return None;
-            }
-            let found = Found {
-                start: i,
-                text,
-                form,
-                handle: ReadHandle::Slice(h),
-            };
-            return Some((found, label));
-        }
-        // The identifier is what cleaning reads in the text kept, as it stands there (with
-        // its case: no canonical form is made).
+        true
+    }
+
+    /// `text[from..to]` as a bare handle (the handle grammar's walk stops where it refuses).
+    fn parse(&mut self, from: usize, to: usize) -> Option<HandleRef<'a>> {
+        let parsed = HandleRef::parse(&self.text[from..to]);
+        self.work += parsed
+            .as_ref()
+            .map_or_else(|e| e.index() + 1, |_| to - from);
+        parsed.ok()
+    }
+
+    /// What cleaning reads in `text` (from `i`), as written (with its case: no canonical
+    /// form is made), if it is one identifier that needed nothing but a label taken off.
+    fn read(&mut self, i: usize, text: &'a str) -> Option<Found<'a>> {
+        self.work += text.len();
+        let (form, handle) = self.reads(text)?;
+        Some(self.found(i, text, form, handle))
+    }
+
+    /// What [`read`](Self::read) finds in `text`.
+    fn reads(&self, text: &'a str) -> Option<(Form, ReadHandle<'a>)> {
         let read = clean_as_written(text, self.options).ok()?;
         if read.fixes.iter().any(|f| {
             // (White space cleaning takes off can only be after a label: the span starts
@@ -365,81 +1191,114 @@ impl<'a> Extract<'a, '_> {
         }) {
             return None;
         }
-        if !labels_a_doi(read.form, read.handle.as_handle_ref()) {
+        let h = read.handle.as_handle_ref();
+        if !labels_a_doi(read.form, h) || h.local_name().is_empty() || is_url(h.as_str()) {
             return None;
         }
-        let found = Found {
+        Some((read.form, read.handle))
+    }
+
+    fn found(&self, i: usize, text: &'a str, form: Form, handle: ReadHandle<'a>) -> Found<'a> {
+        Found {
             start: i,
             text,
-            form: read.form,
-            handle: read.handle,
-        };
-        Some((found, label))
+            form,
+            handle,
+        }
     }
 }
 
-impl<'a> Extract<'a, '_> {
-    /// The handle of the written forms most text holds, read without cleaning's general
-    /// loop: a label and a bare handle (`doi:10.1/x`, `DOI: 10.1/x`, `hdl:20.1/x`), and a
-    /// known resolver's URL, with or without its scheme, whose path is a bare handle that
-    /// needs no decoding (every character one the proxy path keeps, `escape::PROXY_PATH`).
-    /// What cleaning would read there, and no more: the extraction invariants hold the two
-    /// to the same handle and form. `text[..kept]` holds only bytes the proxy path keeps.
-    fn plain_written(
-        &self,
-        text: &'a str,
-        label: usize,
-        kept: usize,
-    ) -> Option<(Form, HandleRef<'a>)> {
-        // A handle that starts with a digit is no other form, no label, no host and no
-        // bracket, so cleaning reads it as a bare handle.
-        let bare = |rest: &'a str| {
-            rest.as_bytes()
-                .first()
-                .is_some_and(u8::is_ascii_digit)
-                .then(|| HandleRef::parse(rest).ok())
-                .flatten()
-        };
-        if label > 0 {
-            let form = if text.as_bytes()[0].eq_ignore_ascii_case(&b'd') {
-                Form::Doi
-            } else {
-                Form::Hdl
-            };
-            return Some((form, bare(&text[label..])?));
+/// The byte at `i` percent-decoded (an escape, or the byte itself: a '%' that starts no
+/// escape is itself, P3), and where the next begins.
+fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
+    match bytes.get(i..i + 3) {
+        Some(&[b'%', hi, lo]) if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() => {
+            (hex(hi) << 4 | hex(lo), i + 3)
         }
-        if self.options.cordra {
-            return None;
-        }
-        let b = text.as_bytes();
-        let starts = |at: usize, p: &str| {
-            b.len() >= at + p.len() && b[at..at + p.len()].eq_ignore_ascii_case(p.as_bytes())
-        };
-        let scheme = if starts(0, "https://") {
-            8
-        } else if starts(0, "http://") {
-            7
-        } else {
-            0
-        };
-        let host = KNOWN_PROXY_HOSTS
-            .iter()
-            .find(|h| starts(scheme, h) && b.get(scheme + h.len()) == Some(&b'/'))?;
-        // A base the caller names on a known host may have a fixed segment: cleaning's.
-        if self
-            .options
-            .bases
-            .iter()
-            .any(|base| base.host().eq_ignore_ascii_case(host))
-        {
-            return None;
-        }
-        // (The scheme and host are bytes the proxy path keeps too.)
-        if kept < text.len() {
-            return None;
-        }
-        Some((Form::Proxy, bare(&text[scheme + host.len() + 1..])?))
+        _ => (bytes[i], i + 1),
     }
+}
+
+/// Whether `raw` (percent-decoded, with `decode`) is a handle's naming authority as
+/// cleaning reads one: UTF-8, the handle grammar's (H2, H3), with no white space (C2).
+fn naming_authority(raw: &[u8], decode: bool) -> bool {
+    let mut decoded = Vec::with_capacity(raw.len() + 1);
+    let mut i = 0;
+    while i < raw.len() {
+        let (byte, next) = if decode {
+            decoded_byte(raw, i)
+        } else {
+            (raw[i], i + 1)
+        };
+        decoded.push(byte);
+        i = next;
+    }
+    decoded.push(b'/');
+    core::str::from_utf8(&decoded)
+        .is_ok_and(|na| HandleRef::parse(na).is_ok() && !na.contains(is_space))
+}
+
+/// The value of a hex digit (one `is_ascii_hexdigit` accepts).
+fn hex(b: u8) -> u8 {
+    match b {
+        b'0'..=b'9' => b - b'0',
+        _ => (b | 0x20) - b'a' + 10,
+    }
+}
+
+/// Whether a handle's text is itself a URL (`scheme://…`): never an identifier found in
+/// text (a resolver's URL inside another is read by cleaning, C2).
+fn is_url(h: &str) -> bool {
+    g::OTHER_URL_FORM.accepted_prefix(h.as_bytes()).is_some()
+}
+
+/// The index of `form` in [`Form::ALL`].
+fn form_index(form: Form) -> usize {
+    form as usize
+}
+
+/// Whether a URI of `form` is an `info:` URI, whose `?` belongs to the identifier (U8).
+fn validator_is_info(form: Form) -> bool {
+    matches!(form, Form::InfoHdl | Form::InfoDoi)
+}
+
+/// The validator that `recognize` walks over a URI of `form` under `options`, which stops
+/// at the first byte it refuses.
+fn validator(form: Form, options: &Options) -> Option<&'static Dfa> {
+    Some(match form {
+        Form::HdlResolution => &g::HDL_RESOLUTION,
+        Form::HdlHost if options.cordra => &g::CORDRA_HOST,
+        Form::Hdl if options.cordra => &g::CORDRA_PATH,
+        Form::HdlHost => &g::HDL_HOST,
+        Form::Hdl => &g::HDL_PATH,
+        Form::InfoHdl | Form::InfoDoi => &g::INFO_URI,
+        _ => return None,
+    })
+}
+
+/// Whether `dfa`, from every one of its states, ends `window` in a state that does not
+/// accept (or refuses it): a text that ends with these bytes is not in its language.
+fn short_from_everywhere(dfa: &Dfa, window: &[u8]) -> bool {
+    (1..dfa.labels.len()).all(|start| {
+        dfa.walk_from(start, window)
+            .map_or(true, |state| !dfa.accepting[state])
+    })
+}
+
+/// Whether `dfa` refuses `window` from every one of its states: whatever came before, a
+/// text that holds these bytes is not in its language.
+fn refused_from_everywhere(dfa: &Dfa, window: &[u8]) -> bool {
+    (1..dfa.labels.len()).all(|start| {
+        let mut state = start;
+        for &b in window {
+            let class = usize::from(dfa.classes[usize::from(b)]);
+            state = usize::from(dfa.transitions[(state << dfa.shift) | class]);
+            if state == 0 {
+                return true;
+            }
+        }
+        false
+    })
 }
 
 /// Whether a handle written as a DOI (a `doi:` label or URI, `info:doi/`, `urn:doi:`) is
@@ -449,20 +1308,16 @@ fn labels_a_doi(form: Form, handle: HandleRef<'_>) -> bool {
     !matches!(form, Form::Doi | Form::InfoDoi | Form::UrnDoi) || handle.is_doi()
 }
 
-/// A bare DOI inside another site's URL is in its path (C3): the query and fragment are not
-/// part of it, nor a last segment that names a view of the article (`url_view_form`).
-fn in_url_path(text: &str) -> &str {
-    let mut text = text.find(['?', '#']).map_or(text, |q| &text[..q]);
-    let first = text.find('/').unwrap_or(text.len());
-    if let Some(last) = text.rfind('/').filter(|&l| l > first) {
-        if g::URL_VIEW_FORM.run(&text.as_bytes()[last..]).is_ok() {
-            text = &text[..last];
-        }
+/// The last character of an identifier in running text if it ends a sentence rather than
+/// the identifier (C3): `.`, `,`, `;`, `:`, `…`, or a `'` (a closing quote). Brackets and
+/// other quotes need no look here: the end's scan keeps only those that balance.
+fn sentence_end(s: &str) -> Option<char> {
+    let last = *s.as_bytes().last()?;
+    match last {
+        b'.' | b',' | b';' | b':' | b'\'' => Some(char::from(last)),
+        0x80.. if s.ends_with('\u{2026}') => Some('\u{2026}'),
+        _ => None,
     }
-    while let Some(c) = trailing_punctuation(text) {
-        text = &text[..text.len() - c.len_utf8()];
-    }
-    text
 }
 
 /// Per ASCII byte: whether it continues an identifier whatever came before (`CONTINUES`:
@@ -512,58 +1367,263 @@ const KEPT: u8 = 2;
 /// Both: the bytes the scan passes over while all so far were kept.
 const CONTINUES_KEPT: u8 = 4;
 
-/// Where the identifier that starts `rest` ends (C3): at white space, a `"`, an HTML tag,
-/// or a closing bracket with no partner inside it. Sentence punctuation at the end is
-/// cleaning's to take off. With it, where the first byte a proxy path does not keep as it
-/// is lies (the end when there is none): the same pass tells whether a resolver's URL
-/// needs decoding.
-fn identifier_end(rest: &str) -> (usize, usize) {
-    let mut open: [usize; PAIRS.len()] = [0; PAIRS.len()];
-    let bytes = rest.as_bytes();
-    let mut i = 0;
-    let mut unkept = None;
-    // Past the longest identifier read, the caller refuses it: no need to look further.
-    let limited = &bytes[..bytes.len().min(MAX_IDENTIFIER + 1)];
-    loop {
-        // Most bytes are ASCII letters, digits and punctuation that neither end an
-        // identifier nor open or close a pair: one look at each byte.
-        let mask = if unkept.is_none() {
-            CONTINUES_KEPT
-        } else {
-            CONTINUES
-        };
-        i = crate::dfa::skip(limited, i, &BYTE_CLASSES, u64::from(mask));
-        if i >= limited.len() {
-            return (limited.len(), unkept.unwrap_or(limited.len()));
+/// A bracket or quote of `PAIRS` that is not its own partner: which, and whether it opens.
+fn bracket(c: char) -> Option<(usize, bool)> {
+    PAIRS
+        .iter()
+        .position(|&(o, cl)| o == c && o != cl)
+        .map(|k| (k, true))
+        .or_else(|| {
+            PAIRS
+                .iter()
+                .position(|&(o, cl)| cl == c && o != cl)
+                .map(|k| (k, false))
+        })
+}
+
+/// One scan of an identifier's end from `start` (C3), kept for the starts after it: `end`,
+/// where white space, a `"`, a tag, a closing bracket with no partner inside or an opening
+/// bracket beyond [`MAX_OPEN`] ends it, and `cut`, the first opening bracket with no
+/// partner before `end` (or `end`). With them, how many brackets of each pair were open
+/// from `start` to `at`, counted as the starts move forward.
+#[derive(Clone, Copy, Debug, Default)]
+struct Scan {
+    end: usize,
+    cut: usize,
+    /// The first byte from the start on that a proxy path does not keep as it is.
+    unkept: usize,
+    at: usize,
+    open: [u8; PAIRS.len()],
+    total: u8,
+}
+
+/// The scans still ahead, each started inside brackets opened after the one below it
+/// began: at most [`MAX_OPEN`]` + 1` kept.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ends {
+    scans: [Scan; MAX_OPEN + 1],
+    len: usize,
+}
+
+impl Ends {
+    /// Where the identifier that starts at `q` ends (C3), where an opening bracket with no
+    /// partner cuts it, and (with `unkept`) where the first byte a proxy path does not keep
+    /// lies when a scan from `q` told (`None` when a kept scan answered); `q` moves forward
+    /// from call to call. A start with no bracket open since a kept scan's start ends where
+    /// that scan ends. With `keep`, a scan from `q` is kept for the starts after it.
+    #[inline]
+    fn query_kept(
+        &mut self,
+        text: &str,
+        q: usize,
+        keep: bool,
+        unkept: bool,
+        work: &mut usize,
+    ) -> (usize, usize, Option<usize>) {
+        let mut len = self.len;
+        while len > 0 && self.scans[len - 1].end <= q {
+            len -= 1;
         }
-        let b = bytes[i];
-        if unkept.is_none() && BYTE_CLASSES[usize::from(b)] & KEPT == 0 {
-            unkept = Some(i);
-        }
-        if BYTE_CLASSES[usize::from(b)] & CONTINUES != 0 {
-            continue;
-        }
-        // ASCII white space, '"' and a tag end it (forms.pest, `identifier_end_form`).
-        if b.is_ascii()
-            && g::IDENTIFIER_END_FORM
-                .accepted_prefix(&bytes[i..])
-                .is_some()
-        {
-            return (i, unkept.unwrap_or(i));
-        }
-        let c = rest[i..].chars().next().expect("a character starts here");
-        if is_space(c) {
-            return (i, unkept.unwrap_or(i));
-        }
-        if let Some(k) = PAIRS.iter().position(|&(o, cl)| o == c && o != cl) {
-            open[k] += 1;
-        } else if let Some(k) = PAIRS.iter().position(|&(o, cl)| cl == c && o != cl) {
-            if open[k] == 0 {
-                return (i, unkept.unwrap_or(i));
+        if len > 0 {
+            let top = &mut self.scans[len - 1];
+            if top.at <= q {
+                top.advance(text, q, work);
+                if top.total == 0 {
+                    debug_assert!(top.cut >= q);
+                    self.len = len;
+                    return (top.end, top.cut, None);
+                }
+            } else {
+                debug_assert!(false, "a start before the last one ({q} < {})", top.at);
+                len -= 1;
             }
-            open[k] -= 1;
         }
-        i += c.len_utf8();
+        let scan = Scan::from(text, q, unkept, work);
+        if keep {
+            if len == self.scans.len() {
+                // Full: the oldest goes (each kept scan is a bracket deeper than the one
+                // below where it starts, and brackets open at most MAX_OPEN deep, so this
+                // is rare).
+                self.scans.copy_within(1.., 0);
+                len -= 1;
+            }
+            self.scans[len] = scan;
+            len += 1;
+        }
+        self.len = len;
+        (scan.end, scan.cut, unkept.then_some(scan.unkept))
+    }
+}
+
+impl Scan {
+    /// The scan of the identifier that starts at `start` (and, with `track_unkept`, where
+    /// its first byte a proxy path does not keep lies).
+    #[inline]
+    fn from(text: &str, start: usize, track_unkept: bool, work: &mut usize) -> Scan {
+        let bytes = text.as_bytes();
+        let mut open = [0_u8; PAIRS.len()];
+        let mut total = 0_u8;
+        let mut i = start;
+        // (Looked for only when asked: `Some(end)` from the start otherwise.)
+        let mut unkept = (!track_unkept).then_some(usize::MAX);
+        let end = loop {
+            // Most bytes are ASCII letters, digits and punctuation that neither end an
+            // identifier nor open or close a pair: one look at each byte, which also tells
+            // where the first byte a proxy path does not keep as it is lies.
+            let mask = if unkept.is_none() {
+                CONTINUES_KEPT
+            } else {
+                CONTINUES
+            };
+            i = crate::dfa::skip(bytes, i, &BYTE_CLASSES, u64::from(mask));
+            let Some(&b) = bytes.get(i) else {
+                break bytes.len();
+            };
+            if unkept.is_none() && BYTE_CLASSES[usize::from(b)] & KEPT == 0 {
+                unkept = Some(i);
+            }
+            if BYTE_CLASSES[usize::from(b)] & CONTINUES != 0 {
+                continue;
+            }
+            // ASCII white space, '"' and a tag end it (forms.pest, `identifier_end_form`).
+            if b.is_ascii()
+                && g::IDENTIFIER_END_FORM
+                    .accepted_prefix(&bytes[i..])
+                    .is_some()
+            {
+                break i;
+            }
+            let c = text[i..].chars().next().expect("a character starts here");
+            if is_space(c) {
+                break i;
+            }
+            match bracket(c) {
+                Some((_, true)) if usize::from(total) == MAX_OPEN => break i,
+                Some((k, true)) => {
+                    open[k] += 1;
+                    total += 1;
+                }
+                Some((k, false)) if open[k] == 0 => break i,
+                Some((k, false)) => {
+                    open[k] -= 1;
+                    total -= 1;
+                }
+                None => {}
+            }
+            i += c.len_utf8();
+        };
+        *work += end - start;
+        // Brackets left open (seldom): the first of them, where its pair's count last
+        // rose from nothing, cuts the identifier.
+        let cut = if total == 0 {
+            end
+        } else {
+            *work += end - start;
+            let mut count = [0_u8; PAIRS.len()];
+            let mut outer = [end; PAIRS.len()];
+            for (at, c) in text[start..end].char_indices() {
+                match bracket(c) {
+                    Some((k, true)) => {
+                        if count[k] == 0 {
+                            outer[k] = start + at;
+                        }
+                        count[k] += 1;
+                    }
+                    Some((k, false)) => count[k] -= 1,
+                    None => {}
+                }
+            }
+            (0..PAIRS.len())
+                .filter(|&k| open[k] > 0)
+                .map(|k| outer[k])
+                .min()
+                .unwrap_or(end)
+        };
+        Scan {
+            end,
+            cut,
+            unkept: unkept.unwrap_or(end).min(end),
+            at: start,
+            open: [0; PAIRS.len()],
+            total: 0,
+        }
+    }
+
+    /// Counts the brackets opened and closed from `at` to `to` (before `end`).
+    fn advance(&mut self, text: &str, to: usize, work: &mut usize) {
+        let bytes = text.as_bytes();
+        *work += to - self.at;
+        let mut i = self.at;
+        while i < to {
+            i = crate::dfa::skip(&bytes[..to], i, &BYTE_CLASSES, u64::from(CONTINUES));
+            if i >= to {
+                break;
+            }
+            let c = text[i..].chars().next().expect("a character starts here");
+            match bracket(c) {
+                Some((k, true)) => {
+                    self.open[k] += 1;
+                    self.total += 1;
+                }
+                Some((k, false)) => {
+                    self.open[k] -= 1;
+                    self.total -= 1;
+                }
+                None => {}
+            }
+            i += c.len_utf8();
+        }
+        self.at = to;
+    }
+}
+
+/// Where the next byte of a kind is, for positions that move forward, looked for no
+/// further than each asker's limit: the answer for one position holds for every position up
+/// to it, and a later one is looked for from there.
+#[derive(Clone, Copy, Debug)]
+struct Next {
+    /// No byte of the kind lies in `from..found`; `found` is one if `matched`, else as far
+    /// as the last look went.
+    from: usize,
+    found: usize,
+    matched: bool,
+}
+
+impl Next {
+    const NONE: Next = Next {
+        from: 1,
+        found: 0,
+        matched: false,
+    };
+
+    /// The first byte at or after `x` that `find` finds, before the end of `bytes` (the
+    /// asker's limit: its end when none).
+    #[inline]
+    fn at(
+        &mut self,
+        bytes: &[u8],
+        x: usize,
+        find: impl Fn(&[u8]) -> Option<usize>,
+        work: &mut usize,
+    ) -> usize {
+        let limit = bytes.len();
+        if x >= limit {
+            return limit;
+        }
+        let from = if self.from <= x && x <= self.found {
+            if self.matched || self.found >= limit {
+                return self.found.min(limit);
+            }
+            self.found
+        } else {
+            self.from = x;
+            x
+        };
+        let found = find(&bytes[from..]).map(|p| from + p);
+        *work += found.map_or(limit, |f| f + 1) - from;
+        self.found = found.unwrap_or(limit);
+        self.matched = found.is_some();
+        self.found
     }
 }
 
@@ -581,10 +1641,11 @@ mod tests {
     /// anchor or the end of its prefix.
     #[test]
     fn the_first_colon_of_every_form_follows_letters_only() {
-        for dfa in WRITTEN_FORMS
-            .iter()
-            .chain([&&g::HTTP_FORM, &&g::BARE_DOI_FORM])
-        {
+        for dfa in WRITTEN_FORMS.iter().map(|(dfa, _)| *dfa).chain([
+            &g::LABEL_FORM,
+            &g::HTTP_FORM,
+            &g::BARE_DOI_FORM,
+        ]) {
             let next = |s: usize, b: u8| {
                 usize::from(
                     dfa.transitions[(s << dfa.shift) | usize::from(dfa.classes[usize::from(b)])],

@@ -39,7 +39,7 @@ mod validate;
 pub use base::{ProxyBase, KNOWN_PROXY_HOSTS};
 pub use clean::{clean, Cleaned, Fix, FixCode};
 pub use error::{ParseError, ParseErrorKind, Rendered};
-pub use extract::{extract, Extract, Found};
+pub use extract::{extract, Extract, Found, MAX_OPEN};
 pub use form::{Form, Options};
 pub use forms::{detect, recognize};
 pub use handle::{Caseless, Handle, HandleRef};

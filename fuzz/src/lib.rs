@@ -8,7 +8,7 @@
 //! - An error's index lies inside the input, on a character boundary, and points at the
 //!   character the error names (or at the `%` of the escape that decodes to it).
 //! - A warning's index lies inside the handle, on a character boundary.
-//! - Memory stays within a constant factor of the input.
+//! - Memory stays within a constant factor of the input; so does the work extraction does.
 
 #![deny(unsafe_code)]
 
@@ -35,6 +35,14 @@ use handle_id::{
 
 /// Bytes a call may allocate per byte of input, besides [`memory::SLACK`].
 const BYTES_PER_BYTE: usize = 64;
+
+/// Bytes extraction may read per byte of its text, over all its passes (`Extract::work`),
+/// besides [`WORK_SLACK`]: the constant of its linear time. The costliest shapes known read
+/// about 20 (tests/extract.rs `work_is_linear_on_every_shape`).
+pub const WORK_PER_BYTE: usize = 48;
+
+/// Bytes extraction may read besides [`WORK_PER_BYTE`] per byte.
+pub const WORK_SLACK: usize = 4096;
 
 /// The option sets form recognition is checked under: each option alone, and a named base
 /// with a fixed segment.
@@ -333,14 +341,22 @@ pub fn clean_text(text: &str) {
 
 /// Identifiers extracted from `text` (C3), under each option set and a named prefix: in
 /// order, not overlapping, each span on character boundaries with its text as written; the
-/// handle is what cleaning that text gives (as written); and none missed: an identifier
-/// read from any start outside a URL is within one found in the whole text.
+/// handle is what cleaning that text gives (as written); none missed: an identifier read
+/// from any start outside a URL is within one found in the whole text; and what was read to
+/// find them, over every pass, within a constant factor of the text (linear time).
 pub fn extract_text(text: &str) {
     for (name, options) in option_sets() {
         let options = options.handle_prefix("20.500.1");
-        let found: Vec<_> = memory::bounded(text.len(), BYTES_PER_BYTE, || {
-            extract(text, &options).collect()
+        let (found, work) = memory::bounded(text.len(), BYTES_PER_BYTE, || {
+            let mut found = extract(text, &options);
+            (found.by_ref().collect::<Vec<_>>(), found.work())
         });
+        // Time linear in the text: the bytes read over every pass, counted.
+        assert!(
+            work <= WORK_PER_BYTE * text.len() + WORK_SLACK,
+            "{name}: {work} bytes read for {} bytes of {text:?}",
+            text.len()
+        );
         let mut end = 0;
         for f in &found {
             let span = f.span();

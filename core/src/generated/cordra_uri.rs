@@ -40,6 +40,7 @@ pub(crate) static CORDRA_HOST: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 25 */ 0, 18, 0, 19, 18, 18, 18, 18, 18, 18, 18, 18, 25, 0, 0, 0,
         /* state 26 */ 0, 20, 15, 21, 20, 20, 20, 20, 20, 20, 20, 20, 26, 0, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, true, true, false, true, false, true, false, true, false, false, true, true],
     labels: &[0, 0, 1, 1, 1, 0, 0, 0, 2, 3, 0, 3, 4, 3, 3, 0, 0, 3, 6, 3, 5, 3, 3, 3, 3, 3, 3],
     label_names: &["cordra_host", "scheme", "reg_name", "pct_encoded", "segment_nz", "query", "fragment"],
 };
@@ -804,6 +805,7 @@ pub(crate) static CORDRA_PATH: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 23 */ 0, 16, 0, 17, 16, 16, 16, 16, 16, 16, 16, 23, 0, 0, 0, 0,
         /* state 24 */ 0, 18, 13, 19, 18, 18, 18, 18, 18, 18, 18, 24, 0, 0, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, true, false, false, true, true, false, true, false, true, false, true, false, false, true, true],
     labels: &[0, 0, 1, 1, 1, 0, 2, 3, 0, 3, 2, 3, 3, 0, 0, 3, 5, 3, 4, 3, 3, 3, 3, 3, 3],
     label_names: &["cordra_path", "scheme", "segment_nz", "pct_encoded", "query", "fragment"],
 };
@@ -1580,6 +1582,7 @@ pub(crate) static CORDRA_HTTP: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 53 */ 0, 44, 0, 45, 44, 44, 44, 44, 44, 44, 44, 44, 44, 44, 53, 0,
         /* state 54 */ 0, 46, 38, 47, 46, 46, 46, 46, 46, 46, 46, 46, 46, 46, 54, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, true, false, false, true, false, true, false, true, false, false, false, true, true, true],
     labels: &[0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 3, 4, 3, 2, 0, 3, 4, 4, 5, 4, 6, 4, 0, 4, 4, 2, 4, 0, 4, 7, 4, 4, 4, 7, 4, 4, 0, 4, 0, 0, 4, 7, 4, 4, 9, 4, 8, 4, 4, 4, 4, 4, 4, 4, 4],
     label_names: &["cordra_http", "http_scheme", "authority", "userinfo", "pct_encoded", "reg_name", "segment", "segment_nz", "query", "fragment"],
 };

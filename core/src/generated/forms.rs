@@ -21,6 +21,7 @@ pub(crate) static HDL_HOST_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 6 */ 0, 7, 0, 0, 0, 0, 6, 0,
         /* state 7 */ 7, 7, 7, 7, 7, 7, 7, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0],
     label_names: &["hdl_host_form"],
 };
@@ -135,6 +136,7 @@ pub(crate) static HDL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 4 */ 0, 5, 0, 0, 0, 4, 0, 0,
         /* state 5 */ 5, 5, 5, 5, 5, 5, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0],
     label_names: &["hdl_form"],
 };
@@ -236,6 +238,7 @@ pub(crate) static INFO_HDL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 9 */ 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0,
         /* state 10 */ 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     label_names: &["info_hdl_form"],
 };
@@ -382,6 +385,7 @@ pub(crate) static INFO_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 9 */ 0, 10, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0,
         /* state 10 */ 10, 10, 10, 10, 10, 10, 10, 10, 10, 0, 0, 0, 0, 0, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     label_names: &["info_doi_form"],
 };
@@ -523,6 +527,7 @@ pub(crate) static DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 4 */ 0, 5, 0, 0, 0, 4, 0, 0,
         /* state 5 */ 5, 5, 5, 5, 5, 5, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0],
     label_names: &["doi_form"],
 };
@@ -623,6 +628,7 @@ pub(crate) static URN_HDL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 8 */ 0, 9, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0,
         /* state 9 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0, 0, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     label_names: &["urn_hdl_form"],
 };
@@ -759,6 +765,7 @@ pub(crate) static URN_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 8 */ 0, 9, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0,
         /* state 9 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0, 0, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     label_names: &["urn_doi_form"],
 };
@@ -893,6 +900,7 @@ pub(crate) static HTTP_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 6 */ 6, 6, 6, 6, 6, 6, 6, 0,
         /* state 7 */ 0, 6, 0, 0, 0, 0, 7, 0,
     ],
+    accepting: &[false, false, false, false, false, false, true, false],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0],
     label_names: &["http_form"],
 };
@@ -1009,6 +1017,7 @@ pub(crate) static INFO_OTHER_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 5 */ 0, 6, 0, 0, 0, 0, 5, 0,
         /* state 6 */ 6, 6, 6, 6, 6, 6, 6, 0,
     ],
+    accepting: &[false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0],
     label_names: &["info_other_form"],
 };
@@ -1114,6 +1123,7 @@ pub(crate) static URN_OTHER_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 4 */ 0, 5, 0, 0, 0, 4, 0, 0,
         /* state 5 */ 5, 5, 5, 5, 5, 5, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0],
     label_names: &["urn_other_form"],
 };
@@ -1210,6 +1220,7 @@ pub(crate) static OTHER_URL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 4 */ 0, 0, 5, 0, 0, 4, 0, 0,
         /* state 5 */ 5, 5, 5, 5, 5, 5, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0],
     label_names: &["other_url_form"],
 };
@@ -1330,6 +1341,7 @@ pub(crate) static LABEL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 9 */ 8, 8, 8, 8, 8, 8, 8, 8, 9, 0, 0, 0, 0, 0, 0, 0,
         /* state 10 */ 0, 9, 0, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, true, true, false],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0],
     label_names: &["label_form", "label_space"],
 };
@@ -1486,6 +1498,7 @@ pub(crate) static BARE_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 6 */ 7, 0, 7, 7, 7, 7, 7, 6,
         /* state 7 */ 7, 7, 7, 7, 7, 7, 7, 7,
     ],
+    accepting: &[false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0],
     label_names: &["bare_doi_form"],
 };
@@ -1603,6 +1616,111 @@ static SETS_BARE_DOI_FORM: [u8; 256] = [
     }
 }
 
+/// The validator of rule `doi_start_form` in `grammar/forms.pest`: 5 states, 5 byte classes.
+pub(crate) static DOI_START_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
+    rule: "doi_start_form",
+    walk: run_doi_start_form,
+    classes: &CLASSES_DOI_START_FORM,
+    start: 1,
+    shift: 3,
+    transitions: &[
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 0, 0, 2, 1, 0, 0, 0,
+        /* state 2 */ 0, 0, 3, 0, 2, 0, 0, 0,
+        /* state 3 */ 0, 4, 0, 0, 3, 0, 0, 0,
+        /* state 4 */ 4, 4, 4, 4, 4, 0, 0, 0,
+    ],
+    accepting: &[false, false, false, false, true],
+    labels: &[0, 0, 0, 0, 0],
+    label_names: &["doi_start_form"],
+};
+
+/// The byte classes of rule `doi_start_form`.
+static CLASSES_DOI_START_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
+    /* 0x30 */ 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0x90 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0xa0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0xb0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The validator of rule `doi_start_form` as code (see `DOI_START_FORM`).
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn run_doi_start_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
+    scan_doi_start_form(input, &mut ())
+}
+
+/// The validator of rule `doi_start_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_doi_start_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+
+/// Per byte, the sets of rule `doi_start_form`'s states it is in (bit k: the kth set).
+static SETS_DOI_START_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
+    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x90 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xa0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xb0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+    let mut i = 0_usize;
+    let mut state = 1_u8;
+    'walk: loop {
+        match state {
+            1 => {
+            's1: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
+                match b {
+                    0x31 => { sink.enter(Label::DoiStartForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }),
+                }
+                }
+            's2: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
+                match b {
+                    0x30 => { sink.enter(Label::DoiStartForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }),
+                }
+                }
+            's3: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
+                if SETS_DOI_START_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) }
+                { sink.enter(Label::DoiStartForm, i, b); return Ok(i + 1) };
+                }
+            }
+            }
+            }
+            }
+            _ => unreachable!("a state of this validator"),
+        }
+    }
+}
+
 /// The validator of rule `identifier_end_form` in `grammar/forms.pest`: 5 states, 6 byte classes.
 pub(crate) static IDENTIFIER_END_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     rule: "identifier_end_form",
@@ -1617,6 +1735,7 @@ pub(crate) static IDENTIFIER_END_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 3 */ 3, 3, 3, 3, 3, 3, 0, 0,
         /* state 4 */ 0, 0, 3, 0, 0, 4, 0, 0,
     ],
+    accepting: &[false, false, true, true, false],
     labels: &[0, 0, 1, 0, 0],
     label_names: &["identifier_end_form", "ascii_space"],
 };
@@ -1753,6 +1872,7 @@ pub(crate) static URL_VIEW_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 42 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24, 0, 0, 0, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         /* state 43 */ 0, 0, 0, 0, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 43, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     label_names: &["url_view_form"],
 };

@@ -19,6 +19,7 @@ pub(crate) static HANDLE: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 4 */ 5, 5, 5, 5, 4, 0, 0, 0,
         /* state 5 */ 5, 5, 5, 5, 5, 0, 0, 0,
     ],
+    accepting: &[false, false, false, false, true, true],
     labels: &[0, 0, 2, 3, 4, 5],
     label_names: &["handle", "naming_authority", "na_segment", "dot", "slash", "local_name"],
 };

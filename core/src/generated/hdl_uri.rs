@@ -41,6 +41,7 @@ pub(crate) static HDL_HOST: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 26 */ 0, 18, 0, 19, 18, 18, 18, 18, 18, 18, 18, 18, 18, 26, 0, 0,
         /* state 27 */ 0, 21, 14, 22, 21, 21, 21, 21, 21, 21, 21, 21, 21, 27, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, false, true, false, true, true, false, true, false, true, false, false, true, false, false, true, false, true, true],
     labels: &[0, 0, 1, 1, 1, 0, 0, 0, 4, 5, 3, 2, 5, 6, 0, 5, 0, 5, 8, 5, 5, 7, 5, 5, 5, 5, 5, 5],
     label_names: &["hdl_host", "scheme", "u_handle", "u_naming_authority", "u_na_segment", "pct_encoded", "u_local_name", "query", "fragment"],
 };
@@ -866,6 +867,7 @@ pub(crate) static HDL_PATH: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 24 */ 0, 16, 0, 17, 16, 16, 16, 16, 16, 16, 16, 16, 16, 24, 0, 0,
         /* state 25 */ 0, 19, 12, 20, 19, 19, 19, 19, 19, 19, 19, 19, 19, 25, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, true, false, true, true, false, true, false, true, false, false, true, false, false, true, false, true, true],
     labels: &[0, 0, 1, 1, 1, 0, 4, 5, 3, 2, 5, 6, 0, 5, 0, 5, 8, 5, 5, 7, 5, 5, 5, 5, 5, 5],
     label_names: &["hdl_path", "scheme", "u_handle", "u_naming_authority", "u_na_segment", "pct_encoded", "u_local_name", "query", "fragment"],
 };
@@ -1681,6 +1683,7 @@ pub(crate) static HDL_RESOLUTION: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 32 */ 0, 24, 0, 25, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 32, 0,
         /* state 33 */ 0, 27, 20, 28, 27, 27, 27, 27, 27, 27, 27, 27, 27, 27, 33, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, true, false, true, false, true, false, false, true, false, false, true, false, true, true],
     labels: &[0, 0, 1, 1, 1, 0, 0, 0, 2, 3, 0, 2, 3, 6, 3, 3, 5, 4, 3, 7, 0, 3, 0, 3, 9, 3, 3, 8, 3, 3, 3, 3, 3, 3],
     label_names: &["hdl_resolution", "scheme", "server", "pct_encoded", "u_handle", "u_naming_authority", "u_na_segment", "u_local_name", "query", "fragment"],
 };

@@ -35,6 +35,7 @@ pub(crate) static INFO_URI: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 20 */ 0, 13, 14, 15, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 20, 0,
         /* state 21 */ 0, 16, 0, 17, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 21, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, true, false, false, false, true, true],
     labels: &[0, 0, 1, 1, 1, 1, 0, 2, 2, 2, 2, 2, 0, 3, 0, 4, 5, 4, 4, 4, 4, 4],
     label_names: &["info_uri", "info_scheme", "namespace", "identifier", "pct_encoded", "fragment"],
 };

@@ -47,6 +47,8 @@ pub(crate) enum Label {
     CordraPath,
     /// `doi_form`.
     DoiForm,
+    /// `doi_start_form`.
+    DoiStartForm,
     /// `dot`.
     Dot,
     /// `fragment`.
@@ -169,6 +171,7 @@ pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[
     ("other_url_form", &OTHER_URL_FORM),
     ("label_form", &LABEL_FORM),
     ("bare_doi_form", &BARE_DOI_FORM),
+    ("doi_start_form", &DOI_START_FORM),
     ("identifier_end_form", &IDENTIFIER_END_FORM),
     ("url_view_form", &URL_VIEW_FORM),
 ];

@@ -32,6 +32,7 @@ pub(crate) static HTTP_URL: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 17 */ 12, 11, 15, 12, 18, 12, 13, 12, 12, 12, 12, 12, 17, 0, 0, 0,
         /* state 18 */ 12, 11, 15, 12, 12, 12, 13, 12, 12, 12, 12, 12, 18, 0, 0, 0,
     ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true],
     labels: &[0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 2, 0, 3, 0, 6, 4, 5, 4, 4],
     label_names: &["http_url", "http_scheme", "authority", "path", "pct_encoded", "query", "fragment"],
 };

@@ -67,3 +67,27 @@ fn readers_of_long_texts() {
         let _ = HandleRef::parse(&long_prefix).unwrap().lint();
     });
 }
+
+/// Cleaning holds the handle once when it is canonical as written, twice when not (the
+/// canonical form and the text as written): on a long line, nothing else of its size.
+/// Extraction allocates nothing of the text's size.
+#[test]
+fn cleaning_and_extraction_of_a_long_line() {
+    let _alone = alone();
+    let o = Options::new();
+    for (text, per_byte) in [
+        (format!("10.1000/{}", "a".repeat(4_000_000)), 1),
+        (format!(" doi: 10.1000/{}. ", "A".repeat(4_000_000)), 2),
+        (
+            format!("https://doi.org/10.1000/{}", "a".repeat(4_000_000)),
+            1,
+        ),
+    ] {
+        bounded(text.len(), per_byte, || {
+            handle_id::clean(&text, &o).unwrap();
+        });
+        bounded(text.len(), 0, || {
+            assert_eq!(handle_id::extract(&text, &o).count(), 1);
+        });
+    }
+}

@@ -79,8 +79,13 @@ pub fn run(
             out.write_all(b"\n")
         } else {
             let line = written.as_deref().unwrap_or("");
-            // One output line per input line: a line break inside is written escaped.
-            writeln!(out, "{}", line.replace('\n', "%0A").replace('\r', "%0D"))
+            // One output line per input line: a line break inside is written escaped (and
+            // a line without one is not copied again).
+            if line.contains(['\n', '\r']) {
+                writeln!(out, "{}", line.replace('\n', "%0A").replace('\r', "%0D"))
+            } else {
+                writeln!(out, "{line}")
+            }
         }
     })?;
     out.flush()?;

@@ -149,7 +149,9 @@ impl fmt::Display for Fix {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cleaned {
     handle: Handle,
-    as_written: Handle,
+    /// The handle as written where it is not the canonical one (`None`: the same), so that
+    /// a clean handle is held once.
+    as_written: Option<Handle>,
     form: Form,
     fixes: Vec<Fix>,
 }
@@ -173,7 +175,7 @@ impl Cleaned {
     /// The handle with its case as written.
     #[must_use]
     pub fn as_written(&self) -> &Handle {
-        &self.as_written
+        self.as_written.as_ref().unwrap_or(&self.handle)
     }
 
     /// The form the identifier was written in (a `doi:` or `hdl:` label counts as its form).
@@ -349,16 +351,19 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
         read_from,
     } = clean_as_written(text, options)?;
     let handle = handle.into_handle();
-    let canonical = handle.canonical();
-    if canonical != handle {
+    // (A handle already canonical is not copied again.)
+    let (canonical, as_written) = if handle.as_handle_ref().is_canonical() {
+        (handle, None)
+    } else {
         fixes.push(Fix {
             code: FixCode::CaseFolded,
             index: read_from,
         });
-    }
+        (handle.canonical(), Some(handle))
+    };
     Ok(Cleaned {
         handle: canonical,
-        as_written: handle,
+        as_written,
         form,
         fixes,
     })

@@ -6,6 +6,7 @@
 pub mod contexts;
 pub mod grammars;
 pub mod reference;
+pub mod references;
 pub mod shapes;
 
 use std::fmt::Write;

@@ -1,6 +1,8 @@
 //! Extraction against the patterns projects use (SPEC C3): precision, recall and F1 on
-//! labelled texts (printed first), then throughput on prose with a few identifiers per
-//! kilobyte, beside the `regex` crate running Crossref's recommended pattern on the same text.
+//! real references (tests/corpus/references/, both parts) and on labelled texts (printed
+//! first), the costliest shapes of text beside ordinary text, then
+//! throughput on prose with a few identifiers per kilobyte, beside the `regex` crate running
+//! Crossref's recommended pattern on the same text.
 //!
 //!     cargo bench --bench extract
 
@@ -12,12 +14,7 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use handle_id::{extract, Options};
 use support::contexts::{in_context, plain_corpus_dois, CONTEXTS};
-
-/// Crossref's recommended pattern for modern DOIs, case-insensitive.
-const CROSSREF: &str = r"(?i)10\.\d{4,9}/[-._;()/:A-Z0-9]+";
-/// The pattern of the doi-regex package and many answers after it:
-/// `10[.][0-9]{4,}(?:[.][0-9]+)*/(?:(?!["&'<>])\S)+`, its lookahead written as a class.
-const DOI_REGEX: &str = r#"10[.][0-9]{4,}(?:[.][0-9]+)*/[^\s"&'<>]+"#;
+use support::references::{self, CROSSREF};
 
 /// Texts and the DOIs each holds: every plain corpus DOI in every context, and texts that
 /// hold none but look like they might.
@@ -46,40 +43,11 @@ fn labelled() -> Vec<(String, Vec<String>)> {
     texts
 }
 
-/// Precision, recall, F1 of `find` over the labelled texts (a match is right when it is one
-/// of the text's DOIs, ignoring ASCII case, after percent-decoding).
-fn score(texts: &[(String, Vec<String>)], find: impl Fn(&str) -> Vec<String>) -> (f64, f64, f64) {
-    let (mut tp, mut fp, mut expected) = (0_usize, 0_usize, 0_usize);
-    for (text, dois) in texts {
-        expected += dois.len();
-        let mut left: Vec<String> = dois.iter().map(|d| d.to_ascii_lowercase()).collect();
-        for m in find(text) {
-            let m = support::percent_decoded(&m)
-                .unwrap_or(m)
-                .to_ascii_lowercase();
-            match left.iter().position(|d| *d == m) {
-                Some(i) => {
-                    left.swap_remove(i);
-                    tp += 1;
-                }
-                None => fp += 1,
-            }
-        }
-    }
-    let precision = tp as f64 / (tp + fp).max(1) as f64;
-    let recall = tp as f64 / expected.max(1) as f64;
-    (
-        precision,
-        recall,
-        2.0 * precision * recall / (precision + recall),
-    )
-}
-
 /// Texts nobody on this project wrote: the peers' own in-text test cases
 /// (tests/corpus/peers.jsonl, `doi_in_text`), labelled with what each peer's test asserts
 /// (`extracted`, or `found`): a held-out set, whose labels are the peers' beliefs, not
 /// SPEC's (tests/peers.rs lists where they differ and the rule that decides).
-fn held_out() -> Vec<(String, Vec<String>)> {
+fn peers_cases() -> Vec<(String, Vec<String>)> {
     support::corpus("peers.jsonl")
         .into_iter()
         .filter(|row| row["kind"] == "doi_in_text")
@@ -99,38 +67,29 @@ fn held_out() -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// The F1 tables: the real references (tests/references.rs asserts on the same), then the
+/// corpus's DOIs in contexts and the peers' in-text cases.
 fn accuracy() {
-    table("labelled texts", &labelled());
-    table("held out: the peers' in-text cases", &held_out());
+    let refs = references::references();
+    for held_out in [false, true] {
+        println!("{}", references::table(&refs, held_out).0);
+    }
+    table("the corpus's DOIs in contexts", &labelled());
+    table("the peers' in-text cases", &peers_cases());
 }
 
 fn table(name: &str, texts: &[(String, Vec<String>)]) {
-    let options = Options::new();
-    let crossref = regex::Regex::new(CROSSREF).unwrap();
-    let doi_regex = regex::Regex::new(DOI_REGEX).unwrap();
-    let ours = score(texts, |t| {
-        extract(t, &options)
-            .map(|f| f.handle().to_string())
-            .collect()
-    });
-    let matches = |re: &regex::Regex, t: &str| -> Vec<String> {
-        re.find_iter(t).map(|m| m.as_str().to_owned()).collect()
-    };
-    let c = score(texts, |t| matches(&crossref, t));
-    let d = score(texts, |t| matches(&doi_regex, t));
     let n: usize = texts.iter().map(|(_, d)| d.len()).sum();
     println!(
         "extraction accuracy, {name}: {} texts, {n} DOIs",
         texts.len()
     );
     println!("| approach | precision | recall | F1 |\n|---|---|---|---|");
-    for (name, (p, r, f)) in [
-        ("handle-id `extract`", ours),
-        ("Crossref's recommended regex", c),
-        ("doi-regex pattern", d),
-    ] {
-        println!("| {name} | {p:.4} | {r:.4} | {f:.4} |");
+    for (approach, find) in references::approaches() {
+        let (p, r, f) = references::score(texts.iter().map(|(t, d)| (t.as_str(), &d[..])), find);
+        println!("| {approach} | {p:.4} | {r:.4} | {f:.4} |");
     }
+    println!();
 }
 
 /// Prose with a few identifiers per kilobyte: sentences, and every so often a DOI in one
@@ -215,8 +174,42 @@ fn per_context() {
     }
 }
 
+/// The shapes that cost the most per byte (tests/support/shapes.rs), one line of 1 MiB each,
+/// beside ordinary text of that size (the prose below): the minimum of 10 runs each, and the
+/// ratio to ordinary text.
+fn shapes() {
+    const MIB: usize = 1 << 20;
+    let options = Options::new();
+    let time = |text: &str| {
+        (0..10)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                black_box(extract(black_box(text), &options).count());
+                t.elapsed().as_secs_f64()
+            })
+            .fold(f64::MAX, f64::min)
+    };
+    let ordinary = support::shapes::repeated(&prose(), MIB);
+    let base = time(&ordinary);
+    println!("extraction on 1 MiB lines of the costliest shapes (minimum of 10 runs)");
+    println!("| text | time | MB/s | / ordinary text |\n|---|---|---|---|");
+    let row = |name: &str, t: f64| {
+        println!(
+            "| {name} | {:.2} ms | {:.0} | {:.2} |",
+            t * 1e3,
+            MIB as f64 / t / 1e6,
+            t / base
+        );
+    };
+    row("ordinary text (prose with DOIs in context)", base);
+    for (name, unit) in support::shapes::SHAPES {
+        row(name, time(&support::shapes::repeated(unit, MIB)));
+    }
+}
+
 fn throughput(c: &mut Criterion) {
     accuracy();
+    shapes();
     per_context();
     let text = prose();
     paired(&text);

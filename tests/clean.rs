@@ -244,6 +244,47 @@ fn nested_resolver_urls() {
     }
 }
 
+/// What text taken from PDFs does to DOIs, undone (C2): a DOI split by white space after a
+/// label or a resolver's host is joined on the evidence extraction joins it on; a label with
+/// a space before its colon, or a full stop for one; German quotes around it.
+#[test]
+fn dois_as_pdfs_write_them() {
+    for (text, handle, form, fixes) in [
+        (
+            "doi: 10. 1093/jb/mvg083",
+            "10.1093/jb/mvg083",
+            Form::Doi,
+            &["label", "surrounding-whitespace", "split-joined"][..],
+        ),
+        (
+            "https://dx.doi.org/10.1021/ es030360x.",
+            "10.1021/es030360x",
+            Form::Proxy,
+            &["trailing-punctuation", "split-joined", "resolver-url"],
+        ),
+        ("doi :10.1000/182", "10.1000/182", Form::Doi, &["label"]),
+        ("doi.10.1000/182", "10.1000/182", Form::Doi, &["label"]),
+        (
+            "doi.org/10.1000/182",
+            "10.1000/182",
+            Form::Proxy,
+            &["resolver-url"],
+        ),
+        (
+            "\u{201E}10.1055/s-2005-951641\u{201C}",
+            "10.1055/s-2005-951641",
+            Form::Handle,
+            &["wrapping-pair"],
+        ),
+    ] {
+        let (h, f, got) = cleaned(text);
+        assert_eq!((h.as_str(), f, &got[..]), (handle, form, fixes), "{text:?}");
+    }
+    // Without the evidence, white space inside is running text: no identifier.
+    let e = clean("10. 1093/jb/mvg083", &Options::new()).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
+}
+
 /// Ways a catalogue writes an identifier, which cleaning undoes.
 const CONTEXTS: &[&str] = &[
     "{}",

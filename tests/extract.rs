@@ -169,7 +169,8 @@ fn forms_as_written() {
 #[test]
 fn corpus_in_documents() {
     let options = Options::new();
-    let plain = contexts::plain_corpus_dois();
+    // (The plain DOIs of any registrant code, so that the documents stay as they were.)
+    let plain = contexts::plain_dois(1);
     let mut ids: Vec<String> = support::corpus_identifiers()
         .into_iter()
         .filter(|id| !plain.contains(id))
@@ -306,12 +307,17 @@ fn work_is_linear_on_repeated_pieces() {
 #[test]
 fn a_long_token_is_one_identifier() {
     let o = Options::new();
-    let long = "10.1/".repeat(2000);
+    let long = "10.1234/".repeat(2000);
     assert_eq!(found(&long, &o), [(long.clone(), long.clone())]);
     let text = format!("see {long}.");
     assert_eq!(found(&text, &o), [(long.clone(), long)]);
     let doi = format!("10.1000/{}", "a".repeat(1 << 20));
     assert_eq!(found(&format!("({doi})"), &o), [(doi.clone(), doi)]);
+    // A registrant code of one digit is no bare DOI (C3): nothing, and no piece of the token.
+    assert!(found(&"10.1/".repeat(2000), &o).is_empty());
+    let labelled = format!("doi:{}", "10.1/".repeat(2000));
+    let whole = "10.1/".repeat(2000);
+    assert_eq!(found(&labelled, &o), [(whole, labelled.clone())]);
 }
 
 /// Resolvers' URLs pasted one before another: the innermost holds the handle, and the
@@ -414,5 +420,148 @@ fn what_follows_a_doi_label() {
             .map(|(h, t)| (h.to_owned(), t.to_owned()))
             .collect();
         assert_eq!(got, expected, "{text:?}");
+    }
+}
+
+/// DOIs as text taken from PDFs writes them in reference lists (C3): split by white space
+/// after a label or a resolver's host, and joined on the evidence `split_end` names; glued
+/// to the next word, and cut before it. The span is what was written, white space and all;
+/// the handle is the DOI joined.
+#[test]
+fn dois_as_pdfs_write_them() {
+    let o = Options::new();
+    for (text, expected) in [
+        // Split inside the prefix, after a label.
+        (
+            "doi: 10. 1093/jb/mvg083",
+            vec![("10.1093/jb/mvg083", "doi: 10. 1093/jb/mvg083")],
+        ),
+        (
+            "doi:10 .1073 /pnas.1018514108.",
+            vec![("10.1073/pnas.1018514108", "doi:10 .1073 /pnas.1018514108")],
+        ),
+        // After a label with no colon: the pieces before the first '/'.
+        (
+            "DOI 10. 1093/jb/mvg083",
+            vec![("10.1093/jb/mvg083", "DOI 10. 1093/jb/mvg083")],
+        ),
+        (
+            "Science doi 10 .1073 /pnas.1018514108",
+            vec![("10.1073/pnas.1018514108", "doi 10 .1073 /pnas.1018514108")],
+        ),
+        // Nothing after the '/', in a resolver's URL and after a label.
+        (
+            "http://dx.doi.org/10.1021/ es030360x.",
+            vec![("10.1021/es030360x", "http://dx.doi.org/10.1021/ es030360x")],
+        ),
+        (
+            "doi: 10.1057/ palcomms. 2015.46",
+            vec![(
+                "10.1057/palcomms.2015.46",
+                "doi: 10.1057/ palcomms. 2015.46",
+            )],
+        ),
+        // A piece that ends in what no DOI ends with, or a next that starts with '/' or '.'.
+        (
+            "http://dx.doi.org/10.1016/S0045- 6535(00)00505-1.",
+            vec![(
+                "10.1016/S0045-6535(00)00505-1",
+                "http://dx.doi.org/10.1016/S0045- 6535(00)00505-1",
+            )],
+        ),
+        (
+            "doi: 10.1093/molbev /msu300.",
+            vec![("10.1093/molbev/msu300", "doi: 10.1093/molbev /msu300")],
+        ),
+        (
+            "doi :10.1103/PhysRevLett .100.228502.",
+            vec![(
+                "10.1103/PhysRevLett.100.228502",
+                "doi :10.1103/PhysRevLett .100.228502",
+            )],
+        ),
+        // After the host, before the DOI.
+        (
+            "http://dx.doi.org/ 10.1051/nss: 2005018",
+            vec![(
+                "10.1051/nss:2005018",
+                "http://dx.doi.org/ 10.1051/nss: 2005018",
+            )],
+        ),
+        // A label glued after a full stop.
+        (
+            "Phys. Rev. D10 (1974) 2445-2459.doi:10. 1103/PhysRevD.10.2445.",
+            vec![("10.1103/PhysRevD.10.2445", "doi:10. 1103/PhysRevD.10.2445")],
+        ),
+        (
+            "doi.10.1093/cid/ciy936",
+            vec![("10.1093/cid/ciy936", "doi.10.1093/cid/ciy936")],
+        ),
+        // A check character after a full stop: one lower-case letter; a capital starts a sentence.
+        (
+            "doi: 10.1111/j.0012-155X.2005.00401. x",
+            vec![(
+                "10.1111/j.0012-155X.2005.00401.x",
+                "doi: 10.1111/j.0012-155X.2005.00401. x",
+            )],
+        ),
+        (
+            "doi: 10.1000/182. A study",
+            vec![("10.1000/182", "doi: 10.1000/182")],
+        ),
+        // No evidence: a sentence after the DOI, a bare DOI, another word.
+        (
+            "doi: 10.1000/182. The next",
+            vec![("10.1000/182", "doi: 10.1000/182")],
+        ),
+        (
+            "doi: 10.1000/182, 2012.",
+            vec![("10.1000/182", "doi: 10.1000/182")],
+        ),
+        ("see 10.1021/ es030360x", vec![]),
+        // Glued words.
+        (
+            "doi :10.1103/PhysRevD.11.395.URL https://x",
+            vec![("10.1103/PhysRevD.11.395", "doi :10.1103/PhysRevD.11.395")],
+        ),
+        (
+            "doi :10.1146/annurev.nucl.55.090704.151502,arXiv :hep-ph/0502182.",
+            vec![(
+                "10.1146/annurev.nucl.55.090704.151502",
+                "doi :10.1146/annurev.nucl.55.090704.151502",
+            )],
+        ),
+        (
+            "Pain. 10.1016/j.pain.2013.06.022[doi]",
+            vec![("10.1016/j.pain.2013.06.022", "10.1016/j.pain.2013.06.022")],
+        ),
+        (
+            "http://dx.doi.org/10.1016/j.physletb.2017.05.070,in press",
+            vec![(
+                "10.1016/j.physletb.2017.05.070",
+                "http://dx.doi.org/10.1016/j.physletb.2017.05.070",
+            )],
+        ),
+        // A word of the DOI that only looks like one (`issn` is not on the list).
+        (
+            "https://doi.org/10.16367/j.issn.1003-5028.2015.04.0285.",
+            vec![(
+                "10.16367/j.issn.1003-5028.2015.04.0285",
+                "https://doi.org/10.16367/j.issn.1003-5028.2015.04.0285",
+            )],
+        ),
+        // A registrant code of four digits or more, or an ISBN-A's.
+        ("allow 10.0.0.0/8 to reach it", vec![]),
+        (
+            "ISBN-A 10.978.8898392/315.",
+            vec![("10.978.8898392/315", "10.978.8898392/315")],
+        ),
+        ("doi:10.123/456", vec![("10.123/456", "doi:10.123/456")]),
+    ] {
+        let expected: Vec<(String, String)> = expected
+            .into_iter()
+            .map(|(h, t)| (h.to_owned(), t.to_owned()))
+            .collect();
+        assert_eq!(found(text, &o), expected, "{text:?}");
     }
 }

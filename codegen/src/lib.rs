@@ -112,6 +112,8 @@ pub const GRAMMARS: &[(&str, &[&str])] = &[
             "label_form",
             "bare_doi_form",
             "doi_start_form",
+            "doi_prefix_form",
+            "glued_word_form",
             "identifier_end_form",
             "url_view_form",
         ],

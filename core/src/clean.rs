@@ -34,13 +34,16 @@ pub enum FixCode {
     /// `trailing-punctuation`: `.`, `,`, `;`, `:`, `…` or a closing bracket or quote without
     /// a partner inside the identifier, after it.
     TrailingPunctuation,
+    /// `split-joined`: white space inside a DOI written after a label or a resolver's host,
+    /// which text taken from a PDF splits DOIs with, taken out.
+    SplitJoined,
     /// `case-folded`: a DOI written in ASCII lowercase, its canonical form (C1).
     CaseFolded,
 }
 
 impl FixCode {
     /// Every code, in the order cleaning applies them.
-    pub const ALL: [FixCode; 8] = [
+    pub const ALL: [FixCode; 9] = [
         FixCode::SurroundingWhitespace,
         FixCode::WrappingPair,
         FixCode::Label,
@@ -48,6 +51,7 @@ impl FixCode {
         FixCode::QueryOrFragment,
         FixCode::PercentDecoded,
         FixCode::TrailingPunctuation,
+        FixCode::SplitJoined,
         FixCode::CaseFolded,
     ];
 
@@ -62,6 +66,7 @@ impl FixCode {
             FixCode::QueryOrFragment => "query-or-fragment",
             FixCode::PercentDecoded => "percent-decoded",
             FixCode::TrailingPunctuation => "trailing-punctuation",
+            FixCode::SplitJoined => "split-joined",
             FixCode::CaseFolded => "case-folded",
         }
     }
@@ -77,6 +82,7 @@ impl FixCode {
             FixCode::QueryOrFragment => "the URL's query or fragment dropped",
             FixCode::PercentDecoded => "percent-encoding decoded",
             FixCode::TrailingPunctuation => "punctuation after the identifier removed",
+            FixCode::SplitJoined => "white space inside a DOI taken out",
             FixCode::CaseFolded => "a DOI written in ASCII lowercase",
         }
     }
@@ -203,7 +209,7 @@ pub(crate) fn is_space(c: char) -> bool {
 }
 
 /// Brackets and quotes, opening and closing, that wrap identifiers in real text.
-pub(crate) const PAIRS: [(char, char); 10] = [
+pub(crate) const PAIRS: [(char, char); 12] = [
     ('(', ')'),
     ('[', ']'),
     ('{', '}'),
@@ -214,6 +220,10 @@ pub(crate) const PAIRS: [(char, char); 10] = [
     ('\u{2018}', '\u{2019}'),
     ('\u{AB}', '\u{BB}'),
     ('\u{300C}', '\u{300D}'),
+    // German quotes open low and close high: `„…“`, `‚…‘` (the closing ones open English
+    // quotes above, and are found there first).
+    ('\u{201E}', '\u{201C}'),
+    ('\u{201A}', '\u{2018}'),
 ];
 
 /// Whether `s` is `open … close` with that `open` and that `close` a pair: the bracket
@@ -418,7 +428,7 @@ pub(crate) fn clean_as_written<'a>(
             end -= close.len_utf8();
             continue;
         }
-        if let Some(p) = g::LABEL_FORM.accepted_prefix(s.as_bytes()) {
+        if let Some(p) = label_prefix(s.as_bytes()) {
             note(FixCode::Label, start);
             label.get_or_insert(if s.as_bytes()[0].eq_ignore_ascii_case(&b'd') {
                 Form::Doi
@@ -457,6 +467,34 @@ pub(crate) fn clean_as_written<'a>(
             continue;
         }
         break;
+    }
+    // A DOI split by white space after a label or a resolver's host, as PDFs split them,
+    // is read whole (`split_end` says on what evidence).
+    let s = &text[start..end];
+    let doi_at = if label.is_some() {
+        Some(0)
+    } else {
+        resolver_prefix(s, options)
+    };
+    if let Some(at) = doi_at.filter(|&at| s[at..].contains(|c: char| c.is_ascii_whitespace())) {
+        if split_end(s, at, None) == Some(s.len()) {
+            let joined = alloc::format!("{}{}", &s[..at], without_space(&s[at..]));
+            let mut quiet = |_: FixCode, _: usize| {};
+            if let Ok((handle, form)) =
+                read_rest(&joined, 0, joined.len(), label, options, &mut quiet)
+            {
+                note(FixCode::SplitJoined, start + at);
+                if !matches!(form, Form::Doi | Form::Hdl | Form::Handle) {
+                    note(FixCode::ResolverUrl, start);
+                }
+                return Ok(Read {
+                    handle: ReadHandle::Owned(handle.into_handle()),
+                    form,
+                    fixes,
+                    read_from: start,
+                });
+            }
+        }
     }
     let (handle, form) = read_rest(text, start, end, label, options, &mut note)?;
     Ok(Read {
@@ -552,6 +590,158 @@ pub(crate) fn read_written<'a>(
     options: &Options,
 ) -> Result<ReadHandle<'a>, ParseError> {
     read_rest(text, 0, text.len(), None, options, &mut |_, _| {}).map(|(h, _)| h)
+}
+
+/// The length of the label `s` starts with (`label_form`): with the `:` of a `doi :`
+/// (the form's shortest reading ends at the space), and a `doi.` only before a DOI
+/// (`doi_start_form`; `doi.org/` is a resolver's host).
+pub(crate) fn label_prefix(s: &[u8]) -> Option<usize> {
+    let p = g::LABEL_FORM.accepted_prefix(s)?;
+    match s[p - 1] {
+        b' ' | b'\t' if s[0].eq_ignore_ascii_case(&b'd') => {
+            let colon = p + s[p..]
+                .iter()
+                .take_while(|b| matches!(b, b' ' | b'\t'))
+                .count();
+            Some(if s.get(colon) == Some(&b':') {
+                colon + 1
+            } else {
+                p
+            })
+        }
+        b'.' => g::DOI_START_FORM.accepted_prefix(&s[p..]).map(|_| p),
+        _ => Some(p),
+    }
+}
+
+/// The most pieces a split DOI is joined from (C2, C3).
+pub(crate) const MAX_PIECES: usize = 6;
+
+/// Where a DOI split by white space ends, as text taken from a PDF splits DOIs (C2, C3):
+/// `text[at..]` starts with the DOI's first piece, right after a label or a resolver's host,
+/// where the text says a DOI comes (after a resolver's host, one or two bytes of white
+/// space may come first). Each piece runs to white space; the next, after one or two bytes
+/// of it, is joined on this evidence:
+/// - the DOI's prefix is not whole yet (`10.` `1093/`, `10` `.1073` `/pnas…`): the next piece
+///   goes on with it (`doi_prefix_form`, walked by its tables);
+/// - the prefix is whole and nothing follows its `/` (`10.1021/` `es030360x`);
+/// - the piece ends with a character no DOI ends with, `-`, `:`, `<`, `(` or `_`, and the next
+///   starts with a letter or digit (`npg-` `19-227-2012`, `…128:` `11(1056)`);
+/// - the piece ends with `.` and the next starts with a digit (`ldr.` `1091`), starts with
+///   a lower-case letter and holds a digit (`j.` `ces.2012.05.033`), or is one lower-case
+///   letter (the check character of `…00401.` `x`; a capital would start a sentence);
+/// - the next piece starts with `/`, or with `.` and a letter or digit (`10.1093/molbev`
+///   `/msu300`, `…PhysRevLett` `.100.228502`).
+///
+/// At most [`MAX_PIECES`]. `first_end`, where the first piece ends if the caller knows it.
+/// The end of the last piece joined, when two or more are; `None` when the text there does
+/// not start with a DOI's prefix or is not split.
+pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Option<usize> {
+    let b = text.as_bytes();
+    let piece_end = |from: usize| {
+        b[from..]
+            .iter()
+            .position(u8::is_ascii_whitespace)
+            .map_or(b.len(), |p| from + p)
+    };
+    // The white space after a piece that ends at `end`, when a next piece follows it.
+    let gap = |end: usize| {
+        let n = b[end..]
+            .iter()
+            .take(3)
+            .take_while(|c| c.is_ascii_whitespace())
+            .count();
+        ((1..=2).contains(&n) && end + n < b.len()).then_some(n)
+    };
+    // (After a resolver's host, the DOI may start after a gap too: `dx.doi.org/ 10.1061/…`.)
+    let lead = b[at..]
+        .iter()
+        .take(3)
+        .take_while(|c| c.is_ascii_whitespace())
+        .count();
+    if lead > 2 {
+        return None;
+    }
+    let at = at + lead;
+    if at >= b.len() {
+        return None;
+    }
+    // Most DOIs are not split: the first piece ends at no white space, or what follows it
+    // could not go on with it (and the piece is not a prefix unfinished, of digits and
+    // dots only).
+    if let Some(e) = first_end.filter(|_| lead == 0) {
+        let next = e + gap(e)?;
+        if !goes_on(b[e - 1], &b[next..piece_end(next)])
+            && !b[at..e].iter().all(|&c| c.is_ascii_digit() || c == b'.')
+        {
+            return None;
+        }
+    }
+    let dfa = &g::DOI_PREFIX_FORM;
+    // The prefix walked first, so that a text that holds no DOI's prefix there is left at
+    // its first byte that says so.
+    let mut state = usize::from(dfa.start);
+    let mut p = at;
+    while p < b.len() && !b[p].is_ascii_whitespace() && !dfa.accepting[state] {
+        state = dfa.step(state, b[p]);
+        if state == 0 {
+            return None;
+        }
+        p += 1;
+    }
+    let mut end = match first_end.filter(|_| lead == 0) {
+        Some(e) => e,
+        None if dfa.accepting[state] => piece_end(p),
+        None => p,
+    };
+    let mut pieces = 1 + usize::from(lead > 0);
+    while pieces < MAX_PIECES {
+        let Some(gap) = gap(end) else { break };
+        let next = end + gap;
+        let next_end = piece_end(next);
+        let piece = &b[next..next_end];
+        let join = if dfa.accepting[state] {
+            goes_on(b[end - 1], piece)
+        } else {
+            // The prefix is not whole yet: the next piece goes on with it.
+            match dfa.walk_from(state, piece) {
+                Ok(s) => {
+                    state = s;
+                    true
+                }
+                Err(_) => false,
+            }
+        };
+        if !join {
+            break;
+        }
+        end = next_end;
+        pieces += 1;
+    }
+    (pieces > 1 && dfa.accepting[state]).then_some(end)
+}
+
+/// Whether `piece` goes on with a DOI whose prefix is whole and whose last piece ends
+/// with `last` (the evidence `split_end` lists after the prefix's).
+fn goes_on(last: u8, piece: &[u8]) -> bool {
+    let first = piece[0];
+    match last {
+        b'/' => first.is_ascii_alphanumeric() || first == b'(',
+        b'-' | b':' | b'<' | b'(' | b'_' => first.is_ascii_alphanumeric(),
+        b'.' => {
+            first.is_ascii_digit()
+                || (first.is_ascii_lowercase() && piece.iter().any(u8::is_ascii_digit))
+                || (piece.len() == 1 && first.is_ascii_lowercase())
+        }
+        _ => {
+            first == b'/' || (first == b'.' && piece.get(1).is_some_and(u8::is_ascii_alphanumeric))
+        }
+    }
+}
+
+/// `text` without its ASCII white space.
+pub(crate) fn without_space(text: &str) -> alloc::string::String {
+    text.chars().filter(|c| !c.is_ascii_whitespace()).collect()
 }
 
 /// The length of the resolver's URL prefix `s` starts with, its '/' included: a known

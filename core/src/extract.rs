@@ -17,12 +17,15 @@
 //! constant factor of the text.
 
 use crate::base::{KNOWN_PROXY_HOSTS, PATH_PREFIXES};
-use crate::clean::{clean_as_written, is_space, read_written, resolver_prefix, FixCode, PAIRS};
+use crate::clean::{
+    clean_as_written, is_space, label_prefix, read_written, resolver_prefix, split_end,
+    without_space, FixCode, PAIRS,
+};
 use crate::dfa::Dfa;
 use crate::escape::PROXY_PATH;
 use crate::form::{Form, Options};
 use crate::generated as g;
-use crate::handle::{HandleRef, ReadHandle};
+use crate::handle::{Handle, HandleRef, ReadHandle};
 use crate::pairs::PairTable;
 use alloc::vec::Vec;
 
@@ -100,6 +103,7 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
         urn_sep: Next::NONE,
         fails: [None; Form::ALL.len()],
         last_kept: (usize::MAX, 0, 0),
+        last_piece: None,
         repository: Next::NONE,
         failed_chain: 0,
         work: 0,
@@ -139,6 +143,8 @@ pub struct Extract<'a, 'o> {
     fails: [Option<Failure>; Form::ALL.len()],
     /// The last end sentence punctuation was taken off: `(end, start, kept)`.
     last_kept: (usize, usize, usize),
+    /// Where the last piece of the DOI split by white space last found starts.
+    last_piece: Option<usize>,
     /// The next `/handle/` (a repository page's path).
     repository: Next,
     /// The innermost of resolvers' URLs pasted one before another that held no handle:
@@ -163,10 +169,26 @@ struct Failure {
 /// check would cost time quadratic in them).
 const VERIFIED: usize = 1 << 12;
 
-/// How far back from an anchor a start is looked for: a label and its space (`DOI: `)
-/// before a token, and the token itself up to this many bytes (an identifier's first
-/// anchor the scan stops at is at most this far from its start).
+/// How far back from an anchor a start is looked for: the token itself up to this many
+/// bytes (an identifier's first anchor the scan stops at is at most this far from its start).
 const LOOK_BACK: usize = 512;
+
+/// How far before the anchor's token a start is looked for: a label and its space
+/// (`DOI: `).
+const SPACED_LABEL: usize = 6;
+
+/// How far before a token that may be a split DOI's later piece a start is looked for: a
+/// label and the pieces before its first anchor (`DOI 10. 1093/…`, `doi 10 .1073 /pnas…`).
+const LABEL_BACK: usize = 24;
+
+/// Whether a token (up to its anchor, included) may be a later piece of a DOI split by white space:
+/// it starts with a digit, '.' or '/' but not with a DOI's `10.`.
+fn goes_on_a_split(token: &[u8]) -> bool {
+    token
+        .first()
+        .is_some_and(|&b| b.is_ascii_digit() || b == b'.' || b == b'/')
+        && !token.starts_with(b"10.")
+}
 
 /// The most brackets an identifier holds open at once (SPEC C3): an opening bracket beyond
 /// these ends it. No registered DOI nests brackets deeper than two; the bound keeps what a
@@ -190,17 +212,27 @@ impl<'a> Iterator for Extract<'a, '_> {
             // `https:`; a bare handle's first anchor is its '/'): a ':' after anything
             // else (`"DOI":`, `12:30`), or after a word no written form starts with
             // (`Note:`), starts nothing (tested against the grammar below).
+            // But a DOI label whose ':' has a space before it (`doi :10.…`), or glued after
+            // a full stop (`2459.doi:10.…`), as text taken from PDFs writes them: the one
+            // start tried.
+            let mut glued = None;
             if bytes[k] == b':' && !may_end_scheme(&bytes[..k]) {
-                self.at = k + 1;
-                continue;
+                glued = glued_label(&bytes[..k]).filter(|&d| d >= self.at);
+                if glued.is_none() {
+                    self.at = k + 1;
+                    continue;
+                }
             }
             // An anchor right after where an identifier ends (`</a>`, `"/`, ` /`;
             // `identifier_end_form`) is in none: one through the byte before would end
-            // there, and none starts at a '/' or ':'.
+            // there, and none starts at a '/' or ':'. (But for a '/' that starts a piece of
+            // a DOI split by white space, `doi 10 .1073 /pnas…`, looked back from below.)
             if k > 0
+                && glued.is_none()
                 && g::IDENTIFIER_END_FORM
                     .accepted_prefix(&bytes[k - 1..])
                     .is_some()
+                && !(bytes[k] == b'/' && bytes[k - 1].is_ascii_whitespace())
             {
                 self.at = k + 1;
                 continue;
@@ -220,16 +252,24 @@ impl<'a> Iterator for Extract<'a, '_> {
             };
             self.token = (k, token);
             // A label written with a space (`DOI 10.1/x`, `doi: 10.1/x`) stands before
-            // the token.
+            // the token; before a token that may go on from the pieces of a split DOI (it
+            // starts with no DOI's `10.`, but with a digit, '.' or '/'), so may they.
+            let back = if goes_on_a_split(&bytes[token..=k]) {
+                LABEL_BACK
+            } else {
+                SPACED_LABEL
+            };
             let from = token
-                .saturating_sub(6)
+                .saturating_sub(back)
                 .max(k.saturating_sub(LOOK_BACK))
                 .max(self.tried)
                 .max(self.at);
             // Each word's start (a letter or digit after no letter, digit or '.') is tried;
             // the rest of the word is passed over.
             let mut i = from;
-            if from > 0 && CONTINUES_WORD[usize::from(bytes[from - 1])] {
+            if let Some(d) = glued {
+                i = d;
+            } else if from > 0 && CONTINUES_WORD[usize::from(bytes[from - 1])] {
                 i = crate::dfa::skip(&bytes[..k], from, &CONTINUES_WORD, 1);
             }
             while i < k {
@@ -242,15 +282,7 @@ impl<'a> Iterator for Extract<'a, '_> {
                 } else if let Some((found, label)) = self.candidate(i, token) {
                     self.at = found.span().end;
                     self.tried = self.at;
-                    // An identifier ends at white space (`identifier_end_form`), and holds
-                    // none after its label: the token runs on from there to its end, and
-                    // the next anchor looks back no further than that.
-                    let label = &bytes[i..i + label];
-                    let token = label
-                        .iter()
-                        .rposition(u8::is_ascii_whitespace)
-                        .map_or(token, |w| i + w + 1);
-                    debug_assert!(!bytes[token..self.at].iter().any(u8::is_ascii_whitespace));
+                    let token = self.token_after(i, label, token);
                     self.token = (self.at, token);
                     self.work += 2 * self.at.saturating_sub(entry);
                     return Some(found);
@@ -267,6 +299,19 @@ impl<'a> Iterator for Extract<'a, '_> {
 }
 
 impl Extract<'_, '_> {
+    /// Where the token an identifier found at `i` ends in starts (it started at `token`):
+    /// an identifier ends at white space (`identifier_end_form`), and holds none but after
+    /// its label (`label` bytes) or between the pieces of a split DOI; the next anchor looks
+    /// back no further than that.
+    fn token_after(&mut self, i: usize, label: usize, token: usize) -> usize {
+        self.last_piece.take().unwrap_or_else(|| {
+            self.text.as_bytes()[i..i + label]
+                .iter()
+                .rposition(u8::is_ascii_whitespace)
+                .map_or(token, |w| i + w + 1)
+        })
+    }
+
     /// The bytes read so far, over every pass: for the tests that hold extraction to time
     /// linear in its input (it stays within a constant factor of the text's length).
     #[doc(hidden)]
@@ -274,6 +319,26 @@ impl Extract<'_, '_> {
     pub fn work(&self) -> usize {
         self.work
     }
+}
+
+/// Where a DOI label that `before` (the text before a ':') ends with starts, when the scan
+/// passes over its ':' otherwise: `doi` and white space (`doi :`), or `doi` right after a
+/// full stop (`2459.doi`), as text taken from PDFs writes them.
+fn glued_label(before: &[u8]) -> Option<usize> {
+    let word = before.len()
+        - before
+            .iter()
+            .rev()
+            .take(2)
+            .take_while(|b| **b == b' ')
+            .count();
+    let d = word.checked_sub(3)?;
+    if !before[d..word].eq_ignore_ascii_case(b"doi") {
+        return None;
+    }
+    let after = before.get(d.wrapping_sub(1)).copied();
+    let starts = d == 0 || after == Some(b'.') || !CONTINUES_WORD[usize::from(after?)];
+    (starts && (word < before.len() || after == Some(b'.'))).then_some(d)
 }
 
 /// Whether `before` (the text before a ':') may end in the letters of a written form
@@ -398,6 +463,7 @@ impl<'a> Extract<'a, '_> {
     /// The identifier that starts at `i`, if one does, in the token (the text since the
     /// last white space) that starts at `token`, and the length of its label (`DOI: `).
     fn candidate(&mut self, i: usize, token: usize) -> Option<(Found<'a>, usize)> {
+        self.last_piece = None;
         let r = &self.text.as_bytes()[i..];
         // Most words start nothing: their first two bytes tell, from a table.
         if r.len() >= 2 && !STARTS.get(r[0], r[1]) && self.options.prefixes.is_empty() {
@@ -431,7 +497,7 @@ impl<'a> Extract<'a, '_> {
         if r.len() < 2 || WRITTEN_STARTS.get(r[0], r[1]) {
             let label = g::LABEL_FORM
                 .may_start(r)
-                .then(|| g::LABEL_FORM.accepted_prefix(r))
+                .then(|| label_prefix(r))
                 .flatten();
             if let Some(p) = label {
                 let len = with_space(rest, p);
@@ -451,13 +517,23 @@ impl<'a> Extract<'a, '_> {
                     return Some(Start::Relabelled { len });
                 }
                 let doi = r[0].eq_ignore_ascii_case(&b'd');
-                // After a DOI label, the start of a DOI's prefix (C3); a shortDOI's '/'.
+                // After a DOI label, the start of a DOI's prefix (C3), or its pieces split by
+                // white space; a shortDOI's '/'. (`doi.` before anything else is no label:
+                // `doi.org/` is a resolver's host.)
                 let mut slash = None;
-                if doi {
-                    let p = g::DOI_START_FORM.accepted_prefix(&r[len..])?;
-                    slash = (r[len + p - 1] == b'/').then_some(i + len + p - 1);
+                let start = if doi {
+                    g::DOI_START_FORM.accepted_prefix(&r[len..]).map(|p| {
+                        slash = (r[len + p - 1] == b'/').then_some(i + len + p - 1);
+                    })
+                } else {
+                    Some(())
+                };
+                if start.is_some() || split_end(self.text, i + len, None).is_some() {
+                    return Some(Start::Label { len, doi, slash });
                 }
-                return Some(Start::Label { len, doi, slash });
+                if r[p - 1] != b'.' {
+                    return None;
+                }
             }
             if let Some(s) = URL_SCHEMES.iter().find(|s| starts(s)) {
                 return Some(Start::Url { scheme: s.len() });
@@ -512,7 +588,7 @@ impl<'a> Extract<'a, '_> {
         let (_, cut, _) = self
             .ends
             .query_kept(self.text, i, in_url, false, &mut self.work);
-        let mut kept = self.kept(i, cut);
+        let mut kept = self.kept(i, i, cut);
         if in_url {
             let q = self.query.at(
                 &self.text.as_bytes()[..kept],
@@ -520,13 +596,13 @@ impl<'a> Extract<'a, '_> {
                 |b| memchr::memchr2(b'?', b'#', b),
                 &mut self.work,
             );
-            kept = self.kept(i, kept.min(q));
+            kept = self.kept(i, i, kept.min(q));
             let text = &self.text[i..kept];
             self.work += text.len();
             let first = text.find('/').unwrap_or(text.len());
             if let Some(last) = text.rfind('/').filter(|&l| l > first) {
                 if g::URL_VIEW_FORM.run(&text.as_bytes()[last..]).is_ok() {
-                    kept = self.kept(i, i + last);
+                    kept = self.kept(i, i, i + last);
                 }
             }
         }
@@ -554,10 +630,15 @@ impl<'a> Extract<'a, '_> {
         slash: Option<usize>,
     ) -> Option<(Found<'a>, usize)> {
         let h = i + label;
-        let (_, cut, _) = self
+        let (end, cut, _) = self
             .ends
             .query_kept(self.text, h, true, false, &mut self.work);
-        let kept = self.kept(h, cut);
+        // Split by white space, as text taken from a PDF splits DOIs (C3, `split_end`).
+        if let Some(raw_end) = split_end(self.text, h, Some(end)) {
+            let form = if doi { Form::Doi } else { Form::Hdl };
+            return self.joined(i, h, raw_end, form).map(|f| (f, label));
+        }
+        let kept = self.kept(h, h, cut);
         // Its handle's '/' and a local name after it (the naming authority of a DOI is
         // digits, C3; of a handle, read up to its '/' alone).
         let slash = slash.unwrap_or_else(|| {
@@ -588,13 +669,51 @@ impl<'a> Extract<'a, '_> {
         self.read(i, text).map(|f| (f, label))
     }
 
+    /// A DOI split by white space from `h` to `raw_end` (after a label or a resolver's host:
+    /// `split_end`), read as one: its pieces joined, then the ends C3 gives an identifier
+    /// (brackets, sentence punctuation, a glued word) found in the joined text. The span,
+    /// from `i`, ends where the last byte kept is written.
+    fn joined(&mut self, i: usize, h: usize, raw_end: usize, form: Form) -> Option<Found<'a>> {
+        let raw = &self.text.as_bytes()[h..raw_end];
+        self.work += 2 * raw.len();
+        let joined = without_space(&self.text[h..raw_end]);
+        let scan = Scan::from(&joined, 0, false, &mut self.work);
+        let mut end = glued_at(&joined.as_bytes()[..scan.cut]).unwrap_or(scan.cut);
+        while let Some(c) = sentence_end(&joined[..end]) {
+            end -= c.len_utf8();
+        }
+        let handle = Handle::parse(&joined[..end]).ok()?;
+        if handle.local_name().is_empty() || !labels_a_doi(form, handle.as_handle_ref()) {
+            return None;
+        }
+        // Where the joined text's last byte kept is written.
+        let mut left = end;
+        let mut kept = h;
+        for (k, b) in raw.iter().enumerate() {
+            if left == 0 {
+                break;
+            }
+            if !b.is_ascii_whitespace() {
+                left -= 1;
+                kept = h + k + 1;
+            }
+        }
+        let text = &self.text[i..kept];
+        let found = self.found(i, text, form, ReadHandle::Owned(handle));
+        self.last_piece = raw[..kept - h]
+            .iter()
+            .rposition(u8::is_ascii_whitespace)
+            .map(|w| h + w + 1);
+        Some(found)
+    }
+
     /// A URI (`hdl:`, `hdl://`, `info:hdl/`, `info:doi/`, `urn:hdl:`, `urn:doi:`).
     fn uri(&mut self, i: usize, form: Form, prefix: usize) -> Option<(Found<'a>, usize)> {
         let bytes = self.text.as_bytes();
         let (_, cut, _) = self
             .ends
             .query_kept(self.text, i, true, false, &mut self.work);
-        let mut kept = self.kept(i, cut);
+        let mut kept = self.kept(i, i + prefix, cut);
         let urn = matches!(form, Form::UrnHdl | Form::UrnDoi);
         if !urn {
             // A fragment holds no '#' (RFC 3986): a second one ends the URI.
@@ -612,7 +731,7 @@ impl<'a> Extract<'a, '_> {
                     &mut self.work,
                 );
                 if second < kept {
-                    kept = self.kept(i, second);
+                    kept = self.kept(i, i + prefix, second);
                 }
             }
         }
@@ -738,10 +857,19 @@ impl<'a> Extract<'a, '_> {
         if i < self.failed_chain {
             return None;
         }
-        let (_, cut, unkept) = self
+        let (end, cut, unkept) = self
             .ends
             .query_kept(self.text, i, true, true, &mut self.work);
-        let kept = self.kept(i, cut);
+        // A DOI in a known resolver's URL split by white space, as text taken from a PDF
+        // splits them (C3, `split_end`; after the host too: `dx.doi.org/ 10.1061/…`).
+        if known && base.is_none() && !o.cordra {
+            if let Some(raw_end) = split_end(self.text, host_end + 1, Some(end)) {
+                return self
+                    .joined(i, host_end + 1, raw_end, Form::Proxy)
+                    .map(|f| (f, 0));
+            }
+        }
+        let kept = self.kept(i, host_end, cut);
         if host_end >= kept || self.failed_before(Form::Proxy, i, kept) {
             return None;
         }
@@ -938,10 +1066,13 @@ impl<'a> Extract<'a, '_> {
         None
     }
 
-    /// Where the identifier that starts at `i` and ends at `end` is kept to: without the
-    /// sentence punctuation after it (C3).
+    /// Where the identifier that starts at `i` (its handle at `from`) and ends at `end` is
+    /// kept to: before a glued word, without the sentence punctuation after it (C3).
     #[inline]
-    fn kept(&mut self, i: usize, end: usize) -> usize {
+    fn kept(&mut self, i: usize, from: usize, end: usize) -> usize {
+        // A word a PDF's text glued to it ends it before that word (looked for from where
+        // its handle begins: a resolver's host holds `.doi`).
+        let end = glued_at(&self.text.as_bytes()[from.min(end)..end]).map_or(end, |g| from + g);
         // Most identifiers end in a letter or digit.
         if self.text.as_bytes()[i..end]
             .last()
@@ -1236,6 +1367,48 @@ fn naming_authority(raw: &[u8], decode: bool) -> bool {
     decoded.push(b'/');
     core::str::from_utf8(&decoded)
         .is_ok_and(|na| HandleRef::parse(na).is_ok() && !na.contains(is_space))
+}
+
+/// How far from an identifier's end a glued word is looked for: the words glued to a DOI
+/// are near the end of what the scan took (`…151502,arXiv :hep-ph/0502182`), and the look
+/// costs no more than this whatever the identifier's length.
+const GLUED_WINDOW: usize = 48;
+
+/// The bytes no glued word starts with: all but `.`, `,`, `;` and `[` (`glued_word_form`;
+/// a test checks it against the form's tables).
+static NO_GLUED_WORD: [bool; 256] = {
+    let mut table = [true; 256];
+    table[b'.' as usize] = false;
+    table[b',' as usize] = false;
+    table[b';' as usize] = false;
+    table[b'[' as usize] = false;
+    table
+};
+
+/// Where in `s` (an identifier up to its end) a word that text taken from a PDF glues to a
+/// DOI begins, after a `.`, `,` or `;` or in brackets (`glued_word_form`), if one does in
+/// its last [`GLUED_WINDOW`] bytes: a word the form names, not going on into more letters
+/// or digits.
+fn glued_at(s: &[u8]) -> Option<usize> {
+    let from = s.len().saturating_sub(GLUED_WINDOW);
+    let window = &s[from..];
+    let dfa = &g::GLUED_WORD_FORM;
+    let mut p = crate::dfa::skip(window, 0, &NO_GLUED_WORD, 1);
+    while p + 1 < window.len() {
+        if window[p + 1].is_ascii_alphabetic() && dfa.may_start(&window[p..]) {
+            if let Some(len) = dfa.accepted_prefix(&window[p..]) {
+                // (Ends where the word does: its last byte is no letter or digit, or the next
+                // is not.)
+                if !window[p + len - 1].is_ascii_alphanumeric()
+                    || !window.get(p + len).is_some_and(u8::is_ascii_alphanumeric)
+                {
+                    return Some(from + p);
+                }
+            }
+        }
+        p = crate::dfa::skip(window, p + 1, &NO_GLUED_WORD, 1);
+    }
+    None
 }
 
 /// The value of a hex digit (one `is_ascii_hexdigit` accepts).
@@ -1632,6 +1805,18 @@ mod tests {
     use super::*;
     use alloc::vec;
     use alloc::vec::Vec;
+
+    /// The bytes a glued word starts with are those `glued_word_form` starts with.
+    #[test]
+    fn no_glued_word_as_the_form_says() {
+        let dfa = &g::GLUED_WORD_FORM;
+        // (Not a UTF-8 continuation byte, which starts no character: every state of a
+        // generated machine steps over one.)
+        for b in (0..=255_u8).filter(|b| !(0x80..0xc0).contains(b)) {
+            let starts = dfa.step(usize::from(dfa.start), b) != 0;
+            assert_eq!(NO_GLUED_WORD[usize::from(b)], !starts, "{b}");
+        }
+    }
 
     /// What lets the scan pass over a ':' after anything but a word a written form starts
     /// with: in every form it looks for, the first anchor of the form's prefix (a '/' or a

@@ -59,7 +59,8 @@ pub fn accepts(rule: &str, text: &str) -> bool {
         proxy: http_url;
         forms: hdl_host_form, hdl_form, info_hdl_form, info_doi_form, doi_form, urn_hdl_form,
             urn_doi_form, http_form, info_other_form, urn_other_form, other_url_form,
-            label_form, bare_doi_form, doi_start_form, identifier_end_form, url_view_form;
+            label_form, bare_doi_form, doi_start_form, doi_prefix_form, glued_word_form,
+            identifier_end_form, url_view_form;
     }
 }
 

@@ -34,10 +34,16 @@ pub fn in_context(context: &str, d: &str) -> String {
         .replacen("{}", d, 1)
 }
 
-/// The corpus's DOIs of C3's shape (`10.` and digits, `/`, a suffix) that no context can
-/// swallow or cut: cleaning leaves them as they are (but for case), and they hold no white
-/// space, quote, bracket or character a URL writes encoded.
+/// The corpus's DOIs of C3's shape for a DOI written bare (`10.`, a registrant code of four
+/// digits or more and sub-prefixes of digits, `/`, a suffix) that no context can swallow or
+/// cut: cleaning leaves them as they are (but for case), and they hold no white space,
+/// quote, bracket or character a URL writes encoded.
 pub fn plain_corpus_dois() -> Vec<String> {
+    plain_dois(4)
+}
+
+/// As [`plain_corpus_dois`], with a registrant code of `min_registrant` digits or more.
+pub fn plain_dois(min_registrant: usize) -> Vec<String> {
     super::corpus_identifiers()
         .into_iter()
         .filter(|id| {
@@ -51,6 +57,12 @@ pub fn plain_corpus_dois() -> Vec<String> {
             h.is_doi()
                 && h.prefix().contains('.')
                 && numeric
+                && {
+                    // (Or an ISBN-A's `978.` or `979.` and a segment after it: C3.)
+                    let segments: Vec<&str> = h.prefix().split('.').collect();
+                    segments[1].len() >= min_registrant
+                        || (["978", "979"].contains(&segments[1]) && segments.len() > 2)
+                }
                 && !h.local_name().is_empty()
                 && clean(id, &Options::new()).is_ok_and(|c| {
                     c.as_written() == &h.to_handle()

@@ -65,8 +65,11 @@ pub fn trimmed(m: &str) -> &str {
     }
 }
 
+/// What an approach finds in a text.
+pub type Finder = Box<dyn Fn(&str) -> Vec<String>>;
+
 /// The approaches compared: a name and what each finds in a text.
-pub fn approaches() -> Vec<(&'static str, Box<dyn Fn(&str) -> Vec<String>>)> {
+pub fn approaches() -> Vec<(&'static str, Finder)> {
     let options = Options::new();
     let crossref = regex::Regex::new(CROSSREF).unwrap();
     let doi_regex = regex::Regex::new(DOI_REGEX).unwrap();

@@ -8,7 +8,7 @@
 pub const SHAPES: &[(&str, &str)] = &[
     ("doi: repeated", "doi:"),
     ("hdl: repeated", "hdl:"),
-    ("10.1/ repeated (one long DOI)", "10.1/"),
+    ("10.1234/ repeated (one long DOI)", "10.1234/"),
     ("10.1000/) repeated", "10.1000/)"),
     ("10.1000/\" repeated", "10.1000/\""),
     ("10.1000/] repeated", "10.1000/]"),
@@ -31,6 +31,12 @@ pub const SHAPES: &[(&str, &str)] = &[
     ),
     ("info: URIs with a bad escape", "info:hdl/1/%FF"),
     ("hdl: URIs with two fragments", "hdl:1/a#b#"),
+    (
+        "DOIs split by white space after labels",
+        "doi: 10. 1000/a- ",
+    ),
+    ("DOI labels glued after full stops", ".doi :"),
+    ("words glued to a DOI", "10.1000/a.URL,arXiv[doi]"),
 ];
 
 /// `unit` repeated to `len` bytes (cut at a character boundary).

@@ -1321,7 +1321,7 @@ static SETS_OTHER_URL_FORM: [u8; 256] = [
     }
 }
 
-/// The validator of rule `label_form` in `grammar/forms.pest`: 11 states, 9 byte classes.
+/// The validator of rule `label_form` in `grammar/forms.pest`: 12 states, 10 byte classes.
 pub(crate) static LABEL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     rule: "label_form",
     walk: run_label_form,
@@ -1330,19 +1330,20 @@ pub(crate) static LABEL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     shift: 4,
     transitions: &[
         /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        /* state 1 */ 0, 0, 0, 2, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
-        /* state 2 */ 0, 0, 0, 0, 0, 0, 0, 4, 2, 0, 0, 0, 0, 0, 0, 0,
-        /* state 3 */ 0, 0, 0, 5, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0,
-        /* state 4 */ 0, 0, 0, 0, 0, 6, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0,
-        /* state 5 */ 0, 0, 0, 0, 0, 0, 7, 0, 5, 0, 0, 0, 0, 0, 0, 0,
-        /* state 6 */ 0, 8, 8, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0,
-        /* state 7 */ 0, 9, 10, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0,
-        /* state 8 */ 8, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0,
-        /* state 9 */ 8, 8, 8, 8, 8, 8, 8, 8, 9, 0, 0, 0, 0, 0, 0, 0,
-        /* state 10 */ 0, 9, 0, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 0, 0, 0, 2, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+        /* state 2 */ 0, 0, 0, 0, 0, 0, 0, 0, 4, 2, 0, 0, 0, 0, 0, 0,
+        /* state 3 */ 0, 0, 0, 0, 5, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0,
+        /* state 4 */ 0, 0, 0, 0, 0, 0, 6, 0, 0, 4, 0, 0, 0, 0, 0, 0,
+        /* state 5 */ 0, 0, 0, 0, 0, 0, 0, 7, 0, 5, 0, 0, 0, 0, 0, 0,
+        /* state 6 */ 0, 8, 9, 9, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0,
+        /* state 7 */ 0, 10, 0, 11, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0,
+        /* state 8 */ 9, 8, 9, 9, 9, 9, 9, 9, 9, 8, 0, 0, 0, 0, 0, 0,
+        /* state 9 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0, 0, 0,
+        /* state 10 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 10, 0, 0, 0, 0, 0, 0,
+        /* state 11 */ 0, 10, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0,
     ],
-    accepting: &[false, false, false, false, false, false, false, false, true, true, false],
-    labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0],
+    accepting: &[false, false, false, false, false, false, false, false, true, true, true, false],
+    labels: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0],
     label_names: &["label_form", "label_space"],
 };
 
@@ -1350,16 +1351,16 @@ pub(crate) static LABEL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
 static CLASSES_LABEL_FORM: [u8; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
     /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x20 */ 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
-    /* 0x40 */ 0, 0, 0, 0, 3, 0, 0, 0, 4, 5, 0, 0, 6, 0, 0, 7,
+    /* 0x20 */ 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0,
+    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 4, 0, 0, 0, 5, 6, 0, 0, 7, 0, 0, 8,
     /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x60 */ 0, 0, 0, 0, 3, 0, 0, 0, 4, 5, 0, 0, 6, 0, 0, 7,
+    /* 0x60 */ 0, 0, 0, 0, 4, 0, 0, 0, 5, 6, 0, 0, 7, 0, 0, 8,
     /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x80 */ 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-    /* 0x90 */ 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-    /* 0xa0 */ 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
-    /* 0xb0 */ 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8,
+    /* 0x80 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+    /* 0x90 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+    /* 0xa0 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+    /* 0xb0 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
     /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1376,26 +1377,6 @@ pub(crate) fn run_label_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> 
 /// The validator of rule `label_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
 pub(crate) fn scan_label_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
-/// Per byte, the sets of rule `label_form`'s states it is in (bit k: the kth set).
-static SETS_LABEL_FORM: [u8; 256] = [
-    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
-    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x20 */ 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
-    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x80 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x90 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0xa0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0xb0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-];
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1405,8 +1386,8 @@ static SETS_LABEL_FORM: [u8; 256] = [
                 loop {
                 let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
                 match CLASSES_LABEL_FORM[usize::from(b)] {
-                    3 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    4 => { sink.enter(Label::LabelForm, i, b); i += 1; state = 3; continue 'walk; },
+                    4 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                    5 => { sink.enter(Label::LabelForm, i, b); i += 1; state = 3; continue 'walk; },
                     _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
                 }
                 }
@@ -1429,8 +1410,11 @@ static SETS_LABEL_FORM: [u8; 256] = [
             's6: loop {
                 loop {
                 let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                if SETS_LABEL_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) }
-                { sink.enter(Label::LabelForm, i, b); return Ok(i + 1) };
+                match b {
+                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
+                    0x2e | 0x3a => { sink.enter(Label::LabelForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                }
                 }
             }
             }
@@ -1463,7 +1447,7 @@ static SETS_LABEL_FORM: [u8; 256] = [
                     _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
                 }
                 }
-            's10: loop {
+            's11: loop {
                 loop {
                 let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
                 match b {
@@ -1481,25 +1465,31 @@ static SETS_LABEL_FORM: [u8; 256] = [
     }
 }
 
-/// The validator of rule `bare_doi_form` in `grammar/forms.pest`: 8 states, 8 byte classes.
+/// The validator of rule `bare_doi_form` in `grammar/forms.pest`: 14 states, 11 byte classes.
 pub(crate) static BARE_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     rule: "bare_doi_form",
     walk: run_bare_doi_form,
     classes: &CLASSES_BARE_DOI_FORM,
     start: 1,
-    shift: 3,
+    shift: 4,
     transitions: &[
-        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0,
-        /* state 1 */ 0, 0, 0, 0, 0, 2, 0, 1,
-        /* state 2 */ 0, 0, 0, 0, 3, 0, 0, 2,
-        /* state 3 */ 0, 0, 4, 0, 0, 0, 0, 3,
-        /* state 4 */ 0, 0, 0, 0, 5, 5, 5, 4,
-        /* state 5 */ 0, 0, 4, 6, 5, 5, 5, 5,
-        /* state 6 */ 7, 0, 7, 7, 7, 7, 7, 6,
-        /* state 7 */ 7, 7, 7, 7, 7, 7, 7, 7,
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+        /* state 2 */ 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0,
+        /* state 3 */ 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0,
+        /* state 4 */ 0, 0, 0, 0, 5, 5, 5, 5, 5, 6, 4, 0, 0, 0, 0, 0,
+        /* state 5 */ 0, 0, 0, 0, 7, 7, 7, 7, 7, 7, 5, 0, 0, 0, 0, 0,
+        /* state 6 */ 0, 0, 0, 0, 7, 7, 7, 8, 7, 7, 6, 0, 0, 0, 0, 0,
+        /* state 7 */ 0, 0, 0, 0, 9, 9, 9, 9, 9, 9, 7, 0, 0, 0, 0, 0,
+        /* state 8 */ 0, 0, 0, 0, 9, 9, 9, 9, 10, 10, 8, 0, 0, 0, 0, 0,
+        /* state 9 */ 0, 0, 0, 0, 11, 11, 11, 11, 11, 11, 9, 0, 0, 0, 0, 0,
+        /* state 10 */ 0, 0, 9, 0, 11, 11, 11, 11, 11, 11, 10, 0, 0, 0, 0, 0,
+        /* state 11 */ 0, 0, 9, 12, 11, 11, 11, 11, 11, 11, 11, 0, 0, 0, 0, 0,
+        /* state 12 */ 13, 0, 13, 13, 13, 13, 13, 13, 13, 13, 12, 0, 0, 0, 0, 0,
+        /* state 13 */ 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 0, 0, 0, 0, 0,
     ],
-    accepting: &[false, false, false, false, false, false, false, true],
-    labels: &[0, 0, 0, 0, 0, 0, 0, 0],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, true],
+    labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     label_names: &["bare_doi_form"],
 };
 
@@ -1508,15 +1498,15 @@ static CLASSES_BARE_DOI_FORM: [u8; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0,
     /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0x20 */ 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3,
-    /* 0x30 */ 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 0, 0, 0, 0, 0, 0,
+    /* 0x30 */ 4, 5, 6, 6, 6, 6, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0,
     /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x80 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-    /* 0x90 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-    /* 0xa0 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-    /* 0xb0 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+    /* 0x80 */ 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
+    /* 0x90 */ 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
+    /* 0xa0 */ 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
+    /* 0xb0 */ 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10,
     /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1535,23 +1525,23 @@ pub(crate) fn run_bare_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
 pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
 
 /// Per byte, the sets of rule `bare_doi_form`'s states it is in (bit k: the kth set).
-static SETS_BARE_DOI_FORM: [u8; 256] = [
-    /* 0x00 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 4, 4,
-    /* 0x10 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-    /* 0x20 */ 0, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-    /* 0x30 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 4, 4, 4, 4, 4, 4,
-    /* 0x40 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-    /* 0x50 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-    /* 0x60 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-    /* 0x70 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-    /* 0x80 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    /* 0x90 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    /* 0xa0 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    /* 0xb0 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    /* 0xc0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-    /* 0xd0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-    /* 0xe0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-    /* 0xf0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+static SETS_BARE_DOI_FORM: [u16; 256] = [
+    /* 0x00 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 0, 0, 0, 0, 0, 256, 256,
+    /* 0x10 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
+    /* 0x20 */ 0, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
+    /* 0x30 */ 511, 511, 511, 511, 511, 511, 511, 509, 507, 506, 256, 256, 256, 256, 256, 256,
+    /* 0x40 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
+    /* 0x50 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
+    /* 0x60 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
+    /* 0x70 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
+    /* 0x80 */ 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    /* 0x90 */ 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    /* 0xa0 */ 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    /* 0xb0 */ 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    /* 0xc0 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
+    /* 0xd0 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
+    /* 0xe0 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
+    /* 0xf0 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
 ];
     let mut i = 0_usize;
     let mut state = 1_u8;
@@ -1585,29 +1575,184 @@ static SETS_BARE_DOI_FORM: [u8; 256] = [
             's4: loop {
                 loop {
                 let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; break; }; }
+                match b {
+                    0x39 => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 6; continue 'walk; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
                 }
             's5: loop {
                 loop {
                 let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 0); continue; }
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 5) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                }
+            's7: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                }
+            's9: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                }
+            's11: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                 match b {
-                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's4; },
+                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
                     0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
                     _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
                 }
                 }
-            's6: loop {
+            's12: loop {
                 loop {
                 let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
                 { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
                 }
             }
             }
             }
             }
+            }
+            }
+            }
+            }
+            }
+            }
+            6 => {
+            's6: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 7; continue 'walk; }; }
+                match b {
+                    0x37 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's8: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; }; }
+                match b {
+                    0x38..=0x39 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's10: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; break; }; }
+                match b {
+                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's11: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
+                match b {
+                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
+                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's12: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            7 => {
+            's7: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                }
+            's9: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                }
+            's11: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
+                match b {
+                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
+                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's12: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                }
+            }
+            }
+            }
+            }
+            }
+            9 => {
+            's9: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                }
+            's11: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
+                match b {
+                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
+                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's12: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                }
+            }
+            }
+            }
+            }
+            11 => {
+            's11: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
+                match b {
+                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
+                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                }
+                }
+            's12: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                }
             }
             }
             }
@@ -1713,6 +1858,851 @@ static SETS_DOI_START_FORM: [u8; 256] = [
                 { sink.enter(Label::DoiStartForm, i, b); return Ok(i + 1) };
                 }
             }
+            }
+            }
+            }
+            _ => unreachable!("a state of this validator"),
+        }
+    }
+}
+
+/// The validator of rule `doi_prefix_form` in `grammar/forms.pest`: 7 states, 7 byte classes.
+pub(crate) static DOI_PREFIX_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
+    rule: "doi_prefix_form",
+    walk: run_doi_prefix_form,
+    classes: &CLASSES_DOI_PREFIX_FORM,
+    start: 1,
+    shift: 3,
+    transitions: &[
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 0, 0, 0, 2, 0, 1, 0,
+        /* state 2 */ 0, 0, 0, 3, 0, 0, 2, 0,
+        /* state 3 */ 0, 4, 5, 0, 0, 0, 3, 0,
+        /* state 4 */ 0, 0, 0, 6, 6, 6, 4, 0,
+        /* state 5 */ 5, 5, 5, 5, 5, 5, 5, 0,
+        /* state 6 */ 0, 4, 5, 6, 6, 6, 6, 0,
+    ],
+    accepting: &[false, false, false, false, false, true, false],
+    labels: &[0, 0, 0, 0, 0, 0, 0],
+    label_names: &["doi_prefix_form"],
+};
+
+/// The byte classes of rule `doi_prefix_form`.
+static CLASSES_DOI_PREFIX_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2,
+    /* 0x30 */ 3, 4, 5, 5, 5, 5, 5, 5, 5, 5, 0, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    /* 0x90 */ 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    /* 0xa0 */ 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    /* 0xb0 */ 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The validator of rule `doi_prefix_form` as code (see `DOI_PREFIX_FORM`).
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn run_doi_prefix_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
+    scan_doi_prefix_form(input, &mut ())
+}
+
+/// The validator of rule `doi_prefix_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_doi_prefix_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+
+/// Per byte, the sets of rule `doi_prefix_form`'s states it is in (bit k: the kth set).
+static SETS_DOI_PREFIX_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x30 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0x90 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0xa0 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0xb0 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+    let mut i = 0_usize;
+    let mut state = 1_u8;
+    'walk: loop {
+        match state {
+            1 => {
+            's1: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                match b {
+                    0x31 => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                }
+                }
+            's2: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                match b {
+                    0x30 => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                }
+                }
+            's3: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                match b {
+                    0x2e => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
+                    0x2f => { sink.enter(Label::DoiPrefixForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                }
+                }
+            's4: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                if SETS_DOI_PREFIX_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) }
+                { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; };
+                }
+            's6: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                if SETS_DOI_PREFIX_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_DOI_PREFIX_FORM, 1 << 0); continue; }
+                match b {
+                    0x2e => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; continue 's4; },
+                    0x2f => { sink.enter(Label::DoiPrefixForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            _ => unreachable!("a state of this validator"),
+        }
+    }
+}
+
+/// The validator of rule `glued_word_form` in `grammar/forms.pest`: 50 states, 25 byte classes.
+pub(crate) static GLUED_WORD_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
+    rule: "glued_word_form",
+    walk: run_glued_word_form,
+    classes: &CLASSES_GLUED_WORD_FORM,
+    start: 1,
+    shift: 5,
+    transitions: &[
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+        /* state 2 */ 0, 0, 4, 0, 0, 5, 6, 0, 7, 0, 0, 0, 0, 8, 0, 0, 0, 9, 0, 0, 0, 0, 10, 0, 2, 0, 0, 0, 0, 0, 0, 0,
+        /* state 3 */ 0, 0, 0, 0, 0, 11, 12, 0, 0, 0, 0, 0, 0, 13, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0,
+        /* state 4 */ 0, 0, 0, 0, 14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15, 0, 0, 0, 16, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0,
+        /* state 5 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0,
+        /* state 6 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0,
+        /* state 7 */ 0, 0, 0, 0, 0, 0, 19, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0,
+        /* state 8 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 21, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0,
+        /* state 9 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 22, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0,
+        /* state 10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23, 10, 0, 0, 0, 0, 0, 0, 0,
+        /* state 11 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11, 0, 0, 0, 0, 0, 0, 0,
+        /* state 12 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0,
+        /* state 13 */ 0, 0, 0, 0, 0, 26, 0, 0, 0, 24, 0, 27, 0, 0, 0, 0, 0, 28, 0, 0, 0, 0, 24, 0, 13, 0, 0, 0, 0, 0, 0, 0,
+        /* state 14 */ 0, 0, 0, 0, 29, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 14, 0, 0, 0, 0, 0, 0, 0,
+        /* state 15 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 30, 0, 0, 0, 0, 15, 0, 0, 0, 0, 0, 0, 0,
+        /* state 16 */ 0, 0, 31, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0,
+        /* state 17 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23, 0, 17, 0, 0, 0, 0, 0, 0, 0,
+        /* state 18 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 18, 0, 0, 0, 0, 0, 0, 0,
+        /* state 19 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 0, 0, 0, 0, 0, 0, 0,
+        /* state 20 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 19, 0, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 0, 0, 0, 0,
+        /* state 21 */ 0, 0, 0, 0, 33, 0, 0, 0, 0, 34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 34, 0, 21, 0, 0, 0, 0, 0, 0, 0,
+        /* state 22 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 22, 0, 0, 0, 0, 0, 0, 0,
+        /* state 23 */ 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 23, 0, 0, 0, 0, 0, 0, 0,
+        /* state 24 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 36, 0, 24, 0, 0, 0, 0, 0, 0, 0,
+        /* state 25 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 37, 0, 0, 0, 0, 0, 0, 25, 0, 0, 0, 0, 0, 0, 0,
+        /* state 26 */ 0, 0, 0, 0, 0, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 26, 0, 0, 0, 0, 0, 0, 0,
+        /* state 27 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 38, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 38, 0, 27, 0, 0, 0, 0, 0, 0, 0,
+        /* state 28 */ 0, 0, 0, 39, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 28, 0, 0, 0, 0, 0, 0, 0,
+        /* state 29 */ 0, 0, 0, 0, 0, 0, 40, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 29, 0, 0, 0, 0, 0, 0, 0,
+        /* state 30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 41, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 41, 0, 30, 0, 0, 0, 0, 0, 0, 0,
+        /* state 31 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 42, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 42, 0, 31, 0, 0, 0, 0, 0, 0, 0,
+        /* state 32 */ 0, 0, 0, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0,
+        /* state 33 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 34, 0, 33, 0, 0, 0, 0, 0, 0, 0,
+        /* state 34 */ 0, 0, 0, 0, 0, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 34, 0, 0, 0, 0, 0, 0, 0,
+        /* state 35 */ 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 35, 0, 0, 0, 0, 0, 0, 0,
+        /* state 36 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 35, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0,
+        /* state 37 */ 0, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 37, 0, 0, 0, 0, 0, 0, 0,
+        /* state 38 */ 0, 0, 0, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 38, 0, 0, 0, 0, 0, 0, 0,
+        /* state 39 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 43, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 39, 0, 0, 0, 0, 0, 0, 0,
+        /* state 40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 44, 0, 0, 0, 0, 0, 0, 0, 0, 40, 0, 0, 0, 0, 0, 0, 0,
+        /* state 41 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23, 0, 0, 0, 0, 0, 41, 0, 0, 0, 0, 0, 0, 0,
+        /* state 42 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 45, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 42, 0, 0, 0, 0, 0, 0, 0,
+        /* state 43 */ 0, 0, 0, 0, 0, 0, 38, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 43, 0, 0, 0, 0, 0, 0, 0,
+        /* state 44 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 46, 0, 0, 0, 0, 0, 0, 0, 0, 44, 0, 0, 0, 0, 0, 0, 0,
+        /* state 45 */ 0, 0, 47, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 45, 0, 0, 0, 0, 0, 0, 0,
+        /* state 46 */ 0, 0, 0, 0, 0, 0, 34, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 46, 0, 0, 0, 0, 0, 0, 0,
+        /* state 47 */ 0, 0, 0, 48, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 47, 0, 0, 0, 0, 0, 0, 0,
+        /* state 48 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 49, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 48, 0, 0, 0, 0, 0, 0, 0,
+        /* state 49 */ 0, 0, 0, 0, 0, 0, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 49, 0, 0, 0, 0, 0, 0, 0,
+    ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false],
+    labels: &[0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 0, 2, 2, 2, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1],
+    label_names: &["glued_word_form", "glued_word", "bracketed_word"],
+};
+
+/// The byte classes of rule `glued_word_form`.
+static CLASSES_GLUED_WORD_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
+    /* 0x30 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+    /* 0x40 */ 0, 2, 3, 4, 5, 6, 7, 0, 8, 9, 0, 0, 10, 11, 0, 12,
+    /* 0x50 */ 13, 0, 14, 15, 16, 17, 18, 0, 19, 0, 0, 20, 0, 21, 0, 0,
+    /* 0x60 */ 0, 2, 3, 4, 5, 6, 7, 0, 8, 22, 0, 0, 10, 11, 23, 12,
+    /* 0x70 */ 13, 0, 14, 15, 16, 17, 18, 0, 19, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+    /* 0x90 */ 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+    /* 0xa0 */ 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+    /* 0xb0 */ 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The validator of rule `glued_word_form` as code (see `GLUED_WORD_FORM`).
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn run_glued_word_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
+    scan_glued_word_form(input, &mut ())
+}
+
+/// The validator of rule `glued_word_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+    let mut i = 0_usize;
+    let mut state = 1_u8;
+    'walk: loop {
+        match state {
+            1 => {
+            's1: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
+                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                    20 => { sink.enter(Label::GluedWordForm, i, b); i += 1; state = 3; continue 'walk; },
+                    1 => { sink.enter(Label::GluedWordForm, i, b); i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                }
+                }
+            's2: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
+                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                    22 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 10; continue 'walk; },
+                    2 => { sink.enter(Label::GluedWord, i, b); i += 1; break; },
+                    5 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 5; continue 'walk; },
+                    6 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 6; continue 'walk; },
+                    8 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 7; continue 'walk; },
+                    13 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 8; continue 'walk; },
+                    17 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 9; continue 'walk; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                }
+                }
+            's4: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                    4 => { i += 1; break; },
+                    14 => { i += 1; state = 15; continue 'walk; },
+                    18 => { i += 1; state = 16; continue 'walk; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's14: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x43 | 0x63 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's29: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x45 | 0x65 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's40: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x53 | 0x73 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's44: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x53 | 0x73 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's46: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x45 | 0x65 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's34: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x44 | 0x64 => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            3 => {
+            's3: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
+                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                    5 => { sink.enter(Label::BracketedWord, i, b); i += 1; break; },
+                    6 => { sink.enter(Label::BracketedWord, i, b); i += 1; state = 12; continue 'walk; },
+                    13 => { sink.enter(Label::BracketedWord, i, b); i += 1; state = 13; continue 'walk; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                }
+                }
+            's11: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x4f | 0x6f => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x49 | 0x69 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            5 => {
+            's5: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x4f | 0x6f => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's17: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x49 | 0x69 => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            }
+            6 => {
+            's6: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x50 | 0x70 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's18: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x55 | 0x75 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's32: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x42 | 0x62 => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            7 => {
+            's7: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                    6 => { i += 1; state = 19; continue 'walk; },
+                    16 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's20: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x54 | 0x74 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's19: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x50 | 0x70 => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            8 => {
+            's8: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x4d | 0x6d => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's21: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x43 | 0x63 => { i += 1; break; },
+                    0x49 | 0x69 => { i += 1; state = 34; continue 'walk; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's33: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x49 | 0x69 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's34: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x44 | 0x64 => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            9 => {
+            's9: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x52 | 0x72 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's22: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x4c | 0x6c => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            }
+            10 => {
+            's10: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x6e => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            12 => {
+            's12: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x50 | 0x70 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's25: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x55 | 0x75 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's37: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x42 | 0x62 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            13 => {
+            's13: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                    5 => { i += 1; break; },
+                    9 | 22 => { i += 1; state = 24; continue 'walk; },
+                    11 => { i += 1; state = 27; continue 'walk; },
+                    17 => { i += 1; state = 28; continue 'walk; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's26: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x46 | 0x66 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            15 => {
+            's15: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x58 | 0x78 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's30: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x49 | 0x69 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's41: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x56 | 0x76 => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            16 => {
+            's16: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x41 | 0x61 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's31: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x49 | 0x69 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's42: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x4c | 0x6c => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's45: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x41 | 0x61 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's47: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x42 | 0x62 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's48: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x4c | 0x6c => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's49: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x45 | 0x65 => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            }
+            20 => {
+            's20: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x54 | 0x74 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            's19: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x50 | 0x70 => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            }
+            27 => {
+            's27: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x49 | 0x69 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's38: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x44 | 0x64 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            28 => {
+            's28: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x42 | 0x62 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's39: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x4d | 0x6d => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's43: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x45 | 0x65 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's38: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x44 | 0x64 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            }
+            }
+            }
+            }
+            }
+            }
+            24 => {
+            's24: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x49 | 0x69 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            }
+            }
+            }
+            19 => {
+            's19: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x50 | 0x70 => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            34 => {
+            's34: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                match b {
+                    0x44 | 0x64 => { return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                }
+                }
+            }
+            }
+            36 => {
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            }
+            }
+            38 => {
+            's38: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x44 | 0x64 => { i += 1; break; },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
+            's36: loop {
+                loop {
+                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                match b {
+                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                }
+                }
             }
             }
             }

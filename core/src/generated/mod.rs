@@ -39,6 +39,8 @@ pub(crate) enum Label {
     Authority,
     /// `bare_doi_form`.
     BareDoiForm,
+    /// `bracketed_word`.
+    BracketedWord,
     /// `cordra_host`.
     CordraHost,
     /// `cordra_http`.
@@ -47,12 +49,18 @@ pub(crate) enum Label {
     CordraPath,
     /// `doi_form`.
     DoiForm,
+    /// `doi_prefix_form`.
+    DoiPrefixForm,
     /// `doi_start_form`.
     DoiStartForm,
     /// `dot`.
     Dot,
     /// `fragment`.
     Fragment,
+    /// `glued_word`.
+    GluedWord,
+    /// `glued_word_form`.
+    GluedWordForm,
     /// `handle`.
     Handle,
     /// `hdl_form`.
@@ -172,6 +180,8 @@ pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[
     ("label_form", &LABEL_FORM),
     ("bare_doi_form", &BARE_DOI_FORM),
     ("doi_start_form", &DOI_START_FORM),
+    ("doi_prefix_form", &DOI_PREFIX_FORM),
+    ("glued_word_form", &GLUED_WORD_FORM),
     ("identifier_end_form", &IDENTIFIER_END_FORM),
     ("url_view_form", &URL_VIEW_FORM),
 ];

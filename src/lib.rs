@@ -112,9 +112,11 @@ macro_rules! hdl {
 macro_rules! hdl_uri {
     ($($literal:tt)*) => {{
         const URI: $crate::HdlUri<'static> = {
-            let (text, form, handle, slash, base, query, fragment) =
+            let (text, form, handle, slash, handle_start, base, query, fragment) =
                 $crate::__private::hdl_uri_parts!($($literal)*);
-            $crate::HdlUri::__from_validated_parts(text, form, handle, slash, base, query, fragment)
+            $crate::HdlUri::__from_validated_parts(
+                text, form, handle, slash, handle_start, base, query, fragment,
+            )
         };
         URI
     }};

@@ -12,6 +12,7 @@ use crate::form::{Form, Options};
 use crate::forms::recognize;
 use crate::generated as g;
 use crate::handle::{Handle, ReadHandle};
+use crate::lint::Warning;
 
 /// What a fix did. Each has a stable [`code`](FixCode::code), a one-line
 /// [`explanation`](FixCode::explanation) and the rule it follows.
@@ -152,6 +153,7 @@ pub struct Cleaned {
     as_written: Handle,
     form: Form,
     fixes: Vec<Fix>,
+    warnings: Vec<Warning>,
 }
 
 /// What cleaning read, before the canonical form: the handle as written, its form, the
@@ -161,6 +163,8 @@ pub(crate) struct Read<'a> {
     pub(crate) form: Form,
     pub(crate) fixes: Vec<Fix>,
     read_from: usize,
+    /// The warnings of what was read, at their places in the input, when asked for.
+    warnings: Vec<Warning>,
 }
 
 impl Cleaned {
@@ -186,6 +190,22 @@ impl Cleaned {
     #[must_use]
     pub fn fixes(&self) -> &[Fix] {
         &self.fixes
+    }
+
+    /// The warnings for the handle as written (what [`HdlUri::lint`](crate::HdlUri::lint)
+    /// says of the identifier cleaning read), each at its byte index in the input, found
+    /// during the one read.
+    ///
+    /// ```
+    /// use handle_id::{clean, LintCode, Options};
+    /// let c = clean("  hdl:20.1000/5555/ ", &Options::new())?;
+    /// let w = c.lint()[0];
+    /// assert_eq!((w.code(), w.index()), (LintCode::TrailingSlash, 18));
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn lint(&self) -> &[Warning] {
+        &self.warnings
     }
 }
 
@@ -304,7 +324,8 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
         form,
         mut fixes,
         read_from,
-    } = clean_as_written(text, options)?;
+        warnings,
+    } = read(text, options, true)?;
     let handle = handle.into_handle();
     let canonical = handle.canonical();
     if canonical != handle {
@@ -318,6 +339,7 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
         as_written: handle,
         form,
         fixes,
+        warnings,
     })
 }
 
@@ -327,6 +349,12 @@ pub(crate) fn clean_as_written<'a>(
     text: &'a str,
     options: &Options,
 ) -> Result<Read<'a>, ParseError> {
+    read(text, options, false)
+}
+
+/// [`clean_as_written`], with the warnings of what was read when `lint`.
+fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, ParseError> {
+    let mut warnings = Vec::new();
     let mut fixes: Vec<Fix> = Vec::new();
     let mut note = |code: FixCode, index: usize| {
         if !fixes.iter().any(|f| f.code == code) {
@@ -382,11 +410,20 @@ pub(crate) fn clean_as_written<'a>(
     let (handle, form) = match host {
         Some(_) => {
             let with_scheme = alloc::format!("https://{s}");
-            let (handle, form) = read_uri(text, start, -8, &with_scheme, options, &mut note)?;
+            let lint = lint.then_some(&mut warnings);
+            let (handle, form) = read_uri(text, start, -8, &with_scheme, options, &mut note, lint)?;
             // Read from a copy with the scheme: owned.
             (ReadHandle::Owned(handle.into_handle()), form)
         }
-        None => read_uri(text, start, 0, s, options, &mut note)?,
+        None => read_uri(
+            text,
+            start,
+            0,
+            s,
+            options,
+            &mut note,
+            lint.then_some(&mut warnings),
+        )?,
     };
     let form = match (label, form) {
         (Some(label), Form::Handle) => label,
@@ -397,11 +434,13 @@ pub(crate) fn clean_as_written<'a>(
         form,
         fixes,
         read_from: start,
+        warnings,
     })
 }
 
 /// The handle in `s`, what cleaning left of `text` from `start` (`s` is that text with
-/// `shift` bytes more before it), in any written form, with the fixes reading it took.
+/// `shift` bytes more before it), in any written form, with the fixes reading it took, and
+/// its warnings at their places in `text` into `lint` when given.
 fn read_uri<'s>(
     text: &str,
     start: usize,
@@ -409,6 +448,7 @@ fn read_uri<'s>(
     s: &'s str,
     options: &Options,
     note: &mut impl FnMut(FixCode, usize),
+    lint: Option<&mut Vec<Warning>>,
 ) -> Result<(ReadHandle<'s>, Form), ParseError> {
     let at = |i: usize| start.saturating_add_signed(i as isize + shift);
     let uri = recognize(s, options).map_err(|e| {
@@ -443,6 +483,9 @@ fn read_uri<'s>(
     let sliced = there >= here && there + h.len() <= here + s.len();
     if !sliced && s.contains('%') {
         note(FixCode::PercentDecoded, start);
+    }
+    if let Some(warnings) = lint {
+        warnings.extend(uri.lint().into_iter().map(|w| w.at(at(w.index()))));
     }
     let form = uri.form();
     Ok((uri.into_read_handle(), form))

@@ -230,22 +230,6 @@ pub(crate) fn decode_path(
     Ok((Cow::Owned(decoded), literal))
 }
 
-/// The index into the percent-decoded form of `text` of the byte at `original`: the
-/// inverse of [`original_index`].
-pub(crate) fn decoded_index(text: &str, original: usize) -> usize {
-    let bytes = text.as_bytes();
-    let (mut i, mut d) = (0, 0);
-    while i < original.min(bytes.len()) {
-        let escape = bytes[i] == b'%'
-            && bytes
-                .get(i + 1..i + 3)
-                .is_some_and(|h| h.iter().all(|&b| hex(b).is_some()));
-        i += if escape { 3 } else { 1 };
-        d += 1;
-    }
-    d
-}
-
 /// Appends the percent-decoded bytes of `text` (at byte `offset` of the input) to `out`:
 /// the runs between escapes whole, each escape through a table.
 ///

@@ -29,8 +29,8 @@ pub mod memory;
 pub mod reference;
 
 use handle_id::{
-    clean, detect, extract, recognize, validate, FixCode, Form, Handle, HandleRef, HdlUri, Options,
-    ParseError, ParseErrorKind, ProxyBase, ProxyQuery,
+    clean, detect, extract, recognize, validate, FixCode, Form, Handle, HandleRef, HdlUri,
+    LintCode, Options, ParseError, ParseErrorKind, ProxyBase, ProxyQuery,
 };
 
 /// Bytes a call may allocate per byte of input, besides [`memory::SLACK`].
@@ -91,6 +91,42 @@ fn warnings_lie_inside(h: &str, warnings: &[handle_id::Warning]) {
             "{w:?} in {h:?}"
         );
         let _ = w.to_string();
+    }
+}
+
+/// `uri.handle_span()` is where the handle is written: its text, percent-decoded as the
+/// form decodes (a `%` that starts no escape is itself, P3), is the handle, but for a
+/// `urn:` form's ':' that stands for the '/'.
+#[track_caller]
+fn handle_span_holds_the_handle(text: &str, uri: &handle_id::HdlUri<'_>) {
+    let written = &text.as_bytes()[uri.handle_span()];
+    let decodes = !matches!(
+        uri.form(),
+        Form::Handle | Form::Doi | Form::UrnHdl | Form::UrnDoi
+    );
+    let hex = |b: Option<&u8>| b.and_then(|b| char::from(*b).to_digit(16));
+    let mut decoded = Vec::new();
+    let mut i = 0;
+    while i < written.len() {
+        match (
+            decodes && written[i] == b'%',
+            hex(written.get(i + 1)),
+            hex(written.get(i + 2)),
+        ) {
+            (true, Some(hi), Some(lo)) => {
+                decoded.push(u8::try_from(hi << 4 | lo).expect("a byte"));
+                i += 3;
+            }
+            _ => {
+                decoded.push(written[i]);
+                i += 1;
+            }
+        }
+    }
+    let handle = uri.handle().as_str().as_bytes();
+    assert_eq!(decoded.len(), handle.len(), "{text:?}: {written:?}");
+    for (d, h) in decoded.iter().zip(handle) {
+        assert!(d == h || (*d, *h) == (b':', b'/'), "{text:?}: {written:?}");
     }
 }
 
@@ -217,7 +253,16 @@ pub fn recognize_forms(text: &str) {
                     "{name}: {text:?} displayed as {shown:?}"
                 );
                 let warnings = memory::bounded(text.len(), BYTES_PER_BYTE, || uri.lint());
-                warnings_lie_inside(h.as_str(), &warnings);
+                handle_span_holds_the_handle(text, &uri);
+                let span = uri.handle_span();
+                warnings_lie_inside(text, &warnings);
+                for w in &warnings {
+                    // (At its end for an empty local name.)
+                    assert!(
+                        (span.start..=span.end).contains(&w.index()),
+                        "{name}: {w:?} outside {span:?} of {text:?}"
+                    );
+                }
                 if let Some(Err(e)) = uri.proxy_query() {
                     error_names_its_character(text, &e);
                 }
@@ -309,8 +354,8 @@ pub fn query(text: &str) {
 }
 
 /// `text` cleaned (C2) under each option set: the result is a handle in its canonical form
-/// (C1) whose text as written is a handle too; each fix lies inside `text`, on a character
-/// boundary, once; an error names its character.
+/// (C1) whose text as written is a handle too; each fix and warning lies inside `text`, on
+/// a character boundary, once; an error names its character.
 pub fn clean_text(text: &str) {
     for (name, options) in option_sets() {
         match memory::bounded(text.len(), BYTES_PER_BYTE, || clean(text, &options)) {
@@ -324,6 +369,20 @@ pub fn clean_text(text: &str) {
                         "{name}: {fix:?} in {text:?}"
                     );
                     assert!(!c.fixes()[..i].iter().any(|f| f.code() == fix.code()));
+                }
+                // The warnings are the handle's as written (and a URL's literal '%', P3), at
+                // places in the input.
+                warnings_lie_inside(text, c.lint());
+                let of_handle = c.as_written().lint();
+                for w in c
+                    .lint()
+                    .iter()
+                    .filter(|w| w.code() != LintCode::LiteralPercent)
+                {
+                    assert!(
+                        of_handle.iter().any(|h| h.code() == w.code()),
+                        "{name}: {w:?} of {text:?}"
+                    );
                 }
             }
             Err(e) => error_names_its_character(text, &e),

@@ -6,7 +6,7 @@ use alloc::string::ToString;
 
 use crate::base::{KNOWN_PROXY_HOSTS, PATH_PREFIXES};
 use crate::error::{ParseError, ParseErrorKind};
-use crate::escape::{decode_path, decoded_index};
+use crate::escape::decode_path;
 use crate::form::{Form, Options};
 use crate::generated as g;
 use crate::parts::{check, query_and_fragment};
@@ -99,13 +99,14 @@ pub(super) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
         form,
         handle,
         slash,
+        start + crate::escape::original_index(raw, prefix),
         Some((0, base_end)),
         query,
         fragment,
     );
-    // A '%' the path holds as itself: a warning at its place in the handle (P3).
+    // A '%' the path holds as itself: a warning at its place in the text (P3).
     Ok(match literal_percent {
-        Some(i) => uri.with_literal_percent(decoded_index(raw, i) - prefix),
+        Some(i) => uri.with_literal_percent(start + i),
         None => uri,
     })
 }

@@ -1,0 +1,61 @@
+//! What the tests of `hdl` share: running it as a user does.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `hdl` with `args`, feeding `stdin`.
+#[track_caller]
+pub fn hdl(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hdl"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hdl runs");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("hdl writes UTF-8")
+}
+
+/// Lines that exercise every outcome: valid, each error kind, CRLF, a lone CR, a tab,
+/// invalid UTF-8, an empty line, and a last line with no terminator.
+pub const MIXED: &[u8] = b"10.1045/april2006-paskin\n\
+20.1000/5555/\r\n\
+10@x/y\n\
+10..1/x\n\
+10.1000\n\
+\n\
+hdl:1234/567\n\
+\xff\xfe10.1/x\n\
+a\rb/c\r\n\
+ 10.1000/182\t\n\
+0.NA/10.1045";
+
+/// Runs `hdl` with `args` and standard error given, feeding `stdin`: the exit status and
+/// standard output.
+pub fn hdl_with_stderr(args: &[&str], stdin: &[u8], stderr: Stdio, close_stderr: bool) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hdl"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("hdl runs");
+    if close_stderr {
+        // The reading end goes away: every write to standard error fails (EPIPE).
+        drop(child.stderr.take());
+    }
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || input.write_all(&stdin));
+    let output = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    output
+}

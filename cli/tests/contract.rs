@@ -156,3 +156,141 @@ fn every_command_writes_a_line_per_line_on_hostile_input() {
         String::from_utf8_lossy(&out.stdout[..40])
     );
 }
+
+/// Several files, one missing, as `grep` takes them: the missing one is reported and the
+/// rest read; every diagnostic and record names its file and its own line; exit status 2.
+#[test]
+fn several_files_one_missing() {
+    let dir = common::scratch("several");
+    let a = dir.join("a.txt");
+    let b = dir.join("b.txt");
+    std::fs::write(&a, "10.1000/1\n").unwrap();
+    std::fs::write(&b, "10.1000/2\n10@x/y\n").unwrap();
+    let missing = dir.join("missing.txt");
+    let [a, b, missing] = [&a, &b, &missing].map(|p| p.to_str().unwrap().to_owned());
+    let out = hdl(&["check", &a, &missing, &b], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(text(&out.stdout).lines().count(), 3, "b.txt was read");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains(&format!("hdl: {missing}: ")), "{stderr}");
+    assert!(stderr.contains(&format!("{b}:2: '@' (U+0040)")), "{stderr}");
+    assert!(
+        stderr.ends_with("hdl check: 3 lines, 2 valid, 1 invalid; 1 files not read\n"),
+        "{stderr}"
+    );
+    let out = hdl(&["check", "--json", &a, &missing, &b], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let records: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let places: Vec<(&str, u64)> = records
+        .iter()
+        .map(|r| (r["file"].as_str().unwrap(), r["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(places, [(&*a, 1), (&*b, 1), (&*b, 2)]);
+    // Under --json standard error holds only what is about no line: the missing file.
+    assert_eq!(
+        text(&out.stderr).lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
+    // One source: records carry no file, messages say `line N`.
+    let out = hdl(&["check", "--json", &b], b"");
+    assert!(!text(&out.stdout).contains("\"file\""));
+    // `dedupe` names where a repeat was first seen, in its file.
+    let out = hdl(&["dedupe", &b, &a, &b], b"");
+    assert!(
+        text(&out.stdout).starts_with(&format!(
+            "{b}:1\tsame handle as {b}:1\t10.1000/2\t10.1000/2\n"
+        )),
+        "{}",
+        text(&out.stdout)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A line too long for a caret at its column (over `u16::MAX`) is an invalid line like
+/// any other, and its message shows the part around the error, not the whole line.
+#[test]
+fn a_very_long_invalid_line_is_reported_not_a_crash() {
+    let mut input = "1".repeat(70_000).into_bytes();
+    input.extend_from_slice(b"\n10.1000/182\n");
+    for command in ["check", "clean", "parse", "convert"] {
+        let args: &[&str] = if command == "convert" {
+            &["convert", "--to", "hdl"]
+        } else {
+            &[command]
+        };
+        let out = hdl(args, &input);
+        assert_eq!(out.status.code(), Some(1), "{command}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.len() < 1000, "{command}: {} bytes", stderr.len());
+        assert!(stderr.contains("line 1: "), "{command}: {stderr}");
+        assert!(text(&out.stdout).contains("10.1000/182"), "{command}");
+    }
+}
+
+/// Every index in a record is a byte offset into the line as read: errors, warnings and
+/// fixes alike.
+#[test]
+fn indices_are_offsets_into_the_input_line() {
+    let out = hdl(&["check", "--json", "--id", "hdl:20.1000/5555/"], b"");
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["warnings"][0]["code"], "trailing-slash");
+    assert_eq!(record["warnings"][0]["index"], 16);
+    let out = hdl(
+        &["clean", "--json", "--id", "  DOI: hdl:20.1000/5555/ "],
+        b"",
+    );
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["warnings"][0]["index"], 23);
+    assert_eq!(&"  DOI: hdl:20.1000/5555/ "[23..24], "/");
+    let out = hdl(
+        &["check", "--json", "--id", "https://doi.org/10.1/a%20b%0A"],
+        b"",
+    );
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["warnings"][0]["code"], "control-character");
+    assert_eq!(record["warnings"][0]["index"], 26, "the '%' of %0A");
+}
+
+/// Bytes that are not UTF-8, control characters and U+FFFD are no part of an identifier
+/// found in text, and offsets count the bytes as read.
+#[test]
+fn extract_offsets_are_into_the_bytes_as_read() {
+    let out = hdl(
+        &["extract", "--json"],
+        b"a\xff\xfe 10.1000/182\n10.1/x\x00y 10.1/\xef\xbf\xbdz\n",
+    );
+    let records: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let found: Vec<(u64, u64, &str)> = records
+        .iter()
+        .map(|r| {
+            (
+                r["line"].as_u64().unwrap(),
+                r["start"].as_u64().unwrap(),
+                r["handle"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(found, [(1, 4, "10.1000/182"), (2, 0, "10.1/x")]);
+    assert_eq!(records[0]["end"], 15);
+}
+
+/// `dedupe --unique` is a filter: lines through byte for byte, status 0; an invalid line
+/// is reported and makes status 1, as in every subcommand.
+#[test]
+fn dedupe_unique_is_a_filter() {
+    let out = hdl(&["dedupe", "--unique"], b"10.1/a\tb\n10.1/A\tb\n20.1/x\r\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(out.stdout, b"10.1/a\tb\n20.1/x\r\n");
+    let out = hdl(&["dedupe", "--unique"], b"10.1/a\nnot one\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, b"10.1/a\n");
+    assert!(text(&out.stderr).contains("line 2: "));
+}

@@ -59,3 +59,11 @@ pub fn hdl_with_stderr(args: &[&str], stdin: &[u8], stderr: Stdio, close_stderr:
     let _ = writer.join();
     output
 }
+
+/// A new, empty directory for one test's files.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hdl-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

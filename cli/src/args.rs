@@ -168,7 +168,8 @@ enum Command {
         /// identical handles are.
         #[arg(long, value_enum, default_value_t = CaseArg::Ascii)]
         case: CaseArg,
-        /// Write one JSON record per line written (with `first_line` for a repeat).
+        /// Write one JSON record per line written (with `first_line` for a repeat), and per
+        /// invalid line.
         #[arg(long)]
         json: bool,
         /// Write the first line of each handle instead: the list without its repeats.

@@ -18,7 +18,7 @@ use crate::args::Lines;
 use crate::input::Position;
 use crate::output::{Extra, LineRecord, Problem, Visible};
 use crate::reader::Reader;
-use crate::tally::Tally;
+use crate::tally::{counted, Tally};
 use crate::Status;
 
 /// `--case`.
@@ -135,8 +135,24 @@ pub fn run(lines: &Lines, reader: &Reader, case: CaseArg, unique: bool) -> io::R
         if line.position.line == 1 {
             sources.push((tally.lines, line.position.source.map(str::to_owned)));
         }
-        let Ok(uri) = &reading.result else {
-            return Ok(());
+        let uri = match &reading.result {
+            Ok(uri) => uri,
+            // Under --json the records say every line that was not read, as in the other
+            // subcommands (without, standard error does).
+            Err(e) if lines.json => {
+                let record = LineRecord {
+                    position: line.position,
+                    input,
+                    form: reading.form,
+                    handle: None,
+                    warnings: &[],
+                    problem: Some(Problem::Error(*e)),
+                    extra: Extra::Repeat(None),
+                };
+                serde_json::to_writer(&mut out, &record)?;
+                return out.write_all(b"\n");
+            }
+            Err(_) => return Ok(()),
         };
         let handle = uri.handle();
         key.clear();
@@ -208,8 +224,12 @@ pub fn run(lines: &Lines, reader: &Reader, case: CaseArg, unique: bool) -> io::R
     })?;
     out.flush()?;
     let more = format!(
-        "; {duplicated_handles} handles written more than once, \
-         {duplicate_lines} lines repeat an earlier one"
+        "; {} written more than once, {} an earlier one",
+        counted(duplicated_handles, "handle"),
+        match duplicate_lines {
+            1 => "1 line repeats".to_owned(),
+            n => format!("{n} lines repeat"),
+        }
     );
     let status = tally.finish("dedupe", read, &more)?;
     Ok(match status {

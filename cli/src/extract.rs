@@ -9,7 +9,7 @@ use handle_id::{extract, Options};
 use crate::args::Lines;
 use crate::dedupe::{Fingerprint, Seen};
 use crate::output::{write_data, FoundRecord};
-use crate::tally::Tally;
+use crate::tally::{counted, Tally};
 use crate::Status;
 
 /// Runs `hdl extract`: every identifier found, in order, as its handle (or a JSON record
@@ -59,7 +59,11 @@ pub fn run(lines: &Lines, options: &Options, unique: bool) -> io::Result<Status>
         Ok(())
     })?;
     out.flush()?;
-    let status = tally.finish("extract", read, &format!(", {found} identifiers found"))?;
+    let status = tally.finish(
+        "extract",
+        read,
+        &format!(", {} found", counted(found, "identifier")),
+    )?;
     Ok(match status {
         Status::Failed => Status::Failed,
         _ if found == 0 => Status::SomeInvalid,

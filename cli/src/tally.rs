@@ -109,7 +109,7 @@ impl Tally {
                     self.invalid - RENDERED_ERRORS
                 )?;
             }
-            write!(self.err, "hdl {command}: {} lines", self.lines)?;
+            write!(self.err, "hdl {command}: {}", counted(self.lines, "line"))?;
             if self.judging {
                 write!(
                     self.err,
@@ -123,7 +123,7 @@ impl Tally {
             }
             write!(self.err, "{more}")?;
             if read.failed > 0 {
-                write!(self.err, "; {} files not read", read.failed)?;
+                write!(self.err, "; {} not read", counted(read.failed, "file"))?;
             }
             writeln!(self.err)?;
         }
@@ -135,5 +135,14 @@ impl Tally {
         } else {
             Status::AllValid
         })
+    }
+}
+
+/// `1 line`, `2 lines`: a count with its noun.
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }

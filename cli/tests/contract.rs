@@ -175,7 +175,7 @@ fn several_files_one_missing() {
     assert!(stderr.contains(&format!("hdl: {missing}: ")), "{stderr}");
     assert!(stderr.contains(&format!("{b}:2: '@' (U+0040)")), "{stderr}");
     assert!(
-        stderr.ends_with("hdl check: 3 lines, 2 valid, 1 invalid; 1 files not read\n"),
+        stderr.ends_with("hdl check: 3 lines, 2 valid, 1 invalid; 1 file not read\n"),
         "{stderr}"
     );
     let out = hdl(&["check", "--json", &a, &missing, &b], b"");

@@ -23,12 +23,8 @@ pub fn run(lines: &Lines, reader: &Reader, keep_case: bool, to: Target) -> io::R
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
     let mut tally = Tally::new(!lines.json, lines.styles.1);
     let read = lines.sources.for_each_line(|line| {
-        let input = String::from_utf8_lossy(line.raw);
-        let cleaned = match std::str::from_utf8(line.raw) {
-            Ok(text) => clean(text, reader.options()),
-            // Not UTF-8: the error at its byte, as `check` says it.
-            Err(_) => Err(HandleRef::parse_bytes(line.raw).expect_err("not UTF-8")),
-        };
+        let (input, line_text) = crate::reader::text(line.raw);
+        let cleaned = line_text.and_then(|text| clean(text, reader.options()));
         let pick = |c| written(c, keep_case);
         let c = cleaned.as_ref().ok();
         let output = cleaned

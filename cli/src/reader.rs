@@ -108,8 +108,8 @@ impl Reader {
     /// the identifier or why it is none. A line that is not UTF-8 is an error at its first
     /// bad byte (H5), judged on the bytes.
     pub fn read<'a>(&self, raw: &'a [u8]) -> Reading<'a> {
-        match std::str::from_utf8(raw) {
-            Ok(line) => {
+        match text(raw) {
+            (_, Ok(line)) => {
                 let (form, result) = match self.form {
                     FormArg::Handle => (
                         Some(Form::Handle),
@@ -130,10 +130,10 @@ impl Reader {
                     result,
                 }
             }
-            Err(_) => Reading {
-                input: String::from_utf8_lossy(raw),
+            (input, Err(e)) => Reading {
+                input,
                 form: None,
-                result: Err(HandleRef::parse_bytes(raw).expect_err("not UTF-8")),
+                result: Err(e),
             },
         }
     }
@@ -145,6 +145,18 @@ impl Reader {
             FormArg::Handle => Some(Form::Handle),
             FormArg::Auto => handle_id::detect(line, &self.options),
         }
+    }
+}
+
+/// A line's bytes as text: shown (with U+FFFD for bytes that are not UTF-8), and as it is
+/// or the error at its first byte that is not UTF-8 (H5), as every subcommand says it.
+pub fn text(raw: &[u8]) -> (Cow<'_, str>, Result<&str, ParseError>) {
+    match std::str::from_utf8(raw) {
+        Ok(line) => (Cow::Borrowed(line), Ok(line)),
+        Err(_) => (
+            String::from_utf8_lossy(raw),
+            Err(HandleRef::parse_bytes(raw).expect_err("not UTF-8")),
+        ),
     }
 }
 

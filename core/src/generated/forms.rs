@@ -60,60 +60,66 @@ pub(crate) fn scan_hdl_host_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                // State 1, in `hdl_host_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                        }
+                    }
+                    // State 2, in `hdl_host_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                            match b {
+                                0x44 | 0x64 => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                            }
+                        }
+                        // State 3, in `hdl_host_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                match b {
+                                    0x4c | 0x6c => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                }
+                            }
+                            // State 4, in `hdl_host_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                    }
+                                }
+                                // State 5, in `hdl_host_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                        match b {
+                                            0x2f => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                        }
+                                    }
+                                    // State 6, in `hdl_host_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                            match b {
+                                                0x2f => { sink.enter(Label::HdlHostForm, i, b); return Ok(i + 1) },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x4c | 0x6c => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HdlHostForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -174,42 +180,46 @@ pub(crate) fn scan_hdl_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> 
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                // State 1, in `hdl_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                        }
+                    }
+                    // State 2, in `hdl_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                            match b {
+                                0x44 | 0x64 => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                            }
+                        }
+                        // State 3, in `hdl_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                                match b {
+                                    0x4c | 0x6c => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                                }
+                            }
+                            // State 4, in `hdl_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::HdlForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
-                match b {
-                    0x4c | 0x6c => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HdlForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -275,87 +285,96 @@ pub(crate) fn scan_info_hdl_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                // State 1, in `info_hdl_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                        match b {
+                            0x49 | 0x69 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                        }
+                    }
+                    // State 2, in `info_hdl_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                            match b {
+                                0x4e | 0x6e => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                            }
+                        }
+                        // State 3, in `info_hdl_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                match b {
+                                    0x46 | 0x66 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                }
+                            }
+                            // State 4, in `info_hdl_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                    match b {
+                                        0x4f | 0x6f => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                    }
+                                }
+                                // State 5, in `info_hdl_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                        }
+                                    }
+                                    // State 6, in `info_hdl_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                            match b {
+                                                0x48 | 0x68 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                            }
+                                        }
+                                        // State 7, in `info_hdl_form`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                                match b {
+                                                    0x44 | 0x64 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                                }
+                                            }
+                                            // State 8, in `info_hdl_form`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                                    match b {
+                                                        0x4c | 0x6c => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                                    }
+                                                }
+                                                // State 9, in `info_hdl_form`.
+                                                's9: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                                        match b {
+                                                            0x2f => { sink.enter(Label::InfoHdlForm, i, b); return Ok(i + 1) },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x46 | 0x66 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x4c | 0x6c => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::InfoHdlForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -421,87 +440,96 @@ pub(crate) fn scan_info_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                // State 1, in `info_doi_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                        match b {
+                            0x49 | 0x69 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                        }
+                    }
+                    // State 2, in `info_doi_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                            match b {
+                                0x4e | 0x6e => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                            }
+                        }
+                        // State 3, in `info_doi_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                match b {
+                                    0x46 | 0x66 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                }
+                            }
+                            // State 4, in `info_doi_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                    match b {
+                                        0x4f | 0x6f => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                    }
+                                }
+                                // State 5, in `info_doi_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                        }
+                                    }
+                                    // State 6, in `info_doi_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                            match b {
+                                                0x44 | 0x64 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                            }
+                                        }
+                                        // State 7, in `info_doi_form`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                                match b {
+                                                    0x4f | 0x6f => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                                }
+                                            }
+                                            // State 8, in `info_doi_form`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                                    match b {
+                                                        0x49 | 0x69 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                                    }
+                                                }
+                                                // State 9, in `info_doi_form`.
+                                                's9: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                                        match b {
+                                                            0x2f => { sink.enter(Label::InfoDoiForm, i, b); return Ok(i + 1) },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x46 | 0x66 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::InfoDoiForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -562,42 +590,46 @@ pub(crate) fn scan_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> 
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                // State 1, in `doi_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                        match b {
+                            0x44 | 0x64 => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                        }
+                    }
+                    // State 2, in `doi_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                            match b {
+                                0x4f | 0x6f => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                            }
+                        }
+                        // State 3, in `doi_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                                match b {
+                                    0x49 | 0x69 => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                                }
+                            }
+                            // State 4, in `doi_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::DoiForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::DoiForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -662,78 +694,86 @@ pub(crate) fn scan_urn_hdl_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S)
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x55 | 0x75 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                // State 1, in `urn_hdl_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                        match b {
+                            0x55 | 0x75 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                        }
+                    }
+                    // State 2, in `urn_hdl_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                            match b {
+                                0x52 | 0x72 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                            }
+                        }
+                        // State 3, in `urn_hdl_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                match b {
+                                    0x4e | 0x6e => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                }
+                            }
+                            // State 4, in `urn_hdl_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                    }
+                                }
+                                // State 5, in `urn_hdl_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                        match b {
+                                            0x48 | 0x68 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                        }
+                                    }
+                                    // State 6, in `urn_hdl_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                            match b {
+                                                0x44 | 0x64 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                            }
+                                        }
+                                        // State 7, in `urn_hdl_form`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                                match b {
+                                                    0x4c | 0x6c => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                                }
+                                            }
+                                            // State 8, in `urn_hdl_form`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                                    match b {
+                                                        0x3a => { sink.enter(Label::UrnHdlForm, i, b); return Ok(i + 1) },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x52 | 0x72 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x4c | 0x6c => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::UrnHdlForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -798,78 +838,86 @@ pub(crate) fn scan_urn_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S)
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x55 | 0x75 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                // State 1, in `urn_doi_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                        match b {
+                            0x55 | 0x75 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                        }
+                    }
+                    // State 2, in `urn_doi_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                            match b {
+                                0x52 | 0x72 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                            }
+                        }
+                        // State 3, in `urn_doi_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                match b {
+                                    0x4e | 0x6e => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                }
+                            }
+                            // State 4, in `urn_doi_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                    }
+                                }
+                                // State 5, in `urn_doi_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                        match b {
+                                            0x44 | 0x64 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                        }
+                                    }
+                                    // State 6, in `urn_doi_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                            match b {
+                                                0x4f | 0x6f => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                            }
+                                        }
+                                        // State 7, in `urn_doi_form`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                                match b {
+                                                    0x49 | 0x69 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                                }
+                                            }
+                                            // State 8, in `urn_doi_form`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                                    match b {
+                                                        0x3a => { sink.enter(Label::UrnDoiForm, i, b); return Ok(i + 1) },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x52 | 0x72 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::UrnDoiForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -932,61 +980,67 @@ pub(crate) fn scan_http_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) ->
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                // State 1, in `http_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                        }
+                    }
+                    // State 2, in `http_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                            match b {
+                                0x54 | 0x74 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                            }
+                        }
+                        // State 3, in `http_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                match b {
+                                    0x54 | 0x74 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                }
+                            }
+                            // State 4, in `http_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                    match b {
+                                        0x50 | 0x70 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                    }
+                                }
+                                // State 5, in `http_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::HttpForm, i, b); return Ok(i + 1) },
+                                            0x53 | 0x73 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                        }
+                                    }
+                                    // State 7, in `http_form`.
+                                    's7: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                            match b {
+                                                0x3a => { sink.enter(Label::HttpForm, i, b); return Ok(i + 1) },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x54 | 0x74 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x54 | 0x74 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x50 | 0x70 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HttpForm, i, b); return Ok(i + 1) },
-                    0x53 | 0x73 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HttpForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1048,51 +1102,56 @@ pub(crate) fn scan_info_other_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                // State 1, in `info_other_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                        match b {
+                            0x49 | 0x69 => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                        }
+                    }
+                    // State 2, in `info_other_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                            match b {
+                                0x4e | 0x6e => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                            }
+                        }
+                        // State 3, in `info_other_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                                match b {
+                                    0x46 | 0x66 => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                                }
+                            }
+                            // State 4, in `info_other_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                                    match b {
+                                        0x4f | 0x6f => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                                    }
+                                }
+                                // State 5, in `info_other_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::InfoOtherForm, i, b); return Ok(i + 1) },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
-                match b {
-                    0x46 | 0x66 => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::InfoOtherForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1153,42 +1212,46 @@ pub(crate) fn scan_urn_other_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut 
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
-                match b {
-                    0x55 | 0x75 => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                // State 1, in `urn_other_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                        match b {
+                            0x55 | 0x75 => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                        }
+                    }
+                    // State 2, in `urn_other_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                            match b {
+                                0x52 | 0x72 => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                            }
+                        }
+                        // State 3, in `urn_other_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                                match b {
+                                    0x4e | 0x6e => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                                }
+                            }
+                            // State 4, in `urn_other_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::UrnOtherForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
-                match b {
-                    0x52 | 0x72 => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::UrnOtherForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1241,10 +1304,6 @@ pub(crate) fn run_other_url_form(input: &[u8]) -> Result<usize, crate::dfa::Reje
     scan_other_url_form(input, &mut ())
 }
 
-/// The validator of rule `other_url_form`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_other_url_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `other_url_form`'s states it is in (bit k: the kth set).
 static SETS_OTHER_URL_FORM: [u8; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1264,46 +1323,54 @@ static SETS_OTHER_URL_FORM: [u8; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `other_url_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_other_url_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
-                if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) }
-                { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; };
+                // State 1, in `other_url_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                        if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) }
+                        { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; };
+                    }
+                    // State 2, in `other_url_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                            if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_OTHER_URL_FORM, 1 << 0); continue; }
+                            match b {
+                                0x3a => { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
+                            }
+                        }
+                        // State 3, in `other_url_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                                match b {
+                                    0x2f => { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
+                                }
+                            }
+                            // State 4, in `other_url_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                                    match b {
+                                        0x2f => { sink.enter(Label::OtherUrlForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
-                if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_OTHER_URL_FORM, 1 << 0); continue; }
-                match b {
-                    0x3a => { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::OtherUrlForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1361,10 +1428,6 @@ pub(crate) fn run_label_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> 
     scan_label_form(input, &mut ())
 }
 
-/// The validator of rule `label_form`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_label_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `label_form`'s states it is in (bit k: the kth set).
 static SETS_LABEL_FORM: [u8; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
@@ -1384,85 +1447,97 @@ static SETS_LABEL_FORM: [u8; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `label_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_label_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match CLASSES_LABEL_FORM[usize::from(b)] {
-                    3 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    4 => { sink.enter(Label::LabelForm, i, b); i += 1; state = 3; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                // State 1, in `label_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                        match CLASSES_LABEL_FORM[usize::from(b)] {
+                            3 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                            4 => { sink.enter(Label::LabelForm, i, b); i += 1; state = 3; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                        }
+                    }
+                    // State 2, in `label_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                            match b {
+                                0x4f | 0x6f => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                            }
+                        }
+                        // State 4, in `label_form`.
+                        's4: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                match b {
+                                    0x49 | 0x69 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                }
+                            }
+                            // State 6, in `label_form`.
+                            's6: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                    if SETS_LABEL_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) }
+                                    { sink.enter(Label::LabelForm, i, b); return Ok(i + 1) };
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                if SETS_LABEL_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) }
-                { sink.enter(Label::LabelForm, i, b); return Ok(i + 1) };
-                }
-            }
-            }
-            }
-            }
             }
             3 => {
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                // State 3, in `label_form`.
+                's3: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                        match b {
+                            0x44 | 0x64 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                        }
+                    }
+                    // State 5, in `label_form`.
+                    's5: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                            match b {
+                                0x4c | 0x6c => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                            }
+                        }
+                        // State 7, in `label_form`.
+                        's7: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                match b {
+                                    0x3a => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                }
+                            }
+                            // State 10, in `label_form`.
+                            's10: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                    match b {
+                                        0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x4c | 0x6c => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1517,10 +1592,6 @@ pub(crate) fn run_bare_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
     scan_bare_doi_form(input, &mut ())
 }
 
-/// The validator of rule `bare_doi_form`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `bare_doi_form`'s states it is in (bit k: the kth set).
 static SETS_BARE_DOI_FORM: [u8; 256] = [
     /* 0x00 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 4, 4,
@@ -1540,63 +1611,73 @@ static SETS_BARE_DOI_FORM: [u8; 256] = [
     /* 0xe0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
     /* 0xf0 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
 ];
+
+/// The validator of rule `bare_doi_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                match b {
-                    0x31 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                // State 1, in `bare_doi_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                        match b {
+                            0x31 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                        }
+                    }
+                    // State 2, in `bare_doi_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                            match b {
+                                0x30 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                            }
+                        }
+                        // State 3, in `bare_doi_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                match b {
+                                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                }
+                            }
+                            // State 4, in `bare_doi_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                                    { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                                }
+                                // State 5, in `bare_doi_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 0); continue; }
+                                        match b {
+                                            0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's4; },
+                                            0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                        }
+                                    }
+                                    // State 6, in `bare_doi_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                                            { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                match b {
-                    0x30 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                match b {
-                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 0); continue; }
-                match b {
-                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's4; },
-                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1648,10 +1729,6 @@ pub(crate) fn run_identifier_end_form(input: &[u8]) -> Result<usize, crate::dfa:
     scan_identifier_end_form(input, &mut ())
 }
 
-/// The validator of rule `identifier_end_form`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `identifier_end_form`'s states it is in (bit k: the kth set).
 static SETS_IDENTIFIER_END_FORM: [u8; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1671,29 +1748,35 @@ static SETS_IDENTIFIER_END_FORM: [u8; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `identifier_end_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
-                match CLASSES_IDENTIFIER_END_FORM[usize::from(b)] {
-                    3 => { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) },
-                    4 => { sink.enter(Label::IdentifierEndForm, i, b); i += 1; break; },
-                    1 => { sink.enter(Label::AsciiSpace, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }),
+                // State 1, in `identifier_end_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
+                        match CLASSES_IDENTIFIER_END_FORM[usize::from(b)] {
+                            3 => { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) },
+                            4 => { sink.enter(Label::IdentifierEndForm, i, b); i += 1; break; },
+                            1 => { sink.enter(Label::AsciiSpace, i, b); return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }),
+                        }
+                    }
+                    // State 4, in `identifier_end_form`.
+                    's4: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
+                            if SETS_IDENTIFIER_END_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) }
+                            { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) };
+                        }
+                    }
                 }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
-                if SETS_IDENTIFIER_END_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) }
-                { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) };
-                }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1792,588 +1875,651 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 1, in `url_view_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x2f => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 2, in `url_view_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 4; continue 'walk; },
+                                0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 5; continue 'walk; },
+                                0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 6; continue 'walk; },
+                                0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 7; continue 'walk; },
+                                0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 8; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 3, in `url_view_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                match b {
+                                    0x62 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 9, in `url_view_form`.
+                            's9: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 16, in `url_view_form`.
+                                's16: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 23, in `url_view_form`.
+                                    's23: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 30, in `url_view_form`.
+                                        's30: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                match b {
+                                                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                            // State 36, in `url_view_form`.
+                                            's36: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                    match b {
+                                                        0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    }
+                                                }
+                                                // State 42, in `url_view_form`.
+                                                's42: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                        match b {
+                                                            0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                        }
+                                                    }
+                                                    // State 24, in `url_view_form`.
+                                                    's24: loop {
+                                                        loop {
+                                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                                            match b {
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 4; continue 'walk; },
-                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 5; continue 'walk; },
-                    0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 6; continue 'walk; },
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 7; continue 'walk; },
-                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 8; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x62 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's30: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             4 => {
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 4, in `url_view_form`.
+                's4: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 10, in `url_view_form`.
+                    's10: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 17, in `url_view_form`.
+                        's17: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                match b {
+                                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 24, in `url_view_form`.
+                            's24: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    match b {
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             5 => {
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 12; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 5, in `url_view_form`.
+                's5: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 12; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 11, in `url_view_form`.
+                    's11: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x67 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 18, in `url_view_form`.
+                        's18: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                match b {
+                                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 25, in `url_view_form`.
+                            's25: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 31, in `url_view_form`.
+                                's31: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 37, in `url_view_form`.
+                                    's37: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 24, in `url_view_form`.
+                                        's24: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                match b {
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x67 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's37: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             6 => {
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 6, in `url_view_form`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 13, in `url_view_form`.
+                    's13: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 20, in `url_view_form`.
+                        's20: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                match b {
+                                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 27, in `url_view_form`.
+                            's27: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 33, in `url_view_form`.
+                                's33: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 39, in `url_view_form`.
+                                    's39: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 36, in `url_view_form`.
+                                        's36: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                match b {
+                                                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                            // State 42, in `url_view_form`.
+                                            's42: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                    match b {
+                                                        0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    }
+                                                }
+                                                // State 24, in `url_view_form`.
+                                                's24: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                                        match b {
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             7 => {
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 7, in `url_view_form`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 14, in `url_view_form`.
+                    's14: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 21, in `url_view_form`.
+                        's21: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                match b {
+                                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 28, in `url_view_form`.
+                            's28: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 34, in `url_view_form`.
+                                's34: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 40, in `url_view_form`.
+                                    's40: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x6e => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 43, in `url_view_form`.
+                                        's43: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                match b {
+                                                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                            // State 31, in `url_view_form`.
+                                            's31: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                    match b {
+                                                        0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    }
+                                                }
+                                                // State 37, in `url_view_form`.
+                                                's37: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                        match b {
+                                                            0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                        }
+                                                    }
+                                                    // State 24, in `url_view_form`.
+                                                    's24: loop {
+                                                        loop {
+                                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                                            match b {
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's28: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's34: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's40: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x6e => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's43: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's37: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             8 => {
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 8, in `url_view_form`.
+                's8: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 15, in `url_view_form`.
+                    's15: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 22, in `url_view_form`.
+                        's22: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                match b {
+                                    0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 29, in `url_view_form`.
+                            's29: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 35, in `url_view_form`.
+                                's35: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 41, in `url_view_form`.
+                                    's41: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x79 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 24, in `url_view_form`.
+                                        's24: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                match b {
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's29: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's35: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's41: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x79 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             12 => {
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 12, in `url_view_form`.
+                's12: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 19, in `url_view_form`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 26, in `url_view_form`.
+                        's26: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                match b {
+                                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 32, in `url_view_form`.
+                            's32: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 38, in `url_view_form`.
+                                's38: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x78 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 42, in `url_view_form`.
+                                    's42: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 24, in `url_view_form`.
+                                        's24: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                match b {
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's32: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's38: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x78 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             24 => {
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 24, in `url_view_form`.
+                's24: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        match b {
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
                 }
-                }
-            }
             }
             42 => {
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 42, in `url_view_form`.
+                's42: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 24, in `url_view_form`.
+                    's24: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            match b {
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                    }
                 }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
             }
             36 => {
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 36, in `url_view_form`.
+                's36: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 42, in `url_view_form`.
+                    's42: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 24, in `url_view_form`.
+                        's24: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                match b {
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
             }
             31 => {
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 31, in `url_view_form`.
+                's31: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 37, in `url_view_form`.
+                    's37: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 24, in `url_view_form`.
+                        's24: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                match b {
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's37: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }

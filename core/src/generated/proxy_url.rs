@@ -63,10 +63,6 @@ pub(crate) fn run_http_url(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
     scan_http_url(input, &mut ())
 }
 
-/// The validator of rule `http_url`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_http_url<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `http_url`'s states it is in (bit k: the kth set).
 static SETS_HTTP_URL: [u8; 256] = [
     /* 0x00 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
@@ -86,116 +82,131 @@ static SETS_HTTP_URL: [u8; 256] = [
     /* 0xe0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
     /* 0xf0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 ];
+
+/// The validator of rule `http_url`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_http_url<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::HttpScheme, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                // State 1, in `http_url`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::HttpScheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                        }
+                    }
+                    // State 2, in `http_scheme`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                            match b {
+                                0x54 | 0x74 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                            }
+                        }
+                        // State 3, in `http_scheme`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                match b {
+                                    0x54 | 0x74 => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                }
+                            }
+                            // State 4, in `http_scheme`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                    match b {
+                                        0x50 | 0x70 => { i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                    }
+                                }
+                                // State 5, in `http_scheme`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
+                                            0x53 | 0x73 => { i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                        }
+                                    }
+                                    // State 7, in `http_scheme`.
+                                    's7: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                            match b {
+                                                0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x54 | 0x74 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x54 | 0x74 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x50 | 0x70 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
-                    0x53 | 0x73 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             7 => {
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                // State 7, in `http_scheme`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                        match b {
+                            0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                        }
+                    }
                 }
-                }
-            }
             }
             6 => {
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HttpUrl, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                // State 6, in `http_url`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                        match b {
+                            0x2f => { sink.enter(Label::HttpUrl, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                        }
+                    }
+                    // State 8, in `http_url`.
+                    's8: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                            match b {
+                                0x2f => { sink.enter(Label::HttpUrl, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                            }
+                        }
+                        // State 9, in `http_url`.
+                        's9: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                                if SETS_HTTP_URL[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) }
+                                { sink.enter(Label::Authority, i, b); i += 1; break; };
+                            }
+                            // State 10, in `authority`.
+                            's10: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HTTP_URL[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HTTP_URL, 1 << 0); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
+                                        0x2f => { sink.enter(Label::Path, i, b); return Ok(i + 1) },
+                                        0x3f => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HttpUrl, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
-                if SETS_HTTP_URL[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) }
-                { sink.enter(Label::Authority, i, b); i += 1; break; };
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HTTP_URL[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HTTP_URL, 1 << 0); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                    0x2f => { sink.enter(Label::Path, i, b); return Ok(i + 1) },
-                    0x3f => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }

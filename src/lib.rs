@@ -41,10 +41,14 @@
 //!   crate is `#![no_std]` (it needs `alloc`).
 //! - `serde`: `Serialize` and `Deserialize` for [`Handle`], [`HandleRef`] (borrowed),
 //!   [`HdlUri`] (borrowed) and [`Form`], as their text, through the validating parsers.
-//! - `json`: the [`record`] module: the proxy's REST API responses (SPEC R1–R5) and
+//! - `json`: the `record` module: the proxy's REST API responses (SPEC R1–R5) and
 //!   `10320/loc` values (L1–L4), on serde_json and roxmltree; still `no_std` + `alloc`.
+//!
+//! Items that need a feature say so in the documentation built with every feature (as
+//! docs.rs builds it).
 
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

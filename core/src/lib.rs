@@ -8,6 +8,7 @@
 //! project's SPEC, which `handle_id::spec` shows.
 
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -19,7 +19,7 @@
 //!
 //! The layouts follow the reference where it differs from the RFCs (a 4-byte value
 //! timestamp, the site record's primary bits, the interface enumerations, the suggested
-//! version in the envelope's flag bytes); `SPEC.md` (N1–N7) says where and why.
+//! version in the envelope's flag bytes); `SPEC.md` (N1–N8) says where and why.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -30,6 +30,7 @@ mod envelope;
 #[doc(hidden)]
 pub mod invariants;
 mod message;
+pub mod rest;
 pub mod root;
 mod site;
 pub mod tcp;

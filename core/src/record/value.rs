@@ -48,6 +48,21 @@ impl HandleValue {
         self
     }
 
+    /// The same value with its own permissions, as the reference server writes them
+    /// (`"1110"`: administrators read and write, anyone reads; R2).
+    #[must_use]
+    pub fn with_permissions(mut self, permissions: &str) -> Self {
+        self.permissions = Some(permissions.into());
+        self
+    }
+
+    /// The same value with references to values of other handles.
+    #[must_use]
+    pub fn with_references(mut self, references: Vec<ValueReference>) -> Self {
+        self.references = Some(references);
+        self
+    }
+
     /// The index, unique within the record.
     #[must_use]
     pub fn index(&self) -> u32 {

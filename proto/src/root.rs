@@ -3,6 +3,10 @@
 //! follows, a 4-byte count, then the values.
 
 use crate::value::WireValue;
+
+/// The root info HANDLE.NET 9.2 ships (`data/root_info`): where resolution starts when
+/// no other is given.
+pub const BUILT_IN: &[u8] = include_bytes!("../data/root_info");
 use crate::wire::{DecodeError, DecodeErrorKind, Reader, Write};
 
 /// Reads a root info file.

@@ -36,7 +36,7 @@ pub struct Cli {
 pub struct InputArgs {
     /// An identifier to read, as if it were a line of input (repeatable); read before any
     /// file, and standard input is then read only if named (`-`).
-    #[arg(long = "id", value_name = "IDENTIFIER")]
+    #[arg(short = 'i', long = "id", value_name = "IDENTIFIER")]
     pub ids: Vec<String>,
     /// Files to read, one identifier a line; standard input when none is given, or for `-`.
     pub files: Vec<PathBuf>,
@@ -214,6 +214,25 @@ enum Command {
         #[command(flatten)]
         args: crate::serve::ServeArgs,
     },
+    /// Resolve handles over the Handle protocol: from the global root, as the Handle
+    /// System's own resolver does, or from one server.
+    ///
+    /// Reads handles one a line, as every subcommand does (`--id` gives one on the command
+    /// line), keeps --jobs requests in flight, and prints each handle's values as `hdl
+    /// record` shows them, in input order; with --json one REST API response a line, which
+    /// `hdl record` reads. Exit status: 0 when every handle had values, 1 when one was not
+    /// found or had none selected, 2 when a server could not be reached, or on a usage
+    /// error.
+    #[command(after_help = RESOLVE_EXAMPLES)]
+    Resolve {
+        /// Write one REST API response per handle (JSON, one a line).
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        resolve: crate::resolve::ResolveArgs,
+        #[command(flatten)]
+        input: InputArgs,
+    },
     /// Show the parts of each identifier: prefix, its segments and parents, local name.
     ///
     /// Reads identifiers one a line, as every subcommand does (`--id` gives one on the
@@ -294,6 +313,12 @@ pub const SERVE_EXAMPLES: &str = "Examples:
   curl -i http://127.0.0.1:8000/20.1000/5555
   curl http://127.0.0.1:8000/api/handles/20.1000/5555?pretty";
 
+pub const RESOLVE_EXAMPLES: &str = "Examples:
+  hdl resolve --id 10.1000/182
+  hdl resolve --json --type URL --id 20.1000/5555
+  hdl resolve --server 127.0.0.1:2641 --tcp data/ids.txt
+  hdl resolve --jobs 256 --json data/ids.txt > answers.jsonl";
+
 pub const PARSE_EXAMPLES: &str = "Examples:
   hdl parse --id 10.978.8896471/foo
   hdl parse --json --id 20.1000/5555 --id 0.NA/10.1045
@@ -330,6 +355,7 @@ pub enum Job {
         unique: bool,
     },
     Parse(Lines, Reader),
+    Resolve(Lines, crate::resolve::ResolveArgs),
     Record(crate::record::RecordArgs),
     Serve(crate::serve::ServeArgs),
     Import {
@@ -416,6 +442,11 @@ impl Cli {
             Command::Parse { json, read, input } => {
                 Job::Parse(lines(json, input), Reader::new(&read)?)
             }
+            Command::Resolve {
+                json,
+                resolve,
+                input,
+            } => Job::Resolve(lines(json, input), resolve),
             Command::Record { args } => Job::Record(args),
             Command::Serve {
                 action: Some(ServeAction::Import { records, store }),

@@ -18,6 +18,7 @@ mod output;
 mod parse;
 mod reader;
 mod record;
+mod resolve;
 mod serve;
 mod style;
 mod tally;
@@ -54,6 +55,7 @@ fn main() -> ExitCode {
             unique,
         } => dedupe::run(&lines, &reader, case, unique),
         Job::Parse(lines, reader) => parse::run(&lines, &reader),
+        Job::Resolve(lines, args) => resolve::run(&lines, &args),
         Job::Record(args) => record::run(&args),
         Job::Serve(args) => serve::run(&args),
         Job::Import { records, store } => serve::import(&records, &store),

@@ -144,7 +144,7 @@ fn seed_from_clock() -> u64 {
 }
 
 /// The response as a person reads it: the handle and code, then one line per value.
-fn write_table(out: &mut impl Write, r: &Response) -> io::Result<()> {
+pub(crate) fn write_table(out: &mut impl Write, r: &Response) -> io::Result<()> {
     if let Some(h) = r.handle() {
         writeln!(out, "handle    {}", Visible(h.as_str()))?;
     }

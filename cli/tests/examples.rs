@@ -224,9 +224,13 @@ fn every_help_example_runs() {
 fn every_option_in_a_help_is_in_the_readme() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let options = |help: &str| -> Vec<String> {
+        // An option's line starts with its spellings (`-i, --id <IDENTIFIER>`).
         help.lines()
-            .filter_map(|l| l.trim_start().strip_prefix("--"))
-            .filter_map(|l| l.split([' ', '=', ',', '<']).next())
+            .map(str::trim_start)
+            .filter(|l| l.starts_with('-'))
+            .flat_map(|l| l.split("  ").next().unwrap_or("").split(", "))
+            .filter_map(|spelling| spelling.strip_prefix("--"))
+            .filter_map(|l| l.split([' ', '=', '<']).next())
             .map(|name| format!("--{name}"))
             .filter(|o| !matches!(o.as_str(), "--help" | "--version"))
             .collect()

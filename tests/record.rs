@@ -288,6 +288,87 @@ fn bad_responses_are_clear_errors() {
     }
 }
 
+/// A name twice in one object, or two values with one index, cannot be read two ways:
+/// refused where it is (serde_json's `Value` would keep the last without a word), with the
+/// key; in `parse_selected` too, whatever the filter keeps.
+#[test]
+fn repeated_keys_and_indexes_are_refused() {
+    refused(
+        r#"{"responseCode":1,"handle":"1/2","handle":"1/3","values":[]}"#,
+        RecordErrorKind::Duplicate,
+        "line 1, column 41",
+    );
+    let e = Response::parse(r#"{"responseCode":1,"handle":"1/2","handle":"1/3"}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 41: duplicate key \"handle\" in one object (SPEC R1, R2)"
+    );
+    let url = |i: u32| {
+        format!(
+            r#"{{"index":{i},"type":"URL","data":{{"format":"string","value":"http://{i}/"}}}}"#
+        )
+    };
+    let record = |values: &[String]| {
+        format!(
+            r#"{{"responseCode":1,"handle":"1/2","values":[{}]}}"#,
+            values.join(",")
+        )
+    };
+    refused(
+        &record(&[
+            r#"{"index":1,"index":2,"type":"URL","data":{"format":"string","value":"x"}}"#.into(),
+        ]),
+        RecordErrorKind::Duplicate,
+        "line 1, column 61",
+    );
+    refused(
+        &record(&[
+            r#"{"index":1,"type":"URL","data":{"format":"string","value":"x","value":"y"}}"#.into(),
+        ]),
+        RecordErrorKind::Duplicate,
+        "line 1, column 112",
+    );
+    let twice = record(&[url(1), url(2), url(1)]);
+    refused(&twice, RecordErrorKind::Duplicate, "values[2].index");
+    let e = Response::parse(&twice).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "values[2].index: 1 is the index of values[0] too (SPEC R2: an index names one value of a record)"
+    );
+    for filter in [Filter::new().index(2), Filter::new().value_type("EMAIL")] {
+        let e = Response::parse_selected(&twice, &filter).unwrap_err();
+        assert_eq!(e.at(), "values[2].index", "{filter:?}");
+    }
+    // Many values: the smallest index repeated is named, at its second value.
+    let mut many: Vec<String> = (0..100).map(url).collect();
+    many.push(url(70));
+    many.push(url(30));
+    let e = Response::parse(&record(&many)).unwrap_err();
+    assert_eq!(e.to_string(), "values[101].index: 30 is the index of values[30] too (SPEC R2: an index names one value of a record)");
+    // The same index in two records, the same name in two objects: no repetition.
+    assert!(Response::parse(&record(&(0..100).map(url).collect::<Vec<_>>())).is_ok());
+    assert!(Response::parse(FULL).is_ok());
+}
+
+/// A byte order mark before the JSON is ignored (RFC 8259 §8.1 lets a reader ignore it),
+/// before JSONP too; anywhere else it is not JSON.
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    assert_eq!(
+        Response::parse(&format!("\u{feff}{FULL}")),
+        Response::parse(FULL)
+    );
+    assert_eq!(
+        Response::parse(&format!("\u{feff}{FILTERED}")),
+        Response::parse(FILTERED)
+    );
+    refused(
+        "\u{feff}\u{feff}{}",
+        RecordErrorKind::Json,
+        "line 1, column 1",
+    );
+}
+
 /// L4's example, through many random seeds.
 #[test]
 fn l4_example() {

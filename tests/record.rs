@@ -525,12 +525,10 @@ fn redirects_aliases_and_showurls() {
     let r = Response::parse(FULL).unwrap();
     let redirect = r
         .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
-        .unwrap()
         .unwrap();
     assert_eq!(redirect.url(), "https://www.handle.net/index.html");
     assert!(r
         .show_urls()
-        .unwrap()
         .contains(r#"href="https://www.handle.net/index.html""#));
     // A 10320/loc value wins over URL values.
     let loc = HandleValue::new(
@@ -544,7 +542,6 @@ fn redirects_aliases_and_showurls() {
     let r = Response::new(Handle::parse("4263537/4000").unwrap(), values);
     let redirect = r
         .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
-        .unwrap()
         .unwrap();
     assert_eq!(
         (redirect.url(), redirect.value().index()),
@@ -555,17 +552,49 @@ fn redirects_aliases_and_showurls() {
     let none = r.filtered(&Filter::new().value_type("EMAIL"));
     assert!(none
         .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
-        .unwrap()
         .is_none());
-    // A bad 10320/loc value is an error at its path.
+    // A 10320/loc value that does not read is passed over, as the reference proxy passes
+    // it over: the URL value redirects, and showurls lists it; `locations` says what is
+    // wrong, at its path.
+    let url = HandleValue::new(2, "URL", Data::String("https://www.handle.net/".into()));
     let bad = Response::new(
         Handle::parse("1/2").unwrap(),
-        vec![HandleValue::new(1, "10320/loc", Data::String("<x".into()))],
+        vec![
+            HandleValue::new(1, "10320/loc", Data::String("<x".into())),
+            url.clone(),
+        ],
     );
-    let e = bad
+    let redirect = bad
         .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
-        .unwrap_err();
+        .unwrap();
+    assert_eq!(
+        (redirect.url(), redirect.value().index()),
+        ("https://www.handle.net/", 2)
+    );
+    assert_eq!(
+        bad.show_urls(),
+        Response::new(Handle::parse("1/2").unwrap(), vec![url]).show_urls()
+    );
+    let e = bad.locations().unwrap_err();
     assert!(e.at().starts_with("values[0].data.value: line 1"), "{e}");
+    // One that reads after one that does not: its location is chosen.
+    let both = Response::new(
+        Handle::parse("1/2").unwrap(),
+        vec![
+            HandleValue::new(1, "10320/loc", Data::String("<x".into())),
+            HandleValue::new(
+                3,
+                "10320/loc",
+                Data::String(r#"<locations><location href="http://loc/" /></locations>"#.into()),
+            ),
+        ],
+    );
+    assert_eq!(
+        both.redirect(&ClientContext::new(), &mut SplitMix64::new(1))
+            .map(|r| r.url().to_owned()),
+        Some("http://loc/".to_owned())
+    );
+    assert!(both.show_urls().contains(r#"href="http://loc/""#));
 }
 
 fn arb_data() -> impl Strategy<Value = Data> {

@@ -46,3 +46,21 @@ fn repeated_keys_and_indexes_are_refused() {
         assert!(out.stdout.is_empty());
     }
 }
+
+/// `--url` with a `10320/loc` value that does not read: passed over, as the proxy passes it
+/// over, and said on standard error; the URL value is where the proxy redirects.
+#[test]
+fn an_unreadable_location_value_is_passed_over() {
+    let input = RECORD.replace(
+        r#""values":["#,
+        r#""values":[{"index":2,"type":"10320/loc","data":{"format":"string","value":"<locations><location href="}},"#,
+    );
+    let out = hdl(&["record", "--url"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "https://www.handle.net/index.html\n");
+    let said = text(&out.stderr);
+    assert!(
+        said.starts_with("hdl record: standard input: values[0] (10320/loc, index 2) is passed over: line 1, column 1: not well-formed XML"),
+        "{said}"
+    );
+}

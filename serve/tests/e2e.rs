@@ -406,6 +406,35 @@ fn l4_through_requests() {
     assert_eq!(from.header("location"), Some("http://local.example/"));
 }
 
+/// A `10320/loc` value that does not read is passed over, as the reference proxy passes
+/// it over: the URL value redirects, `showurls` lists it, the values are shown.
+#[test]
+fn an_unreadable_location_value_is_passed_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let store = Store::open(&path).unwrap();
+    store
+        .import(
+            r#"{"responseCode":1,"handle":"20.1000/bad-loc","values":[{"index":1,"type":"10320/loc","data":{"format":"string","value":"<locations><location href="}},{"index":2,"type":"URL","data":{"format":"string","value":"https://fallback.example/"}}]}"#.as_bytes(),
+            "records",
+        )
+        .unwrap();
+    let server = Server::on(store, quiet(), dir, path);
+    let a = get(server.addr, "/20.1000/bad-loc");
+    assert_eq!(
+        (a.status, a.header("location")),
+        (302, Some("https://fallback.example/")),
+        "{a:?}"
+    );
+    let a = get(server.addr, "/20.1000/bad-loc?action=showurls");
+    assert_eq!(a.status, 200, "{a:?}");
+    assert!(
+        a.body.contains(r#"href="https://fallback.example/""#),
+        "{a:?}"
+    );
+    assert_eq!(get(server.addr, "/20.1000/bad-loc?noredirect").status, 200);
+}
+
 #[test]
 fn bad_requests_are_answered_never_hang() {
     let server = Server::start(Config {

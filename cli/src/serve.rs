@@ -4,20 +4,22 @@ use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use handle_serve::{Config, Store};
+use handle_serve::{Config, Imported, Store};
 
 use crate::output::report;
 use crate::Status;
 
 /// Imports the records of `records` (one REST API response per line; `-` for standard
 /// input) into the store at `store`: through the server that holds it open when one runs
-/// (its import socket), else into the file directly.
+/// (its import socket), else into the file directly (made when missing). All or nothing.
 ///
 /// # Errors
 ///
-/// The store cannot be opened, the records cannot be read, or a line is not a record.
+/// The store cannot be opened, the records cannot be read, or a line is not a record:
+/// nothing is imported then.
 pub fn import(records: &Path, store: &Path) -> io::Result<Status> {
-    if let Some(done) = import_through_server(records, store)? {
+    if let Some(done) = import_through_server(records, store).map_err(nothing_imported)? {
+        warn(&done.imported);
         report(format_args!(
             "hdl serve import: {} records into {} through its server ({} in all)",
             done.imported.records,
@@ -26,8 +28,16 @@ pub fn import(records: &Path, store: &Path) -> io::Result<Status> {
         ));
         return Ok(Status::AllValid);
     }
-    let db = open(store)?;
-    let done = import_into(&db, records)?;
+    let (db, done) = if store.exists() {
+        let db = Store::open(store).map_err(other)?;
+        let done = with_records(records, |input, name| db.import(input, name))?;
+        (db, done)
+    } else {
+        with_records(records, |input, name| {
+            Store::create(store, handle_serve::DEFAULT_CACHE, input, name)
+        })?
+    };
+    warn(&done);
     report(format_args!(
         "hdl serve import: {} records into {} ({} in all)",
         done.records,
@@ -68,19 +78,37 @@ fn open_records(records: &Path) -> io::Result<std::fs::File> {
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", records.display())))
 }
 
-fn import_into(db: &Store, records: &Path) -> io::Result<handle_serve::Imported> {
+/// `load` of the records of `records` (standard input for `-`) and their name.
+fn with_records<T>(
+    records: &Path,
+    load: impl FnOnce(&mut dyn io::BufRead, &str) -> Result<T, handle_serve::StoreError>,
+) -> io::Result<T> {
     if records.as_os_str() == "-" {
-        db.import(io::stdin().lock(), "standard input")
-            .map_err(other)
+        load(&mut io::stdin().lock(), "standard input")
     } else {
         let file = open_records(records)?;
-        db.import(BufReader::new(file), &records.display().to_string())
-            .map_err(other)
+        load(&mut BufReader::new(file), &records.display().to_string())
     }
+    .map_err(|e| nothing_imported(other(e)))
 }
 
-fn open(store: &Path) -> io::Result<Store> {
-    Store::open(store).map_err(other)
+/// An import's failure, saying what it left: nothing (an import is all or nothing).
+fn nothing_imported(e: io::Error) -> io::Error {
+    io::Error::new(
+        e.kind(),
+        format!("{e}; nothing was imported (an import is all or nothing)"),
+    )
+}
+
+/// The warnings of an import, each on a line: what redirects pass over.
+fn warn(done: &Imported) {
+    for w in &done.warnings {
+        report(format_args!("hdl serve: warning: {w}"));
+    }
+    let more = done.warning_count - done.warnings.len() as u64;
+    if more > 0 {
+        report(format_args!("hdl serve: warning: and {more} more"));
+    }
 }
 
 fn other(e: impl std::fmt::Display) -> io::Error {
@@ -90,10 +118,12 @@ fn other(e: impl std::fmt::Display) -> io::Error {
 /// What `hdl serve` was asked.
 #[derive(clap::Args)]
 pub struct ServeArgs {
-    /// Records to load into an empty store at start (one REST API response per line).
+    /// Records to load into an empty store at start (one REST API response per line): all
+    /// of them, or, when a line is not a record, none (and no store is made).
     #[arg(long, value_name = "FILE")]
     pub records: Option<PathBuf>,
-    /// The store file (made when missing, if --records fills it).
+    /// The store file (made when missing, if --records fills it; readable by its owner
+    /// only).
     #[arg(long, value_name = "FILE", default_value = "hdl-store.redb")]
     pub store: PathBuf,
     /// The address to listen on.
@@ -111,12 +141,13 @@ pub struct ServeArgs {
     pub quiet: bool,
 }
 
-/// Serves the store (importing `records` first when the store is empty) until Ctrl-C or
-/// SIGTERM; requests in flight finish.
+/// Serves the store (importing `records` first when the store is empty or missing) until
+/// Ctrl-C or SIGTERM; requests in flight finish. The address is bound before anything is
+/// imported, and a start that fails leaves no new file.
 ///
 /// # Errors
 ///
-/// The store cannot be opened or filled, or the address cannot be bound.
+/// The address cannot be bound, or the store cannot be opened or filled.
 pub fn run(args: &ServeArgs) -> io::Result<Status> {
     // Without records to fill it, a store that is not there is a mistaken path (a
     // relative one run from another directory): not made, empty, and left behind.
@@ -126,37 +157,58 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             args.store.display()
         )));
     }
-    let db = Store::open_with_cache(&args.store, args.cache_mib << 20).map_err(other)?;
-    let held = db.len().map_err(other)?;
-    match (&args.records, held) {
-        (Some(records), 0) => {
-            let done = import_into(&db, records)?;
+    // Bound first: an address in use is said before minutes of import, and leaves no store.
+    let listener = std::net::TcpListener::bind(args.bind)
+        .and_then(|l| l.set_nonblocking(true).map(|()| l))
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.bind)))?;
+    let cache = args.cache_mib << 20;
+    let db = match &args.records {
+        Some(records) if !args.store.exists() => {
+            let (db, done) = with_records(records, |input, name| {
+                Store::create(&args.store, cache, input, name)
+            })?;
+            warn(&done);
             report(format_args!(
                 "hdl serve: {} records imported into {}",
                 done.records,
                 args.store.display()
             ));
+            db
         }
-        (Some(_), n) => report(format_args!(
-            "hdl serve: {} holds {n} records; --records is read only into an empty store (hdl serve import updates it)",
-            args.store.display()
-        )),
-        (None, 0) => {
-            return Err(io::Error::other(format!(
-                "{} holds no records: give --records FILE, or run hdl serve import",
-                args.store.display()
-            )))
+        _ => {
+            let db = Store::open_with_cache(&args.store, cache).map_err(other)?;
+            match (&args.records, db.len().map_err(other)?) {
+                (Some(records), 0) => {
+                    let done = with_records(records, |input, name| db.import(input, name))?;
+                    warn(&done);
+                    report(format_args!(
+                        "hdl serve: {} records imported into {}",
+                        done.records,
+                        args.store.display()
+                    ));
+                }
+                (Some(_), n) => report(format_args!(
+                    "hdl serve: {} holds {n} records; --records is read only into an empty store (hdl serve import updates it)",
+                    args.store.display()
+                )),
+                (None, 0) => {
+                    return Err(io::Error::other(format!(
+                        "{} holds no records: give --records FILE, or run hdl serve import",
+                        args.store.display()
+                    )))
+                }
+                (None, n) => {
+                    report(format_args!("hdl serve: {n} records in {}", args.store.display()));
+                }
+            }
+            db
         }
-        (None, n) => report(format_args!("hdl serve: {n} records in {}", args.store.display())),
-    }
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(args.bind)
-            .await
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.bind)))?;
-
+        let listener = tokio::net::TcpListener::from_std(listener)?;
         let config = Config {
             max_connections: args.max_connections,
             access_log: !args.quiet,

@@ -2,12 +2,13 @@
 //! file), so while `hdl serve` runs, `hdl serve import` hands its records to the server:
 //! the server listens on a Unix socket beside its store ([`socket_path`]), readable and
 //! writable by its owner only (a connection from another user but root is refused), and
-//! imports what it is sent exactly as [`Store::import`] does (batches, each record
-//! replaced atomically while requests are answered).
+//! imports what it is sent exactly as [`Store::import`] does (all or nothing, the records
+//! replaced at once while requests are answered).
 //!
 //! The exchange: the client sends the name of its source on one line, then the records
 //! (one REST API response per line), then closes its writing half; the server answers one
-//! JSON line, `{"records":N,"empty_lines":M,"held":T}` or `{"error":"…"}`.
+//! JSON line, `{"records":N,"empty_lines":M,"held":T,"warning_count":W,"warnings":[…]}` or
+//! `{"error":"…"}`.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -24,7 +25,7 @@ pub fn socket_path(store: &Path) -> PathBuf {
 }
 
 /// What an import through a server did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ImportedThrough {
     /// What the import did.
     pub imported: Imported,
@@ -47,11 +48,15 @@ fn import_from(store: &Store, connection: impl Read, mut answer: impl Write) {
         Err(e) => Err(StoreError(format!("import: {e}"))),
     };
     let line = match outcome {
-        Ok((imported, held)) => format!(
-            "{{\"records\":{},\"empty_lines\":{},\"held\":{held}}}",
-            imported.records, imported.empty_lines
-        ),
-        Err(e) => format!("{{\"error\":{}}}", serde_json::Value::from(e.to_string())),
+        Ok((imported, held)) => serde_json::json!({
+            "records": imported.records,
+            "empty_lines": imported.empty_lines,
+            "held": held,
+            "warning_count": imported.warning_count,
+            "warnings": imported.warnings,
+        })
+        .to_string(),
+        Err(e) => serde_json::json!({ "error": e.to_string() }).to_string(),
     };
     // The client may be gone: nothing to tell it then.
     let _ = writeln!(answer, "{line}");
@@ -145,8 +150,8 @@ mod unix {
     ///
     /// # Errors
     ///
-    /// The server refused a record (with its line; the batches before it are stored), or
-    /// the exchange failed.
+    /// The server refused a record (with its line; nothing is stored), or the exchange
+    /// failed.
     pub fn import_through(
         socket: &Path,
         mut input: impl Read,
@@ -186,14 +191,32 @@ mod unix {
             return Err(StoreError(e.to_owned()));
         }
         let count = |k: &str| answer.get(k).and_then(serde_json::Value::as_u64);
-        match (count("records"), count("empty_lines"), count("held")) {
-            (Some(records), Some(empty_lines), Some(held)) => Ok(Some(ImportedThrough {
-                imported: Imported {
-                    records,
-                    empty_lines,
-                },
-                held,
-            })),
+        let warnings = answer
+            .get("warnings")
+            .and_then(serde_json::Value::as_array)
+            .map(|w| {
+                w.iter()
+                    .filter_map(|w| w.as_str().map(str::to_owned))
+                    .collect()
+            });
+        match (
+            count("records"),
+            count("empty_lines"),
+            count("held"),
+            count("warning_count"),
+            warnings,
+        ) {
+            (Some(records), Some(empty_lines), Some(held), Some(warning_count), Some(warnings)) => {
+                Ok(Some(ImportedThrough {
+                    imported: Imported {
+                        records,
+                        empty_lines,
+                        warnings,
+                        warning_count,
+                    },
+                    held,
+                }))
+            }
             _ => Err(StoreError(format!(
                 "import through {}: an answer without counts: {answer}",
                 socket.display()
@@ -239,9 +262,11 @@ mod tests {
             &b"mine\n{\"responseCode\":1,\"handle\":\"20.1000/1\",\"values\":[]}\n\n"[..],
             &mut answer,
         );
+        let answer = String::from_utf8(answer).unwrap();
+        assert_eq!(answer.lines().count(), 1, "{answer}");
         assert_eq!(
-            String::from_utf8(answer).unwrap(),
-            "{\"records\":1,\"empty_lines\":1,\"held\":1}\n"
+            serde_json::from_str::<serde_json::Value>(&answer).unwrap(),
+            serde_json::json!({"records": 1, "empty_lines": 1, "held": 1, "warning_count": 0, "warnings": []})
         );
         let mut answer = Vec::new();
         import_from(&store, &b"mine\n{}\n"[..], &mut answer);

@@ -1,0 +1,15 @@
+//! What the server refuses and how long it waits, in one place (besides the request's own
+//! bounds in [`crate::app`]: [`MAX_TARGET`](crate::app::MAX_TARGET) and
+//! [`MAX_ALIASES`](crate::app::MAX_ALIASES)).
+
+/// The most values a record may hold: the reference server's own bound (HANDLE.NET's
+/// `Common.MAX_HANDLE_VALUES`), past which no message of the Handle protocol carries a
+/// record, so no handle server answers it. Real records hold a handful.
+pub const MAX_RECORD_VALUES: usize = 2048;
+
+/// The longest record, as the line of JSON it is imported from: 1 MiB. A message of the
+/// reference server is at most 256 KiB (`Common.MAX_MESSAGE_LENGTH`); the same record as
+/// REST JSON (binary data in base64, each value's field names) stays well within 1 MiB.
+/// It bounds an import's memory (a line is read whole) and the work of reading a record
+/// for a request (tens of milliseconds at most).
+pub const MAX_RECORD_BYTES: usize = 1 << 20;

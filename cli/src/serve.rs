@@ -3,6 +3,7 @@
 use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use handle_serve::{Config, Imported, Store};
 
@@ -215,15 +216,19 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             ..Config::default()
         };
         let db = Arc::new(db);
-        let _imports = listen_for_imports(&db, &args.store);
+        let imports = listen_for_imports(&db, &args.store);
         report(format_args!(
             "hdl serve: listening on http://{}",
             listener.local_addr()?
         ));
         handle_serve::serve(db, listener, config, shutdown_signal()).await?;
+        // The imports under way end (importing nothing) and are waited for, a bounded time.
+        drop(imports);
         report(format_args!("hdl serve: stopped"));
         Ok::<_, io::Error>(())
     })?;
+    // Nothing left to wait for but a commit under way: not for long.
+    runtime.shutdown_timeout(Duration::from_secs(10));
     Ok(Status::AllValid)
 }
 
@@ -232,7 +237,11 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
 #[cfg(unix)]
 fn listen_for_imports(db: &Arc<Store>, store: &Path) -> Option<handle_serve::imports::Listening> {
     let socket = handle_serve::imports::socket_path(store);
-    match handle_serve::imports::listen(db.clone(), &socket) {
+    match handle_serve::imports::listen(
+        db.clone(),
+        &socket,
+        handle_serve::limits::IMPORT_READ_TIMEOUT,
+    ) {
         Ok(listening) => {
             report(format_args!(
                 "hdl serve: imports while running through {}",

@@ -1,5 +1,6 @@
-//! `hdl serve` and `hdl serve import` as a user runs them, on what goes wrong: loads that
-//! fail, records too large, a port in use, and what the store file is left as.
+//! `hdl serve` and `hdl serve import` as a user runs them, on what goes wrong: imports that
+//! stop half-way or never end, loads that fail, records too large, a port in use, and what
+//! the store file is left as.
 #![cfg(unix)]
 
 mod support;
@@ -148,6 +149,42 @@ fn import(records: &Path, store: &Path) -> std::process::Output {
 fn mode(path: &Path) -> u32 {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// SIGTERM while an import client is connected and silent: the server stops at once (the
+/// import ends, importing nothing, and the client is told), and a restart opens the store.
+#[test]
+fn sigterm_ends_a_silent_import() {
+    let dir = TempDir::new("serve-silent-import");
+    let (records, store) = (dir.path().join("r.jsonl"), dir.path().join("s.redb"));
+    write(&records, [record("20.1000/1", "https://example.org/1")]);
+    let server = Running::start(&store, &["--records", records.to_str().unwrap()]);
+    let socket = handle_serve_socket(&store);
+    let mut client = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    // A greeting and part of a chunk, then silence.
+    client
+        .write_all(b"hdl-import 2 silent\n40\n{\"responseCode\":1,")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    let (status, rest) = server.stop_within(Duration::from_secs(5));
+    assert_eq!(status.code(), Some(0), "{rest}");
+    assert!(rest.contains("hdl serve: stopped"), "{rest}");
+    let mut answer = String::new();
+    client
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let _ = client.read_to_string(&mut answer);
+    assert!(
+        answer.starts_with("{\"error\":\"the server is stopping"),
+        "{answer}"
+    );
+    let server = Running::start(&store, &[]);
+    assert!(
+        server.said.contains("hdl serve: 1 records in"),
+        "{}",
+        server.said
+    );
+    server.stop_within(Duration::from_secs(10));
 }
 
 fn handle_serve_socket(store: &Path) -> PathBuf {

@@ -2,6 +2,8 @@
 //! bounds in [`crate::app`]: [`MAX_TARGET`](crate::app::MAX_TARGET) and
 //! [`MAX_ALIASES`](crate::app::MAX_ALIASES)).
 
+use std::time::Duration;
+
 /// The most values a record may hold: the reference server's own bound (HANDLE.NET's
 /// `Common.MAX_HANDLE_VALUES`), past which no message of the Handle protocol carries a
 /// record, so no handle server answers it. Real records hold a handful.
@@ -13,3 +15,14 @@ pub const MAX_RECORD_VALUES: usize = 2048;
 /// It bounds an import's memory (a line is read whole) and the work of reading a record
 /// for a request (tens of milliseconds at most).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
+
+/// How long an import connection may send nothing before it is dropped (and nothing it
+/// sent is imported).
+pub const IMPORT_READ_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a stopping server waits for the imports under way to end once their
+/// connections are closed (each ends at its next read; a commit under way finishes).
+pub const IMPORT_STOP_WAIT: Duration = Duration::from_secs(10);
+
+/// The longest name an import gives its source (a file name), in bytes.
+pub const MAX_IMPORT_NAME: usize = 4096;

@@ -96,6 +96,7 @@ impl Server {
                     handle_serve::imports::listen(
                         store.clone(),
                         &handle_serve::imports::socket_path(&store_path_for_imports),
+                        handle_serve::limits::IMPORT_READ_TIMEOUT,
                     )
                     .unwrap()
                 });
@@ -635,4 +636,52 @@ fn import_refuses_what_is_no_record() {
             .starts_with("x: line 1: line 1, column 2: not JSON"),
         "{e}"
     );
+}
+
+/// An import connection that sends nothing is dropped after the read timeout, importing
+/// nothing; one that is silent when the server stops is ended at once.
+#[cfg(unix)]
+#[test]
+fn silent_import_connections_end() {
+    use std::os::unix::net::UnixStream;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let store = Arc::new(Store::open(&path).unwrap());
+    let socket = handle_serve::imports::socket_path(&path);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let listening = runtime
+        .block_on(async {
+            handle_serve::imports::listen(store.clone(), &socket, Duration::from_millis(300))
+        })
+        .unwrap();
+    let answer = |mut client: UnixStream| {
+        client
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut answer = String::new();
+        let _ = client.read_to_string(&mut answer);
+        answer
+    };
+    let mut client = UnixStream::connect(&socket).unwrap();
+    client
+        .write_all(b"hdl-import 2 slow\n40\n{\"responseCode\":1,\"handle\":\"1/2\",")
+        .unwrap();
+    let started = std::time::Instant::now();
+    let said = answer(client);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(said.starts_with("{\"error\":\"slow: line 1: "), "{said}");
+    assert_eq!(store.len().unwrap(), 0);
+    // Silent at stop: dropping the listener ends it, and returns soon.
+    let mut client = UnixStream::connect(&socket).unwrap();
+    client.write_all(b"hdl-import 2 silent\n").unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let started = std::time::Instant::now();
+    drop(listening);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(answer(client).starts_with("{\"error\":\"the server is stopping"));
+    assert!(!socket.exists());
 }

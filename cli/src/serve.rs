@@ -116,6 +116,15 @@ fn other(e: impl std::fmt::Display) -> io::Error {
     io::Error::other(e.to_string())
 }
 
+/// `--max-connections`: 0 would answer every request 503.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (with 0 every request is answered 503)".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// What `hdl serve` was asked.
 #[derive(clap::Args)]
 pub struct ServeArgs {
@@ -131,8 +140,14 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000")]
     pub bind: std::net::SocketAddr,
     /// Connections served at once; more are answered 503.
-    #[arg(long, value_name = "N", default_value_t = 1024)]
+    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = at_least_one)]
     pub max_connections: usize,
+    /// Seconds a client may take to take an answer once it stops taking it (its
+    /// connection's buffers full): then the connection is closed, so that a client that
+    /// asks and never reads holds its connection no longer.
+    #[arg(long, value_name = "SECS", default_value_t = handle_serve::limits::WRITE_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub write_timeout: u64,
     /// The store's page cache in memory, in MiB: the bound on what the server holds,
     /// whatever the number of records.
     #[arg(long, value_name = "MIB", default_value_t = 64)]
@@ -212,6 +227,7 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
         let listener = tokio::net::TcpListener::from_std(listener)?;
         let config = Config {
             max_connections: args.max_connections,
+            write_timeout: Duration::from_secs(args.write_timeout),
             access_log: !args.quiet,
             ..Config::default()
         };

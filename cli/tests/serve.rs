@@ -1,6 +1,6 @@
-//! `hdl serve` and `hdl serve import` as a user runs them, on what goes wrong: imports that
-//! stop half-way or never end, loads that fail, records too large, a port in use, and what
-//! the store file is left as.
+//! `hdl serve` and `hdl serve import` as a user runs them, on what goes wrong: clients that
+//! do not read, imports that stop half-way or never end, loads that fail, records too
+//! large, a port in use, and what the store file is left as.
 #![cfg(unix)]
 
 mod support;
@@ -149,6 +149,67 @@ fn import(records: &Path, store: &Path) -> std::process::Output {
 fn mode(path: &Path) -> u32 {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// Clients that pipeline requests for a large answer and never read hold their connection
+/// until the write timeout, no longer: the server's slots come free for others.
+#[test]
+fn clients_that_never_read_are_dropped_after_the_write_timeout() {
+    let dir = TempDir::new("serve-slow-readers");
+    let (records, store) = (dir.path().join("r.jsonl"), dir.path().join("s.redb"));
+    write(
+        &records,
+        [
+            record("20.1000/small", "https://example.org/"),
+            record_of("20.1000/large", 1000),
+        ],
+    );
+    let server = Running::start(
+        &store,
+        &[
+            "--records",
+            records.to_str().unwrap(),
+            "--max-connections",
+            "2",
+            "--write-timeout",
+            "1",
+        ],
+    );
+    // Two clients ask for the large record 300 times each (40 MB) and read nothing.
+    let asks = "GET /api/handles/20.1000/large HTTP/1.1\r\nhost: t\r\n\r\n".repeat(300);
+    let hogs: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = TcpStream::connect(&server.addr).unwrap();
+            s.write_all(asks.as_bytes()).unwrap();
+            s
+        })
+        .collect();
+    // Every slot is held…
+    let answer = get(&server.addr, "/20.1000/small");
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 503 "),
+        "the slots are held: {answer:?}"
+    );
+    // …until the write timeout closes them.
+    let started = Instant::now();
+    loop {
+        let answer = get(&server.addr, "/20.1000/small");
+        if answer.starts_with("HTTP/1.1 302 ") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "still {answer:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(hogs);
+    let (status, _) = server.stop_within(Duration::from_secs(20));
+    assert_eq!(status.code(), Some(0));
+    // The flag is documented, with its default.
+    let help = text(&hdl(&["serve", "--help"], b"").stdout);
+    assert!(help.contains("--write-timeout <SECS>"), "{help}");
+    assert!(help.contains("[default: 60]"), "{help}");
 }
 
 /// SIGTERM while an import client is connected and silent: the server stops at once (the
@@ -372,6 +433,21 @@ fn a_port_in_use_leaves_no_store() {
     assert!(!said.contains("imported"), "{said}");
     assert!(!store.exists());
     assert!(!PathBuf::from(format!("{}.loading", store.display())).exists());
+}
+
+/// `--max-connections 0` would answer every request 503: refused at start.
+#[test]
+fn no_connections_at_all_is_refused() {
+    let out = hdl(
+        &["serve", "--max-connections", "0", "--store", "none.redb"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("invalid value '0' for '--max-connections <N>': must be at least 1"),
+        "{said}"
+    );
 }
 
 /// A success that lists no values: the server answers what `hdl record --json` prints

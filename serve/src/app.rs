@@ -330,7 +330,8 @@ fn not_found(handle: &str, request: &Request<'_>) -> Response<Full<Bytes>> {
     page(StatusCode::NOT_FOUND, "Handle Not Found", &text)
 }
 
-fn bad_request(api: bool, message: &str) -> Response<Full<Bytes>> {
+/// A 400 page or, for the REST API, a 400 JSON answer (code 102), saying `message`.
+pub(crate) fn bad_request(api: bool, message: &str) -> Response<Full<Bytes>> {
     if api {
         let record = Record::error(ResponseCode::InvalidHandle, None, Some(message));
         let mut r = json_response(&record, &ProxyQuery::new());

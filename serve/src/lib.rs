@@ -7,8 +7,8 @@
 //!   location chosen for the client), the values (HTML, or the REST JSON), `showurls`,
 //!   the REST API (`/api/handles/<handle>`), "Handle Not Found", or a clear error.
 //! - [`imports`]: imports into a running server, through a Unix socket beside its store.
-//! - [`server`]: hyper on tokio, with a connection limit, header timeouts, an access log
-//!   and graceful shutdown.
+//! - [`server`]: hyper on tokio, with a connection limit, header and write timeouts, an
+//!   access log and graceful shutdown.
 //! - [`limits`]: what the server refuses and how long it waits.
 //!
 //! The library's parsers read every request: a request's path and query are read exactly

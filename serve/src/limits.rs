@@ -16,6 +16,11 @@ pub const MAX_RECORD_VALUES: usize = 2048;
 /// for a request (tens of milliseconds at most).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
 
+/// How long a client may take to take an answer once it stops taking it (the connection's
+/// buffers are full): then the connection is closed. A client that pipelines requests and
+/// never reads holds its slot no longer. The default of `hdl serve --write-timeout`.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// How long an import connection may send nothing before it is dropped (and nothing it
 /// sent is imported).
 pub const IMPORT_READ_TIMEOUT: Duration = Duration::from_secs(60);

@@ -638,6 +638,66 @@ fn import_refuses_what_is_no_record() {
     );
 }
 
+/// RFC 9112 §3.2: an HTTP/1.1 request without `Host`, any request with two, or with one
+/// that is no host, is answered 400; HTTP/1.0 may leave it out.
+#[test]
+fn host_headers_rfc_9112() {
+    let server = Server::start(quiet());
+    let ask = |head: &str| {
+        send(
+            server.addr,
+            format!("GET /20.1000/5555 {head}\r\n\r\n").as_bytes(),
+        )
+    };
+    for head in [
+        "HTTP/1.1\r\nconnection: close",
+        "HTTP/1.1\r\nhost: a\r\nhost: b\r\nconnection: close",
+        "HTTP/1.0\r\nhost: a\r\nhost: a",
+        "HTTP/1.1\r\nhost: a b\r\nconnection: close",
+        "HTTP/1.1\r\nhost: a/b\r\nconnection: close",
+    ] {
+        let a = ask(head);
+        assert_eq!(a.status, 400, "{head:?}: {a:?}");
+        assert!(a.body.contains("RFC 9112"), "{a:?}");
+    }
+    for head in [
+        "HTTP/1.0",
+        "HTTP/1.1\r\nhost: proxy.example:8000\r\nconnection: close",
+        "HTTP/1.1\r\nhost: [::1]:80\r\nconnection: close",
+        "HTTP/1.1\r\nhost: \r\nconnection: close",
+    ] {
+        let a = ask(head);
+        assert_eq!(a.status, 302, "{head:?}: {a:?}");
+    }
+}
+
+/// A server of no connections would answer every request 503: refused.
+#[test]
+fn no_connections_at_all_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(Store::open(&dir.path().join("s.redb")).unwrap());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let e = runtime
+        .block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            handle_serve::serve(
+                store,
+                listener,
+                Config {
+                    max_connections: 0,
+                    ..quiet()
+                },
+                std::future::pending(),
+            )
+            .await
+        })
+        .unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+}
+
 /// An import connection that sends nothing is dropped after the read timeout, importing
 /// nothing; one that is silent when the server stops is ended at once.
 #[cfg(unix)]

@@ -16,6 +16,20 @@ pub const MAX_RECORD_VALUES: usize = 2048;
 /// for a request (tens of milliseconds at most).
 pub const MAX_RECORD_BYTES: usize = 1 << 20;
 
+/// Records whose stored JSON is longer than this are read, and their requests answered,
+/// on the blocking threads, [`large_at_once`] at a time, so that the async workers go on
+/// answering the others: reading 16 KiB costs about a third of a millisecond; real
+/// records are under 2 KiB and are answered where they are asked.
+pub const LARGE_RECORD: usize = 16 << 10;
+
+/// Requests for large records answered at once (the others wait their turn without a
+/// thread): one per core, which bounds the memory they take together (reading a record
+/// takes up to about 40 times its size).
+#[must_use]
+pub fn large_at_once() -> usize {
+    std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
+}
+
 /// How long a client may take to take an answer once it stops taking it (the connection's
 /// buffers are full): then the connection is closed. A client that pipelines requests and
 /// never reads holds its slot no longer. The default of `hdl serve --write-timeout`.

@@ -77,6 +77,7 @@ pub async fn serve(
     }
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(config.max_connections));
+    let large = Arc::new(Semaphore::new(limits::large_at_once()));
     let seeds = Arc::new(AtomicU64::new(seed_from_clock()));
     tokio::pin!(shutdown);
     loop {
@@ -103,12 +104,13 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let store = store.clone();
+        let large = large.clone();
         let seeds = seeds.clone();
         let log = config.access_log;
         let service = service_fn(move |request: Request<Incoming>| {
-            let store = store.clone();
+            let (store, large) = (store.clone(), large.clone());
             let seed = seeds.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
-            async move { Ok::<_, Infallible>(respond(&store, &request, peer, seed, log)) }
+            async move { Ok::<_, Infallible>(respond(store, large, request, peer, seed, log).await) }
         });
         let io = WriteDeadline::new(TokioIo::new(stream), config.write_timeout);
         let connection = http1::Builder::new()
@@ -127,36 +129,22 @@ pub async fn serve(
     Ok(())
 }
 
-fn respond(
-    store: &Store,
-    request: &Request<Incoming>,
+async fn respond(
+    store: Arc<Store>,
+    large: Arc<Semaphore>,
+    request: Request<Incoming>,
     peer: SocketAddr,
     seed: u64,
     log: bool,
 ) -> Response<Full<Bytes>> {
     let start = Instant::now();
-    let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
-    let response = match host_problem(request) {
+    let response = match host_problem(&request) {
         Some(problem) => app::bad_request(false, problem),
-        None => {
-            let accept = request
-                .headers()
-                .get(hyper::header::ACCEPT)
-                .and_then(|a| a.to_str().ok());
-            app::answer(
-                store,
-                &app::Request {
-                    method: request.method(),
-                    target,
-                    accept,
-                    client: peer.ip(),
-                    seed,
-                },
-            )
-        }
+        None => answer(store, large, &request, peer, seed).await,
     };
     if log {
         use hyper::body::Body;
+        let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
         let bytes = response.body().size_hint().exact().unwrap_or(0);
         let shown: String = target.chars().take(512).collect();
         log_line(&format!(
@@ -172,6 +160,56 @@ fn respond(
         ));
     }
     response
+}
+
+/// The answer of [`app`]: here, on the async worker, for a record of usual length; for a
+/// large one ([`limits::LARGE_RECORD`]), on the blocking threads, a few at a time, so that
+/// the workers go on answering everyone else meanwhile.
+async fn answer(
+    store: Arc<Store>,
+    large: Arc<Semaphore>,
+    request: &Request<Incoming>,
+    peer: SocketAddr,
+    seed: u64,
+) -> Response<Full<Bytes>> {
+    let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
+    let accept = request
+        .headers()
+        .get(hyper::header::ACCEPT)
+        .and_then(|a| a.to_str().ok());
+    let asked = app::Request {
+        method: request.method(),
+        target,
+        accept,
+        client: peer.ip(),
+        seed,
+    };
+    if let Ok(response) = app::answer_within(&store, &asked, limits::LARGE_RECORD) {
+        return response;
+    }
+    let (method, target, accept) = (
+        request.method().clone(),
+        target.to_owned(),
+        accept.map(str::to_owned),
+    );
+    let Ok(turn) = large.acquire_owned().await else {
+        return app::bad_request(false, "the server is stopping");
+    };
+    tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        app::answer(
+            &store,
+            &app::Request {
+                method: &method,
+                target: &target,
+                accept: accept.as_deref(),
+                client: peer.ip(),
+                seed,
+            },
+        )
+    })
+    .await
+    .unwrap_or_else(|_| app::bad_request(false, "the answer failed"))
 }
 
 /// Why a request's `Host` header makes it a bad request (RFC 9112 §3.2: an HTTP/1.1

@@ -698,6 +698,70 @@ fn no_connections_at_all_is_an_error() {
     assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
 }
 
+/// Records above `LARGE_RECORD` are read and answered off the async workers: on a server
+/// of one worker, a small request is answered at once while many requests for a large
+/// record are under way (on the worker, it would wait for them all).
+#[test]
+fn large_records_do_not_hold_up_small_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let store = Arc::new(Store::open(&path).unwrap());
+    let values: Vec<String> = (1..=2000)
+        .map(|i| {
+            format!(
+                r#"{{"index":{i},"type":"DESC","data":{{"format":"string","value":"{}"}}}}"#,
+                "v".repeat(400)
+            )
+        })
+        .collect();
+    let large = format!(
+        r#"{{"responseCode":1,"handle":"20.1000/large","values":[{}]}}"#,
+        values.join(",")
+    );
+    assert!(large.len() > handle_serve::limits::LARGE_RECORD);
+    store
+        .import(
+            format!("{large}\n{{\"responseCode\":1,\"handle\":\"20.1000/small\",\"values\":[{{\"index\":1,\"type\":\"URL\",\"data\":{{\"format\":\"string\",\"value\":\"http://s/\"}}}}]}}\n").as_bytes(),
+            "r",
+        )
+        .unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                tx.send(listener.local_addr().unwrap()).unwrap();
+                handle_serve::serve(store, listener, quiet(), async {
+                    let _ = stopped.await;
+                })
+                .await
+                .unwrap();
+            });
+    });
+    let addr = rx.recv().unwrap();
+    // The HTML page of the large record (every value read, a page written), 24 times.
+    let started = std::time::Instant::now();
+    let heavy: Vec<_> = (0..24)
+        .map(|_| std::thread::spawn(move || get(addr, "/20.1000/large?noredirect")))
+        .collect();
+    std::thread::sleep(Duration::from_millis(20));
+    let small_started = std::time::Instant::now();
+    assert_eq!(get(addr, "/20.1000/small").status, 302);
+    let small = small_started.elapsed();
+    for h in heavy {
+        assert_eq!(h.join().unwrap().status, 200);
+    }
+    let all = started.elapsed();
+    assert!(small * 4 < all, "small {small:?}, all {all:?}");
+    let _ = stop.send(());
+    thread.join().unwrap();
+}
+
 /// An import connection that sends nothing is dropped after the read timeout, importing
 /// nothing; one that is silent when the server stops is ended at once.
 #[cfg(unix)]

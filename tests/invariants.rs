@@ -176,6 +176,35 @@ fn records(runner: &mut TestRunner) {
     handle_id_fuzz::import_stream(&format!("{one}\r\n{jsonp}"));
     handle_id_fuzz::import_stream(&format!("{one}\n{{}}\n{moved}"));
     handle_id_fuzz::import_stream(&format!("{moved}\n{}", &one[..one.len() / 2]));
+    // A success without values (stored as 200), a byte order mark, a key twice, a record
+    // of more values than a record may hold, a line longer than one may be: the last
+    // three refused, and nothing of their streams stored.
+    let empty = r#"{"responseCode":1,"handle":"20.1000/empty","values":[]}"#;
+    handle_id_fuzz::import_stream(&format!("\u{feff}{empty}\n{one}"));
+    handle_id_fuzz::import_stream(&format!(
+        "{}\n{one}",
+        empty.replace("\"values\"", "\"handle\":\"1/2\",\"values\"")
+    ));
+    let value = r#"{"index":1,"type":"URL","data":{"format":"string","value":"x"}}"#;
+    let many: Vec<String> = (0..=handle_id_fuzz::serve_limits::MAX_RECORD_VALUES)
+        .map(|i| value.replace("\"index\":1", &format!("\"index\":{i}")))
+        .collect();
+    let many = empty.replace("[]", &format!("[{}]", many.join(",")));
+    handle_id_fuzz::import_stream(&format!("{moved}\n{many}"));
+    let long = empty.replace(
+        "[]",
+        &format!(
+            "[{}]",
+            value.replace(
+                "\"x\"",
+                &format!(
+                    "\"{}\"",
+                    "x".repeat(handle_id_fuzz::serve_limits::MAX_RECORD_BYTES)
+                )
+            )
+        ),
+    );
+    handle_id_fuzz::import_stream(&format!("{one}\n{long}"));
     for (i, _) in loc.char_indices() {
         handle_id_fuzz::locations_text(&loc[..i]);
     }

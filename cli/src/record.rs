@@ -4,9 +4,11 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
-use handle_id::record::{ClientContext, Data, Filter, HandleValue, Response, SplitMix64, Ttl};
+use handle_id::record::{
+    ClientContext, Data, Filter, HandleValue, Locations, Response, SplitMix64, Ttl, LOC_TYPE,
+};
 
-use crate::output::Visible;
+use crate::output::{report, Visible};
 use crate::Status;
 
 /// What `hdl record` was asked.
@@ -77,10 +79,20 @@ pub fn run(args: &RecordArgs) -> io::Result<Status> {
         client.ip = args.client_ip;
         client.country.clone_from(&args.country);
         let mut random = SplitMix64::new(args.seed.unwrap_or_else(seed_from_clock));
-        let redirect = response
-            .redirect(&client, &mut random)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))?;
-        return match redirect {
+        // A 10320/loc value that does not read is passed over, as the proxy passes it
+        // over; the user is told which.
+        for (i, v) in response.values().iter().enumerate() {
+            if v.value_type() != LOC_TYPE {
+                continue;
+            }
+            if let Some(e) = v.as_text().and_then(|xml| Locations::parse(xml).err()) {
+                report(format_args!(
+                    "hdl record: {name}: values[{i}] ({LOC_TYPE}, index {}) is passed over: {e}",
+                    v.index()
+                ));
+            }
+        }
+        return match response.redirect(&client, &mut random) {
             Some(r) => {
                 writeln!(out, "{}", Visible(r.url()))?;
                 Ok(Status::AllValid)

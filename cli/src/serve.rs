@@ -3,21 +3,24 @@
 use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
-use handle_serve::{Config, Store};
+use handle_serve::{Config, Imported, Store};
 
 use crate::output::report;
 use crate::Status;
 
 /// Imports the records of `records` (one REST API response per line; `-` for standard
 /// input) into the store at `store`: through the server that holds it open when one runs
-/// (its import socket), else into the file directly.
+/// (its import socket), else into the file directly (made when missing). All or nothing.
 ///
 /// # Errors
 ///
-/// The store cannot be opened, the records cannot be read, or a line is not a record.
+/// The store cannot be opened, the records cannot be read, or a line is not a record:
+/// nothing is imported then.
 pub fn import(records: &Path, store: &Path) -> io::Result<Status> {
-    if let Some(done) = import_through_server(records, store)? {
+    if let Some(done) = import_through_server(records, store).map_err(nothing_imported)? {
+        warn(&done.imported);
         report(format_args!(
             "hdl serve import: {} records into {} through its server ({} in all)",
             done.imported.records,
@@ -26,8 +29,16 @@ pub fn import(records: &Path, store: &Path) -> io::Result<Status> {
         ));
         return Ok(Status::AllValid);
     }
-    let db = open(store)?;
-    let done = import_into(&db, records)?;
+    let (db, done) = if store.exists() {
+        let db = Store::open(store).map_err(other)?;
+        let done = with_records(records, |input, name| db.import(input, name))?;
+        (db, done)
+    } else {
+        with_records(records, |input, name| {
+            Store::create(store, handle_serve::DEFAULT_CACHE, input, name)
+        })?
+    };
+    warn(&done);
     report(format_args!(
         "hdl serve import: {} records into {} ({} in all)",
         done.records,
@@ -68,40 +79,75 @@ fn open_records(records: &Path) -> io::Result<std::fs::File> {
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", records.display())))
 }
 
-fn import_into(db: &Store, records: &Path) -> io::Result<handle_serve::Imported> {
+/// `load` of the records of `records` (standard input for `-`) and their name.
+fn with_records<T>(
+    records: &Path,
+    load: impl FnOnce(&mut dyn io::BufRead, &str) -> Result<T, handle_serve::StoreError>,
+) -> io::Result<T> {
     if records.as_os_str() == "-" {
-        db.import(io::stdin().lock(), "standard input")
-            .map_err(other)
+        load(&mut io::stdin().lock(), "standard input")
     } else {
         let file = open_records(records)?;
-        db.import(BufReader::new(file), &records.display().to_string())
-            .map_err(other)
+        load(&mut BufReader::new(file), &records.display().to_string())
     }
+    .map_err(|e| nothing_imported(other(e)))
 }
 
-fn open(store: &Path) -> io::Result<Store> {
-    Store::open(store).map_err(other)
+/// An import's failure, saying what it left: nothing (an import is all or nothing).
+fn nothing_imported(e: io::Error) -> io::Error {
+    io::Error::new(
+        e.kind(),
+        format!("{e}; nothing was imported (an import is all or nothing)"),
+    )
+}
+
+/// The warnings of an import, each on a line: what redirects pass over.
+fn warn(done: &Imported) {
+    for w in &done.warnings {
+        report(format_args!("hdl serve: warning: {w}"));
+    }
+    let more = done.warning_count - done.warnings.len() as u64;
+    if more > 0 {
+        report(format_args!("hdl serve: warning: and {more} more"));
+    }
 }
 
 fn other(e: impl std::fmt::Display) -> io::Error {
     io::Error::other(e.to_string())
 }
 
+/// `--max-connections`: 0 would answer every request 503.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (with 0 every request is answered 503)".to_owned()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// What `hdl serve` was asked.
 #[derive(clap::Args)]
 pub struct ServeArgs {
-    /// Records to load into an empty store at start (one REST API response per line).
+    /// Records to load into an empty store at start (one REST API response per line): all
+    /// of them, or, when a line is not a record, none (and no store is made).
     #[arg(long, value_name = "FILE")]
     pub records: Option<PathBuf>,
-    /// The store file (made when missing, if --records fills it).
+    /// The store file (made when missing, if --records fills it; readable by its owner
+    /// only).
     #[arg(long, value_name = "FILE", default_value = "hdl-store.redb")]
     pub store: PathBuf,
     /// The address to listen on.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8000")]
     pub bind: std::net::SocketAddr,
     /// Connections served at once; more are answered 503.
-    #[arg(long, value_name = "N", default_value_t = 1024)]
+    #[arg(long, value_name = "N", default_value_t = 1024, value_parser = at_least_one)]
     pub max_connections: usize,
+    /// Seconds a client may take to take an answer once it stops taking it (its
+    /// connection's buffers full): then the connection is closed, so that a client that
+    /// asks and never reads holds its connection no longer.
+    #[arg(long, value_name = "SECS", default_value_t = handle_serve::limits::WRITE_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub write_timeout: u64,
     /// The store's page cache in memory, in MiB: the bound on what the server holds,
     /// whatever the number of records.
     #[arg(long, value_name = "MIB", default_value_t = 64)]
@@ -111,12 +157,13 @@ pub struct ServeArgs {
     pub quiet: bool,
 }
 
-/// Serves the store (importing `records` first when the store is empty) until Ctrl-C or
-/// SIGTERM; requests in flight finish.
+/// Serves the store (importing `records` first when the store is empty or missing) until
+/// Ctrl-C or SIGTERM; requests in flight finish. The address is bound before anything is
+/// imported, and a start that fails leaves no new file.
 ///
 /// # Errors
 ///
-/// The store cannot be opened or filled, or the address cannot be bound.
+/// The address cannot be bound, or the store cannot be opened or filled.
 pub fn run(args: &ServeArgs) -> io::Result<Status> {
     // Without records to fill it, a store that is not there is a mistaken path (a
     // relative one run from another directory): not made, empty, and left behind.
@@ -126,52 +173,78 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             args.store.display()
         )));
     }
-    let db = Store::open_with_cache(&args.store, args.cache_mib << 20).map_err(other)?;
-    let held = db.len().map_err(other)?;
-    match (&args.records, held) {
-        (Some(records), 0) => {
-            let done = import_into(&db, records)?;
+    // Bound first: an address in use is said before minutes of import, and leaves no store.
+    let listener = std::net::TcpListener::bind(args.bind)
+        .and_then(|l| l.set_nonblocking(true).map(|()| l))
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.bind)))?;
+    let cache = args.cache_mib << 20;
+    let db = match &args.records {
+        Some(records) if !args.store.exists() => {
+            let (db, done) = with_records(records, |input, name| {
+                Store::create(&args.store, cache, input, name)
+            })?;
+            warn(&done);
             report(format_args!(
                 "hdl serve: {} records imported into {}",
                 done.records,
                 args.store.display()
             ));
+            db
         }
-        (Some(_), n) => report(format_args!(
-            "hdl serve: {} holds {n} records; --records is read only into an empty store (hdl serve import updates it)",
-            args.store.display()
-        )),
-        (None, 0) => {
-            return Err(io::Error::other(format!(
-                "{} holds no records: give --records FILE, or run hdl serve import",
-                args.store.display()
-            )))
+        _ => {
+            let db = Store::open_with_cache(&args.store, cache).map_err(other)?;
+            match (&args.records, db.len().map_err(other)?) {
+                (Some(records), 0) => {
+                    let done = with_records(records, |input, name| db.import(input, name))?;
+                    warn(&done);
+                    report(format_args!(
+                        "hdl serve: {} records imported into {}",
+                        done.records,
+                        args.store.display()
+                    ));
+                }
+                (Some(_), n) => report(format_args!(
+                    "hdl serve: {} holds {n} records; --records is read only into an empty store (hdl serve import updates it)",
+                    args.store.display()
+                )),
+                (None, 0) => {
+                    return Err(io::Error::other(format!(
+                        "{} holds no records: give --records FILE, or run hdl serve import",
+                        args.store.display()
+                    )))
+                }
+                (None, n) => {
+                    report(format_args!("hdl serve: {n} records in {}", args.store.display()));
+                }
+            }
+            db
         }
-        (None, n) => report(format_args!("hdl serve: {n} records in {}", args.store.display())),
-    }
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(args.bind)
-            .await
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.bind)))?;
-
+        let listener = tokio::net::TcpListener::from_std(listener)?;
         let config = Config {
             max_connections: args.max_connections,
+            write_timeout: Duration::from_secs(args.write_timeout),
             access_log: !args.quiet,
             ..Config::default()
         };
         let db = Arc::new(db);
-        let _imports = listen_for_imports(&db, &args.store);
+        let imports = listen_for_imports(&db, &args.store);
         report(format_args!(
             "hdl serve: listening on http://{}",
             listener.local_addr()?
         ));
         handle_serve::serve(db, listener, config, shutdown_signal()).await?;
+        // The imports under way end (importing nothing) and are waited for, a bounded time.
+        drop(imports);
         report(format_args!("hdl serve: stopped"));
         Ok::<_, io::Error>(())
     })?;
+    // Nothing left to wait for but a commit under way: not for long.
+    runtime.shutdown_timeout(Duration::from_secs(10));
     Ok(Status::AllValid)
 }
 
@@ -180,7 +253,11 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
 #[cfg(unix)]
 fn listen_for_imports(db: &Arc<Store>, store: &Path) -> Option<handle_serve::imports::Listening> {
     let socket = handle_serve::imports::socket_path(store);
-    match handle_serve::imports::listen(db.clone(), &socket) {
+    match handle_serve::imports::listen(
+        db.clone(),
+        &socket,
+        handle_serve::limits::IMPORT_READ_TIMEOUT,
+    ) {
         Ok(listening) => {
             report(format_args!(
                 "hdl serve: imports while running through {}",

@@ -529,9 +529,11 @@ pub fn record_text(text: &str) {
     }
     let only_urls = response.filtered(&Filter::new().value_type("URL").index(1));
     assert!(only_urls.values().len() <= response.values().len());
-    if let Ok(Some(r)) = response.redirect(&ClientContext::new(), &mut SplitMix64::new(1)) {
+    if let Some(r) = response.redirect(&ClientContext::new(), &mut SplitMix64::new(1)) {
         assert!(response.values().contains(r.value()), "{text:?}");
     }
+    // showurls never fails: a 10320/loc value that does not read is passed over.
+    let _ = response.show_urls();
 }
 
 /// A `10320/loc` value (L1–L4): reading never panics and stays within
@@ -580,6 +582,9 @@ pub fn locations_text(text: &str) {
     }
 }
 
+/// What the server's store refuses, for the invariants' inputs.
+pub use handle_serve::limits as serve_limits;
+
 /// A store of a few records for [`serve_request`], made once per process in the temporary
 /// directory.
 fn serve_store() -> &'static handle_serve::Store {
@@ -613,13 +618,26 @@ fn import_store() -> &'static handle_serve::Store {
 }
 
 /// An import stream (one REST API response per line, as `hdl serve import` and the import
-/// socket send them) into a store: never a panic; a refusal names the first line no record
-/// is on; an import counts every line (a record or empty), and afterwards the store holds,
-/// for each handle, the record of its last line, as `Response::to_json` writes it.
+/// socket send them) into a store: never a panic; all or nothing. An import counts every
+/// line (a record or empty), and afterwards the store holds, for each handle, the record
+/// of its last line, as `hdl record --json` writes it (a success without values as 200).
+/// A refusal names the first line no record is on (or one over the limits of
+/// `handle_serve::limits`), and the store is as it was.
 pub fn import_stream(text: &str) {
-    use handle_id::record::Response;
+    use handle_id::record::{Filter, Response};
+    use handle_serve::limits::{MAX_RECORD_BYTES, MAX_RECORD_VALUES};
     let store = import_store();
     let lines: Vec<&str> = text.lines().collect();
+    // What the store holds of the handles the stream names, before.
+    let handles: Vec<String> = lines
+        .iter()
+        .filter_map(|l| Some(Response::parse(l).ok()?.handle()?.as_str().to_owned()))
+        .collect();
+    let before: Vec<_> = handles
+        .iter()
+        .map(|h| store.get_json(h).expect("a read"))
+        .collect();
+    let held = store.len().expect("a read");
     match store.import(text.as_bytes(), "fuzz") {
         Ok(done) => {
             assert_eq!(
@@ -634,7 +652,7 @@ pub fn import_stream(text: &str) {
                 if seen.insert(handle.canonical().as_str().to_owned()) {
                     assert_eq!(
                         store.get_json(handle.as_str()).expect("a read"),
-                        Some(record.to_json().into_bytes()),
+                        Some(record.filtered(&Filter::new()).to_json().into_bytes()),
                         "{text:?}"
                     );
                 }
@@ -647,7 +665,8 @@ pub fn import_stream(text: &str) {
                 .and_then(|rest| rest.split(':').next())
                 .and_then(|n| n.parse().ok())
                 .unwrap_or_else(|| panic!("{text:?}: {e}"));
-            // The lines before it were records (or empty), and this one is not.
+            // The lines before it were records (or empty), and this one is not, or is
+            // larger than a record may be.
             let bad = lines
                 .get(line - 1)
                 .unwrap_or_else(|| panic!("{text:?}: {e}"));
@@ -656,10 +675,17 @@ pub fn import_stream(text: &str) {
                 .all(|l| l.trim().is_empty() || Response::parse(l).is_ok());
             assert!(earlier_ok, "{text:?}: {e}");
             assert!(
-                Response::parse(bad).map_or(true, |r| r.handle().is_none()
-                    || !matches!(r.code().as_u32(), 1 | 200)),
+                bad.len() > MAX_RECORD_BYTES
+                    || Response::parse(bad).map_or(true, |r| r.handle().is_none()
+                        || !matches!(r.code().as_u32(), 1 | 200)
+                        || r.values().len() > MAX_RECORD_VALUES),
                 "{text:?}: {e}"
             );
+            // Nothing of it was stored.
+            assert_eq!(store.len().expect("a read"), held, "{text:?}: {e}");
+            for (h, was) in handles.iter().zip(&before) {
+                assert_eq!(&store.get_json(h).expect("a read"), was, "{text:?}: {e}");
+            }
         }
     }
 }

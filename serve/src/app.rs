@@ -14,7 +14,7 @@ use http_body_util::Full;
 use hyper::header::{HeaderValue, CONTENT_TYPE, LOCATION};
 use hyper::{Method, Response, StatusCode};
 
-use crate::store::Store;
+use crate::store::{parse_stored, Store};
 
 /// The longest path and query read: longer is answered 414 (a handle is at most a few
 /// kilobytes; H9 warns past 2,048 bytes).
@@ -46,16 +46,77 @@ pub struct Request<'a> {
     pub seed: u64,
 }
 
+/// A request whose answer reads a record longer than the bound [`answer_within`] was
+/// given: one to answer with [`answer`] where long work does not hold others up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Large;
+
 /// The answer to `request`.
 pub fn answer(store: &Store, request: &Request<'_>) -> Response<Full<Bytes>> {
-    let mut response = route(store, request);
+    answer_within(store, request, usize::MAX).unwrap_or_else(|Large| {
+        page(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Error",
+            "A record beyond every bound.",
+        )
+    })
+}
+
+/// The answer to `request`, unless it reads a record whose stored JSON is longer than
+/// `max_record` bytes: then [`Large`], and nothing else was done that matters (a look-up
+/// or two), so that the caller answers it with [`answer`] elsewhere.
+///
+/// # Errors
+///
+/// [`Large`], as said.
+pub fn answer_within(
+    store: &Store,
+    request: &Request<'_>,
+    max_record: usize,
+) -> Result<Response<Full<Bytes>>, Large> {
+    let mut response = route(&Reads { store, max_record }, request)?;
     if request.method == Method::HEAD {
         *response.body_mut() = Full::new(Bytes::new());
     }
-    response
+    Ok(response)
 }
 
-fn route(store: &Store, request: &Request<'_>) -> Response<Full<Bytes>> {
+/// The store as a request reads it: records up to a length.
+struct Reads<'s> {
+    store: &'s Store,
+    max_record: usize,
+}
+
+/// A record read, not found (`None`), or a failed read.
+type Read = Result<Option<Record>, crate::store::StoreError>;
+
+impl Reads<'_> {
+    /// The record of `handle`, with only the values `filter` selects when there is one.
+    fn get(&self, handle: &str, filter: Option<&Filter>) -> Result<Read, Large> {
+        let found = self.store.with_json(handle, |bytes| {
+            (bytes.len() <= self.max_record).then(|| parse_stored(handle, bytes, filter))
+        });
+        match found {
+            Ok(None) => Ok(Ok(None)),
+            Ok(Some(None)) => Err(Large),
+            Ok(Some(Some(parsed))) => Ok(parsed.map(Some)),
+            Err(e) => Ok(Err(e)),
+        }
+    }
+
+    /// The stored JSON of `handle`'s record, as it is.
+    fn get_json(&self, handle: &str) -> Result<Option<Vec<u8>>, Large> {
+        match self.store.with_json(handle, |bytes| {
+            (bytes.len() <= self.max_record).then(|| bytes.to_vec())
+        }) {
+            Ok(Some(None)) => Err(Large),
+            Ok(Some(Some(json))) => Ok(Some(json)),
+            Ok(None) | Err(_) => Ok(None),
+        }
+    }
+}
+
+fn route(store: &Reads<'_>, request: &Request<'_>) -> Result<Response<Full<Bytes>>, Large> {
     if request.method != Method::GET && request.method != Method::HEAD {
         let mut r = page(
             StatusCode::METHOD_NOT_ALLOWED,
@@ -64,21 +125,21 @@ fn route(store: &Store, request: &Request<'_>) -> Response<Full<Bytes>> {
         );
         r.headers_mut()
             .insert("allow", HeaderValue::from_static("GET, HEAD"));
-        return r;
+        return Ok(r);
     }
     if request.target.len() > MAX_TARGET {
-        return page(
+        return Ok(page(
             StatusCode::URI_TOO_LONG,
             "URI Too Long",
             &format!("The path and query are longer than {MAX_TARGET} bytes."),
-        );
+        ));
     }
     if request.target == "/" || request.target.is_empty() {
-        return page(
+        return Ok(page(
             StatusCode::OK,
             "Handle proxy",
             "Resolve a handle at /&lt;handle&gt;, or read its record at /api/handles/&lt;handle&gt;.",
-        );
+        ));
     }
     let is_api = request.target.starts_with("/api/handles/");
     let url = format!("{BASE}{}", request.target);
@@ -86,12 +147,12 @@ fn route(store: &Store, request: &Request<'_>) -> Response<Full<Bytes>> {
         Ok(uri) => uri,
         Err(e) => {
             let e = e.at(e.index().saturating_sub(BASE.len()));
-            return bad_request(is_api, &format!("{e}"));
+            return Ok(bad_request(is_api, &format!("{e}")));
         }
     };
     let query = match uri.proxy_query().transpose() {
         Ok(q) => q.unwrap_or_default(),
-        Err(e) => return bad_request(is_api, &format!("in the query: {e}")),
+        Err(e) => return Ok(bad_request(is_api, &format!("in the query: {e}"))),
     };
     let handle = uri.handle().as_str().to_owned();
     match uri.form() {
@@ -101,21 +162,25 @@ fn route(store: &Store, request: &Request<'_>) -> Response<Full<Bytes>> {
 }
 
 /// The REST API (PROXY §4, R1–R5).
-fn api(store: &Store, handle: &str, query: &ProxyQuery) -> Response<Full<Bytes>> {
+fn api(
+    store: &Reads<'_>,
+    handle: &str,
+    query: &ProxyQuery,
+) -> Result<Response<Full<Bytes>>, Large> {
     if query.index.is_empty() && query.types.is_empty() && !query.pretty && query.callback.is_none()
     {
         // The whole record, compact: the bytes `Response::to_json` wrote at import, as
         // they are (the one writer), without reading and writing them again.
-        if let Ok(Some(mut json)) = store.get_json(handle) {
+        if let Some(mut json) = store.get_json(handle)? {
             json.push(b'\n');
             let mut r = Response::new(Full::new(Bytes::from(json)));
             let h = r.headers_mut();
             h.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
             h.insert("access-control-allow-origin", HeaderValue::from_static("*"));
-            return r;
+            return Ok(r);
         }
     }
-    let record = match store.get(handle) {
+    let record = match store.get(handle, None)? {
         Ok(Some(r)) => r.filtered(&filter(query)),
         Ok(None) => Record::error(
             ResponseCode::HandleNotFound,
@@ -124,7 +189,7 @@ fn api(store: &Store, handle: &str, query: &ProxyQuery) -> Response<Full<Bytes>>
         ),
         Err(e) => Record::error(ResponseCode::Error, None, Some(&e.to_string())),
     };
-    json_response(&record, query)
+    Ok(json_response(&record, query))
 }
 
 /// The record as the REST API writes it: byte for byte what `hdl record --json` prints for
@@ -166,11 +231,11 @@ fn filter(query: &ProxyQuery) -> Filter {
 /// Resolution (PROXY §1, §3): follow aliases, then redirect, list the locations, or show
 /// the values.
 fn resolve(
-    store: &Store,
+    store: &Reads<'_>,
     asked: &str,
     query: &ProxyQuery,
     request: &Request<'_>,
-) -> Response<Full<Bytes>> {
+) -> Result<Response<Full<Bytes>>, Large> {
     // A redirect (or `showurls`) reads only the values it can use: the URLs, the
     // locations and the aliases; the rest of the record is not built.
     let redirects = query.index.is_empty()
@@ -180,32 +245,26 @@ fn resolve(
             query.action,
             None | Some(Action::Metadata | Action::ShowUrls)
         );
-    let read = |handle: &str| {
-        if redirects {
-            store.get_selected(handle, redirect_filter())
-        } else {
-            store.get(handle)
-        }
-    };
+    let read = |handle: &str| store.get(handle, redirects.then(redirect_filter));
     let mut handle = asked.to_owned();
     let mut seen = vec![handle.clone()];
     let record = loop {
-        let record = match found(read(&handle), &handle, request) {
+        let record = match found(read(&handle)?, &handle, request) {
             Ok(r) => r,
-            Err(answer) => return *answer,
+            Err(answer) => return Ok(*answer),
         };
         match record.alias().filter(|_| !query.ignore_aliases) {
             Some(next) => {
                 let next = next.as_str().to_owned();
                 if seen.len() > MAX_ALIASES || seen.contains(&next) {
-                    return page(
+                    return Ok(page(
                         StatusCode::LOOP_DETECTED,
                         "Alias Loop",
                         &format!(
                             "The aliases of {} loop or run longer than {MAX_ALIASES} handles.",
                             escape(asked)
                         ),
-                    );
+                    ));
                 }
                 seen.push(next.clone());
                 handle = next;
@@ -220,19 +279,10 @@ fn resolve(
         record.filtered(&filter(query))
     };
     if query.action == Some(Action::ShowUrls) {
-        return match record.show_urls() {
-            Ok(xml) => {
-                let mut r = Response::new(Full::new(Bytes::from(xml)));
-                r.headers_mut()
-                    .insert(CONTENT_TYPE, HeaderValue::from_static("application/xml"));
-                r
-            }
-            Err(e) => page(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "Error",
-                &escape(&e.to_string()),
-            ),
-        };
+        let mut r = Response::new(Full::new(Bytes::from(record.show_urls())));
+        r.headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/xml"));
+        return Ok(r);
     }
     let show = query.noredirect || query.action == Some(Action::ShowValues);
     if !show {
@@ -249,32 +299,23 @@ fn resolve(
                 _ => {}
             }
         }
-        match record.redirect(&client, &mut SplitMix64::new(request.seed)) {
-            Ok(Some(to)) => {
-                let target = format!("{}{}", to.url(), query.urlappend.as_deref().unwrap_or(""));
-                if let Ok(location) = HeaderValue::from_str(&target) {
-                    let mut r = Response::new(Full::new(Bytes::new()));
-                    *r.status_mut() = StatusCode::FOUND;
-                    r.headers_mut().insert(LOCATION, location);
-                    return r;
-                }
-                // A URL that is no header value (a line break in it): the values instead.
+        // A 10320/loc value that does not read is passed over (the import warned of it).
+        if let Some(to) = record.redirect(&client, &mut SplitMix64::new(request.seed)) {
+            let target = format!("{}{}", to.url(), query.urlappend.as_deref().unwrap_or(""));
+            if let Ok(location) = HeaderValue::from_str(&target) {
+                let mut r = Response::new(Full::new(Bytes::new()));
+                *r.status_mut() = StatusCode::FOUND;
+                r.headers_mut().insert(LOCATION, location);
+                return Ok(r);
             }
-            Ok(None) => {}
-            Err(e) => {
-                return page(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "Error",
-                    &escape(&e.to_string()),
-                )
-            }
+            // A URL that is no header value (a line break in it): the values instead.
         }
     }
     // No redirect: the values are shown, all of them.
     let record = if redirects {
-        match found(store.get(&handle), &handle, request) {
+        match found(store.get(&handle, None)?, &handle, request) {
             Ok(r) => r,
-            Err(answer) => return *answer,
+            Err(answer) => return Ok(*answer),
         }
     } else {
         record
@@ -283,9 +324,9 @@ fn resolve(
         .accept
         .is_some_and(|a| a.contains("application/json"))
     {
-        return json_response(&record, query);
+        return Ok(json_response(&record, query));
     }
-    values_page(&record)
+    Ok(values_page(&record))
 }
 
 /// The values a redirect, `showurls` and alias following read (PROXY §1, §3).
@@ -301,7 +342,7 @@ fn redirect_filter() -> &'static Filter {
 
 /// The record a store read found, or the answer when it found none (404) or failed (500).
 fn found(
-    read: Result<Option<Record>, crate::store::StoreError>,
+    read: Read,
     handle: &str,
     request: &Request<'_>,
 ) -> Result<Record, Box<Response<Full<Bytes>>>> {
@@ -348,7 +389,8 @@ fn not_found(handle: &str, request: &Request<'_>) -> Response<Full<Bytes>> {
     page(StatusCode::NOT_FOUND, "Handle Not Found", &text)
 }
 
-fn bad_request(api: bool, message: &str) -> Response<Full<Bytes>> {
+/// A 400 page or, for the REST API, a 400 JSON answer (code 102), saying `message`.
+pub(crate) fn bad_request(api: bool, message: &str) -> Response<Full<Bytes>> {
     if api {
         let record = Record::error(ResponseCode::InvalidHandle, None, Some(message));
         let mut r = json_response(&record, &ProxyQuery::new());

@@ -134,21 +134,29 @@ impl Response {
             .collect()
     }
 
+    /// The `10320/loc` values that read, in order. One that does not is passed over, as
+    /// the reference proxy passes over a value its XML reader gives nothing for: the
+    /// handle's other values still redirect ([`Response::locations`] says what is wrong).
+    fn readable_locations(&self) -> impl Iterator<Item = (&HandleValue, Locations)> {
+        self.values()
+            .iter()
+            .filter(|v| v.value_type == LOC_TYPE)
+            .filter_map(|v| Some((v, Locations::parse(v.as_text()?).ok()?)))
+    }
+
     /// Where the proxy redirects `client` (PROXY §1, L2–L4): a location chosen from the
-    /// `10320/loc` values, in their order, when one of them has any; else one of the URL
-    /// values at random; `None` when there is neither, and the proxy shows the values.
-    ///
-    /// # Errors
-    ///
-    /// A `10320/loc` value that is not a `<locations>` value.
+    /// `10320/loc` values that read, in their order, when one of them has any; else one of
+    /// the URL values at random; `None` when there is neither, and the proxy shows the
+    /// values.
+    #[must_use]
     pub fn redirect(
         &self,
         client: &ClientContext,
         random: &mut impl RandomSource,
-    ) -> Result<Option<Redirect<'_>>, RecordError> {
-        for (value, locations) in self.locations()? {
+    ) -> Option<Redirect<'_>> {
+        for (value, locations) in self.readable_locations() {
             if let Some(l) = locations.choose(client, random) {
-                return Ok(Some(Redirect::Location(value, l.clone())));
+                return Some(Redirect::Location(value, l.clone()));
             }
         }
         let urls: Vec<&HandleValue> = self
@@ -156,21 +164,19 @@ impl Response {
             .iter()
             .filter(|v| v.value_type == URL_TYPE && v.as_text().is_some())
             .collect();
-        Ok(match urls.len() {
+        match urls.len() {
             0 => None,
             n => Some(Redirect::Url(urls[random.below(n)])),
-        })
+        }
     }
 
-    /// What `action=showurls` answers: every location of the `10320/loc` values, or, when
-    /// there are none, the URL values as locations, as one `<locations>` document.
-    ///
-    /// # Errors
-    ///
-    /// A `10320/loc` value that is not a `<locations>` value.
-    pub fn show_urls(&self) -> Result<String, RecordError> {
+    /// What `action=showurls` answers: every location of the `10320/loc` values that
+    /// read, or, when there are none, the URL values as locations, as one `<locations>`
+    /// document.
+    #[must_use]
+    pub fn show_urls(&self) -> String {
         let mut all: Option<Locations> = None;
-        for (_, l) in self.locations()? {
+        for (_, l) in self.readable_locations() {
             match &mut all {
                 Some(a) => a.extend(l),
                 None => all = Some(l),
@@ -184,6 +190,6 @@ impl Response {
                     .filter_map(HandleValue::as_text),
             )
         });
-        Ok(all.to_xml())
+        all.to_xml()
     }
 }

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The Handle protocol against the reference (CNRI's HANDLE.NET 9.2, ../shared/reference/cnri):
+# its client resolves from `hdl serve --handle-bind` over TCP and UDP and gets exactly the
+# stored values; `hdl resolve --server` against its server gets exactly what its own client
+# gets. Handles with many values (many datagrams), type filters, values that are not text,
+# handles that do not exist.
+#
+#   bash net/reference/run.sh [path/to/hdl]
+#
+# Skips, saying so, where Java or the reference is missing; installs the Debian packages
+# the reference needs when it can.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+ref=$root/../shared/reference/cnri
+hdl=${1:-$root/target/debug/hdl}
+if ! command -v java >/dev/null; then echo "net/reference/run.sh: skipped: no java here"; exit 0; fi
+if [ ! -f "$ref/handle-ref-9.2.0.jar" ]; then echo "net/reference/run.sh: skipped: no reference at $ref"; exit 0; fi
+jars=(gson commons-codec bcprov bcpkix servlet-api)
+missing=0
+for j in "${jars[@]}"; do [ -f "/usr/share/java/$j.jar" ] || missing=1; done
+if [ $missing = 1 ]; then
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    apt-get install -y -qq libgoogle-gson-java libcommons-codec-java libbcprov-java libbcpkix-java libservlet-api-java >/dev/null 2>&1 || true
+  fi
+  for j in "${jars[@]}"; do
+    [ -f "/usr/share/java/$j.jar" ] || { echo "net/reference/run.sh: skipped: /usr/share/java/$j.jar missing"; exit 0; }
+  done
+fi
+[ -x "$hdl" ] || cargo build -q -p handle-cli
+CP=$ref/oracle-harness.jar:$ref/handle-ref-9.2.0.jar:$ref/cnriutil-2.0.jar
+for j in "${jars[@]}"; do CP=$CP:/usr/share/java/$j.jar; done
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+records=$root/net/reference/records.jsonl
+handles=(TEST/1 TEST/large TEST/bin)
+fail=0
+check() { # name, expected, actual
+  if [ "$2" = "$3" ]; then echo "  ok    $1"; else echo "  DIFF  $1"; echo "    reference: $2" | cut -c1-300; echo "    ours:      $3" | cut -c1-300; fail=1; fi
+}
+# What a line of ServerKit json holds, compared: index, type and data of each value, by index.
+norm_ref() { python3 -c '
+import json,sys
+r=json.loads(sys.stdin.read())
+print(json.dumps(sorted([(v["index"],v["type"],v["hex"]) for v in r.get("values",[])])), r["responseCode"])'; }
+norm_ours() { python3 -c '
+import json,sys,base64
+r=json.loads(sys.stdin.read())
+def hexof(d):
+    f=d["format"]
+    if f=="string": return d["value"].encode().hex()
+    if f=="base64": return base64.b64decode(d["value"]).hex()
+    if f=="hex": return d["value"].lower()
+    return None
+print(json.dumps(sorted([(v["index"],v["type"],hexof(v["data"])) for v in r.get("values",[])])), r["responseCode"])'; }
+
+echo "== the reference's server, our client (hdl resolve --server)"
+port=$(free_port)
+java -cp "$CP" ServerKit setup "$work/ref" "$port" >/dev/null
+java -cp "$CP" ServerKit seed "$work/ref" "$records" >/dev/null 2>&1
+java -Xmx200M -cp "$CP" net.handle.server.Main "$work/ref" >"$work/ref.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 60); do java -cp "$CP" ServerKit json "$work/ref" TEST/1 tcp >/dev/null 2>&1 && break; sleep 0.5; done
+for h in "${handles[@]}"; do
+  for t in tcp udp; do
+    expected=$(java -cp "$CP" ServerKit json "$work/ref" "$h" "$t" 2>/dev/null | tail -1 | norm_ref)
+    actual=$("$hdl" resolve --server "127.0.0.1:$port" --$t --json --id "$h" 2>/dev/null | norm_ours)
+    check "$h over $t" "$expected" "$actual"
+  done
+  expected=$(java -cp "$CP" ServerKit json "$work/ref" "$h" tcp URL 2>/dev/null | tail -1 | norm_ref)
+  actual=$("$hdl" resolve --server "127.0.0.1:$port" --tcp --json --type URL --id "$h" 2>/dev/null | norm_ours)
+  check "$h, type URL" "$expected" "$actual"
+done
+
+echo "== our server (hdl serve --handle-bind), the reference's client"
+port=$(free_port)
+"$hdl" serve --records "$records" --store "$work/ours.redb" --bind 127.0.0.1:0 --handle-bind "127.0.0.1:$port" --quiet >"$work/ours.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 60); do grep -q "handle protocol on" "$work/ours.log" && break; sleep 0.2; done
+java -cp "$CP" ServerKit siteinfo "$work/client" "$port" >/dev/null
+for h in "${handles[@]}" TEST/none; do
+  for t in tcp udp; do
+    expected=$("$hdl" resolve --server "127.0.0.1:$port" --$t --json --id "$h" 2>/dev/null | norm_ours)
+    actual=$(java -cp "$CP" ServerKit json "$work/client" "$h" "$t" 2>/dev/null | tail -1 | norm_ref)
+    check "$h over $t (reference client)" "$(echo "$expected")" "$actual"
+  done
+done
+exit $fail

@@ -1,8 +1,8 @@
 //! `hdl check`, run as a user runs it: every output line, in snapshots.
 
-mod common;
+mod support;
 
-use common::{hdl, text, MIXED};
+use support::{hdl, text, MIXED};
 
 #[test]
 fn check_json() {

@@ -1,8 +1,8 @@
 //! `hdl clean`, run as a user runs it.
 
-mod common;
+mod support;
 
-use common::{hdl, text};
+use support::{hdl, text};
 
 /// A messy list as catalogues hold it: one output line per input line, the canonical
 /// handle or an empty line (and the error on standard error).

@@ -1,12 +1,12 @@
 //! What every subcommand of `hdl` does alike: colour, help, standard error and output
 //! that fail, hostile input.
 
-mod common;
+mod support;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::{hdl, hdl_with_stderr, text};
+use support::{hdl, hdl_with_stderr, text};
 
 #[test]
 fn colour_completions_help_version() {
@@ -161,7 +161,7 @@ fn every_command_writes_a_line_per_line_on_hostile_input() {
 /// rest read; every diagnostic and record names its file and its own line; exit status 2.
 #[test]
 fn several_files_one_missing() {
-    let dir = common::scratch("several");
+    let dir = support::scratch("several");
     let a = dir.join("a.txt");
     let b = dir.join("b.txt");
     std::fs::write(&a, "10.1000/1\n").unwrap();

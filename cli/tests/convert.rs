@@ -1,8 +1,8 @@
 //! `hdl convert`, run as a user runs it.
 
-mod common;
+mod support;
 
-use common::{hdl, text};
+use support::{hdl, text};
 
 #[test]
 fn convert() {

@@ -3,13 +3,13 @@
 //! example. They run through `sh` in a scratch directory holding a copy of `data/`, with
 //! the built `hdl` first on the PATH.
 
-mod common;
+mod support;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-use common::{hdl, text};
+use support::{hdl, text};
 
 /// The repository's root.
 fn root() -> PathBuf {
@@ -18,7 +18,7 @@ fn root() -> PathBuf {
 
 /// A scratch directory with a copy of `data/`.
 fn workspace(name: &str) -> PathBuf {
-    let dir = common::scratch(name);
+    let dir = support::scratch(name);
     std::fs::create_dir(dir.join("data")).unwrap();
     for entry in std::fs::read_dir(root().join("data")).unwrap() {
         let path = entry.unwrap().path();
@@ -259,7 +259,7 @@ fn every_option_in_a_help_is_in_the_readme() {
         .next()
         .unwrap();
     for word in section.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
-        if word.starts_with("--") && word.len() > 2 {
+        if word.starts_with("--") && word.as_bytes().get(2).is_some_and(u8::is_ascii_alphabetic) {
             assert!(
                 seen.iter().any(|o| o == word),
                 "the README names {word}, which no help shows"

@@ -1,8 +1,8 @@
 //! `hdl extract`, run as a user runs it.
 
-mod common;
+mod support;
 
-use common::{hdl, text};
+use support::{hdl, text};
 
 /// Identifiers in running text: one output line each, in order, as handles or JSON with
 /// their place in their line.

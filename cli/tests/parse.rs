@@ -1,8 +1,8 @@
 //! `hdl parse`, run as a user runs it.
 
-mod common;
+mod support;
 
-use common::{hdl, text};
+use support::{hdl, text};
 
 #[test]
 fn parse_breakdown() {

@@ -2,11 +2,11 @@
 //! (`cli/hdl-records.schema.json`), field by field and in the documented order, and the
 //! schema's lists of codes and forms are the library's.
 
-mod common;
+mod support;
 
 use serde_json::{Map, Value};
 
-use common::{hdl, text, MIXED};
+use support::{hdl, text, MIXED};
 
 fn schema() -> Value {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/hdl-records.schema.json");
@@ -183,7 +183,7 @@ fn every_subcommand_writes_records_of_the_documented_shape() {
     let text = b"See doi:10.1000/182 and https://hdl.handle.net/20.1000/5555.\n\xff 10.1/x\n";
     assert_eq!(records_hold("extract", &["extract", "--json"], text), 3);
     // Several sources: every record names its own.
-    let dir = common::scratch("schema");
+    let dir = support::scratch("schema");
     let file = dir.join("ids.txt");
     std::fs::write(&file, "10.1000/182\n10.1000/182\n").unwrap();
     let file = file.to_str().unwrap();

@@ -152,6 +152,10 @@ pub struct ServeArgs {
     /// whatever the number of records.
     #[arg(long, value_name = "MIB", default_value_t = 64)]
     pub cache_mib: usize,
+    /// Also answer the Handle protocol here, over TCP and UDP (2641 is its port):
+    /// resolution and site info from the same store.
+    #[arg(long, value_name = "ADDR")]
+    pub handle_bind: Option<std::net::SocketAddr>,
     /// No access log.
     #[arg(long)]
     pub quiet: bool,
@@ -177,6 +181,7 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
     let listener = std::net::TcpListener::bind(args.bind)
         .and_then(|l| l.set_nonblocking(true).map(|()| l))
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.bind)))?;
+    let native = args.handle_bind.map(bind_native).transpose()?;
     let cache = args.cache_mib << 20;
     let db = match &args.records {
         Some(records) if !args.store.exists() => {
@@ -233,11 +238,34 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
         };
         let db = Arc::new(db);
         let imports = listen_for_imports(&db, &args.store);
+        let stop = Arc::new(tokio::sync::Notify::new());
+        if let Some((udp, tcp)) = native {
+            let (udp, tcp) = (
+                tokio::net::UdpSocket::from_std(udp)?,
+                tokio::net::TcpListener::from_std(tcp)?,
+            );
+            let address = tcp.local_addr()?;
+            let site = handle_serve::native::site(address, Vec::new());
+            let records = Arc::new(handle_serve::native::StoreRecords(db.clone()));
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                let stopped = async move { stop.notified().await };
+                if let Err(e) =
+                    handle_net::server::serve(records, site, udp, tcp, Default::default(), stopped).await
+                {
+                    report(format_args!("hdl serve: the handle protocol stopped: {e}"));
+                }
+            });
+            report(format_args!(
+                "hdl serve: handle protocol on {address} (TCP and UDP)"
+            ));
+        }
         report(format_args!(
             "hdl serve: listening on http://{}",
             listener.local_addr()?
         ));
         handle_serve::serve(db, listener, config, shutdown_signal()).await?;
+        stop.notify_one();
         // The imports under way end (importing nothing) and are waited for, a bounded time.
         drop(imports);
         report(format_args!("hdl serve: stopped"));
@@ -300,4 +328,27 @@ async fn shutdown_signal() {
         () = ctrl_c => {}
         () = term => {}
     }
+}
+
+/// The Handle protocol's sockets at `address`, UDP and TCP on the same port (a port of 0:
+/// one free for both), bound before anything is imported.
+fn bind_native(
+    address: std::net::SocketAddr,
+) -> io::Result<(std::net::UdpSocket, std::net::TcpListener)> {
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("--handle-bind {address}: {e}"));
+    for _ in 0..32 {
+        let tcp = std::net::TcpListener::bind(address).map_err(named)?;
+        let bound = tcp.local_addr()?;
+        match std::net::UdpSocket::bind(bound) {
+            Ok(udp) => {
+                udp.set_nonblocking(true)?;
+                tcp.set_nonblocking(true)?;
+                return Ok((udp, tcp));
+            }
+            // A free TCP port whose UDP twin is taken: try another, when any would do.
+            Err(_) if address.port() == 0 => continue,
+            Err(e) => return Err(named(e)),
+        }
+    }
+    Err(named(io::Error::other("no port free for both TCP and UDP")))
 }

@@ -10,6 +10,7 @@
 //! - [`server`]: hyper on tokio, with a connection limit, header and write timeouts, an
 //!   access log and graceful shutdown.
 //! - [`limits`]: what the server refuses and how long it waits.
+//! - [`native`]: the store answered over the Handle protocol (`handle-net`'s server).
 //!
 //! The library's parsers read every request: a request's path and query are read exactly
 //! as `handle_id::recognize` reads a proxy URL (P3), and the JSON is the one writer of
@@ -20,6 +21,7 @@
 pub mod app;
 pub mod imports;
 pub mod limits;
+pub mod native;
 pub mod server;
 pub mod store;
 

@@ -308,7 +308,7 @@ pub const RECORD_EXAMPLES: &str = "Examples:
 
 pub const SERVE_EXAMPLES: &str = "Examples:
   hdl serve --records data/records.jsonl --store handles.redb
-  hdl serve --store handles.redb --bind 127.0.0.1:8000
+  hdl serve --store handles.redb --bind 127.0.0.1:8000 --handle-bind 127.0.0.1:2641
   hdl serve import --records data/records.jsonl --store handles.redb
   curl -i http://127.0.0.1:8000/20.1000/5555
   curl http://127.0.0.1:8000/api/handles/20.1000/5555?pretty";
@@ -316,8 +316,9 @@ pub const SERVE_EXAMPLES: &str = "Examples:
 pub const RESOLVE_EXAMPLES: &str = "Examples:
   hdl resolve --id 10.1000/182
   hdl resolve --json --type URL --id 20.1000/5555
-  hdl resolve --server 127.0.0.1:2641 --tcp data/ids.txt
-  hdl resolve --jobs 256 --json data/ids.txt > answers.jsonl";
+  hdl serve --records data/records.jsonl --store handles.redb --handle-bind 127.0.0.1:2641
+  hdl resolve --server 127.0.0.1:2641 --tcp --id 20.1000/5555
+  hdl resolve --server 127.0.0.1:2641 --jobs 256 --json data/ids.txt > answers.jsonl";
 
 pub const PARSE_EXAMPLES: &str = "Examples:
   hdl parse --id 10.978.8896471/foo

@@ -251,7 +251,8 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             tokio::spawn(async move {
                 let stopped = async move { stop.notified().await };
                 if let Err(e) =
-                    handle_net::server::serve(records, site, udp, tcp, Default::default(), stopped).await
+                    handle_net::server::serve(records, site, udp, tcp, Default::default(), stopped)
+                        .await
                 {
                     report(format_args!("hdl serve: the handle protocol stopped: {e}"));
                 }

@@ -5,84 +5,13 @@
 
 mod support;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStderr, Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::{hdl, text, TempDir};
-
-/// A server the test started: killed if the test fails before it stops it.
-struct Running {
-    child: Child,
-    err: Option<BufReader<ChildStderr>>,
-    /// What it said up to "listening on".
-    said: String,
-    addr: String,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Running {
-    /// `hdl serve --store STORE --bind 127.0.0.1:0 ARGS…`, once it listens.
-    fn start(store: &Path, args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hdl"))
-            .args(["serve", "--store", store.to_str().unwrap()])
-            .args(["--bind", "127.0.0.1:0", "--quiet"])
-            .args(args)
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("hdl serve runs");
-        let mut err = BufReader::new(child.stderr.take().unwrap());
-        let mut said = String::new();
-        let addr = loop {
-            let mut line = String::new();
-            assert!(
-                err.read_line(&mut line).unwrap() > 0,
-                "hdl serve ended: {said}"
-            );
-            said.push_str(&line);
-            if let Some(addr) = line.trim().strip_prefix("hdl serve: listening on http://") {
-                break addr.to_owned();
-            }
-        };
-        Self {
-            child,
-            err: Some(err),
-            said,
-            addr,
-        }
-    }
-
-    /// SIGTERM, and the exit status and what it said after listening, within `limit`.
-    fn stop_within(mut self, limit: Duration) -> (ExitStatus, String) {
-        let killed = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let started = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(
-                started.elapsed() < limit,
-                "hdl serve still runs {limit:?} after SIGTERM"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        let mut rest = String::new();
-        self.err.take().unwrap().read_to_string(&mut rest).unwrap();
-        (status, rest)
-    }
-}
+use support::{hdl, text, Running, TempDir};
 
 /// `GET target` on a connection of its own: the whole answer (empty when the connection
 /// was closed before one: a server at its limit answers 503 and closes without reading).

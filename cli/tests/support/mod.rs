@@ -2,8 +2,10 @@
 
 #![allow(dead_code)]
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStderr, Command, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs `hdl` with `args`, feeding `stdin`.
 #[track_caller]
@@ -91,4 +93,78 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// A server the test started: killed if the test fails before it stops it.
+#[cfg(unix)]
+pub struct Running {
+    pub child: Child,
+    pub err: Option<BufReader<ChildStderr>>,
+    /// What it said up to "listening on".
+    pub said: String,
+    pub addr: String,
+}
+
+#[cfg(unix)]
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(unix)]
+impl Running {
+    /// `hdl serve --store STORE --bind 127.0.0.1:0 ARGS…`, once it listens.
+    pub fn start(store: &Path, args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hdl"))
+            .args(["serve", "--store", store.to_str().unwrap()])
+            .args(["--bind", "127.0.0.1:0", "--quiet"])
+            .args(args)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("hdl serve runs");
+        let mut err = BufReader::new(child.stderr.take().unwrap());
+        let mut said = String::new();
+        let addr = loop {
+            let mut line = String::new();
+            assert!(
+                err.read_line(&mut line).unwrap() > 0,
+                "hdl serve ended: {said}"
+            );
+            said.push_str(&line);
+            if let Some(addr) = line.trim().strip_prefix("hdl serve: listening on http://") {
+                break addr.to_owned();
+            }
+        };
+        Self {
+            child,
+            err: Some(err),
+            said,
+            addr,
+        }
+    }
+
+    /// SIGTERM, and the exit status and what it said after listening, within `limit`.
+    pub fn stop_within(mut self, limit: Duration) -> (ExitStatus, String) {
+        let killed = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(
+                started.elapsed() < limit,
+                "hdl serve still runs {limit:?} after SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let mut rest = String::new();
+        self.err.take().unwrap().read_to_string(&mut rest).unwrap();
+        (status, rest)
+    }
 }

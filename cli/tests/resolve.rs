@@ -1,0 +1,120 @@
+//! `hdl resolve` as a user runs it, against `hdl serve --handle-bind` on loopback: each
+//! handle's values as the REST API writes them, in input order with many in flight, type
+//! filters, handles not found, a server that is not there.
+#![cfg(unix)]
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use support::{hdl, text, Running, TempDir};
+
+fn record(handle: &str, n: u32) -> String {
+    let values: Vec<String> = (1..=n)
+        .map(|i| {
+            format!(
+                r#"{{"index":{i},"type":"{}","data":{{"format":"string","value":"https://example.org/{handle}/{i}"}},"ttl":86400,"timestamp":"2020-01-01T00:00:00Z"}}"#,
+                if i == 1 { "URL" } else { "DESC" }
+            )
+        })
+        .collect();
+    format!(
+        r#"{{"responseCode":1,"handle":"{handle}","values":[{}]}}"#,
+        values.join(",")
+    )
+}
+
+#[test]
+fn resolve_from_hdl_serve() {
+    let dir = TempDir::new("resolve");
+    let records = dir.path().join("records.jsonl");
+    let lines: Vec<String> = (0..300)
+        .map(|i| record(&format!("TEST/{i}"), 1 + i % 40))
+        .collect();
+    std::fs::write(&records, lines.join("\n") + "\n").unwrap();
+    let store = dir.path().join("store.redb");
+    let server = Running::start(
+        &store,
+        &[
+            "--records",
+            records.to_str().unwrap(),
+            "--handle-bind",
+            "127.0.0.1:0",
+        ],
+    );
+    let native = server
+        .said
+        .lines()
+        .find_map(|l| l.strip_prefix("hdl serve: handle protocol on "))
+        .and_then(|l| l.split(' ').next())
+        .unwrap_or_else(|| panic!("{}", server.said))
+        .to_owned();
+    for transport in ["--udp", "--tcp"] {
+        // Every record, as the REST API writes it, in input order, 32 in flight.
+        let input: String = (0..300).map(|i| format!("TEST/{i}\n")).collect();
+        let out = hdl(
+            &[
+                "resolve", "--server", &native, transport, "--json", "--jobs", "32",
+            ],
+            input.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let answers: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
+        assert_eq!(answers, lines, "{transport}");
+    }
+    // A type filter, and a handle that is not there: status 1, its code in the JSON.
+    let out = hdl(
+        &[
+            "resolve",
+            "--server",
+            &native,
+            "--json",
+            "--type",
+            "URL",
+            "-i",
+            "TEST/7",
+            "-i",
+            "TEST/none",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let answers: Vec<&str> = stdout.lines().collect();
+    assert_eq!(answers[0], record("TEST/7", 1));
+    assert_eq!(answers[1], r#"{"responseCode":100,"handle":"TEST/none"}"#);
+    // Under --json the records say it all: nothing on standard error.
+    assert_eq!(text(&out.stderr), "");
+    // The table `hdl record` prints.
+    let out = hdl(&["resolve", "--server", &native, "-i", "TEST/1"], b"");
+    assert!(text(&out.stdout).starts_with("handle    TEST/1\nresponse  1 (success, HTTP 200)\n"));
+    // What `hdl resolve --json` prints, `hdl record` reads.
+    let out = hdl(
+        &["resolve", "--server", &native, "--json", "-i", "TEST/3"],
+        b"",
+    );
+    let url = hdl(&["record", "--url"], &out.stdout);
+    assert_eq!(text(&url.stdout), "https://example.org/TEST/3/1\n");
+    drop(server);
+    // A server that is not there: status 2, said, within the timeouts.
+    let started = Instant::now();
+    let out = hdl(
+        &[
+            "resolve",
+            "--server",
+            &native,
+            "--timeout",
+            "1",
+            "-i",
+            "TEST/1",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("TEST/1: "),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+}

@@ -311,7 +311,7 @@ fn a_load_is_all_or_nothing() {
     assert_eq!(out.status.code(), Some(2));
     let said = text(&out.stderr);
     assert!(
-        said.contains("update.jsonl: line 11501: line 1, column 2: not JSON")
+        said.contains("update.jsonl: line 11501, column 2: not JSON")
             && said.contains("nothing was imported"),
         "{said}"
     );

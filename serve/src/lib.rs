@@ -20,6 +20,8 @@
 
 pub mod app;
 pub mod imports;
+#[doc(hidden)]
+pub mod invariants;
 pub mod limits;
 pub mod native;
 pub mod server;

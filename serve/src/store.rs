@@ -345,7 +345,17 @@ fn read_records(
             done.empty_lines += 1;
             continue;
         }
-        let record = Response::parse(text).map_err(|e| err(&at(), e))?;
+        let record = Response::parse(text).map_err(|e| {
+            // A line of JSON is the JSON's line 1: its column joins the import's line, so
+            // that the message states one place.
+            match e.at().strip_prefix("line 1, column ") {
+                Some(column) => err(
+                    &format!("{name}: line {number}, column {column}"),
+                    e.message(),
+                ),
+                None => err(&at(), e),
+            }
+        })?;
         let handle = check(&record).map_err(|e| err(&at(), e))?;
         if record.values().len() > MAX_RECORD_VALUES {
             return Err(err(

@@ -632,8 +632,7 @@ fn import_refuses_what_is_no_record() {
     );
     let e = store.import("not json".as_bytes(), "x").unwrap_err();
     assert!(
-        e.to_string()
-            .starts_with("x: line 1: line 1, column 2: not JSON"),
+        e.to_string().starts_with("x: line 1, column 2: not JSON"),
         "{e}"
     );
 }

@@ -161,19 +161,19 @@ fn tree(text: &str) -> Result<Node<'_>, RecordError> {
     let json = strip_jsonp(text).unwrap_or(text);
     serde_json::from_str(json).map_err(|e| {
         let at = format!("line {}, column {}", e.line(), e.column());
-        let message = e.to_string();
+        let full = e.to_string();
+        // serde_json's message ends with the place, which `at` says: a message states it once.
+        let message = full
+            .rsplit_once(" at line ")
+            .map_or(full.as_str(), |(m, _)| m);
         if message.starts_with(DUPLICATE_KEY) {
-            // serde_json's message ends with the place, which `at` says.
-            let key = message
-                .rsplit_once(" at line ")
-                .map_or(message.as_str(), |(m, _)| m);
             return RecordError::new(
                 RecordErrorKind::Duplicate,
                 at,
-                format!("{key} in one object (SPEC R1, R2)"),
+                format!("{message} in one object (SPEC R1, R2)"),
             );
         }
-        RecordError::new(RecordErrorKind::Json, at, format!("not JSON: {e}"))
+        RecordError::new(RecordErrorKind::Json, at, format!("not JSON: {message}"))
     })
 }
 

@@ -17,7 +17,8 @@ use serde_json::{Map, Number, Value};
 pub(crate) enum Node<'a> {
     Null,
     Bool(bool),
-    /// The number as written (serde_json's `arbitrary_precision`: never rounded).
+    /// The number as serde_json reads it, as text: an integer exactly (within 64 bits),
+    /// any other number as the nearest `f64`.
     Number(Cow<'a, str>),
     String(Cow<'a, str>),
     Array(Vec<Node<'a>>),
@@ -77,10 +78,6 @@ impl<'a> Node<'a> {
         }
     }
 }
-
-/// The key serde_json gives a number under `arbitrary_precision`: the number is the value
-/// of a one-field map with this key.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// How the error of a name written twice in one object begins. serde_json's `Value` keeps
 /// the last and says nothing; a record whose `handle` or `index` is written twice is
@@ -189,10 +186,6 @@ impl<'de> Visitor<'de> for NodeVisitor {
         let Some(Key(first)) = map.next_key()? else {
             return Ok(Node::Object(Vec::new()));
         };
-        if first == NUMBER_TOKEN {
-            let text: String = map.next_value()?;
-            return Ok(Node::Number(Cow::Owned(text)));
-        }
         let mut fields: Vec<(Cow<'de, str>, Node<'de>)> = Vec::with_capacity(8);
         fields.push((first, map.next_value()?));
         let mut names: Option<BTreeSet<Cow<'de, str>>> = None;
@@ -221,7 +214,7 @@ mod tests {
 
     #[test]
     fn reads_as_serde_json_does() {
-        let text = r#"{"a":[1,-2,3.5,1e400,12345678901234567890123],"b":{"c":null,"d":true},"e":"x\"y","f":"last"}"#;
+        let text = r#"{"a":[1,-2,3.5,1e300,18446744073709551615],"b":{"c":null,"d":true},"e":"x\"y","f":"last"}"#;
         let node: Node<'_> = serde_json::from_str(text).unwrap();
         let value: Value = serde_json::from_str(text).unwrap();
         assert_eq!(node.to_value(), value);

@@ -59,7 +59,7 @@ pub use handle_id_core::__reference;
 pub use handle_id_core::{
     clean, detect, escape, extract, recognize, validate, Action, Caseless, Cleaned, Extract, Fix,
     FixCode, Form, Found, Handle, HandleRef, HdlUri, LintCode, Options, ParseError, ParseErrorKind,
-    ProxyBase, ProxyQuery, Rendered, Warning, KNOWN_PROXY_HOSTS,
+    ProxyBase, ProxyQuery, Rendered, Warning, API_PATH, KNOWN_PROXY_HOSTS,
 };
 
 #[cfg(feature = "json")]

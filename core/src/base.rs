@@ -10,6 +10,9 @@ use crate::generated as g;
 use crate::handle::HandleRef;
 use crate::parts::check;
 
+/// The path of the REST API under a proxy's base (P5): `api/handles/`, then the handle.
+pub const API_PATH: &str = "api/handles/";
+
 /// The proxies every reading knows (P1): the Handle.Net proxy and the DOI resolvers.
 pub const KNOWN_PROXY_HOSTS: [&str; 4] = ["hdl.handle.net", "doi.org", "dx.doi.org", "www.doi.org"];
 
@@ -147,10 +150,31 @@ impl ProxyBase {
         s
     }
 
+    /// What a server at a proxy's base is asked for `handle`: `/` and the encoded handle,
+    /// or with `api` `/api/handles/` and it (P3, P5); what
+    /// [`HdlUri::from_request_path`](crate::HdlUri::from_request_path) reads back.
+    ///
+    /// ```
+    /// use handle_id::{HandleRef, ProxyBase};
+    /// let h = HandleRef::parse("20.1000/5555#x")?;
+    /// assert_eq!(ProxyBase::request_path(h, false), "/20.1000/5555%23x");
+    /// assert_eq!(ProxyBase::request_path(h, true), "/api/handles/20.1000/5555%23x");
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn request_path(handle: HandleRef<'_>, api: bool) -> String {
+        let mut s = String::from("/");
+        if api {
+            s.push_str(API_PATH);
+        }
+        write_proxy_path(&mut s, handle, false).expect("a String takes any text");
+        s
+    }
+
     /// The REST API URL of `handle` (P5): the base, `/api/handles/`, the encoded handle.
     #[must_use]
     pub fn api_url(&self, handle: HandleRef<'_>) -> String {
-        let mut s = alloc::format!("{}/api/handles/", self.text);
+        let mut s = alloc::format!("{}/{API_PATH}", self.text);
         write_proxy_path(&mut s, handle, false).expect("a String takes any text");
         s
     }

@@ -37,7 +37,7 @@ mod serde;
 mod uri;
 mod validate;
 
-pub use base::{ProxyBase, KNOWN_PROXY_HOSTS};
+pub use base::{ProxyBase, API_PATH, KNOWN_PROXY_HOSTS};
 pub use clean::{clean, Cleaned, Fix, FixCode};
 pub use error::{ParseError, ParseErrorKind, Rendered};
 pub use extract::{extract, Extract, Found};

@@ -9,7 +9,9 @@ use handle_id::record::{
     escape_markup as escape, ClientContext, Filter, Response as Record, ResponseCode, SplitMix64,
     ALIAS_TYPE, LOC_TYPE, URL_TYPE,
 };
-use handle_id::{Action, Form, Options, ProxyBase, ProxyQuery};
+use handle_id::{
+    Action, Form, Handle, HandleRef, HdlUri, Options, ProxyBase, ProxyQuery, API_PATH,
+};
 use http_body_util::Full;
 use hyper::header::{HeaderValue, CONTENT_TYPE, LOCATION};
 use hyper::{Method, Response, StatusCode};
@@ -22,16 +24,6 @@ pub const MAX_TARGET: usize = 16 * 1024;
 
 /// The longest alias chain followed (`HS_ALIAS`): longer, or a loop, is answered 508.
 pub const MAX_ALIASES: usize = 8;
-
-/// The base every request's target is read against: any host, since only the path and
-/// query are the request's.
-const BASE: &str = "http://proxy.invalid";
-
-/// The options every request's target is read with: the server's own base.
-fn options() -> &'static Options {
-    static OPTIONS: std::sync::OnceLock<Options> = std::sync::OnceLock::new();
-    OPTIONS.get_or_init(|| Options::new().proxy_base(ProxyBase::parse(BASE).expect("a valid base")))
-}
 
 /// A request, as the server saw it.
 pub struct Request<'a> {
@@ -92,9 +84,9 @@ type Read = Result<Option<Record>, crate::store::StoreError>;
 
 impl Reads<'_> {
     /// The record of `handle`, with only the values `filter` selects when there is one.
-    fn get(&self, handle: &str, filter: Option<&Filter>) -> Result<Read, Large> {
+    fn get(&self, handle: HandleRef<'_>, filter: Option<&Filter>) -> Result<Read, Large> {
         let found = self.store.with_json(handle, |bytes| {
-            (bytes.len() <= self.max_record).then(|| parse_stored(handle, bytes, filter))
+            (bytes.len() <= self.max_record).then(|| parse_stored(handle.as_str(), bytes, filter))
         });
         match found {
             Ok(None) => Ok(Ok(None)),
@@ -105,7 +97,7 @@ impl Reads<'_> {
     }
 
     /// The stored JSON of `handle`'s record, as it is.
-    fn get_json(&self, handle: &str) -> Result<Option<Vec<u8>>, Large> {
+    fn get_json(&self, handle: HandleRef<'_>) -> Result<Option<Vec<u8>>, Large> {
         match self.store.with_json(handle, |bytes| {
             (bytes.len() <= self.max_record).then(|| bytes.to_vec())
         }) {
@@ -141,30 +133,32 @@ fn route(store: &Reads<'_>, request: &Request<'_>) -> Result<Response<Full<Bytes
             "Resolve a handle at /&lt;handle&gt;, or read its record at /api/handles/&lt;handle&gt;.",
         ));
     }
-    let is_api = request.target.starts_with("/api/handles/");
-    let url = format!("{BASE}{}", request.target);
-    let uri = match handle_id::recognize(&url, options()) {
+    let uri = match HdlUri::from_request_path(request.target, &Options::new()) {
         Ok(uri) => uri,
         Err(e) => {
-            let e = e.at(e.index().saturating_sub(BASE.len()));
+            let is_api = request
+                .target
+                .get(1..)
+                .is_some_and(|t| t.starts_with(API_PATH));
             return Ok(bad_request(is_api, &format!("{e}")));
         }
     };
+    let is_api = uri.form() == Form::Api;
     let query = match uri.proxy_query().transpose() {
         Ok(q) => q.unwrap_or_default(),
         Err(e) => return Ok(bad_request(is_api, &format!("in the query: {e}"))),
     };
-    let handle = uri.handle().as_str().to_owned();
+    let handle = uri.handle();
     match uri.form() {
-        Form::Api => api(store, &handle, &query),
-        _ => resolve(store, &handle, &query, request),
+        Form::Api => api(store, handle, &query),
+        _ => resolve(store, handle, &query, request),
     }
 }
 
 /// The REST API (PROXY §4, R1–R5).
 fn api(
     store: &Reads<'_>,
-    handle: &str,
+    handle: HandleRef<'_>,
     query: &ProxyQuery,
 ) -> Result<Response<Full<Bytes>>, Large> {
     if query.index.is_empty() && query.types.is_empty() && !query.pretty && query.callback.is_none()
@@ -182,11 +176,7 @@ fn api(
     }
     let record = match store.get(handle, None)? {
         Ok(Some(r)) => r.filtered(&filter(query)),
-        Ok(None) => Record::error(
-            ResponseCode::HandleNotFound,
-            handle_id::Handle::parse(handle).ok(),
-            None,
-        ),
+        Ok(None) => Record::error(ResponseCode::HandleNotFound, Some(handle.to_handle()), None),
         Err(e) => Record::error(ResponseCode::Error, None, Some(&e.to_string())),
     };
     Ok(json_response(&record, query))
@@ -204,8 +194,8 @@ fn json_response(record: &Record, query: &ProxyQuery) -> Response<Full<Bytes>> {
     };
     let (body, kind) = match &query.callback {
         None => (format!("{json}\n"), "application/json"),
-        Some(cb) => match record.to_jsonp(cb) {
-            Ok(_) => (format!("{cb}({json});\n"), "application/javascript"),
+        Some(cb) => match handle_id::record::jsonp(cb, &json) {
+            Ok(wrapped) => (format!("{wrapped}\n"), "application/javascript"),
             Err(e) => return bad_request(true, &e.to_string()),
         },
     };
@@ -232,7 +222,7 @@ fn filter(query: &ProxyQuery) -> Filter {
 /// the values.
 fn resolve(
     store: &Reads<'_>,
-    asked: &str,
+    asked: HandleRef<'_>,
     query: &ProxyQuery,
     request: &Request<'_>,
 ) -> Result<Response<Full<Bytes>>, Large> {
@@ -245,24 +235,24 @@ fn resolve(
             query.action,
             None | Some(Action::Metadata | Action::ShowUrls)
         );
-    let read = |handle: &str| store.get(handle, redirects.then(redirect_filter));
-    let mut handle = asked.to_owned();
+    let read = |handle: &Handle| store.get(handle.as_handle_ref(), redirects.then(redirect_filter));
+    let mut handle = asked.to_handle();
     let mut seen = vec![handle.clone()];
     let record = loop {
-        let record = match found(read(&handle)?, &handle, request) {
+        let record = match found(read(&handle)?, handle.as_str(), request) {
             Ok(r) => r,
             Err(answer) => return Ok(*answer),
         };
         match record.alias().filter(|_| !query.ignore_aliases) {
             Some(next) => {
-                let next = next.as_str().to_owned();
+                let next = next.clone();
                 if seen.len() > MAX_ALIASES || seen.contains(&next) {
                     return Ok(page(
                         StatusCode::LOOP_DETECTED,
                         "Alias Loop",
                         &format!(
                             "The aliases of {} loop or run longer than {MAX_ALIASES} handles.",
-                            escape(asked)
+                            escape(asked.as_str())
                         ),
                     ));
                 }
@@ -313,7 +303,11 @@ fn resolve(
     }
     // No redirect: the values are shown, all of them.
     let record = if redirects {
-        match found(store.get(&handle, None)?, &handle, request) {
+        match found(
+            store.get(handle.as_handle_ref(), None)?,
+            handle.as_str(),
+            request,
+        ) {
             Ok(r) => r,
             Err(answer) => return Ok(*answer),
         }
@@ -362,10 +356,8 @@ fn not_found(handle: &str, request: &Request<'_>) -> Response<Full<Bytes>> {
     if let Some(without) = handle.strip_suffix('/').filter(|h| !h.is_empty()) {
         // PROXY §1: a handle with a trailing slash that is not found gets a warning and a
         // link to the handle without it.
-        let href = ProxyBase::parse(BASE)
-            .ok()
-            .and_then(|b| handle_id::HandleRef::parse(without).ok().map(|h| b.url(h)))
-            .map(|u| u[BASE.len()..].to_owned())
+        let href = handle_id::HandleRef::parse(without)
+            .map(|h| ProxyBase::request_path(h, false))
             .unwrap_or_default();
         text.push_str(&format!(
             " Warning: the handle ends in a slash, which is unusual. Try <a href=\"{}\">{}</a>.",

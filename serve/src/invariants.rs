@@ -46,13 +46,13 @@ pub fn import_stream(text: &str) {
     let store = import_store();
     let lines: Vec<&str> = text.lines().collect();
     // What the store holds of the handles the stream names, before.
-    let handles: Vec<String> = lines
+    let handles: Vec<handle_id::Handle> = lines
         .iter()
-        .filter_map(|l| Some(Response::parse(l).ok()?.handle()?.as_str().to_owned()))
+        .filter_map(|l| Some(Response::parse(l).ok()?.handle()?.clone()))
         .collect();
     let before: Vec<_> = handles
         .iter()
-        .map(|h| store.get_json(h).expect("a read"))
+        .map(|h| store.get_json(h.as_handle_ref()).expect("a read"))
         .collect();
     let held = store.len().expect("a read");
     match store.import(text.as_bytes(), "fuzz") {
@@ -68,7 +68,7 @@ pub fn import_stream(text: &str) {
                 let handle = record.handle().expect("imported, so with a handle");
                 if seen.insert(handle.canonical().as_str().to_owned()) {
                     assert_eq!(
-                        store.get_json(handle.as_str()).expect("a read"),
+                        store.get_json(handle.as_handle_ref()).expect("a read"),
                         Some(record.filtered(&Filter::new()).to_json().into_bytes()),
                         "{text:?}"
                     );
@@ -101,7 +101,11 @@ pub fn import_stream(text: &str) {
             // Nothing of it was stored.
             assert_eq!(store.len().expect("a read"), held, "{text:?}: {e}");
             for (h, was) in handles.iter().zip(&before) {
-                assert_eq!(&store.get_json(h).expect("a read"), was, "{text:?}: {e}");
+                assert_eq!(
+                    &store.get_json(h.as_handle_ref()).expect("a read"),
+                    was,
+                    "{text:?}: {e}"
+                );
             }
         }
     }

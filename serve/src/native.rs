@@ -15,7 +15,11 @@ pub struct StoreRecords(pub Arc<Store>);
 
 impl Records for StoreRecords {
     fn values(&self, handle: &str) -> Result<Option<Vec<WireValue>>, String> {
-        let Some(response) = self.0.get(handle).map_err(|e| e.to_string())? else {
+        // Not a handle (H1): no record has it.
+        let Ok(h) = handle_id::HandleRef::parse(handle) else {
+            return Ok(None);
+        };
+        let Some(response) = self.0.get(h).map_err(|e| e.to_string())? else {
             return Ok(None);
         };
         // A stored record is a success (with or without values): its values, as they travel.

@@ -199,7 +199,7 @@ impl Store {
     /// A read of the store failed.
     pub fn with_json<T>(
         &self,
-        handle: &str,
+        handle: HandleRef<'_>,
         f: impl FnOnce(&[u8]) -> T,
     ) -> Result<Option<T>, StoreError> {
         let key = key(handle);
@@ -214,7 +214,7 @@ impl Store {
     /// # Errors
     ///
     /// A read of the store failed.
-    pub fn get_json(&self, handle: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    pub fn get_json(&self, handle: HandleRef<'_>) -> Result<Option<Vec<u8>>, StoreError> {
         self.with_json(handle, <[u8]>::to_vec)
     }
 
@@ -223,8 +223,8 @@ impl Store {
     /// # Errors
     ///
     /// A read of the store failed, or what it holds is not a record (a damaged store).
-    pub fn get(&self, handle: &str) -> Result<Option<Response>, StoreError> {
-        self.with_json(handle, |bytes| parse_stored(handle, bytes, None))?
+    pub fn get(&self, handle: HandleRef<'_>) -> Result<Option<Response>, StoreError> {
+        self.with_json(handle, |bytes| parse_stored(handle.as_str(), bytes, None))?
             .transpose()
     }
 
@@ -236,11 +236,13 @@ impl Store {
     /// As [`Store::get`].
     pub fn get_selected(
         &self,
-        handle: &str,
+        handle: HandleRef<'_>,
         filter: &Filter,
     ) -> Result<Option<Response>, StoreError> {
-        self.with_json(handle, |bytes| parse_stored(handle, bytes, Some(filter)))?
-            .transpose()
+        self.with_json(handle, |bytes| {
+            parse_stored(handle.as_str(), bytes, Some(filter))
+        })?
+        .transpose()
     }
 
     /// Imports records: one REST API response per line (the format `hdl record` reads),
@@ -389,7 +391,7 @@ fn read_records(
         } else {
             record.to_json()
         };
-        put(&key(handle.as_str()), &json)?;
+        put(&key(handle.as_handle_ref()), &json)?;
         done.records += 1;
     }
     Ok(done)
@@ -456,12 +458,11 @@ fn check(record: &Response) -> Result<&Handle, &'static str> {
 }
 
 /// The key of a handle: its canonical form (C1), so that a DOI is found in any case.
-fn key(handle: &str) -> Cow<'_, str> {
-    match HandleRef::parse(handle) {
-        Ok(h) if h.is_canonical() => Cow::Borrowed(handle),
-        Ok(h) => Cow::Owned(h.canonical().into_string()),
-        // Not a handle: a key no record has (records' handles are validated).
-        Err(_) => Cow::Borrowed(handle),
+fn key(handle: HandleRef<'_>) -> Cow<'_, str> {
+    if handle.is_canonical() {
+        Cow::Borrowed(handle.as_str())
+    } else {
+        Cow::Owned(handle.canonical().into_string())
     }
 }
 
@@ -488,7 +489,8 @@ mod tests {
             });
             for i in 0..2 {
                 let handle = format!("20.1000/{round}-{i}");
-                assert!(store.get(&handle).unwrap().is_some(), "{handle}");
+                let handle = HandleRef::parse(&handle).unwrap();
+                assert!(store.get(handle).unwrap().is_some(), "{handle}");
             }
         }
         assert_eq!(store.len().unwrap(), 100);
@@ -517,7 +519,10 @@ mod tests {
             "big: line 25001: not a record: no handle (SPEC R1)"
         );
         assert_eq!(store.len().unwrap(), 1);
-        assert!(store.get("20.1000/0").unwrap().is_none());
+        assert!(store
+            .get(HandleRef::parse("20.1000/0").unwrap())
+            .unwrap()
+            .is_none());
         // The store takes the next import as ever.
         let done = store
             .import(lines.as_bytes().split_at(lines.len() - 20).0, "big")
@@ -590,11 +595,17 @@ mod tests {
             .import(&b"{\"responseCode\":1,\"handle\":\"20.1000/e\",\"values\":[]}\n{\"responseCode\":1,\"handle\":\"20.1000/n\"}"[..], "r")
             .unwrap();
         assert_eq!(
-            store.get_json("20.1000/e").unwrap().unwrap(),
+            store
+                .get_json(HandleRef::parse("20.1000/e").unwrap())
+                .unwrap()
+                .unwrap(),
             b"{\"responseCode\":200,\"handle\":\"20.1000/e\",\"values\":[]}"
         );
         assert_eq!(
-            store.get_json("20.1000/n").unwrap().unwrap(),
+            store
+                .get_json(HandleRef::parse("20.1000/n").unwrap())
+                .unwrap()
+                .unwrap(),
             b"{\"responseCode\":1,\"handle\":\"20.1000/n\"}"
         );
         let bad_loc = |i: usize| {

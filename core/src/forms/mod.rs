@@ -142,6 +142,14 @@ impl fmt::Display for HdlUri<'_> {
                 };
                 write!(f, "urn:{ns}:{}:{}", h.prefix(), h.local_name())?;
             }
+            // Read from a request's path (`from_request_path`): the path, without a base.
+            Form::Proxy | Form::Api if self.base().is_none() => {
+                f.write_str("/")?;
+                if self.form() == Form::Api {
+                    f.write_str(crate::base::API_PATH)?;
+                }
+                write_proxy_path(f, h, self.is_cordra())?;
+            }
             Form::Proxy | Form::Api | Form::Repository => {
                 let base = self.base().unwrap_or("");
                 let (scheme, rest) = base.split_once("://").unwrap_or(("https", base));
@@ -155,10 +163,11 @@ impl fmt::Display for HdlUri<'_> {
                 if !path.is_empty() {
                     write!(f, "/{path}")?;
                 }
+                f.write_str("/")?;
                 f.write_str(match self.form() {
-                    Form::Api => "/api/handles/",
-                    Form::Repository => "/handle/",
-                    _ => "/",
+                    Form::Api => crate::base::API_PATH,
+                    Form::Repository => "handle/",
+                    _ => "",
                 })?;
                 write_proxy_path(f, h, self.is_cordra())?;
             }

@@ -4,7 +4,7 @@
 use alloc::borrow::Cow;
 use alloc::string::ToString;
 
-use crate::base::{KNOWN_PROXY_HOSTS, PATH_PREFIXES};
+use crate::base::{API_PATH, KNOWN_PROXY_HOSTS, PATH_PREFIXES};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape::decode_path;
 use crate::form::{Form, Options};
@@ -50,7 +50,7 @@ pub(super) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
             .then_some(host_end)
     };
     // The base ends where the handle's path begins, after one '/' (or "/handle/").
-    let (mut form, base_end, mut start) = match named.or_else(known) {
+    let (form, base_end, start) = match named.or_else(known) {
         Some(end) => (Form::Proxy, end, (end + 1).min(path_end)),
         None => match path.find("/handle/").filter(|_| options.repository_urls) {
             Some(i) => (
@@ -68,7 +68,46 @@ pub(super) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
             }
         },
     };
-    if form == Form::Proxy && text[start..path_end].starts_with("api/handles/") {
+    read_path(text, options, form, Some((0, base_end)), start, path_end)
+}
+
+impl<'a> HdlUri<'a> {
+    /// Reads what a server at a proxy's base is asked: the path and query of a request,
+    /// `/<handle>[?query]` (form [`Form::Proxy`]) or `/api/handles/<handle>[?query]`
+    /// ([`Form::Api`]), exactly as [`recognize`](crate::recognize) reads them after a base
+    /// (P3, P5). The value has no [`base`](Self::base); `Display` writes the path back.
+    ///
+    /// ```
+    /// use handle_id::{Form, HdlUri, Options};
+    /// let uri = HdlUri::from_request_path("/api/handles/20.1000/5555%23x?pretty", &Options::new())?;
+    /// assert_eq!((uri.form(), uri.handle().as_str(), uri.query()), (Form::Api, "20.1000/5555#x", Some("pretty")));
+    /// assert_eq!(uri.to_string(), "/api/handles/20.1000/5555%23x?pretty");
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As `recognize` for a proxy URL's path: a text that is no path (it starts without
+    /// `/`), a handle that is not one (H1 …), decoded bytes that are not UTF-8.
+    pub fn from_request_path(text: &'a str, options: &Options) -> Result<Self, ParseError> {
+        check(&g::PROXY_PATH, text)?;
+        let b = text.as_bytes();
+        let path_end = crate::bytes::find2(b'?', b'#', b).unwrap_or(b.len());
+        read_path(text, options, Form::Proxy, None, 1.min(path_end), path_end)
+    }
+}
+
+/// The handle in `text[start..path_end]`, a proxy URL's path after its base (`base`, when
+/// the text holds one), or the REST API's under `api/handles/`.
+fn read_path<'a>(
+    text: &'a str,
+    options: &Options,
+    mut form: Form,
+    base: Option<(usize, usize)>,
+    mut start: usize,
+    path_end: usize,
+) -> Result<HdlUri<'a>, ParseError> {
+    if form == Form::Proxy && text[start..path_end].starts_with(API_PATH) {
         if options.cordra {
             // CORDRA's HTTP encoding is the handle's two segments after the base (U5): a
             // REST API path is not one of its URLs.
@@ -78,7 +117,7 @@ pub(super) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
             );
         }
         form = Form::Api;
-        start += "api/handles/".len();
+        start += API_PATH.len();
     }
     let raw = &text[start..path_end];
     let (decoded, literal_percent) = decode_path(raw, start)?;
@@ -100,7 +139,7 @@ pub(super) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
         handle,
         slash,
         start + crate::escape::original_index(raw, prefix),
-        Some((0, base_end)),
+        base,
         query,
         fragment,
     );

@@ -142,15 +142,26 @@ impl Response {
     /// JavaScript name or a dotted path of names (`f`, `app.handlers.done`): anything else
     /// would let a request write script into the response.
     pub fn to_jsonp(&self, callback: &str) -> Result<String, RecordError> {
-        if !is_callback(callback) {
-            return Err(RecordError::new(
-                RecordErrorKind::Shape,
-                "callback",
-                "not a JavaScript name or dotted path of names (SPEC R5)",
-            ));
-        }
-        Ok(format!("{callback}({});", self.to_json()))
+        jsonp(callback, &self.to_json())
     }
+}
+
+/// `json` (a response as [`Response::to_json`] or [`Response::to_json_pretty`] wrote it)
+/// as JSONP (R5): `callback(json);`.
+///
+/// # Errors
+///
+/// As [`Response::to_jsonp`]: a `callback` that is not a JavaScript name or dotted path
+/// of names.
+pub fn jsonp(callback: &str, json: &str) -> Result<String, RecordError> {
+    if !is_callback(callback) {
+        return Err(RecordError::new(
+            RecordErrorKind::Shape,
+            "callback",
+            "not a JavaScript name or dotted path of names (SPEC R5)",
+        ));
+    }
+    Ok(format!("{callback}({json});"))
 }
 
 /// The JSON tree of `text`, JSON or JSONP (R5), or where it is not JSON. A byte order mark

@@ -27,6 +27,7 @@ mod tree;
 mod value;
 
 pub use error::{RecordError, RecordErrorKind};
+pub use json::jsonp;
 pub use loc::{ChooseBy, ClientContext, Location, Locations, LOC_TYPE};
 pub use markup::escape_markup;
 pub use random::{RandomSource, SplitMix64};

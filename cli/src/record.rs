@@ -78,7 +78,7 @@ pub fn run(args: &RecordArgs) -> io::Result<Status> {
         }
         client.ip = args.client_ip;
         client.country.clone_from(&args.country);
-        let mut random = SplitMix64::new(args.seed.unwrap_or_else(seed_from_clock));
+        let mut random = SplitMix64::new(args.seed.unwrap_or_else(SplitMix64::seed_from_clock));
         // A 10320/loc value that does not read is passed over, as the proxy passes it
         // over; the user is told which.
         for (i, v) in response.values().iter().enumerate() {
@@ -145,14 +145,6 @@ fn read_input(file: Option<&PathBuf>) -> io::Result<(String, String)> {
         )
     })?;
     Ok((name, text))
-}
-
-/// A seed when none is given: the clock's nanoseconds and the process id.
-fn seed_from_clock() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    nanos ^ (u64::from(std::process::id()) << 32)
 }
 
 /// The response as a person reads it: the handle and code, then one line per value.

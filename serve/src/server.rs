@@ -78,7 +78,7 @@ pub async fn serve(
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(config.max_connections));
     let large = Arc::new(Semaphore::new(limits::large_at_once()));
-    let seeds = Arc::new(AtomicU64::new(seed_from_clock()));
+    let seeds = Arc::new(AtomicU64::new(handle_id::record::SplitMix64::seed_from_clock()));
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
@@ -370,10 +370,4 @@ fn json_string(s: &str) -> String {
 fn log_line(line: &str) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{line}");
-}
-
-fn seed_from_clock() -> u64 {
-    SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
 }

@@ -8,7 +8,6 @@ mod support;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use support::{hdl, text, Running, TempDir};
@@ -448,92 +447,37 @@ const SERVED_RECORD: &str = r#"{"responseCode":1,"handle":"4263537/4000","values
 #[cfg(unix)]
 #[test]
 fn serve_and_import() {
-    /// A server the test started: killed if the test fails before it stops it.
-    struct Running(std::process::Child);
-    impl Drop for Running {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-
-    use std::io::{BufRead, BufReader, Read};
-    use std::net::TcpStream;
-
-    let dir = std::env::temp_dir().join(format!("hdl-serve-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let records = dir.join("records.jsonl");
-    let store = dir.join("store.redb");
-    let _ = std::fs::remove_file(&store);
+    let dir = TempDir::new("serve-and-import");
+    let records = dir.path().join("records.jsonl");
+    let store = dir.path().join("store.redb");
     std::fs::write(&records, format!("{}\n", SERVED_RECORD.replace('\n', ""))).unwrap();
-    let start = |extra: &[&str]| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hdl"))
-            .args([
-                "serve",
-                "--store",
-                store.to_str().unwrap(),
-                "--bind",
-                "127.0.0.1:0",
-            ])
-            .args(extra)
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("hdl serve runs");
-        let mut err = BufReader::new(child.stderr.take().unwrap());
-        let child = Running(child);
-        let mut said = String::new();
-        let addr = loop {
-            let mut line = String::new();
-            assert!(
-                err.read_line(&mut line).unwrap() > 0,
-                "hdl serve ended: {said}"
-            );
-            said.push_str(&line);
-            if let Some(addr) = line.trim().strip_prefix("hdl serve: listening on http://") {
-                break addr.to_owned();
-            }
-        };
-        (child, err, said, addr)
-    };
-    let get = |addr: &str, target: &str| {
-        let mut s = TcpStream::connect(addr).unwrap();
-        write!(
-            s,
-            "GET {target} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut answer = String::new();
-        s.read_to_string(&mut answer).unwrap();
-        answer
-    };
-    let stop = |mut child: Running, mut err: BufReader<std::process::ChildStderr>| {
-        let killed = Command::new("kill")
-            .args(["-TERM", &child.0.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let mut rest = String::new();
-        err.read_to_string(&mut rest).unwrap();
-        (child.0.wait().unwrap(), rest)
-    };
+    let stop = |server: Running| server.stop_within(Duration::from_secs(20));
 
-    let (child, err, said, addr) = start(&["--records", records.to_str().unwrap(), "--quiet"]);
-    assert!(said.contains("1 records imported into"), "{said}");
-    let answer = get(&addr, "/4263537/4000");
+    let server = Running::start(&store, &["--records", records.to_str().unwrap()]);
+    assert!(
+        server.said.contains("1 records imported into"),
+        "{}",
+        server.said
+    );
+    let answer = get(&server.addr, "/4263537/4000");
     assert!(answer.starts_with("HTTP/1.1 302 Found\r\n"), "{answer}");
     assert!(
         answer.contains("location: https://www.handle.net/index.html\r\n"),
         "{answer}"
     );
-    let (status, rest) = stop(child, err);
+    let (status, rest) = stop(server);
     assert_eq!(status.code(), Some(0), "{rest}");
     assert!(rest.contains("hdl serve: stopped"), "{rest}");
 
     // Restart: the store is reused, nothing reloaded; an access log line per request.
-    let (child, err, said, addr) = start(&[]);
-    assert!(said.contains("hdl serve: 1 records in"), "{said}");
-    assert!(get(&addr, "/api/handles/4263537/4000").starts_with("HTTP/1.1 200 OK"));
-    let (status, rest) = stop(child, err);
+    let server = Running::start_logged(&store, &[]);
+    assert!(
+        server.said.contains("hdl serve: 1 records in"),
+        "{}",
+        server.said
+    );
+    assert!(get(&server.addr, "/api/handles/4263537/4000").starts_with("HTTP/1.1 200 OK"));
+    let (status, rest) = stop(server);
     assert_eq!(status.code(), Some(0));
     assert!(
         rest.contains("\"target\":\"/api/handles/4263537/4000\",\"status\":200"),
@@ -541,29 +485,19 @@ fn serve_and_import() {
     );
 
     // Import while the server runs: a new record and a replaced one, answered at once.
-    let (child, err, said, addr) = start(&["--quiet"]);
-    assert!(said.contains("imports while running through"), "{said}");
-    let update = dir.join("update.jsonl");
+    let server = Running::start(&store, &[]);
+    assert!(
+        server.said.contains("imports while running through"),
+        "{}",
+        server.said
+    );
+    let update = dir.path().join("update.jsonl");
     std::fs::write(
         &update,
         "{\"responseCode\":1,\"handle\":\"20.1000/new\",\"values\":[]}\n{\"responseCode\":1,\"handle\":\"4263537/4000\",\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"https://moved.example/\"}}]}\n",
     )
     .unwrap();
-    let import_into = |records: &std::path::Path, store: &std::path::Path| {
-        hdl(
-            &[
-                "serve",
-                "import",
-                "--records",
-                records.to_str().unwrap(),
-                "--store",
-                store.to_str().unwrap(),
-            ],
-            b"",
-        )
-    };
-    let import = |records: &std::path::Path| import_into(records, &store);
-    let out = import(&update);
+    let out = import(&update, &store);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("2 records into")
@@ -571,49 +505,51 @@ fn serve_and_import() {
         "{}",
         text(&out.stderr)
     );
-    assert!(get(&addr, "/4263537/4000").contains("location: https://moved.example/\r\n"));
-    assert!(get(&addr, "/api/handles/20.1000/new").starts_with("HTTP/1.1 200 OK"));
+    assert!(get(&server.addr, "/4263537/4000").contains("location: https://moved.example/\r\n"));
+    assert!(get(&server.addr, "/api/handles/20.1000/new").starts_with("HTTP/1.1 200 OK"));
     // A line that is no record: refused by the server with its line, status 2.
-    let bad = dir.join("bad.jsonl");
+    let bad = dir.path().join("bad.jsonl");
     std::fs::write(&bad, "{\"responseCode\":1,\"values\":[]}\n").unwrap();
-    let out = import(&bad);
+    let out = import(&bad, &store);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("bad.jsonl: line 1: not a record: no handle"),
         "{}",
         text(&out.stderr)
     );
-    let (status, _) = stop(child, err);
-    assert_eq!(status.code(), Some(0));
+    assert_eq!(stop(server).0.code(), Some(0));
     // With the server stopped, into the file directly; the next start serves it.
     std::fs::write(
         &update,
         "{\"responseCode\":1,\"handle\":\"4263537/4000\",\"values\":[{\"index\":1,\"type\":\"URL\",\"data\":{\"format\":\"string\",\"value\":\"https://again.example/\"}}]}\n",
     )
     .unwrap();
-    let out = import(&update);
+    let out = import(&update, &store);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("1 records into") && !text(&out.stderr).contains("through"),
         "{}",
         text(&out.stderr)
     );
-    let (child, err, _, addr) = start(&["--quiet"]);
-    assert!(get(&addr, "/4263537/4000").contains("location: https://again.example/\r\n"));
-    stop(child, err);
+    let server = Running::start(&store, &[]);
+    assert!(get(&server.addr, "/4263537/4000").contains("location: https://again.example/\r\n"));
+    stop(server);
     // A crash (SIGKILL: the store left open, unclean): the next start repairs the store and
     // has lost nothing committed.
-    let (mut child, _err, _, addr) = start(&["--quiet"]);
-    assert!(get(&addr, "/api/handles/20.1000/new").starts_with("HTTP/1.1 200 OK"));
-    child.0.kill().unwrap();
-    child.0.wait().unwrap();
-    let (child, err, said, addr) = start(&["--quiet"]);
-    assert!(said.contains("hdl serve: 2 records in"), "{said}");
-    assert!(get(&addr, "/4263537/4000").contains("location: https://again.example/\r\n"));
-    stop(child, err);
+    let mut server = Running::start(&store, &[]);
+    assert!(get(&server.addr, "/api/handles/20.1000/new").starts_with("HTTP/1.1 200 OK"));
+    server.child.kill().unwrap();
+    server.child.wait().unwrap();
+    let server = Running::start(&store, &[]);
+    assert!(
+        server.said.contains("hdl serve: 2 records in"),
+        "{}",
+        server.said
+    );
+    assert!(get(&server.addr, "/4263537/4000").contains("location: https://again.example/\r\n"));
+    stop(server);
     // No store at the path and no records: a clear error, status 2, and no file made.
-    let empty = dir.join("empty.redb");
-    let _ = std::fs::remove_file(&empty);
+    let empty = dir.path().join("empty.redb");
     let out = hdl(&["serve", "--store", empty.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -624,9 +560,9 @@ fn serve_and_import() {
     assert!(!empty.exists());
     // A store that holds no records (an import of nothing made it), without records: the
     // same, said of the store.
-    let nothing = dir.join("nothing.jsonl");
+    let nothing = dir.path().join("nothing.jsonl");
     std::fs::write(&nothing, "\n").unwrap();
-    let out = import_into(&nothing, &empty);
+    let out = import(&nothing, &empty);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let out = hdl(&["serve", "--store", empty.to_str().unwrap()], b"");
     assert_eq!(out.status.code(), Some(2));
@@ -635,5 +571,4 @@ fn serve_and_import() {
         "{}",
         text(&out.stderr)
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

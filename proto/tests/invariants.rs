@@ -2,19 +2,7 @@
 //! too) on the reference's vectors and a few hundred thousand of their mutations: bytes
 //! flipped, cut, lengths and counts changed. A seeded generator: the same cases each run.
 
-fn vectors() -> Vec<Vec<u8>> {
-    include_str!("../data/vectors.jsonl")
-        .lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let hex = v["hex"].as_str().unwrap();
-            (0..hex.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-                .collect()
-        })
-        .collect()
-}
+mod support;
 
 /// xorshift64*: enough to spread mutations, the same on every run.
 struct Random(u64);
@@ -34,7 +22,7 @@ impl Random {
 
 #[test]
 fn decoders_round_trip_on_mutations_of_the_vectors() {
-    let mut inputs = vectors();
+    let mut inputs: Vec<Vec<u8>> = support::vectors().into_iter().map(|(_, b)| b).collect();
     inputs.push(include_bytes!("../data/root_info").to_vec());
     let mut random = Random(0x9E37_79B9_7F4A_7C15);
     for bytes in &inputs {

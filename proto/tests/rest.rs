@@ -1,20 +1,10 @@
 //! One model, two encodings: the reference's values, read from the wire, written as the
 //! REST API writes them, and back to the same bytes.
 
-use handle_proto::{rest, root, Body, Message, WireValue};
+mod support;
 
-fn vector(name: &str) -> Vec<u8> {
-    let line = include_str!("../data/vectors.jsonl")
-        .lines()
-        .find(|l| l.contains(&format!("\"name\":\"{name}\"")))
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_str(line).unwrap();
-    let hex = v["hex"].as_str().unwrap();
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-        .collect()
-}
+use handle_proto::{rest, root, Body, Message, WireValue};
+use support::vector;
 
 #[test]
 fn a_resolution_reads_as_the_rest_api_writes_it() {

@@ -1,25 +1,14 @@
 //! Every byte vector of the reference's encoder (`data/vectors.jsonl`) decodes into the
 //! fields its description gives and re-encodes to the same bytes.
 
+mod support;
+
+use support::vectors;
+
 use handle_proto::{
     tcp, AdminRef, Body, Credential, Message, OpCode, OpFlags, ResponseCode, SiteInfo, Ttl,
     WireValue,
 };
-
-fn vectors() -> Vec<(String, Vec<u8>)> {
-    let text = include_str!("../data/vectors.jsonl");
-    text.lines()
-        .map(|line| {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let hex = v["hex"].as_str().unwrap();
-            let bytes = (0..hex.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-                .collect();
-            (v["name"].as_str().unwrap().to_owned(), bytes)
-        })
-        .collect()
-}
 
 /// Decodes with the decoder the vector's name calls for, and re-encodes.
 fn round_trip(name: &str, bytes: &[u8]) -> Vec<u8> {

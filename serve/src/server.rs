@@ -78,7 +78,9 @@ pub async fn serve(
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(config.max_connections));
     let large = Arc::new(Semaphore::new(limits::large_at_once()));
-    let seeds = Arc::new(AtomicU64::new(handle_id::record::SplitMix64::seed_from_clock()));
+    let seeds = Arc::new(AtomicU64::new(
+        handle_id::record::SplitMix64::seed_from_clock(),
+    ));
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {

@@ -115,11 +115,17 @@ impl Drop for Running {
 
 #[cfg(unix)]
 impl Running {
-    /// `hdl serve --store STORE --bind 127.0.0.1:0 ARGS…`, once it listens.
+    /// `hdl serve --store STORE --bind 127.0.0.1:0 --quiet ARGS…`, once it listens.
     pub fn start(store: &Path, args: &[&str]) -> Self {
+        Self::start_logged(store, &[&["--quiet"], args].concat())
+    }
+
+    /// `hdl serve --store STORE --bind 127.0.0.1:0 ARGS…` (with its access log), once it
+    /// listens.
+    pub fn start_logged(store: &Path, args: &[&str]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hdl"))
             .args(["serve", "--store", store.to_str().unwrap()])
-            .args(["--bind", "127.0.0.1:0", "--quiet"])
+            .args(["--bind", "127.0.0.1:0"])
             .args(args)
             .stderr(Stdio::piped())
             .spawn()

@@ -206,15 +206,8 @@ impl Server {
         }
         let mut message = vec![0; envelope.message_length as usize];
         stream.read_exact(&mut message).await?;
-        let (reply_envelope, reply) = self.reply(&envelope, &message);
-        let mut out = Vec::with_capacity(Envelope::SIZE + reply.len());
-        Envelope {
-            message_length: u32::try_from(reply.len()).expect("an answer under 4 GiB"),
-            ..reply_envelope
-        }
-        .encode(&mut out);
-        out.extend_from_slice(&reply);
-        stream.write_all(&out).await?;
+        let (reply_envelope, reply) = answer(&*self.records, &self.site, &envelope, &message, now());
+        stream.write_all(&handle_proto::tcp::frame(reply_envelope, &reply)).await?;
         stream.shutdown().await
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use handle_id::record::{Response, ResponseCode as RestCode};
-use handle_net::client::{ask, Timeouts, Transport};
+use handle_net::client::{ask, Timeouts, Transport, UdpClient};
 use handle_net::resolver::{expiration, Resolver};
 use handle_proto::{rest, Body, Message, OpFlags, ResponseCode};
 
@@ -52,10 +52,27 @@ pub struct ResolveArgs {
     pub timeout: u64,
 }
 
-/// Where requests go: one server, or the servers the root leads to.
+/// Where requests go: one server (over UDP through one shared socket), or the servers
+/// the root leads to.
 enum Target {
-    Server(SocketAddr, Vec<Transport>),
+    Server(SocketAddr, Vec<Transport>, Option<UdpClient>),
     Root(Resolver),
+}
+
+/// A handle asked for, and where it was read.
+struct Asked {
+    handle: String,
+    source: Option<String>,
+    line: u64,
+}
+
+impl Asked {
+    fn position(&self) -> crate::input::Position<'_> {
+        crate::input::Position {
+            source: self.source.as_deref(),
+            line: self.line,
+        }
+    }
 }
 
 /// What became of one handle.
@@ -91,7 +108,7 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
                 .ok()
                 .and_then(|mut a| a.next())
                 .ok_or_else(|| usage(format!("--server {server:?}: not HOST:PORT")))?;
-            Target::Server(addr, transports)
+            Target::Server(addr, transports, None)
         }
         None => {
             let bytes = match &args.root_info {
@@ -105,9 +122,19 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
             Target::Root(Resolver::new(&values, timeouts.clone()).with_transports(transports))
         }
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    // One thread: the requests in flight are tasks it runs whenever the oldest is waited
+    // for, so that an answer wakes no other thread (measured: the multi-threaded runtime
+    // spent a fifth of its time switching between them).
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
+    let target = match target {
+        Target::Server(addr, transports, _) if transports.contains(&Transport::Udp) => {
+            let client = runtime.block_on(UdpClient::connect(addr))?;
+            Target::Server(addr, transports, Some(client))
+        }
+        other => other,
+    };
     let target = Arc::new(target);
     let args = Arc::new(args.clone());
     let timeouts = Arc::new(timeouts);
@@ -116,12 +143,9 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
     let mut failed = 0_u64;
     // Requests in flight, oldest first: the oldest is printed first, so the output keeps
     // the input's order, and at most `jobs` are held.
-    let mut flight: VecDeque<(String, tokio::task::JoinHandle<Outcome>)> = VecDeque::new();
-    let mut print = |handle: &str, outcome: Outcome, tally: &mut Tally, out: &mut BufWriter<_>| {
-        let position = crate::input::Position {
-            source: None,
-            line: tally.lines + 1,
-        };
+    let mut flight: VecDeque<(Asked, tokio::task::JoinHandle<Outcome>)> = VecDeque::new();
+    let mut print = |asked: &Asked, outcome: Outcome, tally: &mut Tally, out: &mut BufWriter<_>| {
+        let (handle, position) = (&asked.handle, asked.position());
         let problem = match &outcome {
             Outcome::Answer(r) if r.code() == RestCode::Success => None,
             Outcome::Answer(r) => Some(r.code().meaning().to_owned()),
@@ -141,6 +165,11 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
     };
     let read = lines.sources.for_each_line(|line| {
         let handle = String::from_utf8_lossy(line.raw).into_owned();
+        let asked = Asked {
+            handle: handle.clone(),
+            source: line.position.source.map(str::to_owned),
+            line: line.position.line,
+        };
         if flight.len() >= usize::from(args.jobs) {
             let (h, task) = flight.pop_front().expect("full");
             let outcome = runtime
@@ -149,10 +178,9 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
             print(&h, outcome, &mut tally, &mut out)?;
         }
         let (target, args, timeouts) = (target.clone(), args.clone(), timeouts.clone());
-        let asked = handle.clone();
         let task =
-            runtime.spawn(async move { resolve_one(&target, &args, &timeouts, &asked).await });
-        flight.push_back((handle, task));
+            runtime.spawn(async move { resolve_one(&target, &args, &timeouts, &handle).await });
+        flight.push_back((asked, task));
         Ok(())
     })?;
     while let Some((h, task)) = flight.pop_front() {
@@ -180,11 +208,15 @@ async fn resolve_one(
     let mut request = Message::resolution(handle.as_bytes(), &types, &args.indexes, expiration());
     request.header.flags = request.header.flags.with(OpFlags::AUTH, args.authoritative);
     let answer = match target {
-        Target::Server(addr, transports) => {
+        Target::Server(addr, transports, udp) => {
             let mut last = String::new();
             let mut answer = None;
             for &transport in transports {
-                match ask(*addr, transport, &request, request_id(handle), timeouts).await {
+                let asked = match (transport, udp) {
+                    (Transport::Udp, Some(client)) => client.ask(&request, timeouts).await,
+                    _ => ask(*addr, transport, &request, request_id(handle), timeouts).await,
+                };
+                match asked {
                     Ok((_, m)) => {
                         answer = Some(m);
                         break;

@@ -95,6 +95,35 @@ fn resolve_from_hdl_serve() {
     );
     let url = hdl(&["record", "--url"], &out.stdout);
     assert_eq!(text(&url.stdout), "https://example.org/TEST/3/1\n");
+    // An import while the server runs: the answers kept for what changed are not given
+    // again (the protocol's cache of answers follows the store's commits).
+    let update = dir.path().join("update.jsonl");
+    std::fs::write(&update, format!("{}\n", record("TEST/3", 2))).unwrap();
+    let out = hdl(
+        &[
+            "serve",
+            "import",
+            "--records",
+            update.to_str().unwrap(),
+            "--store",
+            store.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for transport in ["--udp", "--tcp"] {
+        let out = hdl(
+            &[
+                "resolve", "--server", &native, transport, "--json", "-i", "TEST/3",
+            ],
+            b"",
+        );
+        assert_eq!(
+            text(&out.stdout).trim_end(),
+            record("TEST/3", 2),
+            "{transport}"
+        );
+    }
     drop(server);
     // A server that is not there: status 2, said, within the timeouts.
     let started = Instant::now();

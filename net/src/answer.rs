@@ -14,6 +14,12 @@ pub trait Records: Send + Sync + 'static {
     ///
     /// The source failed (the client is answered `RC_ERROR`, and tries another server).
     fn values(&self, handle: &str) -> Result<Option<Vec<WireValue>>, String>;
+
+    /// Changes whenever what [`values`](Self::values) answers may have changed: answers
+    /// made before are no longer the records' (a server's cache of answers checks it).
+    fn generation(&self) -> u64 {
+        0
+    }
 }
 
 /// How long an answer stays valid, from when it is made: the reference's 12 hours.

@@ -173,3 +173,166 @@ async fn ask_tcp(
         .await
         .map_err(|_| ClientError::Timeout)?
 }
+
+/// A UDP client for many requests to one server at once: one socket, answers told apart
+/// by request id (a task reads them and puts fragments together), so that a request costs
+/// its datagrams and no socket of its own. At most [`UdpClient::MAX_IN_FLIGHT`] requests
+/// wait at once; the state kept is one entry a request waiting.
+pub struct UdpClient {
+    socket: std::sync::Arc<UdpSocket>,
+    waiting: std::sync::Arc<std::sync::Mutex<Waiting>>,
+    reader: tokio::task::JoinHandle<()>,
+}
+
+#[derive(Default)]
+struct Waiting {
+    /// By request id: where its answer goes, and its fragments so far.
+    answers:
+        std::collections::HashMap<u32, (tokio::sync::mpsc::Sender<Vec<u8>>, Option<Reassembly>)>,
+    next_id: u32,
+}
+
+impl UdpClient {
+    /// Requests waiting at once, at most.
+    pub const MAX_IN_FLIGHT: usize = 1 << 16;
+
+    /// A client of `server`, its socket bound and its reader running.
+    ///
+    /// # Errors
+    ///
+    /// The socket cannot be bound or connected.
+    pub async fn connect(server: SocketAddr) -> io::Result<Self> {
+        let local: SocketAddr = if server.is_ipv4() {
+            ([0, 0, 0, 0], 0).into()
+        } else {
+            ([0_u16; 8], 0).into()
+        };
+        let socket = std::sync::Arc::new(UdpSocket::bind(local).await?);
+        socket.connect(server).await?;
+        let waiting = std::sync::Arc::new(std::sync::Mutex::new(Waiting {
+            next_id: std::process::id().wrapping_mul(0x9E37_79B9) & 0x7FFF_FFFF,
+            ..Waiting::default()
+        }));
+        let reader = tokio::spawn(read_answers(socket.clone(), waiting.clone()));
+        Ok(Self {
+            socket,
+            waiting,
+            reader,
+        })
+    }
+
+    /// Sends `request` and returns its answer, with the same retries as [`ask`].
+    ///
+    /// # Errors
+    ///
+    /// As [`ask`]; and, with [`UdpClient::MAX_IN_FLIGHT`] requests waiting, an error at once.
+    pub async fn ask(
+        &self,
+        request: &Message,
+        timeouts: &Timeouts,
+    ) -> Result<(Envelope, Message), ClientError> {
+        let (tx, mut rx) = tokio::sync::mpsc::channel(1);
+        let request_id = {
+            let mut w = self.waiting.lock().expect("not poisoned");
+            if w.answers.len() >= Self::MAX_IN_FLIGHT {
+                return Err(ClientError::Io(io::Error::other(
+                    "too many requests waiting",
+                )));
+            }
+            let mut id = w.next_id;
+            while w.answers.contains_key(&id) {
+                id = (id + 1) & 0x7FFF_FFFF;
+            }
+            w.next_id = (id + 1) & 0x7FFF_FFFF;
+            w.answers.insert(id, (tx, None));
+            id
+        };
+        let envelope = Envelope::new(COMPATIBILITY_VERSION, request_id, 0);
+        let message = request.to_bytes();
+        let datagrams: Vec<Vec<u8>> = udp::datagrams(envelope, &message).collect();
+        let mut result = Err(ClientError::Timeout);
+        for &wait in &timeouts.udp {
+            let sent = async {
+                for d in &datagrams {
+                    self.socket.send(d).await?;
+                }
+                Ok::<_, io::Error>(())
+            };
+            if let Err(e) = sent.await {
+                result = Err(e.into());
+                break;
+            }
+            match tokio::time::timeout(wait, rx.recv()).await {
+                Ok(Some(whole)) => {
+                    result = Envelope::decode(&whole[..Envelope::SIZE])
+                        .and_then(|head| {
+                            Message::decode(&whole[Envelope::SIZE..]).map(|m| (head, m))
+                        })
+                        .map_err(ClientError::Decode);
+                    break;
+                }
+                Ok(None) => break,
+                Err(_) => {}
+            }
+        }
+        self.waiting
+            .lock()
+            .expect("not poisoned")
+            .answers
+            .remove(&request_id);
+        result
+    }
+}
+
+impl Drop for UdpClient {
+    fn drop(&mut self) {
+        self.reader.abort();
+    }
+}
+
+/// Reads the socket's answers and hands each whole one (its first envelope, then the
+/// message) to the request waiting for it; answers no request waits for are dropped.
+async fn read_answers(
+    socket: std::sync::Arc<UdpSocket>,
+    waiting: std::sync::Arc<std::sync::Mutex<Waiting>>,
+) {
+    let mut buffer = [0_u8; 1024];
+    loop {
+        let Ok(n) = socket.recv(&mut buffer).await else {
+            // Refused (ICMP) or the like: the requests time out and say so.
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            continue;
+        };
+        let bytes = &buffer[..n];
+        let Ok(head) = Envelope::decode(bytes) else {
+            continue;
+        };
+        let done = {
+            let mut w = waiting.lock().expect("not poisoned");
+            let Some((tx, partial)) = w.answers.get_mut(&head.request_id) else {
+                continue;
+            };
+            let whole = if partial.is_none()
+                && head.sequence == 0
+                && n - Envelope::SIZE == head.message_length as usize
+            {
+                Some(bytes[Envelope::SIZE..].to_vec())
+            } else {
+                // A fragment that does not fit is dropped; the request retries.
+                partial
+                    .get_or_insert_with(|| Reassembly::new(&head))
+                    .add(bytes)
+                    .unwrap_or_default()
+            };
+            whole.map(|message| {
+                let mut answer = Vec::with_capacity(Envelope::SIZE + message.len());
+                head.encode(&mut answer);
+                answer.extend_from_slice(&message);
+                (tx.clone(), answer)
+            })
+        };
+        if let Some((tx, answer)) = done {
+            let _ = tx.try_send(answer);
+        }
+    }
+}

@@ -14,6 +14,7 @@ use handle_proto::udp::{self, Reassembly};
 use handle_proto::{Envelope, SiteInfo, MAX_MESSAGE_LENGTH};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream, UdpSocket};
+// (`UdpSocket` is taken as tokio's, bound by the caller, and served from threads.)
 use tokio::sync::Semaphore;
 
 use crate::answer::{answer, Records};
@@ -33,6 +34,9 @@ pub struct Limits {
     pub max_request: u32,
     /// Tasks reading the UDP socket.
     pub udp_workers: usize,
+    /// Answers kept, by what was asked, until the records change: at most this many bytes
+    /// of answers and the requests they answer (0: none kept).
+    pub cache_bytes: usize,
 }
 
 impl Default for Limits {
@@ -45,6 +49,7 @@ impl Default for Limits {
             // A resolution request is a handle and a few types: 64 KiB is far beyond any.
             max_request: 64 * 1024,
             udp_workers: std::thread::available_parallelism().map_or(2, usize::from),
+            cache_bytes: 32 << 20,
         }
     }
 }
@@ -56,6 +61,76 @@ struct Server {
     limits: Limits,
     /// Requests split over datagrams, by source address and request id, being put together.
     pending: Mutex<HashMap<(IpAddr, u32), (Instant, Reassembly)>>,
+    cache: Cache,
+}
+
+/// Answers already made (N12): by the request's message with its expiration zeroed and
+/// the version it suggests, each with the records' generation it was made at. An answer
+/// depends on nothing else a request holds (no digest or session is cached), so a
+/// request asked again is answered with the same bytes and a new expiration. Sharded, each
+/// shard emptied when full: bounded in bytes whatever is asked.
+struct Cache {
+    shards: Vec<Mutex<Shard>>,
+    shard_bytes: usize,
+}
+
+#[derive(Default)]
+struct Shard {
+    answers: HashMap<Box<[u8]>, Cached>,
+    bytes: usize,
+}
+
+struct Cached {
+    generation: u64,
+    version: (u8, u8),
+    message: Arc<[u8]>,
+}
+
+/// What an entry costs besides its key and answer: the map's slot and the shared answer's
+/// counts.
+const ENTRY_OVERHEAD: usize = 64;
+
+impl Cache {
+    fn new(bytes: usize) -> Self {
+        let n = 16;
+        Self {
+            shards: (0..n).map(|_| Mutex::new(Shard::default())).collect(),
+            shard_bytes: bytes / n,
+        }
+    }
+
+    fn shard(&self, key: &[u8]) -> &Mutex<Shard> {
+        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+        let h = BuildHasherDefault::<DefaultHasher>::default().hash_one(key);
+        &self.shards[(h as usize) % self.shards.len()]
+    }
+
+    /// The answer kept for `key`, when made at `generation`: its version and message.
+    fn get(&self, key: &[u8], generation: u64) -> Option<Cached> {
+        let shard = self.shard(key).lock().expect("not poisoned");
+        let c = shard.answers.get(key)?;
+        (c.generation == generation).then(|| Cached {
+            generation,
+            version: c.version,
+            message: c.message.clone(),
+        })
+    }
+
+    fn put(&self, key: &[u8], cached: Cached) {
+        let cost = key.len() + cached.message.len() + ENTRY_OVERHEAD;
+        if cost > self.shard_bytes {
+            return;
+        }
+        let mut shard = self.shard(key).lock().expect("not poisoned");
+        if shard.bytes + cost > self.shard_bytes {
+            shard.answers.clear();
+            shard.bytes = 0;
+        }
+        if let Some(old) = shard.answers.insert(key.into(), cached) {
+            shard.bytes -= key.len() + old.message.len() + ENTRY_OVERHEAD;
+        }
+        shard.bytes += cost;
+    }
 }
 
 /// Serves `records` as a server of `site` on `udp` and `tcp` until `shutdown` completes.
@@ -76,18 +151,36 @@ pub async fn serve(
         site,
         limits,
         pending: Mutex::new(HashMap::new()),
+        cache: Cache::new(limits.cache_bytes),
     });
-    let udp = Arc::new(udp);
-    let mut tasks = tokio::task::JoinSet::new();
+    // UDP on threads of their own, each blocked in `recv_from` on the same socket: a
+    // request costs its two system calls and nothing of a scheduler's (N12). They look at
+    // `stop` between requests, and at least every `POLL`.
+    let udp = udp.into_std()?;
+    udp.set_nonblocking(false)?;
+    udp.set_read_timeout(Some(POLL))?;
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut threads = Vec::new();
     for _ in 0..limits.udp_workers.max(1) {
-        tasks.spawn(serve_udp(server.clone(), udp.clone()));
+        let (server, socket, stop) = (server.clone(), udp.try_clone()?, stop.clone());
+        threads.push(std::thread::spawn(move || {
+            serve_udp(&server, &socket, &stop)
+        }));
     }
-    tasks.spawn(serve_tcp(server, tcp));
-    tokio::select! {
+    let tcp = tokio::spawn(serve_tcp(server, tcp));
+    let result = tokio::select! {
         () = shutdown => Ok(()),
-        Some(done) = tasks.join_next() => done.map_err(io::Error::other)?,
+        done = tcp => done.map_err(io::Error::other)?,
+    };
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for t in threads {
+        let _ = tokio::task::spawn_blocking(move || t.join()).await;
     }
+    result
 }
+
+/// How often a UDP thread looks whether to stop when no request comes.
+const POLL: Duration = Duration::from_millis(200);
 
 fn now() -> u32 {
     SystemTime::now()
@@ -95,31 +188,55 @@ fn now() -> u32 {
         .map_or(0, |d| u32::try_from(d.as_secs()).unwrap_or(u32::MAX))
 }
 
-async fn serve_udp(server: Arc<Server>, socket: Arc<UdpSocket>) -> io::Result<()> {
+fn serve_udp(
+    server: &Server,
+    socket: &std::net::UdpSocket,
+    stop: &std::sync::atomic::AtomicBool,
+) -> io::Result<()> {
     // A datagram is at most 512 bytes; a larger one is cut by the buffer and refused.
     let mut buffer = [0_u8; 1024];
-    loop {
-        let (n, peer) = match socket.recv_from(&mut buffer).await {
+    let mut key = Vec::with_capacity(1024);
+    let mut out = Vec::with_capacity(512);
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let (n, peer) = match socket.recv_from(&mut buffer) {
             Ok(received) => received,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock
+                        | io::ErrorKind::TimedOut
+                        | io::ErrorKind::Interrupted
+                ) =>
+            {
+                continue
+            }
             // An ICMP error of an earlier send, on some systems: not the socket's end.
             Err(e) if e.kind() == io::ErrorKind::ConnectionReset => continue,
             Err(e) => return Err(e),
         };
-        let Some(message) = server.datagram(&buffer[..n], peer.ip()) else {
+        let Some((envelope, reply)) = server.datagram(&buffer[..n], peer.ip(), &mut key) else {
             continue;
         };
-        let (envelope, reply) = message;
-        for datagram in udp::datagrams(envelope, &reply) {
-            // A client that is gone, or a full buffer: the answer is lost, as UDP loses.
-            let _ = socket.send_to(&datagram, peer).await;
+        // A client that is gone, or a full buffer: the answer is lost, as UDP loses.
+        for k in
+            0..Reassembly::fragments(u32::try_from(reply.len()).expect("an answer under 4 GiB"))
+        {
+            udp::write_datagram(envelope, &reply, k, &mut out);
+            let _ = socket.send_to(&out, peer);
         }
     }
+    Ok(())
 }
 
 impl Server {
     /// The answer to a datagram, if it completes a request: the answer's envelope and
     /// message bytes.
-    fn datagram(&self, bytes: &[u8], from: IpAddr) -> Option<(Envelope, Vec<u8>)> {
+    fn datagram(
+        &self,
+        bytes: &[u8],
+        from: IpAddr,
+        key: &mut Vec<u8>,
+    ) -> Option<(Envelope, Vec<u8>)> {
         let envelope = Envelope::decode(bytes).ok()?;
         if envelope.message_length > self.limits.max_request {
             return None;
@@ -133,7 +250,7 @@ impl Server {
             whole = self.gather(&envelope, bytes, from)?;
             &whole
         };
-        Some(self.reply(&envelope, message))
+        Some(self.reply(&envelope, message, key))
     }
 
     /// Adds a fragment of a request split over datagrams; the request once complete.
@@ -162,9 +279,47 @@ impl Server {
         }
     }
 
-    fn reply(&self, envelope: &Envelope, message: &[u8]) -> (Envelope, Vec<u8>) {
-        let (reply_envelope, reply) = answer(&*self.records, &self.site, envelope, message, now());
-        (reply_envelope, reply.to_bytes())
+    /// The answer's envelope and message bytes: from the cache when the same was asked
+    /// since the records last changed, else made and kept when it may be.
+    fn reply(&self, envelope: &Envelope, message: &[u8], key: &mut Vec<u8>) -> (Envelope, Vec<u8>) {
+        let now = now();
+        let reply_envelope = |version| Envelope {
+            version,
+            session_id: envelope.session_id,
+            ..Envelope::new(handle_proto::VERSION, envelope.request_id, 0)
+        };
+        let cacheable = self.limits.cache_bytes > 0 && cacheable(envelope, message);
+        let generation = self.records.generation();
+        if cacheable {
+            key.clear();
+            let suggested = envelope.suggested_version();
+            key.extend_from_slice(&[suggested.0, suggested.1]);
+            key.extend_from_slice(message);
+            key[2 + 16..2 + 20].fill(0);
+            if let Some(cached) = self.cache.get(key, generation) {
+                let mut bytes = cached.message.to_vec();
+                let expiration = now.saturating_add(crate::answer::ANSWER_LIFETIME);
+                bytes[16..20].copy_from_slice(&expiration.to_be_bytes());
+                return (reply_envelope(cached.version), bytes);
+            }
+        }
+        let (made_envelope, reply) = answer(&*self.records, &self.site, envelope, message, now);
+        let bytes = reply.to_bytes();
+        let failed = matches!(
+            reply.header.response_code,
+            handle_proto::ResponseCode::ERROR | handle_proto::ResponseCode::PROTOCOL_ERROR
+        );
+        if cacheable && !failed {
+            self.cache.put(
+                key,
+                Cached {
+                    generation,
+                    version: made_envelope.version,
+                    message: bytes.as_slice().into(),
+                },
+            );
+        }
+        (made_envelope, bytes)
     }
 }
 
@@ -206,8 +361,31 @@ impl Server {
         }
         let mut message = vec![0; envelope.message_length as usize];
         stream.read_exact(&mut message).await?;
-        let (reply_envelope, reply) = answer(&*self.records, &self.site, &envelope, &message, now());
-        stream.write_all(&handle_proto::tcp::frame(reply_envelope, &reply)).await?;
+        let (reply_envelope, reply) = self.reply(&envelope, &message, &mut Vec::new());
+        stream
+            .write_all(&handle_proto::tcp::frame_bytes(reply_envelope, &reply))
+            .await?;
         stream.shutdown().await
     }
+}
+
+/// Whether the answer to this request depends only on what the cache keys it by: a
+/// resolution or site info request (response code 0), outside any session, asking for no
+/// digest of itself (which would cover its expiration), unsigned.
+fn cacheable(envelope: &Envelope, message: &[u8]) -> bool {
+    use handle_proto::OpFlags;
+    if envelope.session_id != 0 || envelope.encrypted || message.len() < 24 {
+        return false;
+    }
+    let word = |at: usize| u32::from_be_bytes(message[at..at + 4].try_into().expect("4 bytes"));
+    let body_end = 24 + word(20) as usize;
+    let unsigned = match message.len().checked_sub(body_end) {
+        Some(0) => true,
+        Some(4) => word(body_end) == 0,
+        _ => false,
+    };
+    matches!(word(0), 1 | 2)
+        && word(4) == 0
+        && word(8) & OpFlags::RETURN_REQUEST_DIGEST == 0
+        && unsigned
 }

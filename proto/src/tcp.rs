@@ -8,14 +8,19 @@ use crate::wire::{DecodeError, DecodeErrorKind};
 /// message's length), then the message.
 #[must_use]
 pub fn frame(envelope: Envelope, message: &Message) -> Vec<u8> {
-    let body = message.to_bytes();
-    let mut out = Vec::with_capacity(Envelope::SIZE + body.len());
+    frame_bytes(envelope, &message.to_bytes())
+}
+
+/// [`frame`] for a message already encoded.
+#[must_use]
+pub fn frame_bytes(envelope: Envelope, message: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(Envelope::SIZE + message.len());
     Envelope {
-        message_length: u32::try_from(body.len()).expect("a message under 4 GiB"),
+        message_length: u32::try_from(message.len()).expect("a message under 4 GiB"),
         ..envelope
     }
     .encode(&mut out);
-    out.extend_from_slice(&body);
+    out.extend_from_slice(message);
     out
 }
 

@@ -12,24 +12,29 @@ pub const MAX_PAYLOAD: usize = 492;
 /// `k * 492 ..` of it. When there are several, each says so (`truncated`), as the
 /// reference requires of a request's fragments.
 pub fn datagrams(envelope: Envelope, message: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
-    let length = u32::try_from(message.len()).expect("a message under 4 GiB");
-    let several = message.len() > MAX_PAYLOAD;
-    message
-        .chunks(MAX_PAYLOAD)
-        .chain(message.is_empty().then_some(&[][..]))
-        .enumerate()
-        .map(move |(k, payload)| {
-            let mut out = Vec::with_capacity(Envelope::SIZE + payload.len());
-            Envelope {
-                sequence: u32::try_from(k).expect("fewer than 2^32 fragments"),
-                message_length: length,
-                truncated: several,
-                ..envelope
-            }
-            .encode(&mut out);
-            out.extend_from_slice(payload);
+    (0..Reassembly::fragments(u32::try_from(message.len()).expect("a message under 4 GiB"))).map(
+        move |k| {
+            let mut out = Vec::with_capacity(Envelope::SIZE + MAX_PAYLOAD);
+            write_datagram(envelope, message, k, &mut out);
             out
-        })
+        },
+    )
+}
+
+/// Writes datagram `k` of `message` (see [`datagrams`]) into `out`, emptied first: for a
+/// sender that reuses one buffer.
+pub fn write_datagram(envelope: Envelope, message: &[u8], k: usize, out: &mut Vec<u8>) {
+    let start = (k * MAX_PAYLOAD).min(message.len());
+    let payload = &message[start..(start + MAX_PAYLOAD).min(message.len())];
+    out.clear();
+    Envelope {
+        sequence: u32::try_from(k).expect("fewer than 2^32 fragments"),
+        message_length: u32::try_from(message.len()).expect("a message under 4 GiB"),
+        truncated: message.len() > MAX_PAYLOAD,
+        ..envelope
+    }
+    .encode(out);
+    out.extend_from_slice(payload);
 }
 
 /// A message being put back together from its datagrams. It holds the message's bytes

@@ -30,6 +30,10 @@ impl Records for StoreRecords {
             .collect::<Result<Vec<_>, _>>()
             .map(Some)
     }
+
+    fn generation(&self) -> u64 {
+        self.0.generation()
+    }
 }
 
 /// The site record of one server answering at `address` over TCP and UDP: a primary site of

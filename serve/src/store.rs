@@ -69,6 +69,9 @@ pub struct Store {
     /// sees each record whole, old or new). Beginning a transaction and finding the table
     /// for every request cost more than the lookup itself. (Dropped before the database.)
     snapshot: RwLock<Arc<Records>>,
+    /// How many commits have replaced the snapshot: what a cache of answers made from the
+    /// records checks that they are still the records'.
+    generation: std::sync::atomic::AtomicU64,
     db: Database,
 }
 
@@ -109,7 +112,11 @@ impl Store {
         txn.open_table(RECORDS).map_err(|e| err("store", e))?;
         txn.commit().map_err(|e| err("store", e))?;
         let snapshot = RwLock::new(Arc::new(Self::begin(&db)?));
-        Ok(Self { snapshot, db })
+        Ok(Self {
+            snapshot,
+            generation: std::sync::atomic::AtomicU64::new(0),
+            db,
+        })
     }
 
     /// Makes a new store at `path` holding the records of `input`, or nothing at all: the
@@ -166,6 +173,13 @@ impl Store {
     fn begin(db: &Database) -> Result<Records, StoreError> {
         let txn = db.begin_read().map_err(|e| err("store", e))?;
         txn.open_table(RECORDS).map_err(|e| err("store", e))
+    }
+
+    /// How many imports have been committed since the store was opened: a cache of what
+    /// was made from the records holds while it is the same.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// The snapshot reads use.
@@ -299,6 +313,8 @@ impl Store {
             .write()
             .unwrap_or_else(PoisonError::into_inner);
         *snapshot = Arc::new(Self::begin(&self.db)?);
+        self.generation
+            .fetch_add(1, std::sync::atomic::Ordering::Release);
         Ok(done)
     }
 }

@@ -333,6 +333,15 @@ async fn serve_tcp(server: Arc<Server>, listener: TcpListener) -> io::Result<()>
             .map_err(io::Error::other)?;
         let (stream, _) = match listener.accept().await {
             Ok(accepted) => accepted,
+            // A connection reset before it was accepted: the next one, at once.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::ConnectionAborted | io::ErrorKind::ConnectionReset
+                ) =>
+            {
+                continue
+            }
             // Out of file descriptors and the like: wait a little rather than spin.
             Err(_) => {
                 tokio::time::sleep(Duration::from_millis(50)).await;
@@ -365,7 +374,13 @@ impl Server {
         stream
             .write_all(&handle_proto::tcp::frame_bytes(reply_envelope, &reply))
             .await?;
-        stream.shutdown().await
+        // The client closes first (it has what it asked for): the connection's TIME_WAIT
+        // is then the client's, not the server's, which would otherwise hold one per
+        // request answered. A client that does not close is dropped at the connection's
+        // time limit.
+        let mut rest = [0_u8; 64];
+        while stream.read(&mut rest).await? > 0 {}
+        Ok(())
     }
 }
 

@@ -86,6 +86,9 @@ pub async fn serve(
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
+                // A connection reset before it was accepted: the next one, at once (a
+                // pause here held every waiting client 50 ms).
+                Err(e) if matches!(e.kind(), std::io::ErrorKind::ConnectionAborted | std::io::ErrorKind::ConnectionReset) => continue,
                 Err(e) => {
                     // Out of file descriptors and the like: wait, and go on.
                     log_line(&format!("{{\"event\":\"accept-error\",\"error\":{}}}", json_string(&e.to_string())));

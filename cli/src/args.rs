@@ -262,6 +262,23 @@ enum ServeAction {
         #[arg(long, value_name = "FILE", default_value = "hdl-store.redb")]
         store: PathBuf,
     },
+    /// Write the site record of `hdl serve --handle-bind ADDR` on this store (its address,
+    /// interfaces and key), in HANDLE.NET's JSON form (its siteinfo.json) on standard
+    /// output, and with --binary in its binary form (siteinfo.bin): what a prefix's HS_SITE
+    /// value holds so that resolvers find the server. Makes the server's key beside the
+    /// store (FILE.key) when it has none yet.
+    #[command(after_help = SITEINFO_EXAMPLES)]
+    Siteinfo {
+        /// The address the server answers the protocol at.
+        #[arg(long, value_name = "ADDR")]
+        handle_bind: std::net::SocketAddr,
+        /// The store file, beside which the key is kept.
+        #[arg(long, value_name = "FILE", default_value = "hdl-store.redb")]
+        store: PathBuf,
+        /// Also write the binary form to this file.
+        #[arg(long, value_name = "FILE")]
+        binary: Option<PathBuf>,
+    },
 }
 
 // Examples, one to a line, after the options in `--help`. Each runs as written from the
@@ -320,6 +337,10 @@ pub const RESOLVE_EXAMPLES: &str = "Examples:
   hdl resolve --server 127.0.0.1:2641 --tcp --id 20.1000/5555
   hdl resolve --server 127.0.0.1:2641 --jobs 256 --json data/ids.txt > answers.jsonl";
 
+pub const SITEINFO_EXAMPLES: &str = "Examples:
+  hdl serve siteinfo --handle-bind 127.0.0.1:2641 --store handles.redb > siteinfo.json
+  hdl serve siteinfo --handle-bind 192.0.2.7:2641 --store handles.redb --binary siteinfo.bin";
+
 pub const PARSE_EXAMPLES: &str = "Examples:
   hdl parse --id 10.978.8896471/foo
   hdl parse --json --id 20.1000/5555 --id 0.NA/10.1045
@@ -362,6 +383,11 @@ pub enum Job {
     Import {
         records: PathBuf,
         store: PathBuf,
+    },
+    Siteinfo {
+        handle_bind: std::net::SocketAddr,
+        store: PathBuf,
+        binary: Option<PathBuf>,
     },
     Completions(clap_complete::Shell),
 }
@@ -453,6 +479,19 @@ impl Cli {
                 action: Some(ServeAction::Import { records, store }),
                 ..
             } => Job::Import { records, store },
+            Command::Serve {
+                action:
+                    Some(ServeAction::Siteinfo {
+                        handle_bind,
+                        store,
+                        binary,
+                    }),
+                ..
+            } => Job::Siteinfo {
+                handle_bind,
+                store,
+                binary,
+            },
             Command::Serve { action: None, args } => Job::Serve(args),
             Command::Completions { shell } => Job::Completions(shell),
         })

@@ -59,6 +59,11 @@ fn main() -> ExitCode {
         Job::Record(args) => record::run(&args),
         Job::Serve(args) => serve::run(&args),
         Job::Import { records, store } => serve::import(&records, &store),
+        Job::Siteinfo {
+            handle_bind,
+            store,
+            binary,
+        } => serve::siteinfo(handle_bind, &store, binary.as_deref()),
         Job::Completions(shell) => {
             let mut command = Cli::command();
             clap_complete::generate(shell, &mut command, "hdl", &mut std::io::stdout());

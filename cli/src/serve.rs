@@ -245,15 +245,22 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
                 tokio::net::TcpListener::from_std(tcp)?,
             );
             let address = tcp.local_addr()?;
-            let site = handle_serve::native::site(address, Vec::new());
+            let key = Arc::new(server_key(&args.store)?);
+            let site = handle_serve::native::site(address, key.public_key());
             let records = Arc::new(handle_serve::native::StoreRecords(db.clone()));
             let stop = stop.clone();
             tokio::spawn(async move {
                 let stopped = async move { stop.notified().await };
-                if let Err(e) =
-                    handle_net::server::serve(records, site, udp, tcp, Default::default(), stopped)
-                        .await
-                {
+                let served = handle_net::server::serve(
+                    records,
+                    site,
+                    Some(key),
+                    udp,
+                    tcp,
+                    Default::default(),
+                    stopped,
+                );
+                if let Err(e) = served.await {
                     report(format_args!("hdl serve: the handle protocol stopped: {e}"));
                 }
             });
@@ -352,4 +359,54 @@ fn bind_native(
         }
     }
     Err(named(io::Error::other("no port free for both TCP and UDP")))
+}
+
+/// The server's key, kept beside the store (`STORE.key`, PKCS #8, readable by its owner
+/// only): read, or made and kept on first use, so that the site record written once stays
+/// the server's.
+fn server_key(store: &Path) -> io::Result<handle_net::key::ServerKey> {
+    let mut path = store.as_os_str().to_owned();
+    path.push(".key");
+    let path = PathBuf::from(path);
+    let named = |e: String| io::Error::other(format!("{}: {e}", path.display()));
+    match std::fs::read(&path) {
+        Ok(der) => handle_net::key::ServerKey::from_pkcs8(&der).map_err(named),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let key = handle_net::key::ServerKey::generate().map_err(named)?;
+            let der = key.to_pkcs8().map_err(named)?;
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            std::io::Write::write_all(&mut options.open(&path)?, &der)?;
+            report(format_args!(
+                "hdl serve: a new key for the handle protocol in {}",
+                path.display()
+            ));
+            Ok(key)
+        }
+        Err(e) => Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+    }
+}
+
+/// `hdl serve siteinfo`: the site record of the server at `address` on `store`, as JSON
+/// on standard output and in its binary form to `binary`.
+///
+/// # Errors
+///
+/// The key cannot be read or made, or a file not written.
+pub fn siteinfo(
+    address: std::net::SocketAddr,
+    store: &Path,
+    binary: Option<&Path>,
+) -> io::Result<Status> {
+    let key = server_key(store)?;
+    let site = handle_serve::native::site(address, key.public_key());
+    let json = serde_json::to_string_pretty(&handle_proto::rest::site_json(&site))?;
+    println!("{json}");
+    if let Some(path) = binary {
+        std::fs::write(path, site.to_bytes())
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    }
+    Ok(Status::AllValid)
 }

@@ -176,10 +176,12 @@ fn every_help_example_runs() {
         "completions",
         "serve",
         "resolve",
+        "serve siteinfo",
     ];
     let curl = Command::new("curl").arg("--version").output().is_ok();
     for subcommand in subcommands {
-        let help = text(&hdl(&[subcommand, "--help"], b"").stdout);
+        let words: Vec<&str> = subcommand.split(' ').chain(["--help"]).collect();
+        let help = text(&hdl(&words, b"").stdout);
         let examples: Vec<&str> = help
             .split("Examples:\n")
             .nth(1)
@@ -188,10 +190,10 @@ fn every_help_example_runs() {
             .map(|l| l.strip_prefix("  ").expect("an example a line"))
             .collect();
         assert!(examples.len() >= 2, "{subcommand}");
-        let dir = workspace(&format!("help-{subcommand}"));
+        let dir = workspace(&format!("help-{}", subcommand.replace(' ', "-")));
         let mut server = None;
         for example in examples {
-            if example.starts_with("hdl serve") && !example.starts_with("hdl serve import") {
+            if example.starts_with("hdl serve --") {
                 drop(server.take());
                 server = serve(&dir, example);
                 if server.is_none() {
@@ -253,8 +255,16 @@ fn every_option_in_a_help_is_in_the_readme() {
             seen.push(option);
         }
     }
-    let help = text(&hdl(&["serve", "import", "--help"], b"").stdout);
-    seen.extend(options(&help));
+    for nested in ["import", "siteinfo"] {
+        let help = text(&hdl(&["serve", nested, "--help"], b"").stdout);
+        for option in options(&help) {
+            assert!(
+                readme.contains(&option),
+                "`hdl serve {nested} {option}` is not in the README"
+            );
+            seen.push(option);
+        }
+    }
     // Options the README names in its command section that no help shows.
     let section = readme
         .split("## The command")

@@ -105,4 +105,14 @@ for h in "${handles[@]}" TEST/none; do
     check "$h over $t (reference client)" "$expected" "$actual"
   done
 done
+echo "== certified answers from our server, checked by the reference's client with the key in our site record"
+"$hdl" serve siteinfo --handle-bind "127.0.0.1:$port" --store "$work/ours.redb" >"$work/oursite.json"
+if javac -cp "$CP" -d "$work" "$root/net/reference/CertCheck.java" 2>"$work/javac.log"; then
+  for t in tcp udp; do
+    said=$(java -cp "$CP:$work" CertCheck "$work/oursite.json" TEST/1 "$t" 2>&1 | tail -1)
+    check "TEST/1 over $t, certified" "code 1 verified" "$said"
+  done
+else
+  echo "  skipped: javac failed: $(head -3 "$work/javac.log")"
+fi
 exit $fail

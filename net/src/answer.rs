@@ -33,6 +33,7 @@ pub fn answer(
     envelope: &Envelope,
     message: &[u8],
     now: u32,
+    key: Option<&crate::key::ServerKey>,
 ) -> (Envelope, Message) {
     let reply_envelope = Envelope {
         version: min_version(envelope.suggested_version(), VERSION),
@@ -103,6 +104,19 @@ pub fn answer(
     reply.header.site_serial = site.serial;
     if site.is_primary() {
         reply.header.flags = reply.header.flags.with(OpFlags::AUTH, true);
+    }
+    // A certified answer, as the reference signs one (N13): its header and body, after
+    // the envelope's fields, with the server's key. Without a key the answer goes unsigned,
+    // and a client that checks says so.
+    if let (true, Some(key)) = (request.header.flags.has(OpFlags::CERT), key) {
+        let bytes = reply.to_bytes();
+        // The credential's length closes the message: header and body are the rest.
+        let header_and_body = &bytes[..bytes.len() - 4];
+        let data = handle_proto::credential::signed_data(&reply_envelope, 0, header_and_body);
+        let signature = key.sign(&data);
+        reply.credential = handle_proto::Credential::Signed(handle_proto::credential::signed(
+            "SHA-256", &signature, 0,
+        ));
     }
     (reply_envelope, reply)
 }

@@ -13,6 +13,7 @@
 pub mod answer;
 pub mod client;
 pub mod hash;
+pub mod key;
 pub mod resolver;
 pub mod server;
 

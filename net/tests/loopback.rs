@@ -54,6 +54,7 @@ async fn start(records: Map) -> SocketAddr {
         tokio::spawn(serve(
             Arc::new(records),
             site(addr.port()),
+            None,
             udp,
             tcp,
             Limits::default(),
@@ -187,4 +188,72 @@ async fn site_info_and_what_is_not_answered() {
     let (envelope, message) = handle_proto::tcp::unframe(&reply).unwrap();
     assert_eq!(envelope.request_id, 9);
     assert_eq!(message.header.response_code, ResponseCode::PROTOCOL_ERROR);
+}
+
+/// A request that asks for a certified answer gets one signed as the reference signs it:
+/// the envelope's fields and the header and body, under the key the site record names.
+#[tokio::test]
+async fn certified_answers_verify_with_the_site_key() {
+    use handle_proto::{credential, Credential, PublicKey};
+    use rsa::pkcs1v15::{Signature, VerifyingKey};
+    use rsa::signature::Verifier;
+    use rsa::{BigUint, RsaPublicKey};
+
+    let key = Arc::new(handle_net::key::ServerKey::generate().unwrap());
+    let tcp = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = tcp.local_addr().unwrap();
+    let udp = UdpSocket::bind(addr).await.unwrap();
+    let mut served = site(addr.port());
+    served.servers[0].public_key = key.public_key();
+    let server_site = served.clone();
+    tokio::spawn(serve(
+        Arc::new(records()),
+        server_site,
+        Some(key),
+        udp,
+        tcp,
+        Limits::default(),
+        std::future::pending(),
+    ));
+    let published = PublicKey::decode(&served.servers[0].public_key).unwrap();
+    let public = RsaPublicKey::new(
+        BigUint::from_bytes_be(&published.numbers[1]),
+        BigUint::from_bytes_be(&published.numbers[0]),
+    )
+    .unwrap();
+    let verifier = VerifyingKey::<sha2::Sha256>::new(public);
+    for transport in [Transport::Udp, Transport::Tcp] {
+        let mut request = Message::resolution(b"TEST/1", &[], &[], u32::MAX);
+        request.header.flags = request.header.flags.with(handle_proto::OpFlags::CERT, true);
+        for _ in 0..2 {
+            // (Twice: a certified answer is made for each request, never kept.)
+            let (envelope, answer) = ask(addr, transport, &request, 41, &Timeouts::default())
+                .await
+                .unwrap();
+            let Credential::Signed(bytes) = &answer.credential else {
+                panic!("unsigned: {:?}", answer.credential)
+            };
+            // The signature is the last byte string of the credential.
+            let n = u32::from_be_bytes(
+                bytes[bytes.len() - 260..bytes.len() - 256]
+                    .try_into()
+                    .unwrap(),
+            );
+            assert_eq!(n, 256, "a 2,048-bit signature");
+            let signature = Signature::try_from(&bytes[bytes.len() - 256..]).unwrap();
+            let unsigned = Message {
+                credential: Credential::Empty,
+                ..answer.clone()
+            }
+            .to_bytes();
+            let data = credential::signed_data(&envelope, 0, &unsigned[..unsigned.len() - 4]);
+            verifier
+                .verify(&data, &signature)
+                .expect("the signature verifies");
+            assert_eq!(
+                &credential::signed("SHA-256", &bytes[bytes.len() - 256..], 0),
+                bytes
+            );
+        }
+    }
 }

@@ -69,6 +69,7 @@ fn start(
     tokio::spawn(serve(
         Arc::new(Map(records)),
         site,
+        None,
         udp,
         tcp,
         Limits::default(),

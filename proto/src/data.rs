@@ -95,6 +95,16 @@ pub struct PublicKey {
 }
 
 impl PublicKey {
+    /// An RSA public key from the magnitudes (big-endian) of its exponent and modulus.
+    #[must_use]
+    pub fn rsa(exponent: &[u8], modulus: &[u8]) -> Self {
+        Self {
+            kind: b"RSA_PUB_KEY".to_vec(),
+            flags: 0,
+            numbers: vec![java_integer(exponent), java_integer(modulus)],
+        }
+    }
+
     /// Reads `HS_PUBKEY` data.
     ///
     /// # Errors
@@ -134,6 +144,23 @@ impl PublicKey {
             out.bytes(n);
         }
     }
+}
+
+/// A big-endian magnitude as Java's `BigInteger.toByteArray` writes it (as the reference
+/// writes a key's numbers): no leading zeros, but one when the top bit is set.
+#[must_use]
+pub fn java_integer(magnitude: &[u8]) -> Vec<u8> {
+    let start = magnitude
+        .iter()
+        .position(|&b| b != 0)
+        .unwrap_or(magnitude.len());
+    let n = &magnitude[start..];
+    let mut out = Vec::with_capacity(n.len() + 1);
+    if n.first().is_none_or(|&b| b & 0x80 != 0) {
+        out.push(0);
+    }
+    out.extend_from_slice(n);
+    out
 }
 
 /// Decodes with `decode` and re-encodes: for tests of the exact inverse.

@@ -25,6 +25,7 @@
 #![deny(missing_docs)]
 
 mod codes;
+pub mod credential;
 mod data;
 mod envelope;
 #[doc(hidden)]
@@ -39,7 +40,7 @@ mod value;
 mod wire;
 
 pub use codes::{OpCode, OpFlags, ResponseCode};
-pub use data::{AdminRef, PublicKey, ValueRefList};
+pub use data::{java_integer, AdminRef, PublicKey, ValueRefList};
 pub use envelope::Envelope;
 pub use message::{Body, Credential, Digest, Header, Message};
 pub use site::{HashOption, Interface, Protocol, ServerInfo, ServiceKind, SiteInfo};

@@ -255,8 +255,10 @@ fn permissions(text: &str) -> Result<Permissions, ConvertError> {
     ))
 }
 
-/// A site record as the REST API writes it (the reference's `SiteInfoGsonTypeAdapter`).
-fn site_json(site: &SiteInfo) -> Value {
+/// A site record as the REST API writes it (the reference's `SiteInfoGsonTypeAdapter`,
+/// also the form of its `siteinfo.json`).
+#[must_use]
+pub fn site_json(site: &SiteInfo) -> Value {
     let mut o = Map::new();
     o.insert("version".into(), json!(site.format_version));
     o.insert(
@@ -436,7 +438,7 @@ fn key_from_json(v: &Value) -> Result<PublicKey, ConvertError> {
         v.get(k)
             .and_then(Value::as_str)
             .and_then(unbase64)
-            .map(|b| signed(&b))
+            .map(|b| crate::data::java_integer(&b))
             .ok_or_else(bad)
     };
     match v.get("kty").and_then(Value::as_str) {
@@ -460,19 +462,6 @@ fn unsigned(n: &[u8]) -> &[u8] {
         [0, rest @ ..] if !rest.is_empty() => rest,
         n => n,
     }
-}
-
-/// A big-endian magnitude as Java's `BigInteger` writes it: no leading zeros, but one when
-/// the top bit is set.
-fn signed(n: &[u8]) -> Vec<u8> {
-    let start = n.iter().position(|&b| b != 0).unwrap_or(n.len());
-    let n = &n[start..];
-    let mut out = Vec::with_capacity(n.len() + 1);
-    if n.first().is_none_or(|&b| b & 0x80 != 0) {
-        out.push(0);
-    }
-    out.extend_from_slice(n);
-    out
 }
 
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -217,9 +217,15 @@ async fn resolve_one(
                     _ => ask(*addr, transport, &request, request_id(handle), timeouts).await,
                 };
                 match asked {
+                    // `RC_ERROR`, the server's failure or its UDP limits (N14): the next
+                    // transport, as HDLNET's client goes on.
+                    // (Kept, for when no transport answers better.)
                     Ok((_, m)) => {
+                        let failed = m.header.response_code == ResponseCode::ERROR;
                         answer = Some(m);
-                        break;
+                        if !failed {
+                            break;
+                        }
                     }
                     Err(e) => last = format!("{addr} over {transport:?}: {e}"),
                 }

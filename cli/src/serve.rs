@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use handle_net::limit::{Counters, RateLimits, REPORT_EVERY};
+use handle_net::server::Service;
 use handle_serve::{Config, Imported, Store};
 
 use crate::output::report;
@@ -156,9 +158,82 @@ pub struct ServeArgs {
     /// resolution and site info from the same store.
     #[arg(long, value_name = "ADDR")]
     pub handle_bind: Option<std::net::SocketAddr>,
+    /// The Handle protocol's limits on UDP.
+    #[command(flatten)]
+    pub udp: UdpLimitArgs,
     /// No access log.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// `hdl serve`'s limits on the Handle protocol over UDP (N14): a UDP request proves nothing
+/// of where it came from, so each source network has a budget, and an answer over it is
+/// dropped or sent as a short error on which clients ask again over TCP.
+#[derive(clap::Args)]
+#[command(next_help_heading = "Handle protocol over UDP (with --handle-bind)")]
+pub struct UdpLimitArgs {
+    /// Answers a second to one source network (0: no limit).
+    #[arg(long, value_name = "N", default_value_t = RateLimits::default().answers_per_second)]
+    pub udp_answers_per_second: u32,
+    /// Bytes of answers a second to one source network (0: no limit).
+    #[arg(long, value_name = "BYTES", default_value_t = RateLimits::default().bytes_per_second)]
+    pub udp_bytes_per_second: u32,
+    /// Seconds of those rates a network may spend at once.
+    #[arg(long, value_name = "SECS", default_value_t = RateLimits::default().burst_seconds,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub udp_burst: u32,
+    /// Of the answers over a network's budget, every Nth is sent as a short error that
+    /// sends the client to TCP, and the rest dropped (1: every one; 0: none).
+    #[arg(long, value_name = "N", default_value_t = RateLimits::default().slip)]
+    pub udp_slip: u32,
+    /// The most datagrams (of 512 bytes) an answer may take over UDP; a larger one is
+    /// sent as a short error that sends the client to TCP (0: no cap).
+    #[arg(long, value_name = "N", default_value_t = RateLimits::default().max_datagrams)]
+    pub udp_max_datagrams: u32,
+    /// The bits of an IPv4 address that name its network, for the budget.
+    #[arg(long, value_name = "BITS", default_value_t = RateLimits::default().ipv4_prefix,
+          value_parser = clap::value_parser!(u8).range(0..=32))]
+    pub udp_ipv4_prefix: u8,
+    /// The bits of an IPv6 address that name its network, for the budget.
+    #[arg(long, value_name = "BITS", default_value_t = RateLimits::default().ipv6_prefix,
+          value_parser = clap::value_parser!(u8).range(0..=128))]
+    pub udp_ipv6_prefix: u8,
+}
+
+impl UdpLimitArgs {
+    fn limits(&self) -> RateLimits {
+        RateLimits {
+            answers_per_second: self.udp_answers_per_second,
+            bytes_per_second: self.udp_bytes_per_second,
+            burst_seconds: self.udp_burst,
+            slip: self.udp_slip,
+            max_datagrams: self.udp_max_datagrams,
+            ipv4_prefix: self.udp_ipv4_prefix,
+            ipv6_prefix: self.udp_ipv6_prefix,
+            ..RateLimits::default()
+        }
+    }
+}
+
+/// Says what the UDP limits held back, every [`REPORT_EVERY`] when they held back anything.
+async fn report_limited(counters: Arc<Counters>) {
+    let mut every = tokio::time::interval(REPORT_EVERY);
+    every.tick().await;
+    loop {
+        every.tick().await;
+        say_limited(&counters, "the last minute");
+    }
+}
+
+/// What the UDP limits held back, since they were last counted, `over` that time.
+fn say_limited(counters: &Counters, over: &str) {
+    let limited = counters.take();
+    if limited.any() {
+        report(format_args!(
+            "hdl serve: handle protocol over UDP, {over}: {} answers over a network's budget sent to TCP, {} dropped; {} too large for UDP sent to TCP",
+            limited.slipped, limited.dropped, limited.too_large
+        ));
+    }
 }
 
 /// Serves the store (importing `records` first when the store is empty or missing) until
@@ -239,6 +314,7 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
         let db = Arc::new(db);
         let imports = listen_for_imports(&db, &args.store);
         let stop = Arc::new(tokio::sync::Notify::new());
+        let counters = Arc::new(Counters::default());
         if let Some((udp, tcp)) = native {
             let (udp, tcp) = (
                 tokio::net::UdpSocket::from_std(udp)?,
@@ -248,18 +324,15 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             let key = Arc::new(server_key(&args.store)?);
             let site = handle_serve::native::site(address, key.public_key());
             let records = Arc::new(handle_serve::native::StoreRecords(db.clone()));
+            let mut service = Service::new(records, site);
+            service.key = Some(key);
+            service.limits.udp = args.udp.limits();
+            service.counters = counters.clone();
+            tokio::spawn(report_limited(counters.clone()));
             let stop = stop.clone();
             tokio::spawn(async move {
                 let stopped = async move { stop.notified().await };
-                let served = handle_net::server::serve(
-                    records,
-                    site,
-                    Some(key),
-                    udp,
-                    tcp,
-                    Default::default(),
-                    stopped,
-                );
+                let served = handle_net::server::serve(service, udp, tcp, stopped);
                 if let Err(e) = served.await {
                     report(format_args!("hdl serve: the handle protocol stopped: {e}"));
                 }
@@ -274,6 +347,7 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
         ));
         handle_serve::serve(db, listener, config, shutdown_signal()).await?;
         stop.notify_one();
+        say_limited(&counters, "since the last report");
         // The imports under way end (importing nothing) and are waited for, a bounded time.
         drop(imports);
         report(format_args!("hdl serve: stopped"));

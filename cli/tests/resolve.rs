@@ -24,6 +24,67 @@ fn record(handle: &str, n: u32) -> String {
     )
 }
 
+/// Where a server answers the Handle protocol, as it says.
+fn protocol_address(server: &Running) -> String {
+    server
+        .said
+        .lines()
+        .find_map(|l| l.strip_prefix("hdl serve: handle protocol on "))
+        .and_then(|l| l.split(' ').next())
+        .unwrap_or_else(|| panic!("{}", server.said))
+        .to_owned()
+}
+
+/// A public server's limits (the defaults) and a client asking for more than its budget
+/// and for answers too large for UDP: every answer all the same, over TCP after UDP.
+#[test]
+fn resolve_past_the_udp_limits() {
+    let dir = TempDir::new("resolve-limited");
+    let records = dir.path().join("records.jsonl");
+    let lines: Vec<String> = (0..300)
+        .map(|i| record(&format!("TEST/{i}"), 1 + i % 40))
+        .collect();
+    std::fs::write(&records, lines.join("\n") + "\n").unwrap();
+    let server = Running::start(
+        &dir.path().join("store.redb"),
+        &[
+            "--records",
+            records.to_str().unwrap(),
+            "--handle-bind",
+            "127.0.0.1:0",
+            "--udp-answers-per-second",
+            "50",
+            "--udp-burst",
+            "1",
+        ],
+    );
+    let native = protocol_address(&server);
+    let input: String = (0..300).map(|i| format!("TEST/{i}\n")).collect();
+    let out = hdl(
+        &["resolve", "--server", &native, "--json", "--jobs", "32"],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let answers: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
+    assert_eq!(answers, lines);
+    // Over UDP alone, what is too large is said so.
+    let out = hdl(
+        &[
+            "resolve", "--server", &native, "--udp", "--json", "-i", "TEST/39",
+        ],
+        b"",
+    );
+    assert_eq!(
+        text(&out.stdout).trim(),
+        r#"{"responseCode":2,"handle":"TEST/39","message":"too large for UDP: ask over TCP"}"#
+    );
+    let (_, said) = server.stop_within(Duration::from_secs(10));
+    assert!(
+        said.contains("too large for UDP sent to TCP"),
+        "the limits are logged: {said}"
+    );
+}
+
 #[test]
 fn resolve_from_hdl_serve() {
     let dir = TempDir::new("resolve");
@@ -33,6 +94,7 @@ fn resolve_from_hdl_serve() {
         .collect();
     std::fs::write(&records, lines.join("\n") + "\n").unwrap();
     let store = dir.path().join("store.redb");
+    // A private server: no limits on UDP (N14), so that UDP alone answers them all.
     let server = Running::start(
         &store,
         &[
@@ -40,15 +102,15 @@ fn resolve_from_hdl_serve() {
             records.to_str().unwrap(),
             "--handle-bind",
             "127.0.0.1:0",
+            "--udp-answers-per-second",
+            "0",
+            "--udp-bytes-per-second",
+            "0",
+            "--udp-max-datagrams",
+            "0",
         ],
     );
-    let native = server
-        .said
-        .lines()
-        .find_map(|l| l.strip_prefix("hdl serve: handle protocol on "))
-        .and_then(|l| l.split(' ').next())
-        .unwrap_or_else(|| panic!("{}", server.said))
-        .to_owned();
+    let native = protocol_address(&server);
     for transport in ["--udp", "--tcp"] {
         // Every record, as the REST API writes it, in input order, 32 in flight.
         let input: String = (0..300).map(|i| format!("TEST/{i}\n")).collect();

@@ -3,7 +3,7 @@
 # its client resolves from `hdl serve --handle-bind` over TCP and UDP and gets exactly the
 # stored values; `hdl resolve --server` against its server gets exactly what its own client
 # gets. Handles with many values (many datagrams), type filters, values that are not text,
-# handles that do not exist.
+# handles that do not exist; the UDP limits (N14) as the reference client meets them.
 #
 #   bash net/reference/run.sh [path/to/hdl]
 #
@@ -84,7 +84,9 @@ done
 
 echo "== our server (hdl serve --handle-bind), the reference's client"
 port=$(free_port)
-"$hdl" serve --records "$records" --store "$work/ours.redb" --bind 127.0.0.1:0 --handle-bind "127.0.0.1:$port" --quiet >"$work/ours.log" 2>&1 &
+# (No cap on UDP answers here: the reference's client gets every answer over UDP as from
+# the reference's server; the limits are checked below.)
+"$hdl" serve --records "$records" --store "$work/ours.redb" --bind 127.0.0.1:0 --handle-bind "127.0.0.1:$port" --udp-max-datagrams 0 --quiet >"$work/ours.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 60); do grep -q "handle protocol on" "$work/ours.log" && break; sleep 0.2; done
 java -cp "$CP" ServerKit siteinfo "$work/client" "$port" >/dev/null
@@ -112,6 +114,32 @@ if javac -cp "$CP" -d "$work" "$root/net/reference/CertCheck.java" 2>"$work/java
     said=$(java -cp "$CP:$work" CertCheck "$work/oursite.json" TEST/1 "$t" 2>&1 | tail -1)
     check "TEST/1 over $t, certified" "code 1 verified" "$said"
   done
+else
+  echo "  skipped: javac failed: $(head -3 "$work/javac.log")"
+fi
+
+echo "== our server's UDP limits (N14), met by the reference's client"
+if javac -cp "$CP" -d "$work" "$root/net/reference/LimitCheck.java" 2>"$work/javac.log"; then
+  limited() { # name, the server's flags...
+    local name=$1; shift
+    local p; p=$(free_port)
+    "$hdl" serve --records "$records" --store "$work/$name.redb" --bind 127.0.0.1:0 --handle-bind "127.0.0.1:$p" --quiet "$@" >"$work/$name.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 1 60); do grep -qs "handle protocol on" "$work/$name.log" && break; sleep 0.2; done
+    "$hdl" serve siteinfo --handle-bind "127.0.0.1:$p" --store "$work/$name.redb" >"$work/$name.json"
+  }
+  ask() { java -cp "$CP:$work" LimitCheck "$work/$1.json" "$2" "$3" "$4" 2>&1 | tail -1; }
+  # The defaults: 60 values of 200 bytes take more than 4 datagrams.
+  limited defaults
+  check "TEST/large over udp: too large" "failed: too large for UDP: ask over TCP" "$(ask defaults TEST/large udp 1)"
+  check "TEST/large over tcp" "1 answered, code 1, 60 values, slowest under 500 ms" "$(ask defaults TEST/large tcp 1)"
+  check "TEST/large as the client chooses: to TCP at once" "1 answered, code 1, 60 values, slowest under 500 ms" "$(ask defaults TEST/large any 1)"
+  # A budget of one answer a second: over it, every answer sends the client to TCP at once...
+  limited slip1 --udp-answers-per-second 1 --udp-burst 1 --udp-slip 1
+  check "TEST/1 20 times over budget, slip 1" "20 answered, code 1, 4 values, slowest under 500 ms" "$(ask slip1 TEST/1 any 20)"
+  # ...where dropped answers keep it waiting for its UDP retries (which is why some slip).
+  limited slip0 --udp-answers-per-second 1 --udp-burst 1 --udp-slip 0
+  check "TEST/1 twice over budget, slip 0" "2 answered, code 1, 4 values, slowest over 500 ms" "$(ask slip0 TEST/1 any 2)"
 else
   echo "  skipped: javac failed: $(head -3 "$work/javac.log")"
 fi

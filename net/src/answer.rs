@@ -35,11 +35,7 @@ pub fn answer(
     now: u32,
     key: Option<&crate::key::ServerKey>,
 ) -> (Envelope, Message) {
-    let reply_envelope = Envelope {
-        version: min_version(envelope.suggested_version(), VERSION),
-        session_id: envelope.session_id,
-        ..Envelope::new(VERSION, envelope.request_id, 0)
-    };
+    let reply_envelope = reply_envelope(envelope);
     let expiration = now.saturating_add(ANSWER_LIFETIME);
     let request = match Message::decode(message) {
         Ok(m) if m.header.is_request() => m,
@@ -59,19 +55,7 @@ pub fn answer(
             );
         }
     };
-    // The digest of the request, when asked for: of its header and body as received.
-    let digest = request
-        .header
-        .flags
-        .has(OpFlags::RETURN_REQUEST_DIGEST)
-        .then(|| {
-            let body_length = u32::from_be_bytes(message[20..24].try_into().expect("4 bytes"));
-            let signed = &message[..(24 + body_length as usize).min(message.len())];
-            Digest {
-                algorithm: 3,
-                bytes: Sha256::digest(signed).to_vec(),
-            }
-        });
+    let digest = digest(&request, message);
     let (code, body) = match (&request.header.opcode, &request.body) {
         (
             &OpCode::RESOLUTION,
@@ -119,6 +103,48 @@ pub fn answer(
         ));
     }
     (reply_envelope, reply)
+}
+
+/// The digest of a request, when it asks for one: of its header and body as received.
+fn digest(request: &Message, message: &[u8]) -> Option<Digest> {
+    request
+        .header
+        .flags
+        .has(OpFlags::RETURN_REQUEST_DIGEST)
+        .then(|| {
+            let body_length = u32::from_be_bytes(message[20..24].try_into().expect("4 bytes"));
+            let signed = &message[..(24 + body_length as usize).min(message.len())];
+            Digest {
+                algorithm: 3,
+                bytes: Sha256::digest(signed).to_vec(),
+            }
+        })
+}
+
+/// An `RC_ERROR` answer saying `why`, short and unsigned, to the request whose envelope is
+/// `envelope` and whose bytes are `message`: a client takes it as this server's failure and
+/// asks again by its next protocol (HDLNET's client: TCP after UDP) (N14). `None` for a
+/// message that is no request, which is not answered.
+#[must_use]
+pub fn refusal(
+    site: &SiteInfo,
+    envelope: &Envelope,
+    message: &[u8],
+    now: u32,
+    why: &str,
+) -> Option<(Envelope, Message)> {
+    let request = Message::decode(message)
+        .ok()
+        .filter(|m| m.header.is_request())?;
+    let reply_envelope = reply_envelope(envelope);
+    let body = Body::Error {
+        digest: digest(&request, message),
+        message: why.as_bytes().to_vec(),
+    };
+    let expiration = now.saturating_add(ANSWER_LIFETIME);
+    let mut reply = Message::answer(&request.header, ResponseCode::ERROR, body, expiration);
+    reply.header.site_serial = site.serial;
+    Some((reply_envelope, reply))
 }
 
 /// A resolution (N4, N9): the values the request selects that anyone may read, or why none.
@@ -186,6 +212,16 @@ fn error_body(message: &str) -> Body {
     Body::Error {
         digest: None,
         message: message.as_bytes().to_vec(),
+    }
+}
+
+/// An answer's envelope: the request's id and session, in the version it suggests (at most
+/// this server's).
+fn reply_envelope(request: &Envelope) -> Envelope {
+    Envelope {
+        version: min_version(request.suggested_version(), VERSION),
+        session_id: request.session_id,
+        ..Envelope::new(VERSION, request.request_id, 0)
     }
 }
 

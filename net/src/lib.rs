@@ -14,6 +14,7 @@ pub mod answer;
 pub mod client;
 pub mod hash;
 pub mod key;
+pub mod limit;
 pub mod resolver;
 pub mod server;
 

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::net::IpAddr;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -17,7 +18,8 @@ use tokio::net::{TcpListener, TcpStream, UdpSocket};
 // (`UdpSocket` is taken as tokio's, bound by the caller, and served from threads.)
 use tokio::sync::Semaphore;
 
-use crate::answer::{answer, Records};
+use crate::answer::{answer, refusal, Records};
+use crate::limit::{Admission, Counters, Limiter, RateLimits};
 
 /// What the server allows.
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +39,8 @@ pub struct Limits {
     /// Answers kept, by what was asked, until the records change: at most this many bytes
     /// of answers and the requests they answer (0: none kept).
     pub cache_bytes: usize,
+    /// The UDP interface's budget per source network, and the largest UDP answer (N14).
+    pub udp: RateLimits,
 }
 
 impl Default for Limits {
@@ -50,6 +54,35 @@ impl Default for Limits {
             max_request: 64 * 1024,
             udp_workers: std::thread::available_parallelism().map_or(2, usize::from),
             cache_bytes: 32 << 20,
+            udp: RateLimits::default(),
+        }
+    }
+}
+
+/// What a server serves: its records, who it says it is, what it allows, and where it
+/// counts what it limited.
+pub struct Service {
+    /// Where it finds handles' values.
+    pub records: Arc<dyn Records>,
+    /// Its site record (for site info requests, and its answers' site serial).
+    pub site: SiteInfo,
+    /// The key it signs certified answers with; without one they go unsigned.
+    pub key: Option<Arc<crate::key::ServerKey>>,
+    /// What it allows.
+    pub limits: Limits,
+    /// What its UDP limits held back, counted as it goes.
+    pub counters: Arc<Counters>,
+}
+
+impl Service {
+    /// `records` served as a server of `site`, without a key, with the default limits.
+    pub fn new(records: Arc<dyn Records>, site: SiteInfo) -> Self {
+        Self {
+            records,
+            site,
+            key: None,
+            limits: Limits::default(),
+            counters: Arc::default(),
         }
     }
 }
@@ -60,6 +93,7 @@ struct Server {
     site: SiteInfo,
     key: Option<Arc<crate::key::ServerKey>>,
     limits: Limits,
+    limiter: Limiter,
     /// Requests split over datagrams, by source address and request id, being put together.
     pending: Mutex<HashMap<(IpAddr, u32), (Instant, Reassembly)>>,
     cache: Cache,
@@ -134,25 +168,30 @@ impl Cache {
     }
 }
 
-/// Serves `records` as a server of `site` on `udp` and `tcp` until `shutdown` completes.
+/// Serves `service` on `udp` and `tcp` until `shutdown` completes.
 ///
 /// # Errors
 ///
 /// An error of the sockets themselves (not of a client: those are answered or dropped).
 pub async fn serve(
-    records: Arc<dyn Records>,
-    site: SiteInfo,
-    key: Option<Arc<crate::key::ServerKey>>,
+    service: Service,
     udp: UdpSocket,
     tcp: TcpListener,
-    limits: Limits,
     shutdown: impl Future<Output = ()>,
 ) -> io::Result<()> {
+    let Service {
+        records,
+        site,
+        key,
+        limits,
+        counters,
+    } = service;
     let server = Arc::new(Server {
         records,
         site,
         key,
         limits,
+        limiter: Limiter::new(limits.udp, counters),
         pending: Mutex::new(HashMap::new()),
         cache: Cache::new(limits.cache_bytes),
     });
@@ -182,6 +221,17 @@ pub async fn serve(
     result
 }
 
+/// What an answer over a network's UDP budget says, when it is sent (N14).
+const OVER_BUDGET: &str = "UDP limit: ask over TCP";
+
+/// What an answer too large for UDP says (N14).
+const TOO_LARGE: &str = "too large for UDP: ask over TCP";
+
+/// The datagrams `reply` takes.
+fn fragments(reply: &[u8]) -> usize {
+    Reassembly::fragments(u32::try_from(reply.len()).expect("an answer under 4 GiB"))
+}
+
 /// How long a TCP answer waits for its client to close first.
 const CLIENT_CLOSE: Duration = Duration::from_millis(250);
 
@@ -202,6 +252,7 @@ fn serve_udp(
     // A datagram is at most 512 bytes; a larger one is cut by the buffer and refused.
     let mut buffer = [0_u8; 1024];
     let mut key = Vec::with_capacity(1024);
+    let mut reply = Vec::new();
     let mut out = Vec::with_capacity(512);
     while !stop.load(std::sync::atomic::Ordering::Relaxed) {
         let (n, peer) = match socket.recv_from(&mut buffer) {
@@ -220,13 +271,12 @@ fn serve_udp(
             Err(e) if e.kind() == io::ErrorKind::ConnectionReset => continue,
             Err(e) => return Err(e),
         };
-        let Some((envelope, reply)) = server.datagram(&buffer[..n], peer.ip(), &mut key) else {
+        let Some(envelope) = server.answer_datagram(&buffer[..n], peer.ip(), &mut key, &mut reply)
+        else {
             continue;
         };
         // A client that is gone, or a full buffer: the answer is lost, as UDP loses.
-        for k in
-            0..Reassembly::fragments(u32::try_from(reply.len()).expect("an answer under 4 GiB"))
-        {
+        for k in 0..fragments(&reply) {
             udp::write_datagram(envelope, &reply, k, &mut out);
             let _ = socket.send_to(&out, peer);
         }
@@ -235,14 +285,15 @@ fn serve_udp(
 }
 
 impl Server {
-    /// The answer to a datagram, if it completes a request: the answer's envelope and
-    /// message bytes.
-    fn datagram(
+    /// The answer to a datagram from `from`, into `reply`, when it completes a request and
+    /// its network's budget allows an answer (N14): the answer's envelope.
+    fn answer_datagram(
         &self,
         bytes: &[u8],
         from: IpAddr,
         key: &mut Vec<u8>,
-    ) -> Option<(Envelope, Vec<u8>)> {
+        reply: &mut Vec<u8>,
+    ) -> Option<Envelope> {
         let envelope = Envelope::decode(bytes).ok()?;
         if envelope.message_length > self.limits.max_request {
             return None;
@@ -256,7 +307,37 @@ impl Server {
             whole = self.gather(&envelope, bytes, from)?;
             &whole
         };
-        Some(self.reply(&envelope, message, key))
+        let budget = match self.limiter.admit(from) {
+            Admission::Answer(budget) => budget,
+            Admission::Slip => return self.refuse(&envelope, message, OVER_BUDGET, reply),
+            Admission::Drop => return None,
+        };
+        let (mut reply_envelope, answer) = self.reply(&envelope, message, key);
+        *reply = answer;
+        if self.limiter.too_large(fragments(reply)) {
+            self.limiter
+                .counters()
+                .too_large
+                .fetch_add(1, Ordering::Relaxed);
+            reply_envelope = self.refuse(&envelope, message, TOO_LARGE, reply)?;
+        }
+        self.limiter
+            .charge(budget, fragments(reply) * Envelope::SIZE + reply.len());
+        Some(reply_envelope)
+    }
+
+    /// A short `RC_ERROR` that sends the client to TCP, into `reply`: its envelope.
+    fn refuse(
+        &self,
+        envelope: &Envelope,
+        message: &[u8],
+        why: &str,
+        reply: &mut Vec<u8>,
+    ) -> Option<Envelope> {
+        let (reply_envelope, refused) = refusal(&self.site, envelope, message, now(), why)?;
+        reply.clear();
+        refused.encode(reply);
+        Some(reply_envelope)
     }
 
     /// Adds a fragment of a request split over datagrams; the request once complete.

@@ -7,7 +7,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use handle_net::client::{ask, Timeouts, Transport};
-use handle_net::server::{serve, Limits};
+use handle_net::limit::RateLimits;
+use handle_net::server::{serve, Service};
 use handle_net::Records;
 use handle_proto::{
     Body, Interface, Message, Permissions, Protocol, ResponseCode, ServerInfo, SiteInfo, WireValue,
@@ -44,22 +45,16 @@ fn site(port: u16) -> SiteInfo {
 }
 
 /// A server on a free port of loopback, UDP and TCP.
-async fn start(records: Map) -> SocketAddr {
+async fn start(records: Map, udp_limits: RateLimits) -> SocketAddr {
     loop {
         let tcp = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = tcp.local_addr().unwrap();
         let Ok(udp) = UdpSocket::bind(addr).await else {
             continue;
         };
-        tokio::spawn(serve(
-            Arc::new(records),
-            site(addr.port()),
-            None,
-            udp,
-            tcp,
-            Limits::default(),
-            std::future::pending(),
-        ));
+        let mut service = Service::new(Arc::new(records), site(addr.port()));
+        service.limits.udp = udp_limits;
+        tokio::spawn(serve(service, udp, tcp, std::future::pending()));
         return addr;
     }
 }
@@ -111,7 +106,8 @@ fn indexes(answer: &Message) -> Vec<u32> {
 
 #[tokio::test]
 async fn resolution_over_udp_and_tcp() {
-    let server = start(records()).await;
+    // No UDP limits: the answer of many datagrams is given over UDP.
+    let server = start(records(), RateLimits::NONE).await;
     for transport in [Transport::Udp, Transport::Tcp] {
         let all = resolve(server, transport, "TEST/1", &[], &[]).await;
         assert_eq!(all.header.response_code, ResponseCode::SUCCESS);
@@ -153,9 +149,73 @@ async fn resolution_over_udp_and_tcp() {
     }
 }
 
+/// The text of an `RC_ERROR` answer.
+fn refused(answer: &Message) -> String {
+    assert_eq!(answer.header.response_code, ResponseCode::ERROR);
+    match &answer.body {
+        Body::Error { message, .. } => String::from_utf8_lossy(message).into_owned(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn an_answer_too_large_for_udp_is_given_over_tcp_only() {
+    // By default at most 4 datagrams; 60 values of 200 bytes take 27.
+    let server = start(records(), RateLimits::default()).await;
+    let over_udp = resolve(server, Transport::Udp, "TEST/large", &[], &[]).await;
+    assert_eq!(refused(&over_udp), "too large for UDP: ask over TCP");
+    let over_tcp = resolve(server, Transport::Tcp, "TEST/large", &[], &[]).await;
+    assert_eq!(indexes(&over_tcp).len(), 60);
+    // What fits is answered over UDP as ever.
+    assert_eq!(
+        indexes(&resolve(server, Transport::Udp, "TEST/1", &[], &[]).await),
+        [1, 2, 3]
+    );
+}
+
+#[tokio::test]
+async fn over_its_budget_a_network_is_sent_to_tcp_or_not_answered() {
+    let limits = RateLimits {
+        answers_per_second: 1,
+        burst_seconds: 3,
+        slip: 2,
+        ..RateLimits::default()
+    };
+    let server = start(records(), limits).await;
+    let quick = Timeouts {
+        udp: vec![std::time::Duration::from_millis(100)],
+        ..Timeouts::default()
+    };
+    let mut seen = Vec::new();
+    for id in 0..7 {
+        let request = Message::resolution(b"TEST/1", &[], &[], u32::MAX);
+        seen.push(
+            match ask(server, Transport::Udp, &request, id, &quick).await {
+                Ok((_, answer)) if answer.header.response_code == ResponseCode::SUCCESS => "answer",
+                Ok((_, answer)) => {
+                    assert_eq!(refused(&answer), "UDP limit: ask over TCP");
+                    "to TCP"
+                }
+                Err(_) => "none",
+            },
+        );
+    }
+    // Three answers at once (three seconds' worth), then every second request sent to
+    // TCP (the test takes a fraction of a second: a fraction of an answer comes back)...
+    assert_eq!(
+        seen,
+        ["answer", "answer", "answer", "none", "to TCP", "none", "to TCP"]
+    );
+    // ...where it is answered.
+    assert_eq!(
+        indexes(&resolve(server, Transport::Tcp, "TEST/1", &[], &[]).await),
+        [1, 2, 3]
+    );
+}
+
 #[tokio::test]
 async fn site_info_and_what_is_not_answered() {
-    let server = start(records()).await;
+    let server = start(records(), RateLimits::default()).await;
     for transport in [Transport::Udp, Transport::Tcp] {
         let request = Message::site_info_request(u32::MAX);
         let (_, answer) = ask(server, transport, &request, 5, &Timeouts::default())
@@ -206,15 +266,9 @@ async fn certified_answers_verify_with_the_site_key() {
     let mut served = site(addr.port());
     served.servers[0].public_key = key.public_key();
     let server_site = served.clone();
-    tokio::spawn(serve(
-        Arc::new(records()),
-        server_site,
-        Some(key),
-        udp,
-        tcp,
-        Limits::default(),
-        std::future::pending(),
-    ));
+    let mut service = Service::new(Arc::new(records()), server_site);
+    service.key = Some(key);
+    tokio::spawn(serve(service, udp, tcp, std::future::pending()));
     let published = PublicKey::decode(&served.servers[0].public_key).unwrap();
     let public = RsaPublicKey::new(
         BigUint::from_bytes_be(&published.numbers[1]),
@@ -256,4 +310,156 @@ async fn certified_answers_verify_with_the_site_key() {
             );
         }
     }
+}
+
+/// What one flood did: bytes sent and received by the flooding socket, and the answers
+/// another network's client got of those it asked for meanwhile.
+struct Flood {
+    sent: usize,
+    received: usize,
+    asked: usize,
+    answered: usize,
+}
+
+/// `handle` asked of `server` `rate` times a second for `seconds` from one socket of
+/// 127.0.0.1, while a client on 127.1.0.2 (another /24) asks for `TEST/1` 50 times a
+/// second, waiting at most a second for each answer; `None` where 127.1.0.2 is not
+/// loopback.
+fn flood(server: SocketAddr, handle: &[u8], rate: usize, seconds: u64) -> Option<Flood> {
+    use std::net::UdpSocket;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    let datagram = |handle: &[u8], id: u32| {
+        let message = Message::resolution(handle, &[], &[], u32::MAX).to_bytes();
+        let envelope = handle_proto::Envelope::new(handle_proto::VERSION, id, message.len() as u32);
+        let mut out = Vec::new();
+        handle_proto::udp::write_datagram(envelope, &message, 0, &mut out);
+        out
+    };
+    let other = UdpSocket::bind("127.1.0.2:0").ok()?;
+    let flooder = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let done = Arc::new(AtomicBool::new(false));
+    let received = {
+        let (socket, done) = (flooder.try_clone().unwrap(), done.clone());
+        socket
+            .set_read_timeout(Some(Duration::from_millis(300)))
+            .unwrap();
+        std::thread::spawn(move || {
+            let (mut bytes, mut buffer) = (0, [0_u8; 2048]);
+            loop {
+                match socket.recv(&mut buffer) {
+                    Ok(n) => bytes += n,
+                    Err(_) if done.load(Ordering::Relaxed) => return bytes,
+                    Err(_) => {}
+                }
+            }
+        })
+    };
+    let asking = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            other
+                .set_read_timeout(Some(Duration::from_secs(1)))
+                .unwrap();
+            let (mut asked, mut answered, mut buffer) = (0, 0, [0_u8; 2048]);
+            while !done.load(Ordering::Relaxed) {
+                asked += 1;
+                let id = 1_000_000 + asked as u32;
+                other.send_to(&datagram(b"TEST/1", id), server).unwrap();
+                // The answer to this request (one datagram), not a late one.
+                while let Ok(n) = other.recv(&mut buffer) {
+                    let envelope = handle_proto::Envelope::decode(&buffer[..n]).unwrap();
+                    if envelope.request_id == id {
+                        let answer = Message::decode(&buffer[20..n]).unwrap();
+                        assert_eq!(answer.header.response_code, ResponseCode::SUCCESS);
+                        answered += 1;
+                        break;
+                    }
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            (asked, answered)
+        })
+    };
+    let start = Instant::now();
+    let mut sent = 0;
+    let mut n = 0;
+    while start.elapsed() < Duration::from_secs(seconds) {
+        // Paced in steps of 10 ms: what the rate allows by now.
+        let due = (start.elapsed().as_secs_f64() * rate as f64) as usize;
+        while n < due {
+            let d = datagram(handle, n as u32);
+            sent += flooder.send_to(&d, server).unwrap();
+            n += 1;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    done.store(true, Ordering::Relaxed);
+    let (asked, answered) = asking.join().unwrap();
+    Some(Flood {
+        sent,
+        received: received.join().unwrap(),
+        asked,
+        answered,
+    })
+}
+
+/// The flood: 60 values of 200 bytes asked 5,000 times a second from one socket.
+/// HDLNET's server sent such a source 190 times what it sent (N14); this server at most 3
+/// times, with the UDP cap and without it (the budget alone), and another network's
+/// client got every answer meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+async fn a_flood_from_one_network_is_no_amplifier_and_others_are_answered() {
+    let budget_only = RateLimits {
+        max_datagrams: 0,
+        ..RateLimits::default()
+    };
+    for (name, limits) in [
+        ("capped", RateLimits::default()),
+        ("budget only", budget_only),
+    ] {
+        let server = start(records(), limits).await;
+        let Some(f) = tokio::task::spawn_blocking(move || flood(server, b"TEST/large", 5000, 2))
+            .await
+            .unwrap()
+        else {
+            eprintln!("skipped: 127.1.0.2 is not an address of this machine");
+            return;
+        };
+        eprintln!(
+            "{name}: sent {} bytes, received {} ({:.2}x); the other network: {} of {} answered",
+            f.sent,
+            f.received,
+            f.received as f64 / f.sent as f64,
+            f.answered,
+            f.asked
+        );
+        assert!(f.sent > 500_000, "{name}: the flood was sent: {}", f.sent);
+        assert!(
+            f.received <= 3 * f.sent,
+            "{name}: {} for {}",
+            f.received,
+            f.sent
+        );
+        assert!(f.asked >= 20, "{name}: the other client asked");
+        assert_eq!(
+            f.answered, f.asked,
+            "{name}: the other network was answered"
+        );
+    }
+    // Without limits (and a tenth of the rate) the same measure sees the amplifier.
+    let server = start(records(), RateLimits::NONE).await;
+    let f = tokio::task::spawn_blocking(move || flood(server, b"TEST/large", 500, 1))
+        .await
+        .unwrap()
+        .unwrap();
+    eprintln!(
+        "no limits: sent {} bytes, received {} ({:.0}x)",
+        f.sent,
+        f.received,
+        f.received as f64 / f.sent as f64
+    );
+    assert!(f.received > 100 * f.sent, "{} for {}", f.received, f.sent);
 }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use handle_net::client::{Timeouts, Transport};
 use handle_net::hash::server_index;
 use handle_net::resolver::{expiration, ResolveError, Resolver};
-use handle_net::server::{serve, Limits};
+use handle_net::server::{serve, Service};
 use handle_net::Records;
 use handle_proto::{
     Body, Interface, Message, Protocol, ResponseCode, ServerInfo, SiteInfo, WireValue,
@@ -66,15 +66,8 @@ fn start(
     site: SiteInfo,
 ) {
     let (udp, tcp, _) = sockets;
-    tokio::spawn(serve(
-        Arc::new(Map(records)),
-        site,
-        None,
-        udp,
-        tcp,
-        Limits::default(),
-        std::future::pending(),
-    ));
+    let service = Service::new(Arc::new(Map(records)), site);
+    tokio::spawn(serve(service, udp, tcp, std::future::pending()));
 }
 
 /// A root server, a site of two servers for the prefix `TEST`, and a service handle for

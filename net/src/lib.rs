@@ -13,6 +13,8 @@
 pub mod answer;
 pub mod client;
 pub mod hash;
+#[doc(hidden)]
+pub mod invariants;
 pub mod key;
 pub mod limit;
 pub mod resolver;

@@ -198,6 +198,11 @@ pub struct UdpLimitArgs {
     #[arg(long, value_name = "BITS", default_value_t = RateLimits::default().ipv6_prefix,
           value_parser = clap::value_parser!(u8).range(0..=128))]
     pub udp_ipv6_prefix: u8,
+    /// Limit loopback sources too (127.0.0.0/8, ::1): by default they are not, as no
+    /// packet from the network carries one, and a client on the same machine (a proxy, a
+    /// benchmark) is not held back.
+    #[arg(long)]
+    pub udp_limit_loopback: bool,
 }
 
 impl UdpLimitArgs {
@@ -210,6 +215,7 @@ impl UdpLimitArgs {
             max_datagrams: self.udp_max_datagrams,
             ipv4_prefix: self.udp_ipv4_prefix,
             ipv6_prefix: self.udp_ipv6_prefix,
+            loopback: self.udp_limit_loopback,
             ..RateLimits::default()
         }
     }

@@ -123,7 +123,7 @@ if javac -cp "$CP" -d "$work" "$root/net/reference/LimitCheck.java" 2>"$work/jav
   limited() { # name, the server's flags...
     local name=$1; shift
     local p; p=$(free_port)
-    "$hdl" serve --records "$records" --store "$work/$name.redb" --bind 127.0.0.1:0 --handle-bind "127.0.0.1:$p" --quiet "$@" >"$work/$name.log" 2>&1 &
+    "$hdl" serve --records "$records" --store "$work/$name.redb" --bind 127.0.0.1:0 --handle-bind "127.0.0.1:$p" --quiet --udp-limit-loopback "$@" >"$work/$name.log" 2>&1 &
     pids+=($!)
     for _ in $(seq 1 60); do grep -qs "handle protocol on" "$work/$name.log" && break; sleep 0.2; done
     "$hdl" serve siteinfo --handle-bind "127.0.0.1:$p" --store "$work/$name.redb" >"$work/$name.json"

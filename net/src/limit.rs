@@ -41,6 +41,10 @@ pub struct RateLimits {
     /// The budgets kept: networks share one when their hashes meet, so that the table
     /// is the same size whatever the number of sources.
     pub table: usize,
+    /// Whether loopback sources (127.0.0.0/8, ::1) are limited too. By default they are
+    /// not: no packet from the network carries such a source (a host drops it), so none is
+    /// forged, and a proxy or a benchmark on the server's own machine is not held back.
+    pub loopback: bool,
 }
 
 impl RateLimits {
@@ -54,6 +58,7 @@ impl RateLimits {
         ipv4_prefix: 24,
         ipv6_prefix: 56,
         table: 0,
+        loopback: false,
     };
 
     /// Whether a budget is kept at all.
@@ -67,7 +72,7 @@ impl Default for RateLimits {
     /// What suits a public server: a network (IPv4 /24, IPv6 /56) gets 100 answers and
     /// 128 KiB a second, two seconds of it at once, every second answer over budget sent
     /// to TCP; answers of more than 4 datagrams (1,968 bytes) over TCP only; 65,536
-    /// budgets (1.5 MiB).
+    /// budgets (1.5 MiB); loopback sources not limited.
     fn default() -> Self {
         Self {
             answers_per_second: 100,
@@ -78,6 +83,7 @@ impl Default for RateLimits {
             ipv4_prefix: 24,
             ipv6_prefix: 56,
             table: 1 << 16,
+            loopback: false,
         }
     }
 }
@@ -173,7 +179,7 @@ impl Limiter {
 
     /// [`admit`](Self::admit) at `now`.
     pub fn admit_at(&self, from: IpAddr, now: Instant) -> Admission {
-        if self.stripes.is_empty() {
+        if self.stripes.is_empty() || (!self.limits.loopback && is_loopback(from)) {
             return Admission::Answer(Budget(usize::MAX));
         }
         let index = self.index(from);
@@ -263,6 +269,16 @@ impl Limiter {
         #[allow(clippy::cast_possible_truncation)]
         let index = (h % (STRIPES * self.per_stripe) as u64) as usize;
         index
+    }
+}
+
+/// Whether `from` is a loopback address, IPv4 written as IPv6 included.
+fn is_loopback(from: IpAddr) -> bool {
+    match from {
+        IpAddr::V4(a) => a.is_loopback(),
+        IpAddr::V6(a) => a
+            .to_ipv4_mapped()
+            .map_or(a.is_loopback(), |v4| v4.is_loopback()),
     }
 }
 
@@ -414,6 +430,23 @@ mod tests {
         let counted = l.counters.take();
         assert_eq!((counted.slipped, counted.dropped), (2, 4));
         assert!(!l.counters.take().any());
+    }
+
+    #[test]
+    fn loopback_is_not_limited_unless_asked() {
+        let t = Instant::now();
+        let l = Limiter::new(limits(1, 0), Arc::default());
+        assert_eq!(answered(&l, "127.0.0.1", t, 50), 50);
+        assert_eq!(answered(&l, "::1", t, 50), 50);
+        assert_eq!(answered(&l, "::ffff:127.1.0.2", t, 50), 50);
+        let l = Limiter::new(
+            RateLimits {
+                loopback: true,
+                ..limits(1, 0)
+            },
+            Arc::default(),
+        );
+        assert_eq!(answered(&l, "127.0.0.1", t, 50), 1);
     }
 
     #[test]

@@ -1,7 +1,45 @@
 //! What the fuzz target and the tests hold every decoder to, on any bytes: no panic, and
 //! what decodes re-encodes to exactly the bytes it was read from. Not part of the API.
 
+/// The seeded generator the invariants' tests take (the same cases on every run).
+pub use handle_id::record::{RandomSource, SplitMix64};
+
 use crate::{tcp, udp, AdminRef, Envelope, Message, PublicKey, SiteInfo, ValueRefList, WireValue};
+
+/// `bytes` changed once at random, as a decoder's test changes its inputs: a bit flipped,
+/// the end cut, a 4-byte length or count (or code, or flags) set to something near or
+/// far, a byte put in or taken out.
+pub fn mutate(bytes: &[u8], random: &mut impl RandomSource) -> Vec<u8> {
+    let mut m = bytes.to_vec();
+    if m.is_empty() {
+        return vec![random.next_u64() as u8];
+    }
+    match random.below(5) {
+        0 => {
+            let i = random.below(m.len());
+            m[i] ^= 1 << random.below(8);
+        }
+        1 => m.truncate(random.below(m.len())),
+        2 => {
+            let i = random.below(m.len().saturating_sub(4).max(1));
+            let n = [0, 1, 2, 3, 255, 0x7fff_ffff, 0xffff_ffff][random.below(7)];
+            for (k, b) in u32::to_be_bytes(n).into_iter().enumerate() {
+                if let Some(slot) = m.get_mut(i + k) {
+                    *slot = b;
+                }
+            }
+        }
+        3 => {
+            let i = random.below(m.len() + 1);
+            m.insert(i, random.next_u64() as u8);
+        }
+        _ => {
+            let i = random.below(m.len());
+            m.remove(i);
+        }
+    }
+    m
+}
 
 /// Runs every decoder on `bytes` and checks the round trip of each that accepts them.
 pub fn decoders_round_trip(bytes: &[u8]) {

@@ -3,6 +3,8 @@
 //! grammars care about, and import streams that hold every case an import must handle. A
 //! seeded generator: the same cases on every run.
 
+use handle_id::record::{RandomSource, SplitMix64};
+
 /// The identifiers of the corpus (tests/corpus): `input` or `id` of each row.
 fn corpus_identifiers() -> Vec<String> {
     ["spec_examples.jsonl", "peers.jsonl", "real_ids.jsonl"]
@@ -24,50 +26,36 @@ fn corpus_identifiers() -> Vec<String> {
         .collect()
 }
 
-/// xorshift64*, for text made of pieces.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// Up to 12 of the pieces request paths are made of.
-    fn pieces(&mut self) -> String {
-        const PIECES: [&str; 24] = [
-            "hdl:",
-            "doi:",
-            "info:doi/",
-            "api/handles/",
-            "10.",
-            "20.1000",
-            "5555",
-            "loc",
-            "1",
-            "a",
-            "b",
-            "/",
-            ".",
-            "?",
-            "&",
-            "=",
-            "#",
-            "%",
-            "%2F",
-            "%FF",
-            "é",
-            " ",
-            "type=URL",
-            "noredirect",
-        ];
-        let n = self.next() % 13;
-        (0..n)
-            .map(|_| PIECES[(self.next() % PIECES.len() as u64) as usize])
-            .collect()
-    }
+/// Up to 12 of the pieces request paths are made of, chosen by `random`.
+fn pieces(random: &mut SplitMix64) -> String {
+    const PIECES: [&str; 24] = [
+        "hdl:",
+        "doi:",
+        "info:doi/",
+        "api/handles/",
+        "10.",
+        "20.1000",
+        "5555",
+        "loc",
+        "1",
+        "a",
+        "b",
+        "/",
+        ".",
+        "?",
+        "&",
+        "=",
+        "#",
+        "%",
+        "%2F",
+        "%FF",
+        "é",
+        " ",
+        "type=URL",
+        "noredirect",
+    ];
+    let n = random.below(13);
+    (0..n).map(|_| PIECES[random.below(PIECES.len())]).collect()
 }
 
 #[test]
@@ -90,9 +78,9 @@ fn the_server_keeps_its_invariants() {
     ] {
         handle_serve::invariants::serve_request(target);
     }
-    let mut random = Random(0x9E37_79B9_7F4A_7C15);
+    let mut random = SplitMix64::new(0x9E37_79B9_7F4A_7C15);
     for _ in 0..2000 {
-        let text = random.pieces();
+        let text = pieces(&mut random);
         handle_serve::invariants::serve_request(&format!("/{text}"));
         handle_serve::invariants::serve_request(&format!("/api/handles/{text}"));
     }

@@ -40,7 +40,11 @@ pub fn answer(
     let request = match Message::decode(message) {
         Ok(m) if m.header.is_request() => m,
         Ok(m) => {
-            let body = error_body("a response where a request was expected");
+            // (With the digest it asks for: an answer that says it holds one must.)
+            let body = Body::Error {
+                digest: digest(&m, message),
+                message: b"a response where a request was expected".to_vec(),
+            };
             return (
                 reply_envelope,
                 Message::answer(&m.header, ResponseCode::PROTOCOL_ERROR, body, expiration),

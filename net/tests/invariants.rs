@@ -58,3 +58,16 @@ fn the_limiter_takes_any_address() {
     handle_net::invariants::limiter_admits_any_address(&[0; 4096]);
     handle_net::invariants::limiter_admits_any_address(&[255; 4096]);
 }
+
+/// Found by the fuzz target: a datagram holding a response (code 4) whose flags ask for a
+/// digest of the request got a `PROTOCOL_ERROR` with that flag and no digest, which no
+/// client could read (it reads the digest the flag promises).
+#[test]
+fn a_response_sent_as_a_request_that_asks_for_a_digest_is_answered_with_one() {
+    let hex = "80000000008000800000800000000000000000000000000000000001ca9a3bfffb000000000000000000000000000000";
+    let bytes: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    handle_net::invariants::answers_datagram(&bytes);
+}

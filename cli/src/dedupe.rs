@@ -16,7 +16,7 @@ use clap::ValueEnum;
 
 use crate::args::Lines;
 use crate::input::Position;
-use crate::output::{Extra, LineRecord, Problem, Visible};
+use crate::output::{write_visible, Extra, LineRecord, Problem};
 use crate::reader::Reader;
 use crate::tally::{counted, Tally};
 use crate::Status;
@@ -210,17 +210,18 @@ pub fn run(lines: &Lines, reader: &Reader, case: CaseArg, unique: bool) -> io::R
             serde_json::to_writer(&mut out, &record(Some(first)))?;
             return out.write_all(b"\n");
         }
-        let same = match first.source {
-            Some(_) => format!("same handle as {first}"),
-            None => format!("same handle as line {}", first.line),
-        };
-        writeln!(
-            out,
-            "{}\t{same}\t{}\t{}",
-            line.position,
-            Visible(input),
-            Visible(handle.as_str())
-        )
+        match first.source {
+            Some(_) => write!(out, "{}\tsame handle as {first}\t", line.position)?,
+            None => write!(
+                out,
+                "{}\tsame handle as line {}\t",
+                line.position, first.line
+            )?,
+        }
+        write_visible(&mut out, input)?;
+        out.write_all(b"\t")?;
+        write_visible(&mut out, handle.as_str())?;
+        out.write_all(b"\n")
     })?;
     out.flush()?;
     let more = format!(

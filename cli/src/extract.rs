@@ -8,7 +8,7 @@ use handle_id::{extract, Options};
 
 use crate::args::Lines;
 use crate::dedupe::{Fingerprint, Seen};
-use crate::output::{write_data, FoundRecord};
+use crate::output::{first_control_or_replacement, write_data, FoundRecord};
 use crate::tally::{counted, Tally};
 use crate::Status;
 
@@ -76,6 +76,18 @@ pub fn run(lines: &Lines, options: &Options, unique: bool) -> io::Result<Status>
 /// U+FFFD (what a decoder leaves of bytes it could not read), none of which an identifier
 /// found in text holds. Offsets stay those of the line as read.
 fn text_runs(raw: &[u8]) -> impl Iterator<Item = (usize, &str)> {
+    // Most lines are one run: UTF-8 with no control character and no U+FFFD, found on the
+    // bytes (a tab, rare, takes the way of the rest).
+    let whole = std::str::from_utf8(raw)
+        .ok()
+        .filter(|text| first_control_or_replacement(text).is_none());
+    let rest = if whole.is_some() { &[][..] } else { raw };
+    let whole = whole.filter(|text| !text.is_empty()).map(|text| (0, text));
+    whole.into_iter().chain(split_runs(rest))
+}
+
+/// [`text_runs`] of any line, character by character.
+fn split_runs(raw: &[u8]) -> impl Iterator<Item = (usize, &str)> {
     let mut offset = 0;
     raw.utf8_chunks().flat_map(move |chunk| {
         let start = offset;
@@ -105,5 +117,13 @@ mod tests {
             [(0, "a"), (3, " 10.1000/182"), (16, "b"), (20, "c\td")]
         );
         assert_eq!(text_runs(b"").count(), 0);
+        assert_eq!(
+            text_runs("a 10.1000/182 é".as_bytes()).collect::<Vec<_>>(),
+            [(0, "a 10.1000/182 é")]
+        );
+        assert_eq!(
+            text_runs("a\u{85}b".as_bytes()).collect::<Vec<_>>(),
+            [(0, "a"), (3, "b")]
+        );
     }
 }

@@ -261,7 +261,7 @@ pub fn write_visible(out: &mut impl io::Write, s: &str) -> io::Result<()> {
 /// written `%0A` or `%0D` (its percent-encoding) so that output lines stay one per input
 /// line. (Text for a person goes through [`Visible`] instead.)
 pub fn write_data(out: &mut impl io::Write, s: &str) -> io::Result<()> {
-    if !s.contains(['\n', '\r']) {
+    if !s.bytes().any(|b| b == b'\n' || b == b'\r') {
         return out.write_all(s.as_bytes());
     }
     out.write_all(s.replace('\n', "%0A").replace('\r', "%0D").as_bytes())
@@ -270,28 +270,48 @@ pub fn write_data(out: &mut impl io::Write, s: &str) -> io::Result<()> {
 /// The byte index of the first control character (`char::is_control`: U+0000–U+001F and
 /// U+007F–U+009F) in `s`, found on the bytes: C0 and DEL are single bytes, and C1 is 0xC2
 /// followed by 0x80–0x9F.
-fn first_control(s: &str) -> Option<usize> {
+pub fn first_control(s: &str) -> Option<usize> {
+    first_special::<false>(s)
+}
+
+/// [`first_control`], or of the first U+FFFD (0xEF 0xBF 0xBD: what a decoder leaves of
+/// bytes it could not read), whichever comes first.
+pub fn first_control_or_replacement(s: &str) -> Option<usize> {
+    first_special::<true>(s)
+}
+
+fn first_special<const REPLACEMENT: bool>(s: &str) -> Option<usize> {
     let b = s.as_bytes();
-    // Eight bytes at a time, skip those with no byte below 0x20 and no 0x7F or 0xC2 (the
-    // usual bit tricks: a byte below n, a byte equal to v).
+    // Eight bytes at a time, skip those with no byte below 0x20 and no 0x7F or 0xC2 (nor
+    // 0xEF) (the usual bit tricks: a byte below n, a byte equal to v).
     const ONES: u64 = u64::from_ne_bytes([1; 8]);
     const HIGHS: u64 = ONES * 0x80;
     let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS;
     let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let ef: u8 = if REPLACEMENT { 0xef } else { 0x7f };
     let mut from = 0;
     for chunk in b.chunks_exact(8) {
         let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
-        if below(x, 0x20) | zero(x ^ (ONES * 0x7f)) | zero(x ^ (ONES * 0xc2)) != 0 {
+        let special = below(x, 0x20)
+            | zero(x ^ (ONES * 0x7f))
+            | zero(x ^ (ONES * 0xc2))
+            | zero(x ^ (ONES * u64::from(ef)));
+        if special != 0 {
             break;
         }
         from += 8;
     }
     while let Some(k) = b[from..]
         .iter()
-        .position(|&x| x < 0x20 || x == 0x7f || x == 0xc2)
+        .position(|&x| x < 0x20 || x == 0x7f || x == 0xc2 || x == ef)
     {
         let i = from + k;
-        if b[i] != 0xc2 || b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) {
+        let found = match b[i] {
+            0xc2 => b.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)),
+            0xef => b[i + 1..].starts_with(&[0xbf, 0xbd]),
+            _ => true,
+        };
+        if found {
             return Some(i);
         }
         from = i + 1;
@@ -305,10 +325,18 @@ mod tests {
 
     #[test]
     fn controls_are_found_on_the_bytes_as_char_is_control_finds_them() {
-        for c in (0..=0x2FF_u32).filter_map(char::from_u32) {
+        for c in (0..=0x2FF_u32)
+            .chain([0xFFFD, 0xFFFC, 0xEFBF, 0xFEFF])
+            .filter_map(char::from_u32)
+        {
             for pad in 0..10 {
                 let s = format!("{}{c}é", "a".repeat(pad));
                 assert_eq!(first_control(&s), s.find(char::is_control), "{c:?}");
+                assert_eq!(
+                    first_control_or_replacement(&s),
+                    s.find(|c: char| c.is_control() || c == '\u{FFFD}'),
+                    "{c:?}"
+                );
             }
         }
         assert_eq!(Visible("a\tb\u{85}c").to_string(), "a\\tb\\u{85}c");

@@ -261,6 +261,8 @@ impl ClientContext {
 pub struct Locations {
     choose_by: Vec<ChooseBy>,
     locations: Vec<Location>,
+    /// The attributes of `<locations>` itself, in document order (`http_sc`, …).
+    attributes: Vec<(String, String)>,
 }
 
 impl Locations {
@@ -320,7 +322,8 @@ impl Locations {
             ));
         }
         let choose_by = root
-            .attribute("chooseby")
+            .attribute("choose_by")
+            .or_else(|| root.attribute("chooseby"))
             .unwrap_or(DEFAULT_CHOOSE_BY)
             .split(',')
             .map(str::trim)
@@ -345,10 +348,102 @@ impl Locations {
                     .map_err(|m| RecordError::new(RecordErrorKind::Locations, at(node), m))?,
             );
         }
+        let attributes = root
+            .attributes()
+            .map(|a| (a.name().to_string(), a.value().to_string()))
+            .collect();
         Ok(Self {
             choose_by,
             locations,
+            attributes,
         })
+    }
+
+    /// An attribute of `<locations>` itself (`http_sc`, `chooseby`, …).
+    #[must_use]
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The location the reference proxy redirects `client` to, as its `10320/loc`
+    /// handler chooses (L5): each method in order, while more than one location is left;
+    /// `locatt` narrows by each pair in turn, each only when some location matches it;
+    /// `address` and `country` keep the matching locations when there are any; `score`
+    /// keeps the highest (a location without one scores 0); `weighted`, or the end of the
+    /// methods, picks by weight.
+    pub fn choose_as_proxy(
+        &self,
+        client: &ClientContext,
+        random: &mut impl RandomSource,
+    ) -> Option<&Location> {
+        let mut left: Vec<&Location> = self.locations.iter().collect();
+        for method in &self.choose_by {
+            if left.len() == 1 {
+                return Some(left[0]);
+            }
+            match method {
+                ChooseBy::Locatt => {
+                    for (k, v) in &client.locatt {
+                        let kept: Vec<&Location> = left
+                            .iter()
+                            .copied()
+                            .filter(|l| l.attribute(k) == Some(v.as_str()))
+                            .collect();
+                        if !kept.is_empty() {
+                            left = kept;
+                        }
+                    }
+                }
+                ChooseBy::Address => {
+                    if let Some(ip) = client.ip {
+                        let kept: Vec<&Location> =
+                            left.iter().copied().filter(|l| l.serves(ip)).collect();
+                        if !kept.is_empty() {
+                            left = kept;
+                        }
+                    }
+                }
+                ChooseBy::Country => {
+                    if let Some(country) = &client.country {
+                        let kept: Vec<&Location> = left
+                            .iter()
+                            .copied()
+                            .filter(|l| {
+                                l.country()
+                                    .is_some_and(|c| c.trim().eq_ignore_ascii_case(country))
+                            })
+                            .collect();
+                        if !kept.is_empty() {
+                            left = kept;
+                        }
+                    }
+                }
+                ChooseBy::Score => {
+                    let mut best = 0.0_f64;
+                    let mut kept: Vec<&Location> = Vec::new();
+                    for l in &left {
+                        let s = l.score.unwrap_or(0.0);
+                        if s > best {
+                            best = s;
+                            kept.clear();
+                        }
+                        if s == best {
+                            kept.push(l);
+                        }
+                    }
+                    left = kept;
+                }
+                ChooseBy::Weighted => break,
+                ChooseBy::Other(_) => {}
+            }
+        }
+        match left.len() {
+            0 => None,
+            _ => Some(weighted(&left, random)),
+        }
     }
 
     /// The selection methods, in order.
@@ -436,21 +531,27 @@ impl Locations {
         }
     }
 
-    /// The locations as XML, as `action=showurls` lists them: `<locations>` with each
-    /// `<location>` and its attributes in document order.
+    /// The locations as XML: `<locations>` with its attributes and each `<location>` with
+    /// its attributes, in document order.
     #[must_use]
     pub fn to_xml(&self) -> String {
         let mut out = String::from("<locations");
-        if self
-            .choose_by
-            .iter()
-            .map(ChooseBy::name)
-            .ne(DEFAULT_CHOOSE_BY.split(','))
-        {
-            let names: Vec<&str> = self.choose_by.iter().map(ChooseBy::name).collect();
-            let _ = write!(out, " chooseby=\"{}\"", escape_markup(&names.join(",")));
+        for (name, value) in &self.attributes {
+            let _ = write!(out, " {name}=\"{}\"", escape_markup(value));
         }
         out.push_str(">\n");
+        for l in &self.locations {
+            write_location(&mut out, l);
+        }
+        out.push_str("</locations>\n");
+        out
+    }
+
+    /// The locations as the reference proxy's `action=showurls` writes them: a bare
+    /// `<locations>` root and each `<location>` with its attributes.
+    #[must_use]
+    pub fn to_xml_as_proxy(&self) -> String {
+        let mut out = String::from("<locations>\n");
         for l in &self.locations {
             write_location(&mut out, l);
         }
@@ -470,6 +571,37 @@ impl Locations {
                     networks: Vec::new(),
                 })
                 .collect(),
+            attributes: Vec::new(),
+        }
+    }
+
+    /// No locations, chosen by the default methods.
+    pub(crate) fn empty() -> Self {
+        Self::of_urls(core::iter::empty())
+    }
+
+    /// One more location: a URL value of the handle, as the reference proxy lists it beside
+    /// the `10320/loc` locations (`mode="legacy"` and its weight, written as Java writes a
+    /// double).
+    pub(crate) fn push_legacy(&mut self, href: &str, weight: f64) {
+        self.locations.push(Location {
+            attributes: alloc::vec![
+                ("mode".to_string(), "legacy".to_string()),
+                ("weight".to_string(), alloc::format!("{weight:.1}")),
+                ("href".to_string(), href.to_string()),
+            ],
+            weight,
+            score: None,
+            networks: Vec::new(),
+        });
+    }
+
+    /// The attributes of `<locations>`, for the first of several values that has them.
+    pub(crate) fn inherit_attributes(&mut self, other: &Locations) {
+        for (n, v) in &other.attributes {
+            if self.attribute(n).is_none() {
+                self.attributes.push((n.clone(), v.clone()));
+            }
         }
     }
 

@@ -8,7 +8,7 @@ use std::net::IpAddr;
 use bytes::Bytes;
 use handle_id::record::{
     escape_markup as escape, ClientContext, Filter, Response as Record, ResponseCode, SplitMix64,
-    ALIAS_TYPE,
+    Ttl, ALIAS_TYPE,
 };
 use handle_id::{
     Action, Form, Handle, HandleRef, HdlUri, Options, ProxyBase, ProxyQuery, API_PATH,
@@ -189,7 +189,8 @@ fn route(store: &Reads<'_>, request: &Request<'_>) -> Result<Response<Full<Bytes
         *r.status_mut() = StatusCode::NOT_FOUND;
         return Ok(r);
     }
-    let uri = match HdlUri::from_request_path(request.target, &Options::new()) {
+    let trimmed = trim_path(request.target);
+    let uri = match HdlUri::from_request_path(&trimmed, &Options::new()) {
         Ok(uri) => uri,
         Err(e) => {
             let asked = request
@@ -221,7 +222,7 @@ fn route(store: &Reads<'_>, request: &Request<'_>) -> Result<Response<Full<Bytes
     let is_api = uri.form() == Form::Api;
     let query = match uri.query() {
         None => ProxyQuery::new(),
-        Some(raw) if is_api => match ProxyQuery::parse(raw) {
+        Some(raw) if is_api => match ProxyQuery::parse_rest(raw) {
             Ok(q) => q,
             Err(e) => {
                 // As the reference: a bad index is code 4, anything else 102.
@@ -245,9 +246,58 @@ fn route(store: &Reads<'_>, request: &Request<'_>) -> Result<Response<Full<Bytes
     };
     let handle = uri.handle();
     match uri.form() {
-        Form::Api => api(store, handle, &query),
+        Form::Api => {
+            // The REST API's path is the handle as it is: no `hdl:` or `doi:` taken off (P8).
+            let raw = path.get(1 + API_PATH.len()..).map(percent_decode_lossy);
+            match raw.filter(|raw| raw != handle.as_str()) {
+                Some(raw) => match Handle::parse(&raw) {
+                    Ok(h) => api(store, h.as_handle_ref(), &query),
+                    Err(e) => Ok(bad_request(true, &e.to_string())),
+                },
+                None => api(store, handle, &query),
+            }
+        }
         _ if query.action == Some(Action::Api) => api(store, handle, &query),
         _ => resolve(store, handle, &query, request),
+    }
+}
+
+/// The request's target with the handle's path trimmed as the reference proxy trims it
+/// (P12): slashes and white space (percent-encoded, `%00`–`%20`) before the handle, and
+/// white space after it, are not part of it. The REST API's paths are left as they are.
+fn trim_path(target: &str) -> std::borrow::Cow<'_, str> {
+    let (path, query) = match target.find('?') {
+        Some(i) => target.split_at(i),
+        None => (target, ""),
+    };
+    if path.get(1..).is_some_and(|p| p.starts_with(API_PATH)) {
+        return target.into();
+    }
+    // `%XX` of a byte up to 0x20 at the start of `b` (all ASCII: slicing after is safe).
+    let space = |b: &[u8]| match b {
+        [b'%', h, l, ..] => {
+            let hex = |c: &u8| char::from(*c).to_digit(16);
+            matches!((hex(h), hex(l)), (Some(h), Some(l)) if h * 16 + l <= 0x20)
+        }
+        _ => false,
+    };
+    let mut rest = path;
+    loop {
+        if let Some(r) = rest.strip_prefix('/') {
+            rest = r;
+        } else if rest.len() < path.len() && space(rest.as_bytes()) {
+            rest = &rest[3..];
+        } else {
+            break;
+        }
+    }
+    while rest.len() >= 3 && space(&rest.as_bytes()[rest.len() - 3..]) {
+        rest = &rest[..rest.len() - 3];
+    }
+    if rest.len() + 1 == path.len() {
+        target.into()
+    } else {
+        format!("/{rest}{query}").into()
     }
 }
 
@@ -382,8 +432,10 @@ fn filter(query: &ProxyQuery) -> Filter {
     f
 }
 
-/// Resolution (PROXY §1, §3): the values the query selects; an alias is redirected to
-/// its target's own proxy URL; then a redirect, the locations, or the values.
+/// Resolution (PROXY §1, §3), as the reference proxy resolves: the values the query
+/// selects; an `HS_ALIAS` among them resolves its target instead, with the same selection
+/// (P9), and a redirect to a handle reached so is a 301 to the target's own proxy URL;
+/// then a redirect, the locations, or the values.
 fn resolve(
     store: &Reads<'_>,
     asked: HandleRef<'_>,
@@ -391,50 +443,59 @@ fn resolve(
     request: &Request<'_>,
 ) -> Result<Response<Full<Bytes>>, Large> {
     let filtered = !(query.index.is_empty() && query.types.is_empty());
-    let show = query.noredirect || query.action == Some(Action::ShowValues);
+    let show =
+        query.action == Some(Action::ShowValues) || (query.action.is_none() && query.noredirect);
     // A redirect (or `showurls`) reads only the values it can use: the URLs, the
     // locations and the aliases; the rest of the record is not built.
     let redirects = !filtered && !show;
-    let read = |handle: &Handle| store.get(handle.as_handle_ref(), redirects.then(redirect_filter));
-    let first = match found(read(&asked.to_handle())?, asked.as_str()) {
+    let selection = filter(query);
+    let read = |handle: HandleRef<'_>| -> Result<Found, Large> {
+        let record = found(
+            store.get(handle, redirects.then(redirect_filter))?,
+            handle.as_str(),
+        );
+        Ok(record.map(|r| if filtered { r.filtered(&selection) } else { r }))
+    };
+    let mut record = match read(asked)? {
         Ok(r) => r,
         Err(answer) => return Ok(*answer),
     };
-    let first = if filtered {
-        first.filtered(&filter(query))
-    } else {
-        first
-    };
-    // Aliases (P9): followed to the end of the chain.
-    let mut record = first;
-    let mut aliased: Option<(Handle, Option<i64>)> = None;
-    if !query.ignore_aliases {
-        let mut seen = vec![asked.to_handle()];
-        while let Some(next) = record.alias() {
-            let ttl = alias_ttl(&record);
-            if seen.len() > MAX_ALIASES || seen.contains(&next) {
-                return Ok(page(
-                    StatusCode::NOT_FOUND,
-                    "Alias chain too long",
-                    &format!(
-                        "The aliases of {} loop or run longer than {MAX_ALIASES} handles.",
-                        escape(asked.as_str())
-                    ),
-                ));
-            }
-            record = match found(read(&next)?, next.as_str()) {
-                Ok(r) => r,
-                Err(answer) => return Ok(*answer),
-            };
-            seen.push(next.clone());
-            let ttl = match aliased {
-                Some((_, Some(t))) => Some(ttl.map_or(t, |u| u.min(t))),
-                _ => ttl,
-            };
-            aliased = Some((next, ttl));
+    // Aliases (P9): the chain followed to its end, at most MAX_ALIASES handles.
+    let mut current = asked.to_handle();
+    let mut hops = 0;
+    let mut alias_ttl: Option<i64> = None;
+    while let Some(alias) = record
+        .values()
+        .iter()
+        .find(|v| !query.ignore_aliases && v.value_type().eq_ignore_ascii_case(ALIAS_TYPE))
+    {
+        if hops == MAX_ALIASES {
+            return Ok(page(
+                StatusCode::NOT_FOUND,
+                "Alias chain too long",
+                &format!(
+                    "The aliases of {} loop or run longer than {MAX_ALIASES} handles.",
+                    escape(asked.as_str())
+                ),
+            ));
         }
+        if let Some(Ttl::Seconds(s)) = alias.ttl() {
+            alias_ttl = Some(alias_ttl.map_or(*s, |t| t.min(*s)).max(0));
+        }
+        let text = alias.as_text().unwrap_or_default().to_owned();
+        let Ok(next) = Handle::parse(&text) else {
+            return Ok(not_found(&text));
+        };
+        record = match read(next.as_handle_ref())? {
+            Ok(r) => r,
+            Err(answer) => return Ok(*answer),
+        };
+        current = next;
+        hops += 1;
     }
-    if query.action == Some(Action::ShowUrls) {
+    if show || (filtered && record.values().is_empty()) {
+        // The values below (none: what the query selects is not there).
+    } else if query.action == Some(Action::ShowUrls) {
         if let Some(xml) = record.proxy_show_urls() {
             let mut r = Response::new(Full::new(Bytes::from(xml)));
             r.headers_mut().insert(
@@ -443,9 +504,9 @@ fn resolve(
             );
             return Ok(r);
         }
-    } else if let (Some((target, ttl)), false) = (&aliased, show) {
-        return Ok(alias_redirect(target, *ttl, request));
-    } else if !show {
+    } else if hops > 0 && request.method != Method::POST {
+        return Ok(alias_redirect(&current, alias_ttl, request));
+    } else {
         let client = client_context(query, request);
         if let Some(to) = record.proxy_redirect(&client, &mut SplitMix64::new(request.seed)) {
             let target = format!("{}{}", to.url, query.urlappend.as_deref().unwrap_or(""));
@@ -454,7 +515,7 @@ fn resolve(
             } else {
                 StatusCode::from_u16(to.status).unwrap_or(StatusCode::FOUND)
             };
-            let mut r = redirect_page(status, &target, to.ttl);
+            let mut r = redirect_page(status, &target, &to.ttls);
             if to.vary_accept {
                 r.headers_mut()
                     .append(VARY, HeaderValue::from_static("Accept"));
@@ -464,29 +525,15 @@ fn resolve(
     }
     // No redirect: the values are shown, all of them (or those the query selects), of
     // the handle at the end of the alias chain.
-    let shown = aliased.as_ref().map_or(asked, |(h, _)| h.as_handle_ref());
     let record = if redirects {
-        match found(store.get(shown, None)?, shown.as_str()) {
+        match found(store.get(current.as_handle_ref(), None)?, current.as_str()) {
             Ok(r) => r,
             Err(answer) => return Ok(*answer),
         }
     } else {
         record
     };
-    Ok(values_page(&record, asked))
-}
-
-/// The smallest time to live of a record's `HS_ALIAS` values.
-fn alias_ttl(record: &Record) -> Option<i64> {
-    record
-        .values()
-        .iter()
-        .filter(|v| v.value_type().eq_ignore_ascii_case(ALIAS_TYPE))
-        .filter_map(|v| match v.ttl() {
-            Some(handle_id::record::Ttl::Seconds(s)) => Some((*s).max(0)),
-            _ => None,
-        })
-        .min()
+    Ok(values_page(&record, current.as_handle_ref()))
 }
 
 /// The `locatt` pairs, address and country a location is chosen by (L5, P11): the query's
@@ -622,7 +669,7 @@ fn negotiate(
 
 /// A redirect to `target` (P7): the URL encoded as a URI, `Expires` after the smallest
 /// time to live of the values used, and a short page naming the target.
-fn redirect_page(status: StatusCode, target: &str, ttl: Option<i64>) -> Response<Full<Bytes>> {
+fn redirect_page(status: StatusCode, target: &str, ttls: &[Ttl]) -> Response<Full<Bytes>> {
     let shown = escape(target);
     let body = format!(
         "<html><head><title>Handle Redirect</title></head>\n<body><a href=\"{shown}\">{shown}</a></body></html>"
@@ -633,7 +680,7 @@ fn redirect_page(status: StatusCode, target: &str, ttl: Option<i64>) -> Response
     if let Ok(location) = HeaderValue::from_str(&encode_location(target)) {
         h.insert(LOCATION, location);
     }
-    if let Some(expires) = expires(ttl) {
+    if let Some(expires) = expires(ttls) {
         h.insert(EXPIRES, expires);
     }
     h.insert(CONTENT_TYPE, HeaderValue::from_static(HTML_TYPE));
@@ -662,22 +709,51 @@ fn alias_redirect(
     if let Ok(location) = HeaderValue::from_str(&encode_location(&url)) {
         h.insert(LOCATION, location);
     }
-    if let Some(expires) = expires(ttl.or(Some(0))) {
+    if let Some(expires) = expires(&[Ttl::Seconds(ttl.unwrap_or(0))]) {
         h.insert(EXPIRES, expires);
     }
     r
 }
 
-/// `Expires`: now and `ttl` seconds (at most a day beyond a year, a bound of the reference
-/// too), as an HTTP date.
-fn expires(ttl: Option<i64>) -> Option<HeaderValue> {
-    let ttl = ttl?.clamp(0, 366 * 86_400);
+/// `Expires` (P7): the earliest expiry of `ttls`, each now and so many seconds or a time
+/// of its own, and no later than two days from now (the reference's bound,
+/// `MAX_RECOGNIZED_TTL`); none when no value says.
+fn expires(ttls: &[Ttl]) -> Option<HeaderValue> {
+    const MAX_TTL: u64 = 2 * 86_400;
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?
         .as_secs();
-    let at = now + u64::try_from(ttl).ok()?;
+    let at = ttls
+        .iter()
+        .filter_map(|t| match t {
+            Ttl::Seconds(s) => Some(now.saturating_add_signed(*s)),
+            Ttl::Until(time) => iso_seconds(time),
+        })
+        .min()?
+        .min(now + MAX_TTL);
     HeaderValue::from_str(&http_date(at)).ok()
+}
+
+/// Seconds since 1970 of an ISO 8601 UTC time (`2030-01-01T00:00:00Z`, fractions of a
+/// second passed over).
+fn iso_seconds(time: &str) -> Option<u64> {
+    let b = time.as_bytes();
+    let num = |r: std::ops::Range<usize>| time.get(r)?.parse::<i64>().ok();
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || !time.ends_with('Z') {
+        return None;
+    }
+    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (hh, mm, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    // Days from civil (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    u64::try_from(days * 86_400 + hh * 3600 + mm * 60 + ss).ok()
 }
 
 /// An HTTP date (RFC 9110 §5.6.7, IMF-fixdate) of seconds since 1970.
@@ -769,8 +845,11 @@ fn redirect_filter() -> &'static Filter {
     })
 }
 
+/// A record found, or the answer to give when there is none.
+type Found = Result<Record, Box<Response<Full<Bytes>>>>;
+
 /// The record a store read found, or the answer when it found none (404) or failed (500).
-fn found(read: Read, handle: &str) -> Result<Record, Box<Response<Full<Bytes>>>> {
+fn found(read: Read, handle: &str) -> Found {
     match read {
         Ok(Some(r)) => Ok(r),
         Ok(None) => Err(Box::new(not_found(handle))),

@@ -410,12 +410,12 @@ fn read_records(
             ));
         }
         for (i, v) in record.values().iter().enumerate() {
-            if v.value_type() != LOC_TYPE {
+            if !v.has_type("10320/loc.") {
                 continue;
             }
             let problem = match v.as_text() {
                 None => Some(format!("its data is {}, not text", v.data().format())),
-                Some(xml) => Locations::parse(xml).err().map(|e| e.to_string()),
+                Some(xml) => Locations::parse_as_proxy(xml).err().map(|e| e.to_string()),
             };
             if let Some(problem) = problem {
                 done.warn(format!(

@@ -23,12 +23,22 @@ const DECISIONS: &[(&str, &str)] = &[
     // A 10320/loc value that does not read is passed over; the reference answers 500.
     ("GET /4263537/LOC-BAD", "D8"),
     ("GET /4263537/LOC-BAD?action=showurls", "D8"),
-    // A negative index is a bad request (P4), not an index no value has.
+    ("GET /4263537/ADDR-BAD", "D8"),
+    // An index is unsigned 32-bit (P4); the reference's is a Java int.
     ("GET /api/handles/4263537/PAGE?index=-1", "D10"),
-    // A dotted JSONP callback is used as it is, not rewritten to `a_b`.
+    ("GET /api/handles/4263537/PAGE?index=4294967295", "D10"),
+    // A JSONP callback that is a dotted path is used as it is, one that is no name refused.
     ("GET /api/handles/4263537/PAGE?callback=a.b", "D7"),
-    // The reference's seeding stores an HS_VLIST's JSON as text.
+    ("GET /api/handles/4263537/PAGE?callback=", "D7"),
+    // Artefacts of the reference run offline: its seeding stores an HS_VLIST's JSON as
+    // text and no absolute TTL; a handle under a prefix its server does not home (an
+    // alias to " 4263537/PAGE " or to "nohandle", the REST API's "hdl:4263537/PAGE") is
+    // a 400 "Resolution Error" there, not found (404) here.
     ("GET /api/handles/4263537/VLIST", "D9"),
+    ("GET /api/handles/4263537/TTL-ABS", "D9"),
+    ("GET /4263537/ALIAS-TRAIL", "D9"),
+    ("GET /4263537/ALIAS-NOTHANDLE", "D9"),
+    ("GET /api/handles/hdl:4263537/PAGE", "D9"),
 ];
 
 /// What the reference answered to one request.

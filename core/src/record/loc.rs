@@ -287,6 +287,22 @@ impl Locations {
     /// from 0 to 1, a `score` that is not a number, `addresses` that are not IP ranges, or
     /// more than 10,000 locations.
     pub fn parse(xml: &str) -> Result<Self, RecordError> {
+        Self::parse_with(xml, false)
+    }
+
+    /// Reads a `10320/loc` value as the reference proxy reads it (L5): as
+    /// [`Locations::parse`], but a `<location>` without `href` is kept (it is listed, and
+    /// never redirected to), a `weight` that is not a number is 1 and any other number is
+    /// kept (a negative one weighs 0), and a `score` that is not a number is no score.
+    ///
+    /// # Errors
+    ///
+    /// As [`Locations::parse`], but for those.
+    pub fn parse_as_proxy(xml: &str) -> Result<Self, RecordError> {
+        Self::parse_with(xml, true)
+    }
+
+    fn parse_with(xml: &str, lenient: bool) -> Result<Self, RecordError> {
         if let Some(at) = too_deep(xml.as_bytes()) {
             return Err(RecordError::new(
                 RecordErrorKind::TooLarge,
@@ -344,7 +360,7 @@ impl Locations {
                 ));
             }
             locations.push(
-                read_location(node)
+                read_location(node, lenient)
                     .map_err(|m| RecordError::new(RecordErrorKind::Locations, at(node), m))?,
             );
         }
@@ -639,7 +655,7 @@ fn weighted<'l>(left: &[&'l Location], random: &mut impl RandomSource) -> &'l Lo
         .unwrap_or(&left[0])
 }
 
-fn read_location(node: roxmltree::Node<'_, '_>) -> Result<Location, String> {
+fn read_location(node: roxmltree::Node<'_, '_>, lenient: bool) -> Result<Location, String> {
     let attributes: Vec<(String, String)> = node
         .attributes()
         .map(|a| (a.name().to_string(), a.value().to_string()))
@@ -650,11 +666,17 @@ fn read_location(node: roxmltree::Node<'_, '_>) -> Result<Location, String> {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     };
-    if get("href").map_or(true, str::is_empty) {
+    if !lenient && get("href").map_or(true, str::is_empty) {
         return Err("a <location> without href (SPEC L1)".to_string());
     }
     let weight = match get("weight") {
         None => 1.0,
+        Some(w) if lenient => w
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|w| w.is_finite())
+            .unwrap_or(1.0),
         Some(w) => w
             .trim()
             .parse::<f64>()
@@ -664,6 +686,7 @@ fn read_location(node: roxmltree::Node<'_, '_>) -> Result<Location, String> {
     };
     let score = match get("score") {
         None => None,
+        Some(s) if lenient => s.trim().parse::<f64>().ok().filter(|s| s.is_finite()),
         Some(s) => Some(
             s.trim()
                 .parse::<f64>()

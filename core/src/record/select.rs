@@ -205,7 +205,9 @@ impl Response {
     ) -> Option<ProxyRedirect> {
         match self.all_locations() {
             Some((locations, used)) => {
-                let chosen = locations.choose_as_proxy(client, random)?;
+                let chosen = locations
+                    .choose_as_proxy(client, random)
+                    .filter(|l| !l.href().is_empty())?;
                 let status = chosen
                     .attribute("http_sc")
                     .or_else(|| locations.attribute("http_sc"));
@@ -216,7 +218,7 @@ impl Response {
                         l.attribute("http_role")
                             .is_some_and(|r| r.contains("conneg"))
                     }),
-                    ttl: smallest_ttl(used.into_iter()),
+                    ttls: used.iter().filter_map(|v| v.ttl().cloned()).collect(),
                 })
             }
             None => {
@@ -225,7 +227,7 @@ impl Response {
                     url: v.as_text()?.into(),
                     status: 302,
                     vary_accept: false,
-                    ttl: smallest_ttl(core::iter::once(v)),
+                    ttls: v.ttl().cloned().into_iter().collect(),
                 })
             }
         }
@@ -280,7 +282,10 @@ impl Response {
             .iter()
             .filter(|v| is_type_or_subtype(&v.value_type, LOC_TYPE))
         {
-            let Some(l) = v.as_text().and_then(|xml| Locations::parse(xml).ok()) else {
+            let Some(l) = v
+                .as_text()
+                .and_then(|xml| Locations::parse_as_proxy(xml).ok())
+            else {
                 continue;
             };
             used.push(v);
@@ -365,9 +370,8 @@ pub struct ProxyRedirect {
     /// Some location does content negotiation (`http_role` holding `conneg`): the answer
     /// varies with `Accept`.
     pub vary_accept: bool,
-    /// The smallest relative time to live, in seconds, of the values used (`None` when
-    /// none says).
-    pub ttl: Option<i64>,
+    /// The times to live of the values used (the redirect expires at the earliest).
+    pub ttls: Vec<Ttl>,
 }
 
 /// The status an `http_sc` asks for: 301, 302, 303, 307 or 308; anything else is 302.
@@ -379,13 +383,4 @@ fn redirect_status(http_sc: Option<&str>) -> u16 {
         Some("308") => 308,
         _ => 302,
     }
-}
-
-fn smallest_ttl<'v>(values: impl Iterator<Item = &'v HandleValue>) -> Option<i64> {
-    values
-        .filter_map(|v| match v.ttl() {
-            Some(Ttl::Seconds(s)) => Some((*s).max(0)),
-            _ => None,
-        })
-        .min()
 }

@@ -176,7 +176,11 @@ fn route(store: &Reads<'_>, request: &Request<'_>) -> Result<Response<Full<Bytes
         }
         _ => {}
     }
-    if path.starts_with("/api/") && !path.starts_with("/api/handles/") {
+    if path == "/favicon.ico" {
+        // No icon here (D11): not a handle either.
+        return Ok(page(StatusCode::NOT_FOUND, "Not Found", "No icon here."));
+    }
+    if path == "/api" || (path.starts_with("/api/") && !path.starts_with("/api/handles/")) {
         let record = Record::error(
             ResponseCode::Other(4),
             None,
@@ -225,17 +229,14 @@ fn route(store: &Reads<'_>, request: &Request<'_>) -> Result<Response<Full<Bytes
         Some(raw) if is_api => match ProxyQuery::parse_rest(raw) {
             Ok(q) => q,
             Err(e) => {
-                // As the reference: a bad index is code 4, anything else 102.
-                let mut r = bad_request(true, &format!("in the query: {e}"));
-                if raw.split('&').any(|p| p.starts_with("index=")) {
-                    let record = Record::error(
-                        ResponseCode::Other(4),
-                        None,
-                        Some(&format!("in the query: {e}")),
-                    );
-                    r = json_response(&record, &ProxyQuery::new());
-                    *r.status_mut() = StatusCode::BAD_REQUEST;
-                }
+                // As the reference's REST servlet: a query it cannot read is code 4.
+                let record = Record::error(
+                    ResponseCode::Other(4),
+                    None,
+                    Some(&format!("in the query: {e}")),
+                );
+                let mut r = json_response(&record, &ProxyQuery::new());
+                *r.status_mut() = StatusCode::BAD_REQUEST;
                 return Ok(r);
             }
         },
@@ -339,7 +340,13 @@ fn lenient_query(raw: &str) -> Result<ProxyQuery, handle_id::ParseError> {
     loop {
         match ProxyQuery::parse(&raw) {
             Ok(q) => return Ok(q),
-            Err(e) if e.kind() == handle_id::ParseErrorKind::InvalidParameter => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    handle_id::ParseErrorKind::InvalidParameter
+                        | handle_id::ParseErrorKind::PercentEncoding
+                ) =>
+            {
                 let at = e.index().min(raw.len());
                 let start = raw[..at].rfind('&').map_or(0, |i| i + 1);
                 let end = raw[at..].find('&').map_or(raw.len(), |i| at + i + 1);
@@ -454,6 +461,9 @@ fn resolve(
             store.get(handle, redirects.then(redirect_filter))?,
             handle.as_str(),
         );
+        // The handle as asked (or as the alias names it): what `{hdl}` of a location's
+        // template stands for (L5).
+        let record = record.map(|r| r.with_handle(handle.to_handle()));
         Ok(record.map(|r| if filtered { r.filtered(&selection) } else { r }))
     };
     let mut record = match read(asked)? {

@@ -39,6 +39,14 @@ const DECISIONS: &[(&str, &str)] = &[
     ("GET /4263537/ALIAS-TRAIL", "D9"),
     ("GET /4263537/ALIAS-NOTHANDLE", "D9"),
     ("GET /api/handles/hdl:4263537/PAGE", "D9"),
+    // No icon here.
+    ("GET /favicon.ico", "D11"),
+    // Percent-encoding: a `%` without hex digits is literal, bytes that are not UTF-8 a
+    // bad request, a query parameter with a bad escape passed over.
+    ("GET /4263537/%ZZ", "D13"),
+    ("GET /4263537/%FF", "D13"),
+    ("GET /api/handles/4263537/%FF", "D13"),
+    ("GET /4263537/PAGE?urlappend=%ZZ", "D13"),
 ];
 
 /// What the reference answered to one request.

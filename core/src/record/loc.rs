@@ -612,6 +612,26 @@ impl Locations {
         });
     }
 
+    /// The `href` of each location that has none, from its `href_template` (L5): `{hdl}`
+    /// is `handle` as a URL component, `{hdl:path}` as a URL path (P2).
+    pub(crate) fn apply_templates(&mut self, handle: &str) {
+        for l in &mut self.locations {
+            if !l.href().is_empty() {
+                continue;
+            }
+            let Some(template) = l.attribute("href_template") else {
+                continue;
+            };
+            let component = alloc::format!("{}", crate::escape::URL_COMPONENT.encode(handle));
+            let path = alloc::format!("{}", crate::escape::PROXY_PATH.encode(handle));
+            let href = template
+                .replace("{hdl}", &component)
+                .replace("{hdl:path}", &path);
+            l.attributes.retain(|(n, _)| n != "href");
+            l.attributes.push(("href".to_string(), href));
+        }
+    }
+
     /// The attributes of `<locations>`, for the first of several values that has them.
     pub(crate) fn inherit_attributes(&mut self, other: &Locations) {
         for (n, v) in &other.attributes {

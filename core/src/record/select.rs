@@ -298,6 +298,9 @@ impl Response {
             }
         }
         let mut all = all?;
+        if let Some(handle) = &self.handle {
+            all.apply_templates(handle.as_str());
+        }
         for v in self.values() {
             if is_type_or_subtype(&v.value_type, URL_TYPE) {
                 if let Some(href) = v.as_text() {

@@ -161,6 +161,11 @@ pub struct ServeArgs {
     /// The Handle protocol's limits on UDP.
     #[command(flatten)]
     pub udp: UdpLimitArgs,
+    /// Find a handle only in the ASCII case it was stored in (a case-sensitive service;
+    /// a DOI is found in any case all the same). By default handles are found in any
+    /// ASCII case, as the reference proxy finds them.
+    #[arg(long)]
+    pub case_sensitive: bool,
     /// No access log.
     #[arg(long)]
     pub quiet: bool,
@@ -306,6 +311,7 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             db
         }
     };
+    let db = db.case_sensitive(args.case_sensitive);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;

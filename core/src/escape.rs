@@ -143,6 +143,10 @@ pub const INFO_IDENTIFIER: EscapeSet = ALPHA_DIGIT.chars(b"-._~!$&'()*+,;=:@/?")
 /// else, `&`, `=`, `+` and `#` included, is encoded, so any value round-trips.
 pub const QUERY_VALUE: EscapeSet = ALPHA_DIGIT.chars(b"-._~");
 
+/// L5: what the reference proxy's `{hdl}` of a `10320/loc` `href_template` keeps as it is
+/// (its URL-component encoding): `ALPHA DIGIT . - * _`; a space is `%20`.
+pub const URL_COMPONENT: EscapeSet = ALPHA_DIGIT.chars(b".-*_");
+
 /// The value of a hex digit.
 const fn hex(b: u8) -> Option<u8> {
     match b {

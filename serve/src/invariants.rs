@@ -113,8 +113,9 @@ pub fn import_stream(text: &str) {
 
 /// The server's answer to a request for `target` (a path and query as sent), as JSON and
 /// as HTML: never a panic; a status the server documents; a `Location` on a redirect and
-/// only there; an API answer (`/api/handles/…`) that is a REST response `Response::parse`
-/// reads, or JSONP of one.
+/// only there (and a redirect to the URL form of a handle answers a query as asked); an
+/// API answer (`/api/handles/…`) that is a REST response `Response::parse` reads, or JSONP
+/// of one, or, for a request that names no handle, code 102 echoing what was asked (P8).
 pub fn serve_request(target: &str) {
     use crate::app::{answer, Request};
     for accept in [None, Some("application/json")] {
@@ -124,25 +125,36 @@ pub fn serve_request(target: &str) {
                 method: &hyper::Method::GET,
                 target,
                 accept,
+                accept_language: None,
+                user_agent: None,
+                host: Some("127.0.0.1"),
+                origin: None,
                 client: std::net::IpAddr::from([127, 0, 0, 1]),
                 seed: 7,
             },
         );
         let status = response.status().as_u16();
         assert!(
-            [200, 302, 400, 404, 414, 500, 508].contains(&status),
+            [200, 301, 302, 303, 307, 308, 400, 404, 414, 500].contains(&status),
             "{status} for {target:?}"
         );
         assert_eq!(
             response.headers().contains_key("location"),
-            status == 302,
+            (301..=308).contains(&status) || target.contains("redirectionHeaders") && status == 200,
             "{target:?}"
         );
         let body = body_bytes(response.into_body());
         if target.starts_with("/api/handles/") && status != 414 {
             let text = std::str::from_utf8(&body).expect("UTF-8");
-            handle_id::record::Response::parse(text)
-                .unwrap_or_else(|e| panic!("{target:?} answered {text:?}: {e}"));
+            if let Err(e) = handle_id::record::Response::parse(text) {
+                let echo: serde_json::Value = serde_json::from_str(text)
+                    .unwrap_or_else(|_| panic!("{target:?} answered {text:?}: {e}"));
+                assert_eq!(
+                    echo["responseCode"], 102,
+                    "{target:?} answered {text:?}: {e}"
+                );
+                assert!(echo["handle"].is_string(), "{target:?} answered {text:?}");
+            }
         }
     }
 }

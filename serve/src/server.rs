@@ -178,24 +178,39 @@ async fn answer(
     seed: u64,
 ) -> Response<Full<Bytes>> {
     let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
-    let accept = request
-        .headers()
-        .get(hyper::header::ACCEPT)
-        .and_then(|a| a.to_str().ok());
+    let header = |name| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|a: &hyper::header::HeaderValue| a.to_str().ok())
+    };
+    let accept = header(hyper::header::ACCEPT);
+    let accept_language = header(hyper::header::ACCEPT_LANGUAGE);
+    let user_agent = header(hyper::header::USER_AGENT);
+    let host = header(HOST);
+    let origin = header(hyper::header::ORIGIN);
     let asked = app::Request {
         method: request.method(),
         target,
         accept,
+        accept_language,
+        user_agent,
+        host,
+        origin,
         client: peer.ip(),
         seed,
     };
     if let Ok(response) = app::answer_within(&store, &asked, limits::LARGE_RECORD) {
         return response;
     }
-    let (method, target, accept) = (
-        request.method().clone(),
-        target.to_owned(),
-        accept.map(str::to_owned),
+    let (method, target) = (request.method().clone(), target.to_owned());
+    let owned = |h: Option<&str>| h.map(str::to_owned);
+    let (accept, accept_language, user_agent, host, origin) = (
+        owned(accept),
+        owned(accept_language),
+        owned(user_agent),
+        owned(host),
+        owned(origin),
     );
     let Ok(turn) = large.acquire_owned().await else {
         return app::bad_request(false, "the server is stopping");
@@ -208,6 +223,10 @@ async fn answer(
                 method: &method,
                 target: &target,
                 accept: accept.as_deref(),
+                accept_language: accept_language.as_deref(),
+                user_agent: user_agent.as_deref(),
+                host: host.as_deref(),
+                origin: origin.as_deref(),
                 client: peer.ip(),
                 seed,
             },

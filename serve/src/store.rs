@@ -1,5 +1,6 @@
-//! The embedded store: handle records in a redb file, keyed by the canonical handle (C1),
-//! each record the REST API JSON of its response, as one writer writes it.
+//! The embedded store: handle records in a redb file, keyed by the handle in ASCII lower
+//! case (H6, P6: handles are found without ASCII case), each record the REST API JSON of
+//! its response, as one writer writes it.
 
 use std::borrow::Cow;
 use std::io::{self, BufRead};
@@ -69,6 +70,8 @@ pub struct Store {
     /// sees each record whole, old or new). Beginning a transaction and finding the table
     /// for every request cost more than the lookup itself. (Dropped before the database.)
     snapshot: RwLock<Arc<Records>>,
+    /// Whether a handle is found only in the case it was stored in (P6).
+    case_sensitive: bool,
     /// How many commits have replaced the snapshot: what a cache of answers made from the
     /// records checks that they are still the records'.
     generation: std::sync::atomic::AtomicU64,
@@ -114,6 +117,7 @@ impl Store {
         let snapshot = RwLock::new(Arc::new(Self::begin(&db)?));
         Ok(Self {
             snapshot,
+            case_sensitive: false,
             generation: std::sync::atomic::AtomicU64::new(0),
             db,
         })
@@ -169,6 +173,15 @@ impl Store {
         Ok((Self::open_with_cache(path, cache_bytes)?, done))
     }
 
+    /// The same store, finding handles only in the ASCII case they were stored in when
+    /// `yes` (a case-sensitive service, H6; a DOI is found in any case all the same), or
+    /// in any ASCII case (the default, as the reference proxy finds them: P6).
+    #[must_use]
+    pub fn case_sensitive(mut self, yes: bool) -> Self {
+        self.case_sensitive = yes;
+        self
+    }
+
     /// A read of the records as last committed.
     fn begin(db: &Database) -> Result<Records, StoreError> {
         let txn = db.begin_read().map_err(|e| err("store", e))?;
@@ -205,8 +218,8 @@ impl Store {
         Ok(self.len()? == 0)
     }
 
-    /// `f` of the stored JSON of `handle`'s record (compared by its canonical form: a DOI
-    /// in any case), read in place; `None` when there is no record.
+    /// `f` of the stored JSON of `handle`'s record (found without ASCII case unless the
+    /// store is [`Store::case_sensitive`]), read in place; `None` when there is no record.
     ///
     /// # Errors
     ///
@@ -216,9 +229,21 @@ impl Store {
         handle: HandleRef<'_>,
         f: impl FnOnce(&[u8]) -> T,
     ) -> Result<Option<T>, StoreError> {
-        let key = key(handle);
         let table = self.records();
-        let found = table.get(key.as_bytes()).map_err(|e| err("store", e))?;
+        let mut found = table
+            .get(key(handle).as_bytes())
+            .map_err(|e| err("store", e))?;
+        if found.is_none() && !handle.is_canonical() {
+            // A store written before keys were lower case: its keys are canonical (C1).
+            found = table
+                .get(handle.canonical().as_str().as_bytes())
+                .map_err(|e| err("store", e))?;
+        }
+        let found = found.filter(|bytes| {
+            !self.case_sensitive
+                || handle.is_doi()
+                || stored_handle(bytes.value()).is_some_and(|(_, h)| h == handle.as_str())
+        });
         Ok(found.map(|bytes| f(bytes.value())))
     }
 
@@ -292,7 +317,7 @@ impl Store {
                 read_records(input, name, |key, json| {
                     table
                         .insert(key.as_bytes(), json.as_bytes())
-                        .map(drop)
+                        .map(|old| old.and_then(|o| stored_handle(o.value()).map(|(_, h)| h)))
                         .map_err(|e| err("store", e))
                 })
             });
@@ -347,7 +372,7 @@ pub(crate) fn parse_stored(
 fn read_records(
     mut input: impl BufRead,
     name: &str,
-    mut put: impl FnMut(&str, &str) -> Result<(), StoreError>,
+    mut put: impl FnMut(&str, &str) -> Result<Option<String>, StoreError>,
 ) -> Result<Imported, StoreError> {
     let mut done = Imported::default();
     let mut line = Vec::new();
@@ -385,12 +410,12 @@ fn read_records(
             ));
         }
         for (i, v) in record.values().iter().enumerate() {
-            if v.value_type() != LOC_TYPE {
+            if !v.has_type("10320/loc.") {
                 continue;
             }
             let problem = match v.as_text() {
                 None => Some(format!("its data is {}, not text", v.data().format())),
-                Some(xml) => Locations::parse(xml).err().map(|e| e.to_string()),
+                Some(xml) => Locations::parse_as_proxy(xml).err().map(|e| e.to_string()),
             };
             if let Some(problem) = problem {
                 done.warn(format!(
@@ -400,14 +425,24 @@ fn read_records(
                 ));
             }
         }
+        // As the reference server holds it (R6): data by what it is, no timestamp 0.
+        let served = record.as_reference_writes();
         let json = if record.code() == ResponseCode::Success && record.values().is_empty() {
             // Code 200, as the reference server answers a handle without values, and as
             // `hdl record --json` writes it.
-            record.filtered(&Filter::new()).to_json()
+            served.filtered(&Filter::new()).to_json()
         } else {
-            record.to_json()
+            served.to_json()
         };
-        put(&key(handle.as_handle_ref()), &json)?;
+        if let Some(old) = put(&key(handle.as_handle_ref()), &json)? {
+            if old != handle.as_str() {
+                done.warn(format!(
+                    "{}: {} replaces {old}: handles are found without ASCII case, so a store holds one of them (SPEC P6)",
+                    at(),
+                    handle.as_str()
+                ));
+            }
+        }
         done.records += 1;
     }
     Ok(done)
@@ -473,13 +508,26 @@ fn check(record: &Response) -> Result<&Handle, &'static str> {
     record.handle().ok_or("not a record: no handle (SPEC R1)")
 }
 
-/// The key of a handle: its canonical form (C1), so that a DOI is found in any case.
+/// The key of a handle: the handle in ASCII lower case (P6), so that it is found in any
+/// ASCII case (a DOI's canonical form, C1, is the same).
 fn key(handle: HandleRef<'_>) -> Cow<'_, str> {
-    if handle.is_canonical() {
-        Cow::Borrowed(handle.as_str())
+    let h = handle.as_str();
+    if h.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(h.to_ascii_lowercase())
     } else {
-        Cow::Owned(handle.canonical().into_string())
+        Cow::Borrowed(h)
     }
+}
+
+/// Where the handle of a stored record is in its JSON (the byte range of its JSON
+/// string, quotes included) and what it is: the writer puts it right after the response
+/// code.
+pub fn stored_handle(json: &[u8]) -> Option<(std::ops::Range<usize>, String)> {
+    const AFTER: &[u8] = b",\"handle\":";
+    let start = memchr::memmem::find(json.get(..64.min(json.len()))?, AFTER)? + AFTER.len();
+    let mut strings = serde_json::Deserializer::from_slice(&json[start..]).into_iter::<String>();
+    let handle = strings.next()?.ok()?;
+    Some((start..start + strings.byte_offset(), handle))
 }
 
 #[cfg(test)]

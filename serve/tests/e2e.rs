@@ -205,9 +205,20 @@ fn the_source_documents_examples() {
     let a = get(server.addr, "/api/handles/4263537/4000");
     assert_eq!(
         (a.status, a.header("content-type")),
-        (200, Some("application/json"))
+        (200, Some("application/json;charset=utf-8"))
     );
-    assert_eq!(a.header("access-control-allow-origin"), Some("*"));
+    // CORS headers answer a request with an Origin, as the reference's filter does.
+    assert_eq!(a.header("access-control-allow-origin"), None);
+    let cors = get_with(
+        server.addr,
+        "/api/handles/4263537/4000",
+        "origin: https://app.example\r\n",
+    );
+    assert_eq!(
+        cors.header("access-control-allow-origin"),
+        Some("https://app.example")
+    );
+    assert_eq!(cors.header("vary"), Some("Origin"));
     let expected = Response::parse(FULL).unwrap();
     assert_eq!(Response::parse(&a.body).unwrap(), expected);
     // Byte for byte what `hdl record --json` prints: the one writer, and a line break.
@@ -216,7 +227,10 @@ fn the_source_documents_examples() {
         server.addr,
         "/api/handles/4263537/4000?type=URL&type=EMAIL&callback=processResponse",
     );
-    assert_eq!(a.header("content-type"), Some("application/javascript"));
+    assert_eq!(
+        a.header("content-type"),
+        Some("application/javascript;charset=utf-8")
+    );
     let filtered = Response::parse(FILTERED).unwrap();
     assert_eq!(
         a.body,
@@ -255,6 +269,7 @@ fn rest_api_codes_r1() {
     let a = get(server.addr, "/api/handles/nohandle");
     assert_eq!(a.status, 400);
     assert!(a.body.starts_with("{\"responseCode\":102,"), "{}", a.body);
+    assert!(a.body.contains("\"handle\":\"nohandle\""), "{}", a.body);
 }
 
 #[test]
@@ -306,13 +321,14 @@ fn resolution() {
         to("/10.1000/aBc").1.as_deref(),
         Some("https://example.org/doi")
     );
-    // Aliases, followed unless asked not to, with a bound on the chain.
+    // Aliases: a 301 to the target's own proxy URL on this server (P9), unless asked not
+    // to follow them, with a bound on the chain.
     assert_eq!(
-        to("/1/alias").1.as_deref(),
-        Some("https://example.org/5555")
+        to("/1/alias"),
+        (301, Some("http://test/20.1000/5555".into()))
     );
     assert_eq!(to("/1/alias?ignore_aliases").0, 200);
-    assert_eq!(to("/1/loop-a").0, 508);
+    assert_eq!(to("/1/loop-a").0, 404);
     // noredirect: the values; as REST JSON when asked for JSON.
     let a = get(server.addr, "/4263537/4000?noredirect");
     assert_eq!(a.status, 200);
@@ -321,11 +337,14 @@ fn resolution() {
         "{}",
         a.body
     );
+    // JSON only from the REST API or action=api (P8), whatever Accept says.
     let a = get_with(
         server.addr,
         "/4263537/4000?noredirect",
         "accept: application/json\r\n",
     );
+    assert_eq!(a.header("content-type"), Some("text/html;charset=utf-8"));
+    let a = get(server.addr, "/4263537/4000?action=api");
     assert_eq!(
         Response::parse(&a.body).unwrap(),
         Response::parse(FULL).unwrap()
@@ -335,8 +354,15 @@ fn resolution() {
     assert_eq!(a.status, 200, "no URL value left: the values");
     // showurls.
     let a = get(server.addr, "/20.1000/loc?action=showurls");
-    assert_eq!(a.header("content-type"), Some("application/xml"));
-    assert_eq!(a.body.matches("<location ").count(), 4, "{}", a.body);
+    assert_eq!(a.header("content-type"), Some("text/xml;charset=utf-8"));
+    // The four locations, and the URL value beside them as the reference lists it (P10).
+    assert_eq!(a.body.matches("<location ").count(), 5, "{}", a.body);
+    assert!(
+        a.body
+            .contains(r#"<location mode="legacy" weight="0.0" href="http://fallback.example/" />"#),
+        "{}",
+        a.body
+    );
     // Not found, and the trailing slash warning with a link without it.
     let a = get(server.addr, "/20.1000/none");
     assert_eq!(a.status, 404);
@@ -353,6 +379,11 @@ fn resolution() {
     let a = send(
         server.addr,
         b"POST /4263537/4000 HTTP/1.1\r\nhost: t\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+    );
+    assert_eq!(a.status, 302, "POST is answered as GET (P12)");
+    let a = send(
+        server.addr,
+        b"PUT /4263537/4000 HTTP/1.1\r\nhost: t\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
     );
     assert_eq!(a.status, 405);
 }
@@ -602,7 +633,7 @@ fn shutdown_stops_accepting_and_returns() {
     let mut open = TcpStream::connect(server.addr).unwrap();
     open.write_all(b"GET /20.1000/5555 HTTP/1.1\r\nhost: t\r\n\r\n")
         .unwrap();
-    let mut buf = [0_u8; 256];
+    let mut buf = [0_u8; 4096];
     assert!(open.read(&mut buf).unwrap() > 0);
     let addr = server.addr;
     server.stop();

@@ -490,6 +490,25 @@ pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>, usize> {
 
 /// Hex digits in pairs, either case; `Err` holds the index of the first byte that cannot
 /// be there.
+/// Standard base64 with padding (RFC 4648 §4), as the reference writes binary data.
+pub(crate) fn base64_encode(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(DIGITS[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 pub(crate) fn hex_decode(text: &str) -> Result<Vec<u8>, usize> {
     let b = text.as_bytes();
     let digit = |i: usize| char::from(b[i]).to_digit(16).ok_or(i);

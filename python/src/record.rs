@@ -340,7 +340,7 @@ impl PyLocation {
         self.0.href()
     }
 
-    /// The attributes, in document order, as a dict.
+    /// The attributes, as (name, value) pairs in document order.
     #[getter]
     fn attributes(&self) -> Vec<(String, String)> {
         self.0.attributes().to_vec()

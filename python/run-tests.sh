@@ -5,7 +5,11 @@
 # README's examples, against the installed wheel. The tests hold the package to the `hdl`
 # command on the same inputs: $HDL, or target/debug/hdl (built here when missing).
 #
-# It says plainly when it skips: no python3 (3.9 or later), or no packages from PyPI.
+# Polars is installed for the handle_id.polars tests; pyspark (a large download) only
+# (and pandas, which its Arrow path needs) where Java is here for Spark's local mode, and not with HANDLE_ID_SPARK=0.
+#
+# It says plainly when it skips: no python3 (3.9 or later), no packages from PyPI, and
+# the Spark test without Java or pyspark.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -26,14 +30,20 @@ trap 'rm -rf "$venv"' EXIT
 "$python" -m venv "$venv"
 pip=("$venv/bin/python" -m pip --disable-pip-version-check --no-input)
 
-echo "python/run-tests.sh: installing pytest, pyarrow and maturin from PyPI"
-if ! "${pip[@]}" install --quiet pytest pyarrow maturin >"$venv/pip.log" 2>&1; then
+echo "python/run-tests.sh: installing pytest, pyarrow, polars and maturin from PyPI"
+if ! "${pip[@]}" install --quiet pytest pyarrow polars maturin >"$venv/pip.log" 2>&1; then
     tail -n 5 "$venv/pip.log"
-    echo "python/run-tests.sh: SKIPPED: could not install pytest, pyarrow and maturin from PyPI (no network?)"
+    echo "python/run-tests.sh: SKIPPED: could not install pytest, pyarrow, polars and maturin from PyPI (no network?)"
     exit 0
 fi
-# polars, where it installs, for the capsule interface test (skipped without it).
-"${pip[@]}" install --quiet polars >/dev/null 2>&1 || echo "python/run-tests.sh: no polars: its test skips"
+if [[ ${HANDLE_ID_SPARK:-1} = 0 ]]; then
+    echo "python/run-tests.sh: HANDLE_ID_SPARK=0: the Spark test skips"
+elif ! command -v java >/dev/null 2>&1; then
+    echo "python/run-tests.sh: no Java: the Spark test skips"
+elif ! "${pip[@]}" install --quiet pyspark pandas >"$venv/pip.log" 2>&1; then
+    tail -n 3 "$venv/pip.log"
+    echo "python/run-tests.sh: could not install pyspark: the Spark test skips"
+fi
 
 if [[ -z "${HDL:-}" ]]; then
     HDL=target/debug/hdl
@@ -52,6 +62,6 @@ echo "python/run-tests.sh: wheel built and installed in $(($(date +%s) - built))
 
 # From the repository's root, so that `import handle_id` is the installed wheel, not
 # python/handle_id/ (which has no native module).
-"$venv/bin/python" -m pytest -p no:cacheprovider -q python/tests \
+"$venv/bin/python" -m pytest -p no:cacheprovider -q -rs python/tests \
     --doctest-glob='README.md' python/README.md --doctest-modules --pyargs handle_id
 echo "python/run-tests.sh: done in $(($(date +%s) - start)) s"

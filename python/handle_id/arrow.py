@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from . import _handle_id as _native
 
-__all__ = ["is_valid", "recognize", "clean", "to_form", "extract"]
+__all__ = ["is_valid", "recognize", "canonical", "clean", "to_form", "extract"]
 
 
 def _apply(fn: Callable[..., Any], array: Any, *args: Any, **kwargs: Any) -> Any:
@@ -54,6 +54,13 @@ def recognize(array: Any, **options: Any) -> Any:
     ``form`` is the form the value appears to be written in even when it is invalid.
     Options as for ``handle_id.recognize``."""
     return _apply(_native.arrow_recognize, array, **options)
+
+
+def canonical(array: Any, **options: Any) -> Any:
+    """Each value read in any written form (as ``handle_id.recognize`` reads it), as its
+    handle's canonical text (a DOI in ASCII lowercase): a ``string`` array, null where the
+    value holds no handle. Options as for ``handle_id.recognize``."""
+    return _apply(_native.arrow_canonical, array, **options)
 
 
 def clean(array: Any, *, keep_case: bool = False, **options: Any) -> Any:

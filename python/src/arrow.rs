@@ -203,6 +203,43 @@ fn arrow_recognize(
     output(py, out)
 }
 
+/// Each value read in any written form (as `recognize` reads it), as its handle's
+/// canonical text (SPEC C1: a DOI in ASCII lowercase); null where the value is null or
+/// holds no handle.
+#[pyfunction]
+#[pyo3(signature = (array, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+fn arrow_canonical(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<Py<PyAny>> {
+    let o = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        None,
+    )?;
+    let data = input(array)?;
+    let out = py.detach(|| -> PyResult<ArrayRef> {
+        let array = make_array(data);
+        let mut b = StringBuilder::with_capacity(array.len(), array.len() * 24);
+        for_each(&array, |v| {
+            let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, &o)));
+            match read {
+                Some(Ok(u)) => b.append_value(u.handle().canonical().as_str()),
+                _ => b.append_null(),
+            }
+        })?;
+        Ok(Arc::new(b.finish()))
+    })?;
+    output(py, out)
+}
+
 /// `clean` over a column: struct rows of `handle` (canonical), `form`, `fixes` (their
 /// codes, in order) and `error` (the message, null when the value was cleaned).
 #[pyfunction]
@@ -439,6 +476,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrow_is_valid, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_recognize, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_clean, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_canonical, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_to_form, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_extract, m)?)?;
     Ok(())

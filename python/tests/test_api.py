@@ -138,3 +138,13 @@ def test_fix_and_warning_objects():
     # The `hdl:` label is the form it was written in, not a fix.
     assert [f.code for f in c.fixes] == ["surrounding-whitespace"] and c.form == "hdl"
     assert "Fix(" in repr(c.fixes[0]) and "Cleaned(" in repr(c)
+
+
+def test_the_root_readme_python_example_runs():
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = text.split("```python\n")[1:]
+    assert blocks, "the README has a Python example"
+    for block in blocks:
+        exec(compile(block.split("```", 1)[0], "README.md", "exec"), {})

@@ -134,3 +134,11 @@ def test_polars_series_through_the_capsule_interface():
     s = pl.Series("doi", ["DOI: 10.1000/ABC.", None])
     out = ha.clean(s)
     assert [r and r["handle"] for r in out.to_pylist()] == ["10.1000/abc", None]
+
+
+def test_slices_of_arrays():
+    col = pa.array(VALUES)
+    whole = ha.clean(col).to_pylist()
+    for start, length in [(0, 3), (5, 40), (len(VALUES) - 4, 4)]:
+        assert ha.clean(col.slice(start, length)).to_pylist() == whole[start : start + length]
+        assert ha.extract(col.slice(start, length)).to_pylist() == ha.extract(col).to_pylist()[start : start + length]

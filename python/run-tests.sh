@@ -40,7 +40,7 @@ if [[ ${HANDLE_ID_SPARK:-1} = 0 ]]; then
     echo "python/run-tests.sh: HANDLE_ID_SPARK=0: the Spark test skips"
 elif ! command -v java >/dev/null 2>&1; then
     echo "python/run-tests.sh: no Java: the Spark test skips"
-elif ! "${pip[@]}" install --quiet pyspark pandas >"$venv/pip.log" 2>&1; then
+elif ! "${pip[@]}" install --quiet pyspark "pandas<3" >"$venv/pip.log" 2>&1; then
     tail -n 3 "$venv/pip.log"
     echo "python/run-tests.sh: could not install pyspark: the Spark test skips"
 fi
@@ -52,8 +52,8 @@ if [[ -z "${HDL:-}" ]]; then
         cargo build --quiet -p handle-cli
     fi
 fi
-export HDL=$PWD/${HDL#"$PWD"/}
 [[ $HDL = /* ]] || HDL=$PWD/$HDL
+export HDL
 
 echo "python/run-tests.sh: pip install ./python (a release build of the wheel)"
 built=$(date +%s)

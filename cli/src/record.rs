@@ -82,19 +82,23 @@ pub fn run(args: &RecordArgs) -> io::Result<Status> {
         // A 10320/loc value that does not read is passed over, as the proxy passes it
         // over; the user is told which.
         for (i, v) in response.values().iter().enumerate() {
-            if v.value_type() != LOC_TYPE {
+            if !v.has_type("10320/loc.") {
                 continue;
             }
-            if let Some(e) = v.as_text().and_then(|xml| Locations::parse(xml).err()) {
+            if let Some(e) = v
+                .as_text()
+                .and_then(|xml| Locations::parse_as_proxy(xml).err())
+            {
                 report(format_args!(
                     "hdl record: {name}: values[{i}] ({LOC_TYPE}, index {}) is passed over: {e}",
                     v.index()
                 ));
             }
         }
-        return match response.redirect(&client, &mut random) {
+        // Where the reference proxy (and hdl serve) redirects: SPEC L5, P7.
+        return match response.proxy_redirect(&client, &mut random) {
             Some(r) => {
-                writeln!(out, "{}", Visible(r.url()))?;
+                writeln!(out, "{}", Visible(&r.url))?;
                 Ok(Status::AllValid)
             }
             None => Ok(Status::SomeInvalid),

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The live differential: hdl serve and the reference proxy (CNRI's proxy servlet, ../shared/reference/cnri-proxy,
 # run offline) asked the same requests on the same records, with the reference's own proxy_diff.py: the records and
-# requests of serve/tests/parity, and those of the reference's examples. Every request must agree but those answered
-# otherwise on purpose (DECISIONS in serve/tests/parity.rs, each with its SPEC rule).
+# requests of serve/tests/parity, those of the reference's examples, and records and requests generate.py makes from a
+# seed (SEED, default: the date's day of the year; a choice the reference makes at random can differ there, and is
+# said). Every request must agree but those answered otherwise on purpose (DECISIONS in serve/tests/parity.rs, each
+# with its SPEC rule).
 #
 #   bash serve/tests/parity/live.sh [path/to/hdl]
 #
@@ -25,6 +27,7 @@ work=$(mktemp -d -t parity-live.XXXXXX)
 serve_pid=
 cleanup() {
   [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
+  proxy_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -51,4 +54,22 @@ compare() { # RECORDS REQUESTS NAME [proxy_diff options]
 }
 compare "$here/records.jsonl" "$here/requests.txt" parity
 compare "$ref/examples/records.jsonl" "$ref/examples/requests.txt" examples --ignore-timestamps
+seed=${SEED:-$(date +%j)}
+python3 "$here/generate.py" "$seed" 40 "$work/generated" || exit 2
+records=$work/generated/records.jsonl
+port=$(freeport)
+"$hdl" serve --quiet --records "$records" --store "$work/generated.redb" --bind "127.0.0.1:$port" 2>"$work/generated.log" &
+serve_pid=$!
+proxy_wait_port "$port" 50 || { say "hdl serve did not start: $(cat "$work/generated.log")"; exit 2; }
+proxy_start "$work/ref" "$(freeport)" "$records" >/dev/null 2>&1 || { say "the reference proxy did not start"; exit 2; }
+python3 "$ref/proxy_diff.py" "$PROXY_URL" "http://127.0.0.1:$port" "$work/generated/requests.txt" --ignore-messages \
+  --headers expires,vary --json > "$work/generated.diff"
+if python3 "$here/random_choices.py" "$PROXY_URL" < "$work/generated.diff" > "$work/generated.left"; then
+  say "generated (seed $seed): $(grep -c '"agree": true' "$work/generated.diff") of $(grep -c '^{' "$work/generated.diff") agree, $(grep -c '^random' "$work/generated.left") more are choices the reference makes at random"
+else
+  say "generated (seed $seed): differences"
+  grep -v '^random' "$work/generated.left"
+  fail=1
+fi
+proxy_stop
 exit $fail

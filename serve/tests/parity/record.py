@@ -6,7 +6,8 @@
 REQUESTS: the lines of proxy_diff.py (`METHOD PATH [Header: value]...`; blank lines and `#` comments skipped).
 Each answer: the request (`line`, `method`, `path`, `headers`), then `status`, `location` (a Location back at
 BASE_URL written `{this proxy}/…`), `content_type`, whether `expires` was there, `vary` (the header, or null) and the
-`body` as text (UTF-8; bytes that are not are replaced). Each request is asked five times: when the Location
+`body` as text (UTF-8; bytes that are not are replaced; an HTML page reduced to its table rows, the only part of it
+compared). Each request is asked five times: when the Location
 changes between them, `locations` lists every one seen (a random choice; the replay accepts any of them).
 """
 import http.client
@@ -14,6 +15,8 @@ import json
 import re
 import sys
 import urllib.parse
+
+ROW = re.compile(r"<tr\b[^>]*>.*?</tr>", re.S | re.I)
 
 HEADER_START = re.compile(r"\s+(?=[A-Za-z0-9-]+:\s)")
 ASKED = 5
@@ -48,6 +51,13 @@ def fetch(base, method, path, headers):
         conn.close()
 
 
+def reduce(content_type, text):
+    """An HTML page's table rows, each on a line; any other body as it is."""
+    if (content_type or "").split(";")[0].strip().lower() in ("text/html", "application/xhtml+xml"):
+        return "\n".join(ROW.findall(text))
+    return text
+
+
 def main():
     base, requests = sys.argv[1].rstrip("/"), sys.argv[2]
     for line in open(requests, encoding="utf-8"):
@@ -73,7 +83,7 @@ def main():
             "content_type": hdrs.get("content-type"),
             "expires": "expires" in hdrs,
             "vary": hdrs.get("vary"),
-            "body": body.decode("utf-8", "replace"),
+            "body": reduce(hdrs.get("content-type"), body.decode("utf-8", "replace")),
         }
         if len(seen) > 1:
             answer["locations"] = seen

@@ -2,7 +2,8 @@
 # What a user's build costs: a new crate that depends on handle-id as a registry hands it
 # out (the packages `cargo package --workspace` makes, with the manifests it rewrites) and
 # uses one `hdl!` literal, against the same crate using uuid 1.11's proc-macro `uuid!`
-# (feature macro-diagnostics), timed in the same run. Then the rebuild after an edit of a
+# (feature macro-diagnostics) and using the newest uuid 1.x, whose `uuid!` is a
+# `macro_rules!` over a `const fn` parser, all timed in the same run. Then the rebuild after an edit of a
 # file with 100 literals, and the user's dependency tree.
 #
 #   bash benches/user-build.sh [RUNS]      (default 3 runs; prints the median of each)
@@ -39,12 +40,15 @@ fn main() { println!("{}", H.prefix()); }'
 new_crate user-uuid 'uuid = { version = "=1.11.0", features = ["macro-diagnostics"] }' "" \
   'const U: uuid::Uuid = uuid::uuid!("67e55044-10b1-426f-9247-bb680e5fe0c8");
 fn main() { println!("{}", U); }'
+new_crate user-uuid-now 'uuid = "1"' "" \
+  'const U: uuid::Uuid = uuid::uuid!("67e55044-10b1-426f-9247-bb680e5fe0c8");
+fn main() { println!("{}", U); }'
 literals=$(for i in $(seq 1 100); do printf 'const H%d: handle_id::HandleRef<'"'"'static> = handle_id::hdl!("10.%d/item-%d");\n' "$i" "$((1000 + i))" "$i"; done)
 new_crate user-hdl-100 'handle-id = "0.1.0"' "$patch" "#![allow(dead_code)]
 $literals
 fn main() { println!(\"{} {}\", H1.prefix(), H100.local_name()); }"
 
-for crate in user-hdl user-uuid user-hdl-100; do
+for crate in user-hdl user-uuid user-uuid-now user-hdl-100; do
   (cd "$work/$crate" && cargo fetch --quiet)
 done
 
@@ -60,13 +64,16 @@ clean_build() {
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-hdl_times=() uuid_times=()
+hdl_times=() uuid_times=() now_times=()
 for _ in $(seq 1 "$runs"); do
   hdl_times+=("$(clean_build user-hdl)")
   uuid_times+=("$(clean_build user-uuid)")
+  now_times+=("$(clean_build user-uuid-now)")
 done
 hdl=$(printf '%s\n' "${hdl_times[@]}" | median)
 uuid=$(printf '%s\n' "${uuid_times[@]}" | median)
+now=$(printf '%s\n' "${now_times[@]}" | median)
+now_version=$(cd "$work/user-uuid-now" && cargo tree --offline --prefix none --format '{p}' | grep '^uuid ' | cut -d' ' -f2)
 
 # Rebuild after editing one of 100 literals.
 clean_build user-hdl-100 >/dev/null
@@ -84,6 +91,8 @@ echo "clean debug build, one literal (median of $runs):"
 printf '  handle-id hdl!          %6.2f s   (runs: %s)\n' "$hdl" "${hdl_times[*]}"
 printf '  uuid 1.11 uuid! (proc)  %6.2f s   (runs: %s)\n' "$uuid" "${uuid_times[*]}"
 printf '  ratio                   %6.2fx\n' "$(echo "$hdl / $uuid" | bc -l)"
+printf '  uuid %s uuid! (const fn) %6.2f s   (runs: %s)\n' "$now_version" "$now" "${now_times[*]}"
+printf '  ratio                   %6.2fx\n' "$(echo "$hdl / $now" | bc -l)"
 printf 'rebuild after editing one of 100 literals: %.2f s (runs: %s)\n' "$rebuild" "${rebuild_times[*]}"
 echo "the user's dependency tree:"
 (cd "$work/user-hdl" && cargo tree --offline --prefix none --format '{p}' | sed 's/ (.*//' | sort -u | sed 's/^/  /')

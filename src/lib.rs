@@ -41,10 +41,14 @@
 //!   crate is `#![no_std]` (it needs `alloc`).
 //! - `serde`: `Serialize` and `Deserialize` for [`Handle`], [`HandleRef`] (borrowed),
 //!   [`HdlUri`] (borrowed) and [`Form`], as their text, through the validating parsers.
-//! - `json`: the [`record`] module: the proxy's REST API responses (SPEC R1–R5) and
+//! - `json`: the `record` module: the proxy's REST API responses (SPEC R1–R5) and
 //!   `10320/loc` values (L1–L4), on serde_json and roxmltree; still `no_std` + `alloc`.
+//!
+//! Items that need a feature say so in the documentation built with every feature (as
+//! docs.rs builds it).
 
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -55,7 +59,7 @@ pub use handle_id_core::__reference;
 pub use handle_id_core::{
     clean, detect, escape, extract, recognize, validate, Action, Caseless, Cleaned, Extract, Fix,
     FixCode, Form, Found, Handle, HandleRef, HdlUri, LintCode, Options, ParseError, ParseErrorKind,
-    ProxyBase, ProxyQuery, Rendered, Warning, KNOWN_PROXY_HOSTS, MAX_OPEN,
+    ProxyBase, ProxyQuery, Rendered, Warning, API_PATH, KNOWN_PROXY_HOSTS, MAX_OPEN,
 };
 
 #[cfg(feature = "json")]
@@ -112,9 +116,11 @@ macro_rules! hdl {
 macro_rules! hdl_uri {
     ($($literal:tt)*) => {{
         const URI: $crate::HdlUri<'static> = {
-            let (text, form, handle, slash, base, query, fragment) =
+            let (text, form, handle, slash, handle_start, base, query, fragment) =
                 $crate::__private::hdl_uri_parts!($($literal)*);
-            $crate::HdlUri::__from_validated_parts(text, form, handle, slash, base, query, fragment)
+            $crate::HdlUri::__from_validated_parts(
+                text, form, handle, slash, handle_start, base, query, fragment,
+            )
         };
         URI
     }};

@@ -5,7 +5,7 @@ mod support;
 
 use support::contexts::doi;
 
-use handle_id::{clean, FixCode, Form, HandleRef, Options, ParseErrorKind};
+use handle_id::{clean, FixCode, Form, HandleRef, LintCode, Options, ParseErrorKind};
 use proptest::prelude::*;
 
 /// The handle, the form and the fixes `clean` gives `text`.
@@ -311,6 +311,29 @@ const CONTEXTS: &[&str] = &[
     "<https://doi.org/{}>.",
     "info:doi/{}",
 ];
+
+/// The warnings of a DOI read whole from pieces, or from the resolver's URL inside another
+/// form, are at their places in the text as written (white space and all).
+#[test]
+fn warnings_at_their_places_in_the_text() {
+    for (text, code, index) in [
+        ("doi: 10. 1093/jb/mvg083/", LintCode::TrailingSlash, 23),
+        (
+            "https://doi.org/10.1021/ es030360x/",
+            LintCode::TrailingSlash,
+            34,
+        ),
+        (
+            "info:doi/https://doi.org/10.1234/",
+            LintCode::EmptyLocalName,
+            33,
+        ),
+    ] {
+        let c = clean(text, &Options::new()).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let found: Vec<_> = c.lint().iter().map(|w| (w.code(), w.index())).collect();
+        assert_eq!(found, [(code, index)], "{text:?}");
+    }
+}
 
 /// Whether a handle is what cleaning leaves alone but for case: no white space, no end a
 /// fix would take off, characters a URL or URI writer encodes that the contexts write raw.

@@ -1,34 +1,39 @@
 //! The API documentation of handle-id and of the crate it re-exports builds without a
-//! warning (broken links, missing docs), as `RUSTDOCFLAGS=-D warnings cargo doc --no-deps
-//! --all-features` would; the SPEC is in it, with every rule id.
+//! warning (broken links, missing docs), as `RUSTDOCFLAGS=-D warnings cargo doc --no-deps`
+//! would with every feature and with the default ones; the SPEC is in it, with every rule
+//! id.
 
 use std::process::Command;
 
 #[test]
 fn docs_build_without_warnings() {
     let root = env!("CARGO_MANIFEST_DIR");
-    let output = Command::new(env!("CARGO"))
-        .args([
-            "doc",
-            "--quiet",
-            "--no-deps",
-            "--all-features",
-            "-p",
-            "handle-id",
-            "-p",
-            "handle-id-core",
-            "--target-dir",
-        ])
-        .arg(format!("{root}/target/doc_check"))
-        .env("RUSTDOCFLAGS", "-D warnings")
-        .current_dir(root)
-        .output()
-        .expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "cargo doc reports:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    // With every feature (as docs.rs builds them), and with the default ones (as a user's
+    // `cargo doc` does): no link may lead to an item of a feature that is off.
+    for features in ["--all-features", "--features=std"] {
+        let output = Command::new(env!("CARGO"))
+            .args([
+                "doc",
+                "--quiet",
+                "--no-deps",
+                features,
+                "-p",
+                "handle-id",
+                "-p",
+                "handle-id-core",
+                "--target-dir",
+            ])
+            .arg(format!("{root}/target/doc_check"))
+            .env("RUSTDOCFLAGS", "-D warnings")
+            .current_dir(root)
+            .output()
+            .expect("cargo runs");
+        assert!(
+            output.status.success(),
+            "cargo doc {features} reports:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
 }
 
 #[test]

@@ -108,6 +108,33 @@ fn rendering_puts_the_caret_under_the_character() {
 }
 
 #[test]
+fn rendering_a_long_input_shows_the_part_around_the_error() {
+    // A caret further than `u16::MAX` columns in (a width `format!` refuses): no panic.
+    let input = "1".repeat(70_000);
+    let shown = error(&input).render(&input).to_string();
+    let lines: Vec<_> = shown.lines().collect();
+    assert_eq!(lines.len(), 3, "{shown}");
+    let context = handle_id::Rendered::CONTEXT;
+    assert_eq!(lines[1], format!("  …{}", "1".repeat(context)));
+    assert_eq!(lines[2], format!("  {}^", " ".repeat(context + 1)));
+    // An error in the middle: the characters on each side, and `…` for the rest on both.
+    let input = format!("{}@{}/x", "a".repeat(100), "b".repeat(100));
+    let shown = error(&input).render(&input).to_string();
+    let lines: Vec<_> = shown.lines().collect();
+    assert_eq!(
+        lines[1],
+        format!("  …{}@{}…", "a".repeat(context), "b".repeat(context - 1))
+    );
+    assert_eq!(lines[2].find('^'), Some(2 + 1 + context));
+    // Escaped control characters count in the window by character, in the caret by column.
+    let input = format!("{}\t@/x", "a".repeat(100));
+    let shown = error(&input).render(&input).to_string();
+    let lines: Vec<_> = shown.lines().collect();
+    assert_eq!(lines[1], format!("  …{}\\t@/x", "a".repeat(context - 1)));
+    assert_eq!(lines[2].find('^'), Some(2 + 1 + context + 1));
+}
+
+#[test]
 fn bytes_must_be_utf8_h5() {
     assert_eq!(
         HandleRef::parse_bytes(b"10.1/x").unwrap().as_str(),

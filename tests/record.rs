@@ -173,12 +173,19 @@ fn huge_values() {
     assert_eq!(r.values()[0].as_text().map(str::len), Some(8 << 20));
     assert!(matches!(r.values()[1].data(), Data::Hex { bytes: b, .. } if *b == bytes));
     assert_eq!(r.to_json(), json);
-    // A number far beyond 64 bits, kept as written in a value of an unknown format.
-    let big = "9".repeat(10_000);
-    let json = format!(
-        r#"{{"responseCode":1,"values":[{{"index":1,"type":"A","data":{{"format":"x","value":{big}}}}}]}}"#
+    // The largest integer of 64 bits, kept exactly in a value of an unknown format; a number
+    // beyond what a 64-bit float holds is refused where it is (serde_json reads numbers so,
+    // without its `arbitrary_precision`, which would change every user's serde_json).
+    let json = r#"{"responseCode":1,"values":[{"index":1,"type":"A","data":{"format":"x","value":18446744073709551615}}]}"#;
+    assert_eq!(Response::parse(json).unwrap().to_json(), json);
+    let big = "9".repeat(400);
+    refused(
+        &format!(
+            r#"{{"responseCode":1,"values":[{{"index":1,"type":"A","data":{{"format":"x","value":{big}}}}}]}}"#
+        ),
+        RecordErrorKind::Json,
+        "line 1, column 479",
     );
-    assert_eq!(Response::parse(&json).unwrap().to_json(), json);
     // An index beyond 32 bits is an error, not a wrap.
     refused(
         r#"{"responseCode":1,"values":[{"index":99999999999999999999,"type":"A","data":{"format":"string","value":""}}]}"#,
@@ -286,6 +293,87 @@ fn bad_responses_are_clear_errors() {
     for bad in ["", "1f", "f(", "a b", "a..b", "</script>"] {
         assert!(ok.to_jsonp(bad).is_err(), "{bad:?}");
     }
+}
+
+/// A name twice in one object, or two values with one index, cannot be read two ways:
+/// refused where it is (serde_json's `Value` would keep the last without a word), with the
+/// key; in `parse_selected` too, whatever the filter keeps.
+#[test]
+fn repeated_keys_and_indexes_are_refused() {
+    refused(
+        r#"{"responseCode":1,"handle":"1/2","handle":"1/3","values":[]}"#,
+        RecordErrorKind::Duplicate,
+        "line 1, column 41",
+    );
+    let e = Response::parse(r#"{"responseCode":1,"handle":"1/2","handle":"1/3"}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 41: duplicate key \"handle\" in one object (SPEC R1, R2)"
+    );
+    let url = |i: u32| {
+        format!(
+            r#"{{"index":{i},"type":"URL","data":{{"format":"string","value":"http://{i}/"}}}}"#
+        )
+    };
+    let record = |values: &[String]| {
+        format!(
+            r#"{{"responseCode":1,"handle":"1/2","values":[{}]}}"#,
+            values.join(",")
+        )
+    };
+    refused(
+        &record(&[
+            r#"{"index":1,"index":2,"type":"URL","data":{"format":"string","value":"x"}}"#.into(),
+        ]),
+        RecordErrorKind::Duplicate,
+        "line 1, column 61",
+    );
+    refused(
+        &record(&[
+            r#"{"index":1,"type":"URL","data":{"format":"string","value":"x","value":"y"}}"#.into(),
+        ]),
+        RecordErrorKind::Duplicate,
+        "line 1, column 112",
+    );
+    let twice = record(&[url(1), url(2), url(1)]);
+    refused(&twice, RecordErrorKind::Duplicate, "values[2].index");
+    let e = Response::parse(&twice).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "values[2].index: 1 is the index of values[0] too (SPEC R2: an index names one value of a record)"
+    );
+    for filter in [Filter::new().index(2), Filter::new().value_type("EMAIL")] {
+        let e = Response::parse_selected(&twice, &filter).unwrap_err();
+        assert_eq!(e.at(), "values[2].index", "{filter:?}");
+    }
+    // Many values: the smallest index repeated is named, at its second value.
+    let mut many: Vec<String> = (0..100).map(url).collect();
+    many.push(url(70));
+    many.push(url(30));
+    let e = Response::parse(&record(&many)).unwrap_err();
+    assert_eq!(e.to_string(), "values[101].index: 30 is the index of values[30] too (SPEC R2: an index names one value of a record)");
+    // The same index in two records, the same name in two objects: no repetition.
+    assert!(Response::parse(&record(&(0..100).map(url).collect::<Vec<_>>())).is_ok());
+    assert!(Response::parse(FULL).is_ok());
+}
+
+/// A byte order mark before the JSON is ignored (RFC 8259 §8.1 lets a reader ignore it),
+/// before JSONP too; anywhere else it is not JSON.
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    assert_eq!(
+        Response::parse(&format!("\u{feff}{FULL}")),
+        Response::parse(FULL)
+    );
+    assert_eq!(
+        Response::parse(&format!("\u{feff}{FILTERED}")),
+        Response::parse(FILTERED)
+    );
+    refused(
+        "\u{feff}\u{feff}{}",
+        RecordErrorKind::Json,
+        "line 1, column 1",
+    );
 }
 
 /// L4's example, through many random seeds.
@@ -444,12 +532,10 @@ fn redirects_aliases_and_showurls() {
     let r = Response::parse(FULL).unwrap();
     let redirect = r
         .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
-        .unwrap()
         .unwrap();
     assert_eq!(redirect.url(), "https://www.handle.net/index.html");
     assert!(r
         .show_urls()
-        .unwrap()
         .contains(r#"href="https://www.handle.net/index.html""#));
     // A 10320/loc value wins over URL values.
     let loc = HandleValue::new(
@@ -463,7 +549,6 @@ fn redirects_aliases_and_showurls() {
     let r = Response::new(Handle::parse("4263537/4000").unwrap(), values);
     let redirect = r
         .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
-        .unwrap()
         .unwrap();
     assert_eq!(
         (redirect.url(), redirect.value().index()),
@@ -474,17 +559,49 @@ fn redirects_aliases_and_showurls() {
     let none = r.filtered(&Filter::new().value_type("EMAIL"));
     assert!(none
         .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
-        .unwrap()
         .is_none());
-    // A bad 10320/loc value is an error at its path.
+    // A 10320/loc value that does not read is passed over, as the reference proxy passes
+    // it over: the URL value redirects, and showurls lists it; `locations` says what is
+    // wrong, at its path.
+    let url = HandleValue::new(2, "URL", Data::String("https://www.handle.net/".into()));
     let bad = Response::new(
         Handle::parse("1/2").unwrap(),
-        vec![HandleValue::new(1, "10320/loc", Data::String("<x".into()))],
+        vec![
+            HandleValue::new(1, "10320/loc", Data::String("<x".into())),
+            url.clone(),
+        ],
     );
-    let e = bad
+    let redirect = bad
         .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
-        .unwrap_err();
+        .unwrap();
+    assert_eq!(
+        (redirect.url(), redirect.value().index()),
+        ("https://www.handle.net/", 2)
+    );
+    assert_eq!(
+        bad.show_urls(),
+        Response::new(Handle::parse("1/2").unwrap(), vec![url]).show_urls()
+    );
+    let e = bad.locations().unwrap_err();
     assert!(e.at().starts_with("values[0].data.value: line 1"), "{e}");
+    // One that reads after one that does not: its location is chosen.
+    let both = Response::new(
+        Handle::parse("1/2").unwrap(),
+        vec![
+            HandleValue::new(1, "10320/loc", Data::String("<x".into())),
+            HandleValue::new(
+                3,
+                "10320/loc",
+                Data::String(r#"<locations><location href="http://loc/" /></locations>"#.into()),
+            ),
+        ],
+    );
+    assert_eq!(
+        both.redirect(&ClientContext::new(), &mut SplitMix64::new(1))
+            .map(|r| r.url().to_owned()),
+        Some("http://loc/".to_owned())
+    );
+    assert!(both.show_urls().contains(r#"href="http://loc/""#));
 }
 
 fn arb_data() -> impl Strategy<Value = Data> {

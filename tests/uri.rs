@@ -196,11 +196,11 @@ fn errors_point_into_the_original_text() {
     let read = recognize("https://doi.org/10.1/100%", &o).unwrap();
     assert_eq!(read.handle().as_str(), "10.1/100%");
     let warnings: Vec<_> = read.lint().iter().map(|w| (w.code(), w.index())).collect();
-    assert_eq!(warnings, [(handle_id::LintCode::LiteralPercent, 8)]);
+    assert_eq!(warnings, [(handle_id::LintCode::LiteralPercent, 24)]);
     assert_eq!(read.to_string(), "https://doi.org/10.1/100%25");
     let read = recognize("https://doi.org/10.1006/rwei.1999%.0001%41", &o).unwrap();
     assert_eq!(read.handle().as_str(), "10.1006/rwei.1999%.0001A");
-    assert_eq!(read.lint()[0].index(), 17);
+    assert_eq!(read.lint()[0].index(), 33);
     assert_eq!(
         rejected("https://doi.org/10.1/100%", &Options::new().cordra(true)),
         (ParseErrorKind::PercentEncoding, 24, "pct_encoded")
@@ -376,7 +376,7 @@ fn proxy_query_parameters_p4() {
     assert_eq!(
         q.other,
         [
-            ("foo".to_owned(), Some("b ar".to_owned())),
+            ("foo".to_owned(), Some("b+ar".to_owned())),
             ("bare".to_owned(), None)
         ]
     );
@@ -399,6 +399,16 @@ fn proxy_query_parameters_p4() {
         ProxyQuery::parse("action=metadata").unwrap().action,
         Some(Action::Metadata)
     );
+    // As the reference proxy reads a query: `;` separates too, `+` stays, the first
+    // urlappend, action and callback count, action without case.
+    let q = ProxyQuery::parse(
+        "type=URL;noredirect&urlappend=a+b&urlappend=c&action=ShowURLs&action=api",
+    )
+    .unwrap();
+    assert!(q.noredirect);
+    assert_eq!(q.types, ["URL"]);
+    assert_eq!(q.urlappend.as_deref(), Some("a+b"));
+    assert_eq!(q.action, Some(Action::ShowUrls));
     // What P4 does not allow, with the index into the query.
     let e = ProxyQuery::parse("type=URL&index=-1").unwrap_err();
     assert_eq!((e.kind(), e.index()), (ParseErrorKind::InvalidParameter, 9));

@@ -1,17 +1,14 @@
 //! `hdl convert`: each line's handle written in another form, one line per input line.
 
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
 
 use clap::ValueEnum;
 use handle_id::{Form, HandleRef, HdlUri, ParseError, ProxyBase};
-use serde_json::json;
 
-use crate::check::{read_line, Tally};
-use crate::lines::for_each_line;
-use crate::output::JsonError;
-use crate::read::Reader;
-use crate::style::Style;
+use crate::args::Lines;
+use crate::output::{write_data, Extra, LineRecord, Problem};
+use crate::reader::Reader;
+use crate::tally::Tally;
 use crate::Status;
 
 /// `--to`.
@@ -52,52 +49,47 @@ impl Target {
 }
 
 /// Runs `hdl convert`. An invalid line gives an empty output line (or a JSON record with
-/// its error), so that output lines stay beside their input lines.
+/// its error), so that output lines stay beside their input lines; the warnings of a valid
+/// one go to standard error (or into its record).
 ///
 /// # Errors
 ///
-/// An I/O error on reading or writing.
-pub fn run(
-    files: &[PathBuf],
-    to: Target,
-    json: bool,
-    reader: &Reader,
-    err_style: Style,
-) -> io::Result<Status> {
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut tally = Tally::on_stderr(true, err_style);
-    for_each_line(files, |raw| {
-        let input = crate::lines::text(raw);
-        let (form, read) = read_line(reader, raw, &input);
+/// An I/O error on writing.
+pub fn run(lines: &Lines, reader: &Reader, to: Target) -> io::Result<Status> {
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut tally = Tally::new(!lines.json, lines.styles.1);
+    let read = lines.sources.for_each_line(|line| {
+        let reading = reader.read(line.raw);
+        let input = &*reading.input;
+        let uri = reading.result.as_ref().ok();
+        let warnings = uri.map(HdlUri::lint).unwrap_or_default();
         // An error of reading the line, or of writing its handle in the form asked for.
-        let warnings = read.as_ref().map(HdlUri::lint).unwrap_or_default();
-        let result = read.and_then(|uri| to.write(uri.handle(), reader.first_base.as_ref()));
-        tally.count(&input, result.as_ref().err(), None)?;
-        if result.is_ok() {
-            tally.warn(&warnings)?;
-        }
-        let converted = result.as_deref().unwrap_or("");
-        if json {
-            let record = json!({
-                "input": &*input,
-                "valid": result.is_ok(),
-                "form": form.map(Form::name),
-                "output": result.as_ref().ok(),
-                "error": result.as_ref().err().map(|e| JsonError(*e)),
-            });
+        let output = reading
+            .result
+            .as_ref()
+            .map_err(|e| *e)
+            .and_then(|uri| to.write(uri.handle(), reader.first_base.as_ref()));
+        let problem = output.as_ref().err().map(|e| Problem::Error(*e));
+        tally.count(line.position, input, problem)?;
+        if lines.json {
+            let record = LineRecord {
+                position: line.position,
+                input,
+                form: reading.form,
+                handle: uri.map(HdlUri::handle),
+                warnings: &warnings,
+                problem,
+                extra: Extra::Output(output.as_deref().ok()),
+            };
             serde_json::to_writer(&mut out, &record)?;
-            out.write_all(b"\n")
         } else {
-            // Output lines are one per input line: a handle with a line break in it is
-            // written with the break escaped.
-            writeln!(
-                out,
-                "{}",
-                converted.replace('\n', "%0A").replace('\r', "%0D")
-            )
+            if output.is_ok() {
+                tally.warn(line.position, &warnings)?;
+            }
+            write_data(&mut out, output.as_deref().unwrap_or(""))?;
         }
+        out.write_all(b"\n")
     })?;
     out.flush()?;
-    tally.finish("convert")
+    tally.finish("convert", read, "")
 }

@@ -3,24 +3,22 @@
 //!
 //! One pass, in bounded memory: for each distinct handle it keeps a 96-bit fingerprint of
 //! its key (the handle, ASCII-lowercased unless `--case exact`) and the number of its first
-//! line, 16 bytes in a hash table (at most about 37 bytes a handle with the table's spare
-//! room), never the line. Each line that repeats an earlier handle is reported as it is
+//! line, 16 bytes in a hash table (about 40 bytes a handle with the table's spare room:
+//! BENCHMARKS.md), never the line. Each line that repeats an earlier handle is reported as it is
 //! read, with the line it repeats; `--unique` writes the first line of each handle instead.
 
 use std::collections::hash_map::Entry as MapEntry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
 
 use clap::ValueEnum;
-use serde_json::json;
 
-use crate::check::{read_line, Tally};
-use crate::lines::for_each_line;
-use crate::output::{write_visible, Visible};
-use crate::read::Reader;
-use crate::style::Style;
+use crate::args::Lines;
+use crate::input::Position;
+use crate::output::{write_visible, Extra, LineRecord, Problem};
+use crate::reader::Reader;
+use crate::tally::{counted, Tally};
 use crate::Status;
 
 /// `--case`.
@@ -108,37 +106,69 @@ pub type Entry = u32;
 const SEEN_AGAIN: Entry = 1 << 31;
 const LINE: Entry = SEEN_AGAIN - 1;
 
-/// Runs `hdl dedupe`. Exit status: 0 when no handle is written twice, 1 when one is, 2 on a
-/// usage or I/O error. Invalid lines are counted, reported on standard error and skipped.
+/// Runs `hdl dedupe`. Without `unique`, each line that repeats an earlier handle, with
+/// where that handle was first seen (exit status 1 when there is one); with `unique`, the
+/// first line of each handle, byte for byte as read (exit status 0). Invalid lines are
+/// reported on standard error and left out (exit status 1); 2 when a file could not be
+/// read.
 ///
 /// # Errors
 ///
-/// An I/O error on reading or writing.
-pub fn run(
-    files: &[PathBuf],
-    case: CaseArg,
-    json: bool,
-    unique: bool,
-    reader: &Reader,
-    err_style: Style,
-) -> io::Result<Status> {
+/// An I/O error on writing.
+pub fn run(lines: &Lines, reader: &Reader, case: CaseArg, unique: bool) -> io::Result<Status> {
     let mut first_lines = Seen::new();
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut tally = Tally::on_stderr(true, err_style);
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut tally = Tally::new(!lines.json, lines.styles.1);
     let (mut duplicate_lines, mut duplicated_handles) = (0_u64, 0_u64);
     let mut key = Vec::new();
-    for_each_line(files, |raw| {
-        let input = crate::lines::text(raw);
-        let (_, result) = read_line(reader, raw, &input);
-        tally.count(&input, result.as_ref().err(), None)?;
-        let Ok(uri) = result else { return Ok(()) };
-        let handle = uri.handle().as_str();
+    // Where each source's lines start in the count of all lines, to name the line an entry
+    // holds: one entry a source.
+    let mut sources: Vec<(u64, Option<String>)> = Vec::new();
+    let read = lines.sources.for_each_line(|line| {
+        let reading = reader.read(line.raw);
+        let input = &*reading.input;
+        tally.count(
+            line.position,
+            input,
+            reading.result.as_ref().err().map(|e| Problem::Error(*e)),
+        )?;
+        if line.position.line == 1 {
+            sources.push((tally.lines, line.position.source.map(str::to_owned)));
+        }
+        let uri = match &reading.result {
+            Ok(uri) => uri,
+            // Under --json the records say every line that was not read, as in the other
+            // subcommands (without, standard error does).
+            Err(e) if lines.json => {
+                let record = LineRecord {
+                    position: line.position,
+                    input,
+                    form: reading.form,
+                    handle: None,
+                    warnings: &[],
+                    problem: Some(Problem::Error(*e)),
+                    extra: Extra::Repeat(None),
+                };
+                serde_json::to_writer(&mut out, &record)?;
+                return out.write_all(b"\n");
+            }
+            Err(_) => return Ok(()),
+        };
+        let handle = uri.handle();
         key.clear();
-        key.extend_from_slice(handle.as_bytes());
+        key.extend_from_slice(handle.as_str().as_bytes());
         if case == CaseArg::Ascii {
             key.make_ascii_lowercase();
         }
+        let record = |first| LineRecord {
+            position: line.position,
+            input,
+            form: reading.form,
+            handle: Some(handle),
+            warnings: &[],
+            problem: None,
+            extra: Extra::Repeat(first),
+        };
         let entry = match first_lines.entry(Fingerprint::of(&key)) {
             MapEntry::Vacant(vacant) => {
                 // Lines past 2³¹ are kept as the last number an entry holds.
@@ -147,17 +177,21 @@ pub fn run(
                     return Ok(());
                 }
                 // The first line of its handle: the deduplicated list.
-                if json {
-                    let record = json!({"line": tally.lines, "input": &*input, "handle": handle});
-                    serde_json::to_writer(&mut out, &record)?;
-                } else {
-                    write_visible(&mut out, &input)?;
+                if lines.json {
+                    serde_json::to_writer(&mut out, &record(None))?;
+                    return out.write_all(b"\n");
                 }
-                return out.write_all(b"\n");
+                out.write_all(line.raw)?;
+                let end: &[u8] = if line.terminator.is_empty() {
+                    b"\n"
+                } else {
+                    line.terminator
+                };
+                return out.write_all(end);
             }
             MapEntry::Occupied(occupied) => occupied.into_mut(),
         };
-        let first = *entry & LINE;
+        let first = u64::from(*entry & LINE);
         duplicate_lines += 1;
         if *entry & SEEN_AGAIN == 0 {
             duplicated_handles += 1;
@@ -166,36 +200,42 @@ pub fn run(
         if unique {
             return Ok(());
         }
-        if json {
-            let record = json!({
-                "line": tally.lines,
-                "input": &*input,
-                "handle": handle,
-                "first_line": first,
-            });
-            serde_json::to_writer(&mut out, &record)?;
-            out.write_all(b"\n")
-        } else {
-            writeln!(
-                out,
-                "line {}\tsame handle as line {first}\t{}\t{}",
-                tally.lines,
-                Visible(&input),
-                Visible(handle)
-            )
+        // The source and line of the first: the last source that began at or before it.
+        let k = sources.partition_point(|(start, _)| *start <= first) - 1;
+        let first = Position {
+            source: sources[k].1.as_deref(),
+            line: first - sources[k].0 + 1,
+        };
+        if lines.json {
+            serde_json::to_writer(&mut out, &record(Some(first)))?;
+            return out.write_all(b"\n");
         }
+        match first.source {
+            Some(_) => write!(out, "{}\tsame handle as {first}\t", line.position)?,
+            None => write!(
+                out,
+                "{}\tsame handle as line {}\t",
+                line.position, first.line
+            )?,
+        }
+        write_visible(&mut out, input)?;
+        out.write_all(b"\t")?;
+        write_visible(&mut out, handle.as_str())?;
+        out.write_all(b"\n")
     })?;
     out.flush()?;
-    writeln!(
-        tally.err,
-        "hdl dedupe: {duplicated_handles} handles written more than once, \
-         {duplicate_lines} lines repeat an earlier one"
-    )?;
-    tally.finish("dedupe")?;
-    Ok(if duplicate_lines == 0 {
-        Status::AllValid
-    } else {
-        Status::SomeInvalid
+    let more = format!(
+        "; {} written more than once, {} an earlier one",
+        counted(duplicated_handles, "handle"),
+        match duplicate_lines {
+            1 => "1 line repeats".to_owned(),
+            n => format!("{n} lines repeat"),
+        }
+    );
+    let status = tally.finish("dedupe", read, &more)?;
+    Ok(match status {
+        Status::AllValid if duplicate_lines > 0 && !unique => Status::SomeInvalid,
+        status => status,
     })
 }
 

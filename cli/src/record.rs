@@ -4,9 +4,11 @@
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
-use handle_id::record::{ClientContext, Data, Filter, HandleValue, Response, SplitMix64, Ttl};
+use handle_id::record::{
+    ClientContext, Data, Filter, HandleValue, Locations, Response, SplitMix64, Ttl, LOC_TYPE,
+};
 
-use crate::output::Visible;
+use crate::output::{report, Visible};
 use crate::Status;
 
 /// What `hdl record` was asked.
@@ -76,13 +78,27 @@ pub fn run(args: &RecordArgs) -> io::Result<Status> {
         }
         client.ip = args.client_ip;
         client.country.clone_from(&args.country);
-        let mut random = SplitMix64::new(args.seed.unwrap_or_else(seed_from_clock));
-        let redirect = response
-            .redirect(&client, &mut random)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, format!("{name}: {e}")))?;
-        return match redirect {
+        let mut random = SplitMix64::new(args.seed.unwrap_or_else(SplitMix64::seed_from_clock));
+        // A 10320/loc value that does not read is passed over, as the proxy passes it
+        // over; the user is told which.
+        for (i, v) in response.values().iter().enumerate() {
+            if !v.has_type("10320/loc.") {
+                continue;
+            }
+            if let Some(e) = v
+                .as_text()
+                .and_then(|xml| Locations::parse_as_proxy(xml).err())
+            {
+                report(format_args!(
+                    "hdl record: {name}: values[{i}] ({LOC_TYPE}, index {}) is passed over: {e}",
+                    v.index()
+                ));
+            }
+        }
+        // Where the reference proxy (and hdl serve) redirects: SPEC L5, P7.
+        return match response.proxy_redirect(&client, &mut random) {
             Some(r) => {
-                writeln!(out, "{}", Visible(r.url()))?;
+                writeln!(out, "{}", Visible(&r.url))?;
                 Ok(Status::AllValid)
             }
             None => Ok(Status::SomeInvalid),
@@ -135,16 +151,8 @@ fn read_input(file: Option<&PathBuf>) -> io::Result<(String, String)> {
     Ok((name, text))
 }
 
-/// A seed when none is given: the clock's nanoseconds and the process id.
-fn seed_from_clock() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    nanos ^ (u64::from(std::process::id()) << 32)
-}
-
 /// The response as a person reads it: the handle and code, then one line per value.
-fn write_table(out: &mut impl Write, r: &Response) -> io::Result<()> {
+pub(crate) fn write_table(out: &mut impl Write, r: &Response) -> io::Result<()> {
     if let Some(h) = r.handle() {
         writeln!(out, "handle    {}", Visible(h.as_str()))?;
     }

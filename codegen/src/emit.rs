@@ -140,19 +140,14 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
         "pub(crate) fn run_{rule}(input: &[u8]) -> Result<usize, crate::dfa::Reject> {{\n    scan_{rule}(input, &mut ())\n}}"
     )
     .unwrap();
-    writeln!(
-        s,
-        "\n/// The validator of rule `{rule}`, reporting the rules it enters to `sink`."
-    )
-    .unwrap();
-    s.push_str("#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]\n");
-    writeln!(
-        s,
-        "pub(crate) fn scan_{rule}<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {{"
-    )
-    .unwrap();
+    let header = format!(
+        "\n/// The validator of rule `{rule}`, reporting the rules it enters to `sink`.\n\
+         #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]\n\
+         pub(crate) fn scan_{rule}<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {{\n"
+    );
     let start = usize::from(dfa.start);
     if accept_rest(start) {
+        s.push_str(&header);
         s.push_str("    let _ = input;\n    return Ok(0);\n}\n");
         return s;
     }
@@ -247,6 +242,7 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
             .collect(),
         name: table_name,
     };
+    s.push_str(&header);
     s.push_str("    let mut i = 0_usize;\n");
     writeln!(s, "    let mut state = {start}_u8;").unwrap();
     s.push_str("    'walk: loop {\n        match state {\n");
@@ -258,11 +254,19 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
                 next: chain.get(place + 1).copied(),
                 earlier: &chain[..=place],
             };
-            writeln!(s, "            's{state}: loop {{").unwrap();
-            walker_state(&mut s, dfa, state, &moves, &tables, &classes);
+            // Each state of the chain is a labelled loop nested in the one before.
+            let indent = " ".repeat(16 + 4 * place);
+            let rule = &dfa.label_names[usize::from(dfa.labels[state])];
+            writeln!(s, "{indent}// State {state}, in `{rule}`.").unwrap();
+            writeln!(s, "{indent}'s{state}: loop {{").unwrap();
+            let mut code = String::new();
+            walker_state(&mut code, dfa, state, &moves, &tables, &classes);
+            for line in code.lines() {
+                writeln!(s, "{indent}    {line}").unwrap();
+            }
         }
-        for _ in chain {
-            s.push_str("            }\n");
+        for place in (0..chain.len()).rev() {
+            writeln!(s, "{}}}", " ".repeat(16 + 4 * place)).unwrap();
         }
         s.push_str("            }\n");
     }
@@ -428,7 +432,7 @@ fn walker_state(
                 label(state)
             )
         };
-        s.push_str("                loop {\n");
+        s.push_str("loop {\n");
         // A byte that stays starts a run: skip the rest of it at once.
         let stay = match first {
             Some((to, k)) if to == state => {
@@ -441,11 +445,7 @@ fn walker_state(
         } else {
             reject("i")
         };
-        writeln!(
-            s,
-            "                let Some(&b) = input.get(i) else {{ {at_end} }};"
-        )
-        .unwrap();
+        writeln!(s, "    let Some(&b) = input.get(i) else {{ {at_end} }};").unwrap();
         // The byte ranges that lead to each target, in byte order.
         let target = |b: usize| {
             usize::from(dfa.transitions[(state << dfa.shift) | usize::from(dfa.classes[b])])
@@ -498,11 +498,11 @@ fn walker_state(
             let to = to.expect("a step state moves somewhere");
             writeln!(
                 s,
-                "                if {table}[usize::from(b)] & (1 << {k}) == 0 {{ {} }}",
+                "    if {table}[usize::from(b)] & (1 << {k}) == 0 {{ {} }}",
                 reject("i")
             )
             .unwrap();
-            writeln!(s, "                {};\n                }}", action(to)).unwrap();
+            writeln!(s, "    {};\n}}", action(to)).unwrap();
             return;
         }
         if let Some((to, k)) = first {
@@ -515,7 +515,7 @@ fn walker_state(
             };
             writeln!(
                 s,
-                "                if {table}[usize::from(b)] & (1 << {k}) != 0 {{ {then} }}"
+                "    if {table}[usize::from(b)] & (1 << {k}) != 0 {{ {then} }}"
             )
             .unwrap();
             if arms.len() > 1 {
@@ -547,7 +547,7 @@ fn walker_state(
             .sum::<usize>();
         if byte_cost <= class_cost {
             // A few bytes to tell apart: compare the byte itself.
-            s.push_str("                match b {\n");
+            s.push_str("    match b {\n");
             for (k, (to, ranges)) in arms.iter().enumerate() {
                 let pattern = if k == last {
                     "_".to_owned()
@@ -564,11 +564,11 @@ fn walker_state(
                         .collect::<Vec<_>>()
                         .join(" | ")
                 };
-                writeln!(s, "                    {pattern} => {},", action(*to)).unwrap();
+                writeln!(s, "        {pattern} => {},", action(*to)).unwrap();
             }
         } else {
             // Many: look the byte's class up, and tell the classes apart.
-            writeln!(s, "                match {classes}[usize::from(b)] {{").unwrap();
+            writeln!(s, "    match {classes}[usize::from(b)] {{").unwrap();
             for (k, (to, _)) in arms.iter().enumerate() {
                 let pattern = if k == last {
                     "_".to_owned()
@@ -579,9 +579,9 @@ fn walker_state(
                         .collect::<Vec<_>>()
                         .join(" | ")
                 };
-                writeln!(s, "                    {pattern} => {},", action(*to)).unwrap();
+                writeln!(s, "        {pattern} => {},", action(*to)).unwrap();
             }
         }
-        s.push_str("                }\n                }\n");
+        s.push_str("    }\n}\n");
     }
 }

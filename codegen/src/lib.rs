@@ -94,7 +94,7 @@ pub const GRAMMARS: &[(&str, &[&str])] = &[
         &["cordra_host", "cordra_path", "cordra_http"],
     ),
     ("grammar/info-uri.pest", &["info_uri"]),
-    ("grammar/proxy-url.pest", &["http_url"]),
+    ("grammar/proxy-url.pest", &["http_url", "proxy_path"]),
     (
         "grammar/forms.pest",
         &[

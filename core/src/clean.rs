@@ -12,6 +12,7 @@ use crate::form::{Form, Options};
 use crate::forms::recognize;
 use crate::generated as g;
 use crate::handle::{Handle, ReadHandle};
+use crate::lint::Warning;
 
 /// What a fix did. Each has a stable [`code`](FixCode::code), a one-line
 /// [`explanation`](FixCode::explanation) and the rule it follows.
@@ -160,6 +161,7 @@ pub struct Cleaned {
     as_written: Option<Handle>,
     form: Form,
     fixes: Vec<Fix>,
+    warnings: Vec<Warning>,
 }
 
 /// What cleaning read, before the canonical form: the handle as written, its form, the
@@ -169,6 +171,8 @@ pub(crate) struct Read<'a> {
     pub(crate) form: Form,
     pub(crate) fixes: Vec<Fix>,
     read_from: usize,
+    /// The warnings of what was read, at their places in the input, when asked for.
+    warnings: Vec<Warning>,
 }
 
 impl Cleaned {
@@ -194,6 +198,22 @@ impl Cleaned {
     #[must_use]
     pub fn fixes(&self) -> &[Fix] {
         &self.fixes
+    }
+
+    /// The warnings for the handle as written (what [`HdlUri::lint`](crate::HdlUri::lint)
+    /// says of the identifier cleaning read), each at its byte index in the input, found
+    /// during the one read.
+    ///
+    /// ```
+    /// use handle_id::{clean, LintCode, Options};
+    /// let c = clean("  hdl:20.1000/5555/ ", &Options::new())?;
+    /// let w = c.lint()[0];
+    /// assert_eq!((w.code(), w.index()), (LintCode::TrailingSlash, 18));
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn lint(&self) -> &[Warning] {
+        &self.warnings
     }
 }
 
@@ -359,7 +379,8 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
         form,
         mut fixes,
         read_from,
-    } = clean_as_written(text, options)?;
+        warnings,
+    } = read(text, options, true)?;
     let handle = handle.into_handle();
     // (A handle already canonical is not copied again.)
     let (canonical, as_written) = if handle.as_handle_ref().is_canonical() {
@@ -376,6 +397,7 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
         as_written,
         form,
         fixes,
+        warnings,
     })
 }
 
@@ -385,6 +407,12 @@ pub(crate) fn clean_as_written<'a>(
     text: &'a str,
     options: &Options,
 ) -> Result<Read<'a>, ParseError> {
+    read(text, options, false)
+}
+
+/// [`clean_as_written`], with the warnings of what was read when `lint`.
+fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, ParseError> {
+    let mut warnings = Vec::new();
     let mut fixes: Vec<Fix> = Vec::new();
     let mut note = |code: FixCode, index: usize| {
         if !fixes.iter().any(|f| f.code == code) {
@@ -480,9 +508,22 @@ pub(crate) fn clean_as_written<'a>(
         if split_end(s, at, None) == Some(s.len()) {
             let joined = alloc::format!("{}{}", &s[..at], without_space(&s[at..]));
             let mut quiet = |_: FixCode, _: usize| {};
-            if let Ok((handle, form)) =
-                read_rest(&joined, 0, joined.len(), label, options, &mut quiet)
-            {
+            let mut joined_warnings = Vec::new();
+            if let Ok((handle, form)) = read_rest(
+                &joined,
+                0,
+                joined.len(),
+                label,
+                options,
+                &mut quiet,
+                lint.then_some(&mut joined_warnings),
+            ) {
+                // (Each warning at its place in the text as written, white space and all.)
+                warnings.extend(
+                    joined_warnings
+                        .into_iter()
+                        .map(|w| w.at(start + as_written_index(s, at, w.index()))),
+                );
                 note(FixCode::SplitJoined, start + at);
                 if !matches!(form, Form::Doi | Form::Hdl | Form::Handle) {
                     note(FixCode::ResolverUrl, start);
@@ -492,23 +533,44 @@ pub(crate) fn clean_as_written<'a>(
                     form,
                     fixes,
                     read_from: start,
+                    warnings,
                 });
             }
         }
     }
-    let (handle, form) = read_rest(text, start, end, label, options, &mut note)?;
+    let lint = lint.then_some(&mut warnings);
+    let (handle, form) = read_rest(text, start, end, label, options, &mut note, lint)?;
     Ok(Read {
         handle,
         form,
         fixes,
         read_from: start,
+        warnings,
     })
+}
+
+/// Where in `s` the byte at `index` of `s` joined (its ASCII white space after `at` taken
+/// out, [`without_space`]) was written.
+fn as_written_index(s: &str, at: usize, index: usize) -> usize {
+    if index <= at {
+        return index;
+    }
+    let mut left = index - at;
+    for (i, b) in s.bytes().enumerate().skip(at) {
+        if !b.is_ascii_whitespace() {
+            if left == 0 {
+                return i;
+            }
+            left -= 1;
+        }
+    }
+    s.len()
 }
 
 /// What cleaning reads in `text[start..end]`, what its textual fixes left (after a label
 /// of `label`'s form, if one was taken off): the handle in any written form, a resolver's
 /// host without its scheme read as its URL, and a handle that is itself a URL read as the
-/// resolver's it is, or refused.
+/// resolver's it is, or refused; its warnings into `lint` when given.
 fn read_rest<'a>(
     text: &'a str,
     start: usize,
@@ -516,7 +578,10 @@ fn read_rest<'a>(
     label: Option<Form>,
     options: &Options,
     note: &mut impl FnMut(FixCode, usize),
+    lint: Option<&mut Vec<Warning>>,
 ) -> Result<(ReadHandle<'a>, Form), ParseError> {
+    let mut lint = lint;
+    let warned = lint.as_ref().map_or(0, |w| w.len());
     let s = &text[start..end];
     // A resolver's host without its scheme reads as the URL with it.
     let b = s.as_bytes();
@@ -526,11 +591,12 @@ fn read_rest<'a>(
     let (handle, form) = match host {
         Some(_) => {
             let with_scheme = alloc::format!("https://{s}");
-            let (handle, form) = read_uri(text, start, -8, &with_scheme, options, note)?;
+            let lint = lint.as_deref_mut();
+            let (handle, form) = read_uri(text, start, -8, &with_scheme, options, note, lint)?;
             // Read from a copy with the scheme: owned.
             (ReadHandle::Owned(handle.into_handle()), form)
         }
-        None => read_uri(text, start, 0, s, options, note)?,
+        None => read_uri(text, start, 0, s, options, note, lint.as_deref_mut())?,
     };
     // A handle that is itself a URL (`info:hdl/https://x/y`, a resolver's URL whose path
     // decodes to one): a resolver's is read as its handle; another site's holds none.
@@ -572,6 +638,20 @@ fn read_rest<'a>(
         if url_shaped(inner.handle().as_str()) {
             return Err(refused());
         }
+        if let Some(warnings) = lint {
+            // The warnings are the inner URL's, at their places where the text holds it as
+            // written, else where the handle begins.
+            let written = (h.as_ptr() as usize)
+                .checked_sub(text.as_ptr() as usize)
+                .filter(|&i| i + h.len() <= text.len());
+            warnings.truncate(warned);
+            warnings.extend(
+                inner
+                    .lint()
+                    .into_iter()
+                    .map(|w| w.at(written.map_or(at, |i| i + w.index()))),
+            );
+        }
         (ReadHandle::Owned(inner.handle().to_handle()), form)
     } else {
         (handle, form)
@@ -589,7 +669,7 @@ pub(crate) fn read_written<'a>(
     text: &'a str,
     options: &Options,
 ) -> Result<ReadHandle<'a>, ParseError> {
-    read_rest(text, 0, text.len(), None, options, &mut |_, _| {}).map(|(h, _)| h)
+    read_rest(text, 0, text.len(), None, options, &mut |_, _| {}, None).map(|(h, _)| h)
 }
 
 /// The length of the label `s` starts with (`label_form`): with the `:` of a `doi :`
@@ -776,7 +856,8 @@ fn url_shaped(h: &str) -> bool {
 }
 
 /// The handle in `s`, what cleaning left of `text` from `start` (`s` is that text with
-/// `shift` bytes more before it), in any written form, with the fixes reading it took.
+/// `shift` bytes more before it), in any written form, with the fixes reading it took, and
+/// its warnings at their places in `text` into `lint` when given.
 fn read_uri<'s>(
     text: &str,
     start: usize,
@@ -784,6 +865,7 @@ fn read_uri<'s>(
     s: &'s str,
     options: &Options,
     note: &mut impl FnMut(FixCode, usize),
+    lint: Option<&mut Vec<Warning>>,
 ) -> Result<(ReadHandle<'s>, Form), ParseError> {
     let at = |i: usize| start.saturating_add_signed(i as isize + shift);
     let uri = recognize(s, options).map_err(|e| {
@@ -818,6 +900,9 @@ fn read_uri<'s>(
     let sliced = there >= here && there + h.len() <= here + s.len();
     if !sliced && s.contains('%') {
         note(FixCode::PercentDecoded, start);
+    }
+    if let Some(warnings) = lint {
+        warnings.extend(uri.lint().into_iter().map(|w| w.at(at(w.index()))));
     }
     let form = uri.form();
     Ok((uri.into_read_handle(), form))

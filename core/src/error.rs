@@ -188,7 +188,8 @@ impl ParseError {
 
     /// The message followed by the input on its own line and a caret under the offending
     /// character. Control characters in the input are shown escaped (`\t`, `\u{1b}`), and
-    /// the caret follows them.
+    /// the caret follows them. Of a long input, only the [`Rendered::CONTEXT`] characters
+    /// on each side of the error are shown, with `…` where the rest is left out.
     ///
     /// ```
     /// let input = "10.1045..x/y";
@@ -372,26 +373,65 @@ pub struct Rendered<'a> {
     input: &'a str,
 }
 
+impl Rendered<'_> {
+    /// How many characters of the input are shown on each side of the caret: a long input
+    /// is shown as the part around the error, with `…` for what is left out.
+    pub const CONTEXT: usize = 40;
+}
+
 impl fmt::Display for Rendered<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}", self.error)?;
+        // The index on a character boundary at or before it (the error's index is one).
+        let mut at = self.error.index.min(self.input.len());
+        while !self.input.is_char_boundary(at) {
+            at -= 1;
+        }
+        let (before, after) = self.input.split_at(at);
+        let start = before
+            .char_indices()
+            .rev()
+            .nth(Self::CONTEXT - 1)
+            .map_or(0, |(i, _)| i);
+        let end = after
+            .char_indices()
+            .nth(Self::CONTEXT)
+            .map_or(self.input.len(), |(i, _)| at + i);
         f.write_str("  ")?;
         let mut column = 0;
-        let mut caret = None;
-        for (i, c) in self.input.char_indices() {
-            if caret.is_none() && i >= self.error.index {
-                caret = Some(column);
-            }
-            if c.is_control() {
-                let escaped = c.escape_debug();
-                column += escaped.len();
-                write!(f, "{escaped}")?;
-            } else {
-                column += 1;
-                write!(f, "{c}")?;
-            }
+        if start > 0 {
+            f.write_str("…")?;
+            column += 1;
         }
-        let caret = caret.unwrap_or(column);
-        write!(f, "\n  {:caret$}^", "")
+        column += shown(f, &self.input[start..at])?;
+        let caret = column;
+        shown(f, &self.input[at..end])?;
+        if end < self.input.len() {
+            f.write_str("…")?;
+        }
+        // The caret's column, written a space at a time: a width given to `format!` is at
+        // most `u16::MAX`.
+        f.write_str("\n  ")?;
+        for _ in 0..caret {
+            f.write_str(" ")?;
+        }
+        f.write_str("^")
     }
+}
+
+/// Writes `text` as a message shows it (control characters escaped) and says in how many
+/// columns.
+fn shown(f: &mut fmt::Formatter<'_>, text: &str) -> Result<usize, fmt::Error> {
+    let mut columns = 0;
+    for c in text.chars() {
+        if c.is_control() {
+            let escaped = c.escape_debug();
+            columns += escaped.len();
+            write!(f, "{escaped}")?;
+        } else {
+            columns += 1;
+            write!(f, "{c}")?;
+        }
+    }
+    Ok(columns)
 }

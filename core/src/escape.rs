@@ -143,6 +143,10 @@ pub const INFO_IDENTIFIER: EscapeSet = ALPHA_DIGIT.chars(b"-._~!$&'()*+,;=:@/?")
 /// else, `&`, `=`, `+` and `#` included, is encoded, so any value round-trips.
 pub const QUERY_VALUE: EscapeSet = ALPHA_DIGIT.chars(b"-._~");
 
+/// L5: what the reference proxy's `{hdl}` of a `10320/loc` `href_template` keeps as it is
+/// (its URL-component encoding): `ALPHA DIGIT . - * _`; a space is `%20`.
+pub const URL_COMPONENT: EscapeSet = ALPHA_DIGIT.chars(b".-*_");
+
 /// The value of a hex digit.
 const fn hex(b: u8) -> Option<u8> {
     match b {
@@ -228,22 +232,6 @@ pub(crate) fn decode_path(
     out.extend_from_slice(rest);
     let decoded = utf8(out, |valid| offset + original_index(text, valid))?;
     Ok((Cow::Owned(decoded), literal))
-}
-
-/// The index into the percent-decoded form of `text` of the byte at `original`: the
-/// inverse of [`original_index`].
-pub(crate) fn decoded_index(text: &str, original: usize) -> usize {
-    let bytes = text.as_bytes();
-    let (mut i, mut d) = (0, 0);
-    while i < original.min(bytes.len()) {
-        let escape = bytes[i] == b'%'
-            && bytes
-                .get(i + 1..i + 3)
-                .is_some_and(|h| h.iter().all(|&b| hex(b).is_some()));
-        i += if escape { 3 } else { 1 };
-        d += 1;
-    }
-    d
 }
 
 /// Appends the percent-decoded bytes of `text` (at byte `offset` of the input) to `out`:

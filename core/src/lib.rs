@@ -8,6 +8,7 @@
 //! project's SPEC, which `handle_id::spec` shows.
 
 #![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
@@ -36,7 +37,7 @@ mod serde;
 mod uri;
 mod validate;
 
-pub use base::{ProxyBase, KNOWN_PROXY_HOSTS};
+pub use base::{ProxyBase, API_PATH, KNOWN_PROXY_HOSTS};
 pub use clean::{clean, Cleaned, Fix, FixCode};
 pub use error::{ParseError, ParseErrorKind, Rendered};
 pub use extract::{extract, Extract, Found, MAX_OPEN};

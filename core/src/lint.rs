@@ -207,7 +207,16 @@ impl Warning {
         self.code
     }
 
-    /// The byte index into the handle of the first place it applies to.
+    /// The same warning at another index (of a larger text).
+    pub(crate) const fn at(mut self, index: usize) -> Self {
+        self.index = index;
+        self
+    }
+
+    /// The byte index of the first place it applies to, in the text that was linted: the
+    /// handle for [`HandleRef::lint`], the written form for
+    /// [`HdlUri::lint`](crate::HdlUri::lint), the input for
+    /// [`Cleaned::lint`](crate::Cleaned::lint).
     #[must_use]
     pub const fn index(&self) -> usize {
         self.index
@@ -394,9 +403,9 @@ impl HandleRef<'_> {
 }
 
 impl crate::uri::HdlUri<'_> {
-    /// The warnings for the handle it holds (indices into the handle); for a written form
-    /// other than a bare handle, without those about how a bare handle was written
-    /// ([`LintCode::bare_only`]).
+    /// The warnings for the handle it holds, each at its place in the text as written
+    /// (the `%` of an escape); for a written form other than a bare handle, without those
+    /// about how a bare handle was written ([`LintCode::bare_only`]).
     ///
     /// ```
     /// use handle_id::{recognize, LintCode, Options};
@@ -405,6 +414,8 @@ impl crate::uri::HdlUri<'_> {
     /// assert_eq!(pasted.lint()[0].code(), LintCode::QueryOrFragment);
     /// let encoded = recognize("https://doi.org/10.1000/456%23789", &o)?;
     /// assert!(encoded.lint().is_empty());
+    /// let slash = recognize("hdl:20.1000/5555/", &o)?;
+    /// assert_eq!((slash.lint()[0].code(), slash.lint()[0].index()), (LintCode::TrailingSlash, 16));
     /// # Ok::<(), handle_id::ParseError>(())
     /// ```
     #[must_use]
@@ -412,6 +423,9 @@ impl crate::uri::HdlUri<'_> {
         let mut warnings = self.handle().lint();
         if self.form() != Form::Handle {
             warnings.retain(|w| !w.code().bare_only());
+            for w in &mut warnings {
+                w.index = self.text_index(w.index);
+            }
         }
         if let Some(index) = self.literal_percent() {
             // Last in LintCode::ALL: the order stays.

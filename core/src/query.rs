@@ -190,8 +190,10 @@ impl ProxyQuery {
             })
     }
 
-    /// Reads a query string (without its `?`). Names and values are percent-decoded, and
-    /// `+` is a space, as the proxy's servlet reads them.
+    /// Reads a query string (without its `?`) as the reference proxy reads it (P4):
+    /// parameters separated by `&` or `;`, names and values percent-decoded with `+` kept
+    /// as it is; of `urlappend`, `action` and `callback` the first counts; `action` is read
+    /// without ASCII case.
     ///
     /// # Errors
     ///
@@ -200,10 +202,36 @@ impl ProxyQuery {
     /// parameters ([`ParseErrorKind::TooManyParameters`], at the first one over), a bad `%`
     /// escape, or decoded bytes that are not UTF-8, with the byte index into `query`.
     pub fn parse(query: &str) -> Result<Self, ParseError> {
+        Self::parse_with(query, &['&', ';'], false)
+    }
+
+    /// Reads a REST API request's query (without its `?`) as the reference's REST servlet
+    /// reads it (P8): parameters separated by `&` only, and `+` a space, as a servlet
+    /// container reads a query; otherwise as [`ProxyQuery::parse`].
+    ///
+    /// # Errors
+    ///
+    /// As [`ProxyQuery::parse`].
+    pub fn parse_rest(query: &str) -> Result<Self, ParseError> {
+        Self::parse_with(query, &['&'], true)
+    }
+
+    fn parse_with(
+        query: &str,
+        separators: &[char],
+        plus_is_space: bool,
+    ) -> Result<Self, ParseError> {
+        let form_decode = |s: &str, at: usize| -> Result<String, ParseError> {
+            if plus_is_space && s.contains('+') {
+                decode(&s.replace('+', " "), at).map(Cow::into_owned)
+            } else {
+                decode(s, at).map(Cow::into_owned)
+            }
+        };
         let mut q = Self::new();
         let mut offset = 0;
         let mut count = 0;
-        for piece in query.split('&') {
+        for piece in query.split(separators) {
             let at = offset;
             offset += piece.len() + 1;
             if piece.is_empty() {
@@ -236,13 +264,16 @@ impl ProxyQuery {
                 ("pretty", _) => q.pretty = true,
                 ("index", Some(v)) => q.index.push(v.parse().map_err(|_| bad())?),
                 ("type", Some(v)) => q.types.push(v),
-                ("urlappend", Some(v)) => q.urlappend = Some(v),
+                ("urlappend", Some(v)) => {
+                    q.urlappend.get_or_insert(v);
+                }
                 ("locatt", Some(v)) => {
                     let (k, v) = v.split_once(':').ok_or_else(bad)?;
                     q.locatt.push((k.to_string(), v.to_string()));
                 }
+                ("action", Some(_)) if q.action.is_some() => {}
                 ("action", Some(v)) => {
-                    q.action = Some(match v.as_str() {
+                    q.action = Some(match v.to_ascii_lowercase().as_str() {
                         "showurls" => Action::ShowUrls,
                         "showvalues" => Action::ShowValues,
                         "redirect" => Action::Redirect,
@@ -251,19 +282,15 @@ impl ProxyQuery {
                         _ => Action::Other(v),
                     });
                 }
-                ("callback", Some(v)) => q.callback = Some(v),
+                ("callback", Some(v)) => {
+                    q.callback.get_or_insert(v);
+                }
                 ("index" | "type" | "locatt" | "action", None) => return Err(bad()),
                 (_, value) => q.other.push((name, value)),
             }
         }
         Ok(q)
     }
-}
-
-/// `application/x-www-form-urlencoded` decoding: `+` is a space, then percent-decoding.
-fn form_decode(s: &str, offset: usize) -> Result<String, ParseError> {
-    let spaced = s.replace('+', " ");
-    decode(&spaced, offset).map(Cow::into_owned)
 }
 
 impl fmt::Display for ProxyQuery {

@@ -30,13 +30,16 @@ pub struct HdlUri<'a> {
     form: Form,
     handle: Cow<'a, str>,
     slash: usize,
+    /// Where in the text the handle is written.
+    handle_start: usize,
     /// The resolution form's server, or a URL's base (`scheme://host[/fixed segment]`).
     base: Option<Span>,
     query: Option<Span>,
     fragment: Option<Span>,
     /// Read under the CORDRA profile (U5): `Display` writes what the profile reads.
     cordra: bool,
-    /// Where the handle holds a `%` that the URL wrote as itself (P3), if it does.
+    /// Where the text holds a `%` that the URL wrote as itself in the handle (P3), if it
+    /// does.
     literal_percent: Option<usize>,
 }
 
@@ -50,6 +53,7 @@ impl<'a> HdlUri<'a> {
             Form::Handle,
             Cow::Borrowed(text),
             handle.prefix().len(),
+            0,
             None,
             None,
             None,
@@ -65,6 +69,7 @@ impl<'a> HdlUri<'a> {
         form: u8,
         handle: &'a str,
         slash: usize,
+        handle_start: usize,
         base: Option<Span>,
         query: Option<Span>,
         fragment: Option<Span>,
@@ -74,6 +79,7 @@ impl<'a> HdlUri<'a> {
             Form::__from_index(form),
             Cow::Borrowed(handle),
             slash,
+            handle_start,
             base,
             query,
             fragment,
@@ -123,6 +129,38 @@ impl<'a> HdlUri<'a> {
         self.base.map(|(s, e)| &self.text[s..e])
     }
 
+    /// Where the handle is written in the text: a byte span of [`as_str`](Self::as_str),
+    /// percent-encoded as written.
+    ///
+    /// ```
+    /// use handle_id::{recognize, Options};
+    /// let uri = recognize("https://doi.org/10.1000/a%20b?x", &Options::new())?;
+    /// assert_eq!(&uri.as_str()[uri.handle_span()], "10.1000/a%20b");
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn handle_span(&self) -> core::ops::Range<usize> {
+        self.handle_start..self.text_index(self.handle.len())
+    }
+
+    /// The byte index in the text of byte `index` of the handle: where the character is
+    /// written (the `%` of an escape).
+    pub(crate) fn text_index(&self, index: usize) -> usize {
+        let rest = &self.text[self.handle_start..];
+        // Only these forms percent-decode; in the others the handle is the text as written
+        // (a `urn:` form's ':' that becomes the '/' is one byte for one).
+        let decodes = !matches!(
+            self.form,
+            Form::Handle | Form::Doi | Form::UrnHdl | Form::UrnDoi
+        );
+        self.handle_start
+            + if decodes {
+                crate::escape::original_index(rest, index)
+            } else {
+                index.min(rest.len())
+            }
+    }
+
     /// The query, raw, without its `?` (U7).
     #[must_use]
     pub fn query(&self) -> Option<&'a str> {
@@ -166,12 +204,14 @@ impl<'a> HdlUri<'a> {
 
 impl<'a> HdlUri<'a> {
     /// Assembles a value from parts its readers (`forms/`, the `hdl_uri!`
-    /// macro) have checked.
+    /// macro) have checked. `handle_start` is where the handle's text begins in `text`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) const fn assemble(
         text: &'a str,
         form: Form,
         handle: Cow<'a, str>,
         slash: usize,
+        handle_start: usize,
         base: Option<Span>,
         query: Option<Span>,
         fragment: Option<Span>,
@@ -181,6 +221,7 @@ impl<'a> HdlUri<'a> {
             form,
             handle,
             slash,
+            handle_start,
             base,
             query,
             fragment,
@@ -194,13 +235,14 @@ impl<'a> HdlUri<'a> {
         self.cordra
     }
 
-    /// The same value, whose handle holds at `index` a `%` the URL wrote as itself.
+    /// The same value, whose text holds at `index` a `%` of the handle that the URL wrote as
+    /// itself.
     pub(crate) const fn with_literal_percent(mut self, index: usize) -> Self {
         self.literal_percent = Some(index);
         self
     }
 
-    /// Where the handle holds a `%` that the URL wrote as itself (P3).
+    /// Where the text holds a `%` of the handle that the URL wrote as itself (P3).
     pub(crate) const fn literal_percent(&self) -> Option<usize> {
         self.literal_percent
     }

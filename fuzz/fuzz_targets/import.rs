@@ -1,8 +1,8 @@
-//! Fuzz target: see handle_id_fuzz::import_stream for the invariants it checks.
+//! Fuzz target: see handle_serve::invariants::import_stream for the invariants it checks.
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        handle_id_fuzz::import_stream(text);
+        handle_serve::invariants::import_stream(text);
     }
 });

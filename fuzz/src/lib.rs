@@ -29,8 +29,8 @@ pub mod memory;
 pub mod reference;
 
 use handle_id::{
-    clean, detect, extract, recognize, validate, FixCode, Form, Handle, HandleRef, HdlUri, Options,
-    ParseError, ParseErrorKind, ProxyBase, ProxyQuery,
+    clean, detect, extract, recognize, validate, FixCode, Form, Handle, HandleRef, HdlUri,
+    LintCode, Options, ParseError, ParseErrorKind, ProxyBase, ProxyQuery,
 };
 
 /// Bytes a call may allocate per byte of input, besides [`memory::SLACK`].
@@ -99,6 +99,42 @@ fn warnings_lie_inside(h: &str, warnings: &[handle_id::Warning]) {
             "{w:?} in {h:?}"
         );
         let _ = w.to_string();
+    }
+}
+
+/// `uri.handle_span()` is where the handle is written: its text, percent-decoded as the
+/// form decodes (a `%` that starts no escape is itself, P3), is the handle, but for a
+/// `urn:` form's ':' that stands for the '/'.
+#[track_caller]
+fn handle_span_holds_the_handle(text: &str, uri: &handle_id::HdlUri<'_>) {
+    let written = &text.as_bytes()[uri.handle_span()];
+    let decodes = !matches!(
+        uri.form(),
+        Form::Handle | Form::Doi | Form::UrnHdl | Form::UrnDoi
+    );
+    let hex = |b: Option<&u8>| b.and_then(|b| char::from(*b).to_digit(16));
+    let mut decoded = Vec::new();
+    let mut i = 0;
+    while i < written.len() {
+        match (
+            decodes && written[i] == b'%',
+            hex(written.get(i + 1)),
+            hex(written.get(i + 2)),
+        ) {
+            (true, Some(hi), Some(lo)) => {
+                decoded.push(u8::try_from(hi << 4 | lo).expect("a byte"));
+                i += 3;
+            }
+            _ => {
+                decoded.push(written[i]);
+                i += 1;
+            }
+        }
+    }
+    let handle = uri.handle().as_str().as_bytes();
+    assert_eq!(decoded.len(), handle.len(), "{text:?}: {written:?}");
+    for (d, h) in decoded.iter().zip(handle) {
+        assert!(d == h || (*d, *h) == (b':', b'/'), "{text:?}: {written:?}");
     }
 }
 
@@ -225,7 +261,16 @@ pub fn recognize_forms(text: &str) {
                     "{name}: {text:?} displayed as {shown:?}"
                 );
                 let warnings = memory::bounded(text.len(), BYTES_PER_BYTE, || uri.lint());
-                warnings_lie_inside(h.as_str(), &warnings);
+                handle_span_holds_the_handle(text, &uri);
+                let span = uri.handle_span();
+                warnings_lie_inside(text, &warnings);
+                for w in &warnings {
+                    // (At its end for an empty local name.)
+                    assert!(
+                        (span.start..=span.end).contains(&w.index()),
+                        "{name}: {w:?} outside {span:?} of {text:?}"
+                    );
+                }
                 if let Some(Err(e)) = uri.proxy_query() {
                     error_names_its_character(text, &e);
                 }
@@ -317,8 +362,8 @@ pub fn query(text: &str) {
 }
 
 /// `text` cleaned (C2) under each option set: the result is a handle in its canonical form
-/// (C1) whose text as written is a handle too; each fix lies inside `text`, on a character
-/// boundary, once; an error names its character.
+/// (C1) whose text as written is a handle too; each fix and warning lies inside `text`, on
+/// a character boundary, once; an error names its character.
 pub fn clean_text(text: &str) {
     for (name, options) in option_sets() {
         match memory::bounded(text.len(), BYTES_PER_BYTE, || clean(text, &options)) {
@@ -332,6 +377,20 @@ pub fn clean_text(text: &str) {
                         "{name}: {fix:?} in {text:?}"
                     );
                     assert!(!c.fixes()[..i].iter().any(|f| f.code() == fix.code()));
+                }
+                // The warnings are the handle's as written (and a URL's literal '%', P3), at
+                // places in the input.
+                warnings_lie_inside(text, c.lint());
+                let of_handle = c.as_written().lint();
+                for w in c
+                    .lint()
+                    .iter()
+                    .filter(|w| w.code() != LintCode::LiteralPercent)
+                {
+                    assert!(
+                        of_handle.iter().any(|h| h.code() == w.code()),
+                        "{name}: {w:?} of {text:?}"
+                    );
                 }
             }
             Err(e) => error_names_its_character(text, &e),
@@ -490,9 +549,11 @@ pub fn record_text(text: &str) {
     }
     let only_urls = response.filtered(&Filter::new().value_type("URL").index(1));
     assert!(only_urls.values().len() <= response.values().len());
-    if let Ok(Some(r)) = response.redirect(&ClientContext::new(), &mut SplitMix64::new(1)) {
+    if let Some(r) = response.redirect(&ClientContext::new(), &mut SplitMix64::new(1)) {
         assert!(response.values().contains(r.value()), "{text:?}");
     }
+    // showurls never fails: a 10320/loc value that does not read is passed over.
+    let _ = response.show_urls();
 }
 
 /// A `10320/loc` value (L1–L4): reading never panics and stays within
@@ -539,138 +600,4 @@ pub fn locations_text(text: &str) {
             None => assert!(loc.locations().is_empty(), "{text:?}"),
         }
     }
-}
-
-/// A store of a few records for [`serve_request`], made once per process in the temporary
-/// directory.
-fn serve_store() -> &'static handle_serve::Store {
-    static STORE: std::sync::OnceLock<handle_serve::Store> = std::sync::OnceLock::new();
-    STORE.get_or_init(|| {
-        let path = std::env::temp_dir().join(format!("handle-id-fuzz-{}.redb", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        let store = handle_serve::Store::open_with_cache(&path, 1 << 20).expect("a store");
-        let loc = r#"<locations><location id=\"0\" href=\"http://uk/\" country=\"gb\"/><location id=\"1\" href=\"http://a/\"/></locations>"#;
-        let records = [
-            r#"{"responseCode":1,"handle":"20.1000/5555","values":[{"index":1,"type":"URL","data":{"format":"string","value":"http://example.org/"}},{"index":2,"type":"EMAIL","data":{"format":"string","value":"a@b"}}]}"#.to_owned(),
-            format!(r#"{{"responseCode":1,"handle":"20.1000/loc","values":[{{"index":1,"type":"10320/loc","data":{{"format":"string","value":"{loc}"}}}}]}}"#),
-            r#"{"responseCode":1,"handle":"1/a","values":[{"index":1,"type":"HS_ALIAS","data":{"format":"string","value":"1/b"}}]}"#.to_owned(),
-            r#"{"responseCode":1,"handle":"1/b","values":[{"index":1,"type":"HS_ALIAS","data":{"format":"string","value":"1/a"}}]}"#.to_owned(),
-        ];
-        store.import(records.join("\n").as_bytes(), "fuzz").expect("records");
-        store
-    })
-}
-
-/// A store that imports only: apart from [`serve_store`], whose records the server's
-/// invariants count on.
-fn import_store() -> &'static handle_serve::Store {
-    static STORE: std::sync::OnceLock<handle_serve::Store> = std::sync::OnceLock::new();
-    STORE.get_or_init(|| {
-        let path =
-            std::env::temp_dir().join(format!("handle-id-fuzz-import-{}.redb", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        handle_serve::Store::open_with_cache(&path, 1 << 20).expect("a store")
-    })
-}
-
-/// An import stream (one REST API response per line, as `hdl serve import` and the import
-/// socket send them) into a store: never a panic; a refusal names the first line no record
-/// is on; an import counts every line (a record or empty), and afterwards the store holds,
-/// for each handle, the record of its last line, as `Response::to_json` writes it.
-pub fn import_stream(text: &str) {
-    use handle_id::record::Response;
-    let store = import_store();
-    let lines: Vec<&str> = text.lines().collect();
-    match store.import(text.as_bytes(), "fuzz") {
-        Ok(done) => {
-            assert_eq!(
-                (done.records + done.empty_lines) as usize,
-                lines.len(),
-                "{text:?}"
-            );
-            let mut seen = std::collections::HashSet::new();
-            for line in lines.iter().rev().filter(|l| !l.trim().is_empty()) {
-                let record = Response::parse(line).expect("imported, so a record");
-                let handle = record.handle().expect("imported, so with a handle");
-                if seen.insert(handle.canonical().as_str().to_owned()) {
-                    assert_eq!(
-                        store.get_json(handle.as_str()).expect("a read"),
-                        Some(record.to_json().into_bytes()),
-                        "{text:?}"
-                    );
-                }
-            }
-        }
-        Err(e) => {
-            let e = e.to_string();
-            let line: usize = e
-                .strip_prefix("fuzz: line ")
-                .and_then(|rest| rest.split(':').next())
-                .and_then(|n| n.parse().ok())
-                .unwrap_or_else(|| panic!("{text:?}: {e}"));
-            // The lines before it were records (or empty), and this one is not.
-            let bad = lines
-                .get(line - 1)
-                .unwrap_or_else(|| panic!("{text:?}: {e}"));
-            let earlier_ok = lines[..line - 1]
-                .iter()
-                .all(|l| l.trim().is_empty() || Response::parse(l).is_ok());
-            assert!(earlier_ok, "{text:?}: {e}");
-            assert!(
-                Response::parse(bad).map_or(true, |r| r.handle().is_none()
-                    || !matches!(r.code().as_u32(), 1 | 200)),
-                "{text:?}: {e}"
-            );
-        }
-    }
-}
-
-/// The server's answer to a request for `target` (a path and query as sent), as JSON and
-/// as HTML: never a panic; a status the server documents; a `Location` on a redirect and
-/// only there; an API answer (`/api/handles/…`) that is a REST response `Response::parse`
-/// reads, or JSONP of one.
-pub fn serve_request(target: &str) {
-    use handle_serve::app::{answer, Request};
-    for accept in [None, Some("application/json")] {
-        let response = answer(
-            serve_store(),
-            &Request {
-                method: &hyper::Method::GET,
-                target,
-                accept,
-                client: std::net::IpAddr::from([127, 0, 0, 1]),
-                seed: 7,
-            },
-        );
-        let status = response.status().as_u16();
-        assert!(
-            [200, 302, 400, 404, 414, 500, 508].contains(&status),
-            "{status} for {target:?}"
-        );
-        assert_eq!(
-            response.headers().contains_key("location"),
-            status == 302,
-            "{target:?}"
-        );
-        let body = body_bytes(response.into_body());
-        if target.starts_with("/api/handles/") && status != 414 {
-            let text = std::str::from_utf8(&body).expect("UTF-8");
-            handle_id::record::Response::parse(text)
-                .unwrap_or_else(|e| panic!("{target:?} answered {text:?}: {e}"));
-        }
-    }
-}
-
-fn body_bytes(body: http_body_util::Full<hyper::body::Bytes>) -> Vec<u8> {
-    use hyper::body::Body as _;
-    let mut body = std::pin::pin!(body);
-    let waker = std::task::Waker::noop();
-    let mut cx = std::task::Context::from_waker(waker);
-    let mut out = Vec::new();
-    while let std::task::Poll::Ready(Some(frame)) = body.as_mut().poll_frame(&mut cx) {
-        if let Ok(data) = frame.expect("infallible").into_data() {
-            out.extend_from_slice(&data);
-        }
-    }
-    out
 }

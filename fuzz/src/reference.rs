@@ -56,7 +56,7 @@ pub fn accepts(rule: &str, text: &str) -> bool {
         hdl: hdl_host, hdl_path, hdl_resolution;
         cordra: cordra_host, cordra_path, cordra_http;
         info: info_uri;
-        proxy: http_url;
+        proxy: http_url, proxy_path;
         forms: hdl_host_form, hdl_form, info_hdl_form, info_doi_form, doi_form, urn_hdl_form,
             urn_doi_form, http_form, info_other_form, urn_other_form, other_url_form,
             label_form, bare_doi_form, doi_start_form, doi_prefix_form, glued_word_form,

@@ -102,7 +102,7 @@ pub fn hdl_parts(input: TokenStream) -> TokenStream {
 }
 
 /// Validates a string literal as an `hdl:` URI (`HdlUri::parse`) and expands to the tuple
-/// `(literal, form index, decoded handle, slash, base, query, fragment)`, the last three
+/// `(literal, form index, decoded handle, slash, handle start, base, query, fragment)`, the last three
 /// as `Option<(usize, usize)>`, or to a `compile_error!` at the literal.
 #[proc_macro]
 pub fn hdl_uri_parts(input: TokenStream) -> TokenStream {
@@ -132,9 +132,10 @@ pub fn hdl_uri_parts(input: TokenStream) -> TokenStream {
     tuple(
         &literal,
         &format!(
-            ", {form}u8, {}, {}usize, {}, {}, {}",
+            ", {form}u8, {}, {}usize, {}usize, {}, {}, {}",
             Literal::string(handle.as_str()),
             handle.prefix().len(),
+            uri.handle_span().start,
             span(uri.base()),
             span(uri.query()),
             span(uri.fragment())

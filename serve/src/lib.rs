@@ -7,8 +7,10 @@
 //!   location chosen for the client), the values (HTML, or the REST JSON), `showurls`,
 //!   the REST API (`/api/handles/<handle>`), "Handle Not Found", or a clear error.
 //! - [`imports`]: imports into a running server, through a Unix socket beside its store.
-//! - [`server`]: hyper on tokio, with a connection limit, header timeouts, an access log
-//!   and graceful shutdown.
+//! - [`server`]: hyper on tokio, with a connection limit, header and write timeouts, an
+//!   access log and graceful shutdown.
+//! - [`limits`]: what the server refuses and how long it waits.
+//! - [`native`]: the store answered over the Handle protocol (`handle-net`'s server).
 //!
 //! The library's parsers read every request: a request's path and query are read exactly
 //! as `handle_id::recognize` reads a proxy URL (P3), and the JSON is the one writer of
@@ -18,6 +20,10 @@
 
 pub mod app;
 pub mod imports;
+#[doc(hidden)]
+pub mod invariants;
+pub mod limits;
+pub mod native;
 pub mod server;
 pub mod store;
 

@@ -5,31 +5,39 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::io::Write;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant, SystemTime};
 
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
+use hyper::header::HOST;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Request, Response};
+use hyper::{Request, Response, Version};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use crate::app;
+use crate::limits;
 use crate::store::Store;
 
 /// How the server treats its clients.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Connections served at once; more are answered 503 and closed.
+    /// Connections served at once (at least 1); more are answered 503 and closed.
     pub max_connections: usize,
-    /// How long a client may take to send a request's headers (slow or silent clients).
+    /// How long a client may take to send a request's headers (slow or silent clients,
+    /// and idle connections between requests).
     pub header_timeout: Duration,
+    /// How long a client may take to take an answer once it stops taking it (the
+    /// connection's buffers are full): then the connection is closed.
+    pub write_timeout: Duration,
     /// How long in-flight requests may take to finish after shutdown is asked.
     pub shutdown_grace: Duration,
     /// Write the access log (one JSON line per request on standard error).
@@ -41,6 +49,7 @@ impl Default for Config {
         Self {
             max_connections: 1024,
             header_timeout: Duration::from_secs(10),
+            write_timeout: limits::WRITE_TIMEOUT,
             shutdown_grace: Duration::from_secs(30),
             access_log: true,
         }
@@ -52,21 +61,34 @@ impl Default for Config {
 ///
 /// # Errors
 ///
-/// Accepting connections failed for good.
+/// `config.max_connections` is 0 (every request would be answered 503), or accepting
+/// connections failed for good.
 pub async fn serve(
     store: Arc<Store>,
     listener: TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
+    if config.max_connections == 0 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "at most 0 connections at once: every request would be answered 503",
+        ));
+    }
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(config.max_connections));
-    let seeds = Arc::new(AtomicU64::new(seed_from_clock()));
+    let large = Arc::new(Semaphore::new(limits::large_at_once()));
+    let seeds = Arc::new(AtomicU64::new(
+        handle_id::record::SplitMix64::seed_from_clock(),
+    ));
     tokio::pin!(shutdown);
     loop {
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
+                // A connection reset before it was accepted: the next one, at once (a
+                // pause here held every waiting client 50 ms).
+                Err(e) if matches!(e.kind(), std::io::ErrorKind::ConnectionAborted | std::io::ErrorKind::ConnectionReset) => continue,
                 Err(e) => {
                     // Out of file descriptors and the like: wait, and go on.
                     log_line(&format!("{{\"event\":\"accept-error\",\"error\":{}}}", json_string(&e.to_string())));
@@ -87,18 +109,20 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let store = store.clone();
+        let large = large.clone();
         let seeds = seeds.clone();
         let log = config.access_log;
         let service = service_fn(move |request: Request<Incoming>| {
-            let store = store.clone();
+            let (store, large) = (store.clone(), large.clone());
             let seed = seeds.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
-            async move { Ok::<_, Infallible>(respond(&store, &request, peer, seed, log)) }
+            async move { Ok::<_, Infallible>(respond(store, large, request, peer, seed, log).await) }
         });
+        let io = WriteDeadline::new(TokioIo::new(stream), config.write_timeout);
         let connection = http1::Builder::new()
             .timer(TokioTimer::new())
             .header_read_timeout(config.header_timeout)
             .max_buf_size(64 * 1024)
-            .serve_connection(TokioIo::new(stream), service);
+            .serve_connection(io, service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             let _permit = permit;
@@ -110,31 +134,22 @@ pub async fn serve(
     Ok(())
 }
 
-fn respond(
-    store: &Store,
-    request: &Request<Incoming>,
+async fn respond(
+    store: Arc<Store>,
+    large: Arc<Semaphore>,
+    request: Request<Incoming>,
     peer: SocketAddr,
     seed: u64,
     log: bool,
 ) -> Response<Full<Bytes>> {
     let start = Instant::now();
-    let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
-    let accept = request
-        .headers()
-        .get(hyper::header::ACCEPT)
-        .and_then(|a| a.to_str().ok());
-    let response = app::answer(
-        store,
-        &app::Request {
-            method: request.method(),
-            target,
-            accept,
-            client: peer.ip(),
-            seed,
-        },
-    );
+    let response = match host_problem(&request) {
+        Some(problem) => app::bad_request(false, problem),
+        None => answer(store, large, &request, peer, seed).await,
+    };
     if log {
         use hyper::body::Body;
+        let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
         let bytes = response.body().size_hint().exact().unwrap_or(0);
         let shown: String = target.chars().take(512).collect();
         log_line(&format!(
@@ -152,6 +167,225 @@ fn respond(
     response
 }
 
+/// The answer of [`app`]: here, on the async worker, for a record of usual length; for a
+/// large one ([`limits::LARGE_RECORD`]), on the blocking threads, a few at a time, so that
+/// the workers go on answering everyone else meanwhile.
+async fn answer(
+    store: Arc<Store>,
+    large: Arc<Semaphore>,
+    request: &Request<Incoming>,
+    peer: SocketAddr,
+    seed: u64,
+) -> Response<Full<Bytes>> {
+    let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
+    let header = |name| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|a: &hyper::header::HeaderValue| a.to_str().ok())
+    };
+    let accept = header(hyper::header::ACCEPT);
+    let accept_language = header(hyper::header::ACCEPT_LANGUAGE);
+    let user_agent = header(hyper::header::USER_AGENT);
+    let host = header(HOST);
+    let origin = header(hyper::header::ORIGIN);
+    let asked = app::Request {
+        method: request.method(),
+        target,
+        accept,
+        accept_language,
+        user_agent,
+        host,
+        origin,
+        client: peer.ip(),
+        seed,
+    };
+    if let Ok(response) = app::answer_within(&store, &asked, limits::LARGE_RECORD) {
+        return response;
+    }
+    let (method, target) = (request.method().clone(), target.to_owned());
+    let owned = |h: Option<&str>| h.map(str::to_owned);
+    let (accept, accept_language, user_agent, host, origin) = (
+        owned(accept),
+        owned(accept_language),
+        owned(user_agent),
+        owned(host),
+        owned(origin),
+    );
+    let Ok(turn) = large.acquire_owned().await else {
+        return app::bad_request(false, "the server is stopping");
+    };
+    tokio::task::spawn_blocking(move || {
+        let _turn = turn;
+        app::answer(
+            &store,
+            &app::Request {
+                method: &method,
+                target: &target,
+                accept: accept.as_deref(),
+                accept_language: accept_language.as_deref(),
+                user_agent: user_agent.as_deref(),
+                host: host.as_deref(),
+                origin: origin.as_deref(),
+                client: peer.ip(),
+                seed,
+            },
+        )
+    })
+    .await
+    .unwrap_or_else(|_| app::bad_request(false, "the answer failed"))
+}
+
+/// Why a request's `Host` header makes it a bad request (RFC 9112 §3.2: an HTTP/1.1
+/// request without one, any request with two, or one that is no host), if it does.
+fn host_problem(request: &Request<Incoming>) -> Option<&'static str> {
+    let mut hosts = request.headers().get_all(HOST).iter();
+    match (hosts.next(), hosts.next()) {
+        (Some(_), Some(_)) => Some("More than one Host header (RFC 9112 §3.2)."),
+        (None, _) if request.version() == Version::HTTP_11 => {
+            Some("An HTTP/1.1 request without a Host header (RFC 9112 §3.2).")
+        }
+        (Some(host), None) if !is_host(host.as_bytes()) => {
+            Some("A Host header that is not a host and port (RFC 9112 §3.2).")
+        }
+        _ => None,
+    }
+}
+
+/// Whether `value` can be `uri-host [ ":" port ]` (RFC 3986 §3.2.2): the characters of a
+/// registered name, an IP literal or an address, and a port (empty is allowed).
+fn is_host(value: &[u8]) -> bool {
+    value.iter().all(|&b| {
+        b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'.'
+                    | b'_'
+                    | b'~'
+                    | b'%'
+                    | b'!'
+                    | b'$'
+                    | b'&'
+                    | b'\''
+                    | b'('
+                    | b')'
+                    | b'*'
+                    | b'+'
+                    | b','
+                    | b';'
+                    | b'='
+                    | b':'
+                    | b'['
+                    | b']'
+            )
+    })
+}
+
+/// A connection whose answers must be taken in time: once a write cannot go on (the
+/// client takes nothing and the buffers are full), what hyper holds must be written
+/// within `limit` of that moment, or the connection fails and closes. The clock runs only
+/// while a write waits, from the first wait until hyper's buffer is flushed: nothing is
+/// timed on a connection whose writes go through at once.
+struct WriteDeadline<T> {
+    io: T,
+    limit: Duration,
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
+    waiting: bool,
+}
+
+impl<T> WriteDeadline<T> {
+    fn new(io: T, limit: Duration) -> Self {
+        Self {
+            io,
+            limit,
+            timer: None,
+            waiting: false,
+        }
+    }
+
+    /// A write that cannot go on: the deadline starts if it has not, and when it has
+    /// passed the write fails.
+    fn wait(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Error> {
+        let deadline = tokio::time::Instant::now() + self.limit;
+        let timer = match &mut self.timer {
+            Some(timer) => {
+                if !self.waiting {
+                    timer.as_mut().reset(deadline);
+                }
+                timer
+            }
+            None => self
+                .timer
+                .insert(Box::pin(tokio::time::sleep_until(deadline))),
+        };
+        self.waiting = true;
+        match timer.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client took no more of the answer within the write timeout",
+            )),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl<T: hyper::rt::Read + Unpin> hyper::rt::Read for WriteDeadline<T> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: hyper::rt::ReadBufCursor<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.io).poll_read(cx, buf)
+    }
+}
+
+impl<T: hyper::rt::Write + Unpin> hyper::rt::Write for WriteDeadline<T> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = &mut *self;
+        match Pin::new(&mut this.io).poll_write(cx, buf) {
+            Poll::Pending => this.wait(cx).map(Err),
+            ready => ready,
+        }
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = &mut *self;
+        match Pin::new(&mut this.io).poll_write_vectored(cx, bufs) {
+            Poll::Pending => this.wait(cx).map(Err),
+            ready => ready,
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = &mut *self;
+        match Pin::new(&mut this.io).poll_flush(cx) {
+            // hyper flushes once its buffer is written: the answer is taken.
+            Poll::Ready(Ok(())) => {
+                this.waiting = false;
+                Poll::Ready(Ok(()))
+            }
+            Poll::Pending => this.wait(cx).map(Err),
+            other => other,
+        }
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.io).poll_shutdown(cx)
+    }
+}
+
 fn json_string(s: &str) -> String {
     serde_json::Value::from(s).to_string()
 }
@@ -160,10 +394,4 @@ fn json_string(s: &str) -> String {
 fn log_line(line: &str) {
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{line}");
-}
-
-fn seed_from_clock() -> u64 {
-    SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
 }

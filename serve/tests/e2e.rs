@@ -96,6 +96,7 @@ impl Server {
                     handle_serve::imports::listen(
                         store.clone(),
                         &handle_serve::imports::socket_path(&store_path_for_imports),
+                        handle_serve::limits::IMPORT_READ_TIMEOUT,
                     )
                     .unwrap()
                 });
@@ -204,9 +205,20 @@ fn the_source_documents_examples() {
     let a = get(server.addr, "/api/handles/4263537/4000");
     assert_eq!(
         (a.status, a.header("content-type")),
-        (200, Some("application/json"))
+        (200, Some("application/json;charset=utf-8"))
     );
-    assert_eq!(a.header("access-control-allow-origin"), Some("*"));
+    // CORS headers answer a request with an Origin, as the reference's filter does.
+    assert_eq!(a.header("access-control-allow-origin"), None);
+    let cors = get_with(
+        server.addr,
+        "/api/handles/4263537/4000",
+        "origin: https://app.example\r\n",
+    );
+    assert_eq!(
+        cors.header("access-control-allow-origin"),
+        Some("https://app.example")
+    );
+    assert_eq!(cors.header("vary"), Some("Origin"));
     let expected = Response::parse(FULL).unwrap();
     assert_eq!(Response::parse(&a.body).unwrap(), expected);
     // Byte for byte what `hdl record --json` prints: the one writer, and a line break.
@@ -215,7 +227,10 @@ fn the_source_documents_examples() {
         server.addr,
         "/api/handles/4263537/4000?type=URL&type=EMAIL&callback=processResponse",
     );
-    assert_eq!(a.header("content-type"), Some("application/javascript"));
+    assert_eq!(
+        a.header("content-type"),
+        Some("application/javascript;charset=utf-8")
+    );
     let filtered = Response::parse(FILTERED).unwrap();
     assert_eq!(
         a.body,
@@ -254,6 +269,7 @@ fn rest_api_codes_r1() {
     let a = get(server.addr, "/api/handles/nohandle");
     assert_eq!(a.status, 400);
     assert!(a.body.starts_with("{\"responseCode\":102,"), "{}", a.body);
+    assert!(a.body.contains("\"handle\":\"nohandle\""), "{}", a.body);
 }
 
 #[test]
@@ -305,13 +321,14 @@ fn resolution() {
         to("/10.1000/aBc").1.as_deref(),
         Some("https://example.org/doi")
     );
-    // Aliases, followed unless asked not to, with a bound on the chain.
+    // Aliases: a 301 to the target's own proxy URL on this server (P9), unless asked not
+    // to follow them, with a bound on the chain.
     assert_eq!(
-        to("/1/alias").1.as_deref(),
-        Some("https://example.org/5555")
+        to("/1/alias"),
+        (301, Some("http://test/20.1000/5555".into()))
     );
     assert_eq!(to("/1/alias?ignore_aliases").0, 200);
-    assert_eq!(to("/1/loop-a").0, 508);
+    assert_eq!(to("/1/loop-a").0, 404);
     // noredirect: the values; as REST JSON when asked for JSON.
     let a = get(server.addr, "/4263537/4000?noredirect");
     assert_eq!(a.status, 200);
@@ -320,11 +337,14 @@ fn resolution() {
         "{}",
         a.body
     );
+    // JSON only from the REST API or action=api (P8), whatever Accept says.
     let a = get_with(
         server.addr,
         "/4263537/4000?noredirect",
         "accept: application/json\r\n",
     );
+    assert_eq!(a.header("content-type"), Some("text/html;charset=utf-8"));
+    let a = get(server.addr, "/4263537/4000?action=api");
     assert_eq!(
         Response::parse(&a.body).unwrap(),
         Response::parse(FULL).unwrap()
@@ -334,8 +354,15 @@ fn resolution() {
     assert_eq!(a.status, 200, "no URL value left: the values");
     // showurls.
     let a = get(server.addr, "/20.1000/loc?action=showurls");
-    assert_eq!(a.header("content-type"), Some("application/xml"));
-    assert_eq!(a.body.matches("<location ").count(), 4, "{}", a.body);
+    assert_eq!(a.header("content-type"), Some("text/xml;charset=utf-8"));
+    // The four locations, and the URL value beside them as the reference lists it (P10).
+    assert_eq!(a.body.matches("<location ").count(), 5, "{}", a.body);
+    assert!(
+        a.body
+            .contains(r#"<location mode="legacy" weight="0.0" href="http://fallback.example/" />"#),
+        "{}",
+        a.body
+    );
     // Not found, and the trailing slash warning with a link without it.
     let a = get(server.addr, "/20.1000/none");
     assert_eq!(a.status, 404);
@@ -352,6 +379,11 @@ fn resolution() {
     let a = send(
         server.addr,
         b"POST /4263537/4000 HTTP/1.1\r\nhost: t\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+    );
+    assert_eq!(a.status, 302, "POST is answered as GET (P12)");
+    let a = send(
+        server.addr,
+        b"PUT /4263537/4000 HTTP/1.1\r\nhost: t\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
     );
     assert_eq!(a.status, 405);
 }
@@ -404,6 +436,35 @@ fn l4_through_requests() {
         parse_answer(&raw)
     });
     assert_eq!(from.header("location"), Some("http://local.example/"));
+}
+
+/// A `10320/loc` value that does not read is passed over, as the reference proxy passes
+/// it over: the URL value redirects, `showurls` lists it, the values are shown.
+#[test]
+fn an_unreadable_location_value_is_passed_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let store = Store::open(&path).unwrap();
+    store
+        .import(
+            r#"{"responseCode":1,"handle":"20.1000/bad-loc","values":[{"index":1,"type":"10320/loc","data":{"format":"string","value":"<locations><location href="}},{"index":2,"type":"URL","data":{"format":"string","value":"https://fallback.example/"}}]}"#.as_bytes(),
+            "records",
+        )
+        .unwrap();
+    let server = Server::on(store, quiet(), dir, path);
+    let a = get(server.addr, "/20.1000/bad-loc");
+    assert_eq!(
+        (a.status, a.header("location")),
+        (302, Some("https://fallback.example/")),
+        "{a:?}"
+    );
+    let a = get(server.addr, "/20.1000/bad-loc?action=showurls");
+    assert_eq!(a.status, 200, "{a:?}");
+    assert!(
+        a.body.contains(r#"href="https://fallback.example/""#),
+        "{a:?}"
+    );
+    assert_eq!(get(server.addr, "/20.1000/bad-loc?noredirect").status, 200);
 }
 
 #[test]
@@ -572,7 +633,7 @@ fn shutdown_stops_accepting_and_returns() {
     let mut open = TcpStream::connect(server.addr).unwrap();
     open.write_all(b"GET /20.1000/5555 HTTP/1.1\r\nhost: t\r\n\r\n")
         .unwrap();
-    let mut buf = [0_u8; 256];
+    let mut buf = [0_u8; 4096];
     assert!(open.read(&mut buf).unwrap() > 0);
     let addr = server.addr;
     server.stop();
@@ -602,8 +663,179 @@ fn import_refuses_what_is_no_record() {
     );
     let e = store.import("not json".as_bytes(), "x").unwrap_err();
     assert!(
-        e.to_string()
-            .starts_with("x: line 1: line 1, column 2: not JSON"),
+        e.to_string().starts_with("x: line 1, column 2: not JSON"),
         "{e}"
     );
+}
+
+/// RFC 9112 §3.2: an HTTP/1.1 request without `Host`, any request with two, or with one
+/// that is no host, is answered 400; HTTP/1.0 may leave it out.
+#[test]
+fn host_headers_rfc_9112() {
+    let server = Server::start(quiet());
+    let ask = |head: &str| {
+        send(
+            server.addr,
+            format!("GET /20.1000/5555 {head}\r\n\r\n").as_bytes(),
+        )
+    };
+    for head in [
+        "HTTP/1.1\r\nconnection: close",
+        "HTTP/1.1\r\nhost: a\r\nhost: b\r\nconnection: close",
+        "HTTP/1.0\r\nhost: a\r\nhost: a",
+        "HTTP/1.1\r\nhost: a b\r\nconnection: close",
+        "HTTP/1.1\r\nhost: a/b\r\nconnection: close",
+    ] {
+        let a = ask(head);
+        assert_eq!(a.status, 400, "{head:?}: {a:?}");
+        assert!(a.body.contains("RFC 9112"), "{a:?}");
+    }
+    for head in [
+        "HTTP/1.0",
+        "HTTP/1.1\r\nhost: proxy.example:8000\r\nconnection: close",
+        "HTTP/1.1\r\nhost: [::1]:80\r\nconnection: close",
+        "HTTP/1.1\r\nhost: \r\nconnection: close",
+    ] {
+        let a = ask(head);
+        assert_eq!(a.status, 302, "{head:?}: {a:?}");
+    }
+}
+
+/// A server of no connections would answer every request 503: refused.
+#[test]
+fn no_connections_at_all_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(Store::open(&dir.path().join("s.redb")).unwrap());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let e = runtime
+        .block_on(async {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            handle_serve::serve(
+                store,
+                listener,
+                Config {
+                    max_connections: 0,
+                    ..quiet()
+                },
+                std::future::pending(),
+            )
+            .await
+        })
+        .unwrap_err();
+    assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+}
+
+/// Records above `LARGE_RECORD` are read and answered off the async workers: on a server
+/// of one worker, a small request is answered at once while many requests for a large
+/// record are under way (on the worker, it would wait for them all).
+#[test]
+fn large_records_do_not_hold_up_small_requests() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let store = Arc::new(Store::open(&path).unwrap());
+    let values: Vec<String> = (1..=2000)
+        .map(|i| {
+            format!(
+                r#"{{"index":{i},"type":"DESC","data":{{"format":"string","value":"{}"}}}}"#,
+                "v".repeat(400)
+            )
+        })
+        .collect();
+    let large = format!(
+        r#"{{"responseCode":1,"handle":"20.1000/large","values":[{}]}}"#,
+        values.join(",")
+    );
+    assert!(large.len() > handle_serve::limits::LARGE_RECORD);
+    store
+        .import(
+            format!("{large}\n{{\"responseCode\":1,\"handle\":\"20.1000/small\",\"values\":[{{\"index\":1,\"type\":\"URL\",\"data\":{{\"format\":\"string\",\"value\":\"http://s/\"}}}}]}}\n").as_bytes(),
+            "r",
+        )
+        .unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                tx.send(listener.local_addr().unwrap()).unwrap();
+                handle_serve::serve(store, listener, quiet(), async {
+                    let _ = stopped.await;
+                })
+                .await
+                .unwrap();
+            });
+    });
+    let addr = rx.recv().unwrap();
+    // The HTML page of the large record (every value read, a page written), 24 times.
+    let started = std::time::Instant::now();
+    let heavy: Vec<_> = (0..24)
+        .map(|_| std::thread::spawn(move || get(addr, "/20.1000/large?noredirect")))
+        .collect();
+    std::thread::sleep(Duration::from_millis(20));
+    let small_started = std::time::Instant::now();
+    assert_eq!(get(addr, "/20.1000/small").status, 302);
+    let small = small_started.elapsed();
+    for h in heavy {
+        assert_eq!(h.join().unwrap().status, 200);
+    }
+    let all = started.elapsed();
+    assert!(small * 4 < all, "small {small:?}, all {all:?}");
+    let _ = stop.send(());
+    thread.join().unwrap();
+}
+
+/// An import connection that sends nothing is dropped after the read timeout, importing
+/// nothing; one that is silent when the server stops is ended at once.
+#[cfg(unix)]
+#[test]
+fn silent_import_connections_end() {
+    use std::os::unix::net::UnixStream;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let store = Arc::new(Store::open(&path).unwrap());
+    let socket = handle_serve::imports::socket_path(&path);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let listening = runtime
+        .block_on(async {
+            handle_serve::imports::listen(store.clone(), &socket, Duration::from_millis(300))
+        })
+        .unwrap();
+    let answer = |mut client: UnixStream| {
+        client
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut answer = String::new();
+        let _ = client.read_to_string(&mut answer);
+        answer
+    };
+    let mut client = UnixStream::connect(&socket).unwrap();
+    client
+        .write_all(b"hdl-import 2 slow\n40\n{\"responseCode\":1,\"handle\":\"1/2\",")
+        .unwrap();
+    let started = std::time::Instant::now();
+    let said = answer(client);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(said.starts_with("{\"error\":\"slow: line 1: "), "{said}");
+    assert_eq!(store.len().unwrap(), 0);
+    // Silent at stop: dropping the listener ends it, and returns soon.
+    let mut client = UnixStream::connect(&socket).unwrap();
+    client.write_all(b"hdl-import 2 silent\n").unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    let started = std::time::Instant::now();
+    drop(listening);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(answer(client).starts_with("{\"error\":\"the server is stopping"));
+    assert!(!socket.exists());
 }

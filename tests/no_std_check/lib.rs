@@ -19,8 +19,6 @@ pub fn exercise(text: &str) -> Option<String> {
 pub fn resolve(json: &str) -> Option<String> {
     use handle_id::record::{ClientContext, Response, SplitMix64};
     let response = Response::parse(json).ok()?;
-    let redirect = response
-        .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
-        .ok()??;
+    let redirect = response.redirect(&ClientContext::new(), &mut SplitMix64::new(1))?;
     Some(redirect.url().into())
 }

@@ -90,7 +90,14 @@ fn read_hdl_parts<'a>(
     let query = parts.query.map(|q| (q + 1, parts.fragment.unwrap_or(len)));
     let fragment = parts.fragment.map(|f| (f + 1, len));
     Ok(HdlUri::assemble(
-        text, form, handle, slash, None, query, fragment,
+        text,
+        form,
+        handle,
+        slash,
+        parts.na_start,
+        None,
+        query,
+        fragment,
     ))
 }
 
@@ -133,7 +140,7 @@ pub(super) fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUr
     let (handle, slash) = handle_from_parts(text, &parts)?;
     let (query, fragment) = query_and_fragment(text, local_end);
     Ok(HdlUri::assemble(
-        text, form, handle, slash, base, query, fragment,
+        text, form, handle, slash, at, base, query, fragment,
     ))
 }
 

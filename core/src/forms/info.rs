@@ -24,7 +24,7 @@ pub(super) fn read_info(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError
         parse_handle(&handle).map_err(|e| escape::relocate(e, text, start, raw, e.index()))?;
     let (_, fragment) = query_and_fragment(text, end);
     Ok(HdlUri::assemble(
-        text, form, handle, slash, None, None, fragment,
+        text, form, handle, slash, start, None, None, fragment,
     ))
 }
 

@@ -20,7 +20,7 @@ mod textual;
 use alloc::string::String;
 use core::fmt;
 
-use crate::base::{write_proxy_path, ProxyBase};
+use crate::base::ProxyBase;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape;
 use crate::form::{Form, Options};
@@ -143,24 +143,13 @@ impl fmt::Display for HdlUri<'_> {
                 write!(f, "urn:{ns}:{}:{}", h.prefix(), h.local_name())?;
             }
             Form::Proxy | Form::Api | Form::Repository => {
-                let base = self.base().unwrap_or("");
-                let (scheme, rest) = base.split_once("://").unwrap_or(("https", base));
-                let (host, path) = rest.split_once('/').map_or((rest, ""), |(h, p)| (h, p));
-                write!(
+                proxy::write_url(
                     f,
-                    "{}://{}",
-                    scheme.to_ascii_lowercase(),
-                    host.to_ascii_lowercase()
+                    self.base().unwrap_or(""),
+                    self.form(),
+                    h,
+                    self.is_cordra(),
                 )?;
-                if !path.is_empty() {
-                    write!(f, "/{path}")?;
-                }
-                f.write_str(match self.form() {
-                    Form::Api => "/api/handles/",
-                    Form::Repository => "/handle/",
-                    _ => "/",
-                })?;
-                write_proxy_path(f, h, self.is_cordra())?;
             }
         }
         if let Some(q) = self.query() {
@@ -226,11 +215,10 @@ impl HandleRef<'_> {
             Form::Doi => alloc::format!("doi:{}", self.as_str()),
             Form::UrnHdl => alloc::format!("urn:hdl:{}:{}", self.prefix(), self.local_name()),
             Form::UrnDoi => alloc::format!("urn:doi:{}:{}", self.prefix(), self.local_name()),
-            Form::Proxy => base.url(self),
-            Form::Api => base.api_url(self),
-            Form::Repository => {
-                let mut s = alloc::format!("{}/handle/", base.as_str());
-                write_proxy_path(&mut s, self, false).expect("a String takes any text");
+            Form::Proxy | Form::Api | Form::Repository => {
+                let mut s = String::new();
+                proxy::write_url(&mut s, base.as_str(), form, self, false)
+                    .expect("a String takes any text");
                 s
             }
         })

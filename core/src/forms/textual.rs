@@ -36,6 +36,6 @@ pub(super) fn read_textual(text: &str, form: Form) -> Result<HdlUri<'_>, ParseEr
     // the character as written).
     let slash = parse_handle(&handle).map_err(|e| e.at_in(text, prefix + e.index()))?;
     Ok(HdlUri::assemble(
-        text, form, handle, slash, None, None, None,
+        text, form, handle, slash, prefix, None, None, None,
     ))
 }

@@ -72,10 +72,6 @@ pub(crate) fn run_cordra_host(input: &[u8]) -> Result<usize, crate::dfa::Reject>
     scan_cordra_host(input, &mut ())
 }
 
-/// The validator of rule `cordra_host`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_cordra_host<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `cordra_host`'s states it is in (bit k: the kth set).
 static SETS_CORDRA_HOST: [u32; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -95,676 +91,747 @@ static SETS_CORDRA_HOST: [u32; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `cordra_host`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_cordra_host<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                // State 1, in `cordra_host`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                        }
+                    }
+                    // State 2, in `scheme`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                            match b {
+                                0x44 | 0x64 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                            }
+                        }
+                        // State 3, in `scheme`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                match b {
+                                    0x4c | 0x6c => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                }
+                            }
+                            // State 4, in `scheme`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                    }
+                                }
+                                // State 5, in `cordra_host`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                                        match b {
+                                            0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                        }
+                                    }
+                                    // State 6, in `cordra_host`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                                            match b {
+                                                0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                            }
+                                        }
+                                        // State 7, in `cordra_host`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                                                match b {
+                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                                }
+                                            }
+                                            // State 8, in `reg_name`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 1); continue; }
+                                                    match b {
+                                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                        0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                                    }
+                                                }
+                                                // State 10, in `cordra_host`.
+                                                's10: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                                        match b {
+                                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                                        }
+                                                    }
+                                                    // State 12, in `segment_nz`.
+                                                    's12: loop {
+                                                        loop {
+                                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
+                                                            match b {
+                                                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                                0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x44 | 0x64 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x4c | 0x6c => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                match b {
-                    0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                match b {
-                    0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             9 => {
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 12) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 9, in `pct_encoded`.
+                's9: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 12) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 11, in `pct_encoded`.
+                    's11: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 14, in `pct_encoded`.
+                        's14: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's9; },
+                                    0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 10; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 8, in `reg_name`.
+                            's8: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 1); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's9; },
+                                        0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                    }
+                                }
+                                // State 10, in `cordra_host`.
+                                's10: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                        }
+                                    }
+                                    // State 12, in `segment_nz`.
+                                    's12: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's9; },
-                    0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 10; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's9; },
-                    0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             13 => {
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 13, in `pct_encoded`.
+                's13: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 17, in `pct_encoded`.
+                    's17: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 22, in `pct_encoded`.
+                        's22: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x25 => { i += 1; continue 's13; },
+                                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 12, in `segment_nz`.
+                            's12: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's13; },
+                                        0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    }
+                                }
+                                // State 16, in `cordra_host`.
+                                's16: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                        }
+                                    }
+                                    // State 20, in `query`.
+                                    's20: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { i += 1; continue 's13; },
-                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's13; },
-                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             16 => {
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                // State 16, in `cordra_host`.
+                's16: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        match b {
+                            0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                        }
+                    }
+                    // State 20, in `query`.
+                    's20: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            }
+                        }
+                        // State 21, in `pct_encoded`.
+                        's21: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 24, in `pct_encoded`.
+                            's24: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 26, in `pct_encoded`.
+                                's26: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's20; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                            0x25 => { i += 1; continue 's21; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                    // State 15, in `cordra_host`.
+                                    's15: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 18; continue 'walk; }; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's20; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's21; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 18; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             19 => {
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 19, in `pct_encoded`.
+                's19: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 23, in `pct_encoded`.
+                    's23: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 25, in `pct_encoded`.
+                        's25: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's19; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 18, in `fragment`.
+                            's18: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             21 => {
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 21, in `pct_encoded`.
+                's21: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 24, in `pct_encoded`.
+                    's24: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 26, in `pct_encoded`.
+                        's26: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x25 => { i += 1; continue 's21; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 20, in `query`.
+                            's20: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's21; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                                // State 15, in `cordra_host`.
+                                's15: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                        }
+                                    }
+                                    // State 18, in `fragment`.
+                                    's18: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { i += 1; continue 's21; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's21; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             8 => {
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                // State 8, in `reg_name`.
+                's8: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 1); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                            0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                        }
+                    }
+                    // State 10, in `cordra_host`.
+                    's10: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                            }
+                        }
+                        // State 12, in `segment_nz`.
+                        's12: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                }
+                            }
+                            // State 16, in `cordra_host`.
+                            's16: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 20; continue 'walk; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 20; continue 'walk; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             10 => {
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                // State 10, in `cordra_host`.
+                's10: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                        }
+                    }
+                    // State 12, in `segment_nz`.
+                    's12: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            }
+                        }
+                        // State 16, in `cordra_host`.
+                        's16: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                }
+                            }
+                            // State 20, in `query`.
+                            's20: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             15 => {
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                // State 15, in `cordra_host`.
+                's15: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                        }
+                    }
+                    // State 18, in `fragment`.
+                    's18: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            }
+                        }
+                        // State 19, in `pct_encoded`.
+                        's19: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 23, in `pct_encoded`.
+                            's23: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 25, in `pct_encoded`.
+                                's25: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
+                                        match b {
+                                            0x25 => { i += 1; continue 's19; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
-                match b {
-                    0x25 => { i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             12 => {
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                // State 12, in `segment_nz`.
+                's12: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                            0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                        }
+                    }
+                    // State 16, in `cordra_host`.
+                    's16: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            match b {
+                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                            }
+                        }
+                        // State 20, in `query`.
+                        's20: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                }
+                            }
+                            // State 21, in `pct_encoded`.
+                            's21: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 24, in `pct_encoded`.
+                                's24: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        { i += 1; break; };
+                                    }
+                                    // State 26, in `pct_encoded`.
+                                    's26: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's20; }; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                                0x25 => { i += 1; continue 's21; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's20; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { i += 1; continue 's21; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             18 => {
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                // State 18, in `fragment`.
+                's18: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                        }
+                    }
+                    // State 19, in `pct_encoded`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 23, in `pct_encoded`.
+                        's23: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 25, in `pct_encoded`.
+                            's25: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
+                                    match b {
+                                        0x25 => { i += 1; continue 's19; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
-                match b {
-                    0x25 => { i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             20 => {
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                // State 20, in `query`.
+                's20: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                        }
+                    }
+                    // State 21, in `pct_encoded`.
+                    's21: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 24, in `pct_encoded`.
+                        's24: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 26, in `pct_encoded`.
+                            's26: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's20; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                        0x25 => { i += 1; continue 's21; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                                // State 15, in `cordra_host`.
+                                's15: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                        }
+                                    }
+                                    // State 18, in `fragment`.
+                                    's18: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's20; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's21; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -837,10 +904,6 @@ pub(crate) fn run_cordra_path(input: &[u8]) -> Result<usize, crate::dfa::Reject>
     scan_cordra_path(input, &mut ())
 }
 
-/// The validator of rule `cordra_path`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_cordra_path<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `cordra_path`'s states it is in (bit k: the kth set).
 static SETS_CORDRA_PATH: [u32; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -860,658 +923,727 @@ static SETS_CORDRA_PATH: [u32; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `cordra_path`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_cordra_path<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                // State 1, in `cordra_path`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                        }
+                    }
+                    // State 2, in `scheme`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                            match b {
+                                0x44 | 0x64 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                            }
+                        }
+                        // State 3, in `scheme`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                match b {
+                                    0x4c | 0x6c => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                }
+                            }
+                            // State 4, in `scheme`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                    }
+                                }
+                                // State 5, in `cordra_path`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                        }
+                                    }
+                                    // State 6, in `segment_nz`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 1); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                                                0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                            }
+                                        }
+                                        // State 8, in `cordra_path`.
+                                        's8: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
+                                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                                match b {
+                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                                }
+                                            }
+                                            // State 10, in `segment_nz`.
+                                            's10: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
+                                                    match b {
+                                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                                        0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x44 | 0x64 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x4c | 0x6c => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             7 => {
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 12) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 7, in `pct_encoded`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 12) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 9, in `pct_encoded`.
+                    's9: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 12, in `pct_encoded`.
+                        's12: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's7; },
+                                    0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 8; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 6, in `segment_nz`.
+                            's6: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 1); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's7; },
+                                        0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    }
+                                }
+                                // State 8, in `cordra_path`.
+                                's8: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                        }
+                                    }
+                                    // State 10, in `segment_nz`.
+                                    's10: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                                0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's7; },
-                    0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 8; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's7; },
-                    0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             11 => {
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 11, in `pct_encoded`.
+                's11: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 15, in `pct_encoded`.
+                    's15: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 20, in `pct_encoded`.
+                        's20: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x25 => { i += 1; continue 's11; },
+                                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 10, in `segment_nz`.
+                            's10: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's11; },
+                                        0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    }
+                                }
+                                // State 14, in `cordra_path`.
+                                's14: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                        }
+                                    }
+                                    // State 18, in `query`.
+                                    's18: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { i += 1; continue 's11; },
-                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's11; },
-                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             14 => {
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                // State 14, in `cordra_path`.
+                's14: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        match b {
+                            0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                        }
+                    }
+                    // State 18, in `query`.
+                    's18: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            }
+                        }
+                        // State 19, in `pct_encoded`.
+                        's19: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 22, in `pct_encoded`.
+                            's22: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 24, in `pct_encoded`.
+                                's24: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's18; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                            0x25 => { i += 1; continue 's19; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                    // State 13, in `cordra_path`.
+                                    's13: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's18; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             17 => {
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 17, in `pct_encoded`.
+                's17: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 21, in `pct_encoded`.
+                    's21: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 23, in `pct_encoded`.
+                        's23: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's17; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 16, in `fragment`.
+                            's16: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             19 => {
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 19, in `pct_encoded`.
+                's19: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 22, in `pct_encoded`.
+                    's22: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 24, in `pct_encoded`.
+                        's24: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x25 => { i += 1; continue 's19; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 18, in `query`.
+                            's18: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                                // State 13, in `cordra_path`.
+                                's13: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                        }
+                                    }
+                                    // State 16, in `fragment`.
+                                    's16: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             6 => {
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                // State 6, in `segment_nz`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 1); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                            0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                        }
+                    }
+                    // State 8, in `cordra_path`.
+                    's8: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                            }
+                        }
+                        // State 10, in `segment_nz`.
+                        's10: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                }
+                            }
+                            // State 14, in `cordra_path`.
+                            's14: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 18; continue 'walk; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 18; continue 'walk; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             8 => {
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                // State 8, in `cordra_path`.
+                's8: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                        }
+                    }
+                    // State 10, in `segment_nz`.
+                    's10: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            }
+                        }
+                        // State 14, in `cordra_path`.
+                        's14: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                }
+                            }
+                            // State 18, in `query`.
+                            's18: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             13 => {
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                // State 13, in `cordra_path`.
+                's13: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                        }
+                    }
+                    // State 16, in `fragment`.
+                    's16: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            }
+                        }
+                        // State 17, in `pct_encoded`.
+                        's17: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 21, in `pct_encoded`.
+                            's21: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 23, in `pct_encoded`.
+                                's23: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                        match b {
+                                            0x25 => { i += 1; continue 's17; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             10 => {
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                // State 10, in `segment_nz`.
+                's10: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                            0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                        }
+                    }
+                    // State 14, in `cordra_path`.
+                    's14: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            match b {
+                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                            }
+                        }
+                        // State 18, in `query`.
+                        's18: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                }
+                            }
+                            // State 19, in `pct_encoded`.
+                            's19: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 22, in `pct_encoded`.
+                                's22: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        { i += 1; break; };
+                                    }
+                                    // State 24, in `pct_encoded`.
+                                    's24: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's18; }; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x25 => { i += 1; continue 's19; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's18; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             16 => {
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                // State 16, in `fragment`.
+                's16: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                        }
+                    }
+                    // State 17, in `pct_encoded`.
+                    's17: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 21, in `pct_encoded`.
+                        's21: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 23, in `pct_encoded`.
+                            's23: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                    match b {
+                                        0x25 => { i += 1; continue 's17; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             18 => {
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                // State 18, in `query`.
+                's18: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                        }
+                    }
+                    // State 19, in `pct_encoded`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 22, in `pct_encoded`.
+                        's22: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 24, in `pct_encoded`.
+                            's24: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's18; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                        0x25 => { i += 1; continue 's19; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                                // State 13, in `cordra_path`.
+                                's13: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                        }
+                                    }
+                                    // State 16, in `fragment`.
+                                    's16: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's18; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1614,10 +1746,6 @@ pub(crate) fn run_cordra_http(input: &[u8]) -> Result<usize, crate::dfa::Reject>
     scan_cordra_http(input, &mut ())
 }
 
-/// The validator of rule `cordra_http`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_cordra_http<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `cordra_http`'s states it is in (bit k: the kth set).
 static SETS_CORDRA_HTTP: [u64; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1637,1724 +1765,1893 @@ static SETS_CORDRA_HTTP: [u64; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `cordra_http`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_cordra_http<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::HttpScheme, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                // State 1, in `cordra_http`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::HttpScheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                        }
+                    }
+                    // State 2, in `http_scheme`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                            match b {
+                                0x54 | 0x74 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                            }
+                        }
+                        // State 3, in `http_scheme`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                match b {
+                                    0x54 | 0x74 => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                }
+                            }
+                            // State 4, in `http_scheme`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                    match b {
+                                        0x50 | 0x70 => { i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                    }
+                                }
+                                // State 5, in `http_scheme`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 6; continue 'walk; },
+                                            0x53 | 0x73 => { i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                        }
+                                    }
+                                    // State 7, in `http_scheme`.
+                                    's7: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                            match b {
+                                                0x3a => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                            }
+                                        }
+                                        // State 6, in `cordra_http`.
+                                        's6: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                                match b {
+                                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                                }
+                                            }
+                                            // State 8, in `cordra_http`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                                    match b {
+                                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                                    }
+                                                }
+                                                // State 9, in `cordra_http`.
+                                                's9: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
+                                                        match b {
+                                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                                            0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
+                                                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                                        }
+                                                    }
+                                                    // State 10, in `userinfo`.
+                                                    's10: loop {
+                                                        loop {
+                                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
+                                                            match b {
+                                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                                                0x3a => { i += 1; state = 15; continue 'walk; },
+                                                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x54 | 0x74 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x54 | 0x74 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x50 | 0x70 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 6; continue 'walk; },
-                    0x53 | 0x73 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                match b {
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                match b {
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { i += 1; state = 15; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             7 => {
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                // State 7, in `http_scheme`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                        match b {
+                            0x3a => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                        }
+                    }
+                    // State 6, in `cordra_http`.
+                    's6: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                            match b {
+                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            }
+                        }
+                        // State 8, in `cordra_http`.
+                        's8: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                match b {
+                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                }
+                            }
+                            // State 9, in `cordra_http`.
+                            's9: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                        0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
+                                        0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                    }
+                                }
+                                // State 10, in `userinfo`.
+                                's10: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x3a => { i += 1; break; },
+                                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                        }
+                                    }
+                                    // State 15, in `userinfo`.
+                                    's15: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; state = 12; continue 'walk; }; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x30..=0x39 => i += 1,
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                match b {
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                match b {
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { i += 1; break; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; state = 12; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    0x30..=0x39 => i += 1,
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             11 => {
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 28) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 11, in `pct_encoded`.
+                's11: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 28) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 16, in `pct_encoded`.
+                    's16: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 29) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 23, in `pct_encoded`.
+                        's23: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's11; },
+                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 10, in `userinfo`.
+                            's10: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's11; },
+                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x3a => { i += 1; break; },
+                                        0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                    }
+                                }
+                                // State 15, in `userinfo`.
+                                's15: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                            0x30..=0x39 => i += 1,
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                        }
+                                    }
+                                    // State 12, in `userinfo`.
+                                    's12: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 29) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's11; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 15; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's11; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { i += 1; break; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    0x30..=0x39 => i += 1,
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             12 => {
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                // State 12, in `userinfo`.
+                's12: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                        }
+                    }
+                    // State 17, in `pct_encoded`.
+                    's17: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 24, in `pct_encoded`.
+                        's24: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 31, in `pct_encoded`.
+                            's31: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; continue 's12; }; }
+                                    match b {
+                                        0x25 => { i += 1; continue 's17; },
+                                        0x40 => { sink.enter(Label::Authority, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                                // State 13, in `authority`.
+                                's13: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                        }
+                                    }
+                                    // State 18, in `reg_name`.
+                                    's18: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x3a => { sink.enter(Label::Authority, i, b); i += 1; state = 25; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; continue 's12; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { sink.enter(Label::Authority, i, b); i += 1; state = 25; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             13 => {
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                // State 13, in `authority`.
+                's13: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                        }
+                    }
+                    // State 18, in `reg_name`.
+                    's18: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                0x3a => { sink.enter(Label::Authority, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                            }
+                        }
+                        // State 25, in `authority`.
+                        's25: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
+                                match b {
+                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                }
+                            }
+                            // State 14, in `cordra_http`.
+                            's14: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; state = 20; continue 'walk; }; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
-                }
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
-                match b {
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; state = 20; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             15 => {
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    0x30..=0x39 => i += 1,
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                // State 15, in `userinfo`.
+                's15: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                            0x30..=0x39 => i += 1,
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                        }
+                    }
+                    // State 12, in `userinfo`.
+                    's12: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                            }
+                        }
+                        // State 17, in `pct_encoded`.
+                        's17: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 24, in `pct_encoded`.
+                            's24: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 31, in `pct_encoded`.
+                                's31: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; continue 's12; }; }
+                                        match b {
+                                            0x25 => { i += 1; continue 's17; },
+                                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                    // State 13, in `authority`.
+                                    's13: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; state = 18; continue 'walk; }; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; continue 's12; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; state = 18; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             19 => {
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 31) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 19, in `pct_encoded`.
+                's19: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 31) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 26, in `pct_encoded`.
+                    's26: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 34) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 32, in `pct_encoded`.
+                        's32: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 14) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's19; },
+                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x3a => { sink.enter(Label::Authority, i, b); i += 1; state = 25; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 18, in `reg_name`.
+                            's18: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
+                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x3a => { sink.enter(Label::Authority, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                    }
+                                }
+                                // State 25, in `authority`.
+                                's25: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
+                                        match b {
+                                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                        }
+                                    }
+                                    // State 14, in `cordra_http`.
+                                    's14: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; state = 20; continue 'walk; }; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 34) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's32: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 14) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's19; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { sink.enter(Label::Authority, i, b); i += 1; state = 25; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
-                }
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
-                match b {
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; state = 20; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             21 => {
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 32) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 21, in `pct_encoded`.
+                's21: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 32) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 28, in `pct_encoded`.
+                    's28: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 35) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 35, in `pct_encoded`.
+                        's35: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's21; },
+                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 27; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 20, in `segment`.
+                            's20: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's21; },
+                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                                    }
+                                }
+                                // State 27, in `cordra_http`.
+                                's27: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        }
+                                    }
+                                    // State 33, in `segment_nz`.
+                                    's33: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                                0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's28: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 35) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's35: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's21; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 27; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's21; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
-                }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             22 => {
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 8) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                // State 22, in `cordra_http`.
+                's22: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 8) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                        }
+                    }
+                    // State 29, in `segment_nz`.
+                    's29: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 12); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
+                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            }
+                        }
+                        // State 36, in `cordra_http`.
+                        's36: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                }
+                            }
+                            // State 41, in `segment_nz`.
+                            's41: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                                        0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's29: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 12); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's41: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             30 => {
-            's30: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 36) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 30, in `pct_encoded`.
+                's30: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 36) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 37, in `pct_encoded`.
+                    's37: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 38) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 43, in `pct_encoded`.
+                        's43: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 21) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's30; },
+                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 29, in `segment_nz`.
+                            's29: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 12); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's30; },
+                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    }
+                                }
+                                // State 36, in `cordra_http`.
+                                's36: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        }
+                                    }
+                                    // State 41, in `segment_nz`.
+                                    's41: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                                                0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's37: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 38) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's43: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 21) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's30; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's29: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 12); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's30; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's41: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             34 => {
-            's34: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 37) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 34, in `pct_encoded`.
+                's34: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 37) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 40, in `pct_encoded`.
+                    's40: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 39) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 48, in `pct_encoded`.
+                        's48: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 24) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { i += 1; continue 's34; },
+                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 33, in `segment_nz`.
+                            's33: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's34; },
+                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                        0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    }
+                                }
+                                // State 39, in `cordra_http`.
+                                's39: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        }
+                                    }
+                                    // State 46, in `query`.
+                                    's46: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's40: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 39) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's48: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 24) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { i += 1; continue 's34; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's34; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's46: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             38 => {
-            's38: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                // State 38, in `cordra_http`.
+                's38: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                        }
+                    }
+                    // State 44, in `fragment`.
+                    's44: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            }
+                        }
+                        // State 45, in `pct_encoded`.
+                        's45: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 50, in `pct_encoded`.
+                            's50: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 53, in `pct_encoded`.
+                                's53: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's44; }; }
+                                        match b {
+                                            0x25 => { i += 1; continue 's45; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's44: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            's45: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's50: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's53: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's44; }; }
-                match b {
-                    0x25 => { i += 1; continue 's45; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             39 => {
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                // State 39, in `cordra_http`.
+                's39: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        match b {
+                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                        }
+                    }
+                    // State 46, in `query`.
+                    's46: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            }
+                        }
+                        // State 47, in `pct_encoded`.
+                        's47: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 51, in `pct_encoded`.
+                            's51: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 54, in `pct_encoded`.
+                                's54: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's46; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                            0x25 => { i += 1; continue 's47; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                    // State 38, in `cordra_http`.
+                                    's38: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 44; continue 'walk; }; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's46: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's47: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's51: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's54: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's46; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's47; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's38: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 44; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             42 => {
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 42, in `pct_encoded`.
+                's42: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 49, in `pct_encoded`.
+                    's49: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 52, in `pct_encoded`.
+                        's52: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { i += 1; continue 's42; },
+                                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 41, in `segment_nz`.
+                            's41: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's42; },
+                                        0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    }
+                                }
+                                // State 39, in `cordra_http`.
+                                's39: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        }
+                                    }
+                                    // State 46, in `query`.
+                                    's46: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's49: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's52: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { i += 1; continue 's42; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's41: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's42; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's46: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             45 => {
-            's45: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 45, in `pct_encoded`.
+                's45: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 50, in `pct_encoded`.
+                    's50: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 53, in `pct_encoded`.
+                        's53: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's45; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 44, in `fragment`.
+                            's44: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's45; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's50: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's53: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's45; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's44: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's45; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             47 => {
-            's47: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 47, in `pct_encoded`.
+                's47: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 51, in `pct_encoded`.
+                    's51: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 54, in `pct_encoded`.
+                        's54: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { i += 1; continue 's47; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 46, in `query`.
+                            's46: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's47; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                                // State 38, in `cordra_http`.
+                                's38: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        }
+                                    }
+                                    // State 44, in `fragment`.
+                                    's44: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's51: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's54: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { i += 1; continue 's47; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's46: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's47; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's38: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's44: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             6 => {
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                match b {
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                // State 6, in `cordra_http`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                        match b {
+                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                        }
+                    }
+                    // State 8, in `cordra_http`.
+                    's8: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                            match b {
+                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            }
+                        }
+                        // State 9, in `cordra_http`.
+                        's9: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                    0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                }
+                            }
+                            // State 10, in `userinfo`.
+                            's10: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x3a => { i += 1; break; },
+                                        0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                    }
+                                }
+                                // State 15, in `userinfo`.
+                                's15: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                            0x30..=0x39 => i += 1,
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                        }
+                                    }
+                                    // State 12, in `userinfo`.
+                                    's12: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                match b {
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { i += 1; break; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    0x30..=0x39 => i += 1,
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             14 => {
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                // State 14, in `cordra_http`.
+                's14: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                        }
+                    }
+                    // State 20, in `segment`.
+                    's20: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                            }
+                        }
+                        // State 27, in `cordra_http`.
+                        's27: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                }
+                            }
+                            // State 33, in `segment_nz`.
+                            's33: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                        0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
-                }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             17 => {
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 17, in `pct_encoded`.
+                's17: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 24, in `pct_encoded`.
+                    's24: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 31, in `pct_encoded`.
+                        's31: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's17; },
+                                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 12, in `userinfo`.
+                            's12: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
+                                        0x40 => { sink.enter(Label::Authority, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                    }
+                                }
+                                // State 13, in `authority`.
+                                's13: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                        }
+                                    }
+                                    // State 18, in `reg_name`.
+                                    's18: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x3a => { sink.enter(Label::Authority, i, b); i += 1; state = 25; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { sink.enter(Label::Authority, i, b); i += 1; state = 25; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             10 => {
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { i += 1; break; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                // State 10, in `userinfo`.
+                's10: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                            0x3a => { i += 1; break; },
+                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                        }
+                    }
+                    // State 15, in `userinfo`.
+                    's15: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                0x30..=0x39 => i += 1,
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                            }
+                        }
+                        // State 12, in `userinfo`.
+                        's12: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
+                                match b {
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                }
+                            }
+                            // State 17, in `pct_encoded`.
+                            's17: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 24, in `pct_encoded`.
+                                's24: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        { i += 1; break; };
+                                    }
+                                    // State 31, in `pct_encoded`.
+                                    's31: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; continue 's12; }; }
+                                            match b {
+                                                0x25 => { i += 1; continue 's17; },
+                                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    0x30..=0x39 => i += 1,
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; continue 's12; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             36 => {
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                // State 36, in `cordra_http`.
+                's36: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                        }
+                    }
+                    // State 41, in `segment_nz`.
+                    's41: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            }
+                        }
+                        // State 42, in `pct_encoded`.
+                        's42: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 49, in `pct_encoded`.
+                            's49: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 52, in `pct_encoded`.
+                                's52: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; continue 's41; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                            0x25 => { i += 1; continue 's42; },
+                                            0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                    // State 39, in `cordra_http`.
+                                    's39: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 46; continue 'walk; }; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's41: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's49: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's52: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; continue 's41; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { i += 1; continue 's42; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 46; continue 'walk; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             18 => {
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                    0x3a => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                // State 18, in `reg_name`.
+                's18: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                            0x3a => { sink.enter(Label::Authority, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                        }
+                    }
+                    // State 25, in `authority`.
+                    's25: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
+                            match b {
+                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                            }
+                        }
+                        // State 14, in `cordra_http`.
+                        's14: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                }
+                            }
+                            // State 20, in `segment`.
+                            's20: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 27; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
-                match b {
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 27; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             25 => {
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
-                match b {
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                // State 25, in `authority`.
+                's25: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
+                        match b {
+                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                        }
+                    }
+                    // State 14, in `cordra_http`.
+                    's14: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            }
+                        }
+                        // State 20, in `segment`.
+                        's20: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
+                                match b {
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                                }
+                            }
+                            // State 27, in `cordra_http`.
+                            's27: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; state = 33; continue 'walk; }; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
-                }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; state = 33; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             20 => {
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                // State 20, in `segment`.
+                's20: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                        }
+                    }
+                    // State 27, in `cordra_http`.
+                    's27: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            }
+                        }
+                        // State 33, in `segment_nz`.
+                        's33: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                }
+                            }
+                            // State 39, in `cordra_http`.
+                            's39: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 46; continue 'walk; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 46; continue 'walk; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             27 => {
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                // State 27, in `cordra_http`.
+                's27: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                        }
+                    }
+                    // State 33, in `segment_nz`.
+                    's33: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            }
+                        }
+                        // State 39, in `cordra_http`.
+                        's39: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                }
+                            }
+                            // State 46, in `query`.
+                            's46: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's46: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             29 => {
-            's29: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 12); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                // State 29, in `segment_nz`.
+                's29: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 12); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
+                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                        }
+                    }
+                    // State 36, in `cordra_http`.
+                    's36: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            }
+                        }
+                        // State 41, in `segment_nz`.
+                        's41: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                }
+                            }
+                            // State 42, in `pct_encoded`.
+                            's42: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 49, in `pct_encoded`.
+                                's49: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        { i += 1; break; };
+                                    }
+                                    // State 52, in `pct_encoded`.
+                                    's52: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; continue 's41; }; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { i += 1; continue 's42; },
+                                                0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's41: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
-                }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's49: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's52: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; continue 's41; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { i += 1; continue 's42; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             33 => {
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                // State 33, in `segment_nz`.
+                's33: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                            0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                        }
+                    }
+                    // State 39, in `cordra_http`.
+                    's39: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            match b {
+                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            }
+                        }
+                        // State 46, in `query`.
+                        's46: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                }
+                            }
+                            // State 47, in `pct_encoded`.
+                            's47: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 51, in `pct_encoded`.
+                                's51: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        { i += 1; break; };
+                                    }
+                                    // State 54, in `pct_encoded`.
+                                    's54: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's46; }; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { i += 1; continue 's47; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's46: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's47: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's51: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's54: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's46; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { i += 1; continue 's47; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             41 => {
-            's41: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                // State 41, in `segment_nz`.
+                's41: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                        }
+                    }
+                    // State 42, in `pct_encoded`.
+                    's42: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 49, in `pct_encoded`.
+                        's49: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 52, in `pct_encoded`.
+                            's52: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; continue 's41; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { i += 1; continue 's42; },
+                                        0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                                // State 39, in `cordra_http`.
+                                's39: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        }
+                                    }
+                                    // State 46, in `query`.
+                                    's46: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's49: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's52: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; continue 's41; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { i += 1; continue 's42; },
-                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's46: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             44 => {
-            's44: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                // State 44, in `fragment`.
+                's44: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                        }
+                    }
+                    // State 45, in `pct_encoded`.
+                    's45: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 50, in `pct_encoded`.
+                        's50: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 53, in `pct_encoded`.
+                            's53: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's44; }; }
+                                    match b {
+                                        0x25 => { i += 1; continue 's45; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's45: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's50: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's53: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's44; }; }
-                match b {
-                    0x25 => { i += 1; continue 's45; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             46 => {
-            's46: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                // State 46, in `query`.
+                's46: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                        }
+                    }
+                    // State 47, in `pct_encoded`.
+                    's47: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 51, in `pct_encoded`.
+                        's51: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 54, in `pct_encoded`.
+                            's54: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's46; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                        0x25 => { i += 1; continue 's47; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                                // State 38, in `cordra_http`.
+                                's38: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        }
+                                    }
+                                    // State 44, in `fragment`.
+                                    's44: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's47: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's51: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's54: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's46; }; }
-                match b {
-                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's47; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's38: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
-                }
-                }
-            's44: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }

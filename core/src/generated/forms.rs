@@ -61,60 +61,66 @@ pub(crate) fn scan_hdl_host_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                // State 1, in `hdl_host_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                        }
+                    }
+                    // State 2, in `hdl_host_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                            match b {
+                                0x44 | 0x64 => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                            }
+                        }
+                        // State 3, in `hdl_host_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                match b {
+                                    0x4c | 0x6c => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                }
+                            }
+                            // State 4, in `hdl_host_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                    }
+                                }
+                                // State 5, in `hdl_host_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                        match b {
+                                            0x2f => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                        }
+                                    }
+                                    // State 6, in `hdl_host_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                            match b {
+                                                0x2f => { sink.enter(Label::HdlHostForm, i, b); return Ok(i + 1) },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x4c | 0x6c => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HdlHostForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -176,42 +182,46 @@ pub(crate) fn scan_hdl_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> 
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                // State 1, in `hdl_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                        }
+                    }
+                    // State 2, in `hdl_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                            match b {
+                                0x44 | 0x64 => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                            }
+                        }
+                        // State 3, in `hdl_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                                match b {
+                                    0x4c | 0x6c => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                                }
+                            }
+                            // State 4, in `hdl_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::HdlForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
-                match b {
-                    0x4c | 0x6c => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HdlForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -278,87 +288,96 @@ pub(crate) fn scan_info_hdl_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                // State 1, in `info_hdl_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                        match b {
+                            0x49 | 0x69 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                        }
+                    }
+                    // State 2, in `info_hdl_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                            match b {
+                                0x4e | 0x6e => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                            }
+                        }
+                        // State 3, in `info_hdl_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                match b {
+                                    0x46 | 0x66 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                }
+                            }
+                            // State 4, in `info_hdl_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                    match b {
+                                        0x4f | 0x6f => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                    }
+                                }
+                                // State 5, in `info_hdl_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                        }
+                                    }
+                                    // State 6, in `info_hdl_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                            match b {
+                                                0x48 | 0x68 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                            }
+                                        }
+                                        // State 7, in `info_hdl_form`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                                match b {
+                                                    0x44 | 0x64 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                                }
+                                            }
+                                            // State 8, in `info_hdl_form`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                                    match b {
+                                                        0x4c | 0x6c => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                                    }
+                                                }
+                                                // State 9, in `info_hdl_form`.
+                                                's9: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                                        match b {
+                                                            0x2f => { sink.enter(Label::InfoHdlForm, i, b); return Ok(i + 1) },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x46 | 0x66 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x4c | 0x6c => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::InfoHdlForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -425,87 +444,96 @@ pub(crate) fn scan_info_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                // State 1, in `info_doi_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                        match b {
+                            0x49 | 0x69 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                        }
+                    }
+                    // State 2, in `info_doi_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                            match b {
+                                0x4e | 0x6e => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                            }
+                        }
+                        // State 3, in `info_doi_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                match b {
+                                    0x46 | 0x66 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                }
+                            }
+                            // State 4, in `info_doi_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                    match b {
+                                        0x4f | 0x6f => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                    }
+                                }
+                                // State 5, in `info_doi_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                        }
+                                    }
+                                    // State 6, in `info_doi_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                            match b {
+                                                0x44 | 0x64 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                            }
+                                        }
+                                        // State 7, in `info_doi_form`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                                match b {
+                                                    0x4f | 0x6f => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                                }
+                                            }
+                                            // State 8, in `info_doi_form`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                                    match b {
+                                                        0x49 | 0x69 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                                    }
+                                                }
+                                                // State 9, in `info_doi_form`.
+                                                's9: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                                        match b {
+                                                            0x2f => { sink.enter(Label::InfoDoiForm, i, b); return Ok(i + 1) },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x46 | 0x66 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::InfoDoiForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -567,42 +595,46 @@ pub(crate) fn scan_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> 
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                // State 1, in `doi_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                        match b {
+                            0x44 | 0x64 => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                        }
+                    }
+                    // State 2, in `doi_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                            match b {
+                                0x4f | 0x6f => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                            }
+                        }
+                        // State 3, in `doi_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                                match b {
+                                    0x49 | 0x69 => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                                }
+                            }
+                            // State 4, in `doi_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::DoiForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::DoiForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -668,78 +700,86 @@ pub(crate) fn scan_urn_hdl_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S)
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x55 | 0x75 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                // State 1, in `urn_hdl_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                        match b {
+                            0x55 | 0x75 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                        }
+                    }
+                    // State 2, in `urn_hdl_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                            match b {
+                                0x52 | 0x72 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                            }
+                        }
+                        // State 3, in `urn_hdl_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                match b {
+                                    0x4e | 0x6e => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                }
+                            }
+                            // State 4, in `urn_hdl_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                    }
+                                }
+                                // State 5, in `urn_hdl_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                        match b {
+                                            0x48 | 0x68 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                        }
+                                    }
+                                    // State 6, in `urn_hdl_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                            match b {
+                                                0x44 | 0x64 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                            }
+                                        }
+                                        // State 7, in `urn_hdl_form`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                                match b {
+                                                    0x4c | 0x6c => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                                }
+                                            }
+                                            // State 8, in `urn_hdl_form`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                                    match b {
+                                                        0x3a => { sink.enter(Label::UrnHdlForm, i, b); return Ok(i + 1) },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x52 | 0x72 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x4c | 0x6c => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::UrnHdlForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -805,78 +845,86 @@ pub(crate) fn scan_urn_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S)
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x55 | 0x75 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                // State 1, in `urn_doi_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                        match b {
+                            0x55 | 0x75 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                        }
+                    }
+                    // State 2, in `urn_doi_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                            match b {
+                                0x52 | 0x72 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                            }
+                        }
+                        // State 3, in `urn_doi_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                match b {
+                                    0x4e | 0x6e => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                }
+                            }
+                            // State 4, in `urn_doi_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                    }
+                                }
+                                // State 5, in `urn_doi_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                        match b {
+                                            0x44 | 0x64 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                        }
+                                    }
+                                    // State 6, in `urn_doi_form`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                            match b {
+                                                0x4f | 0x6f => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                            }
+                                        }
+                                        // State 7, in `urn_doi_form`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                                match b {
+                                                    0x49 | 0x69 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                                }
+                                            }
+                                            // State 8, in `urn_doi_form`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                                    match b {
+                                                        0x3a => { sink.enter(Label::UrnDoiForm, i, b); return Ok(i + 1) },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x52 | 0x72 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::UrnDoiForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -940,61 +988,67 @@ pub(crate) fn scan_http_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) ->
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                // State 1, in `http_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                        }
+                    }
+                    // State 2, in `http_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                            match b {
+                                0x54 | 0x74 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                            }
+                        }
+                        // State 3, in `http_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                match b {
+                                    0x54 | 0x74 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                }
+                            }
+                            // State 4, in `http_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                    match b {
+                                        0x50 | 0x70 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                    }
+                                }
+                                // State 5, in `http_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::HttpForm, i, b); return Ok(i + 1) },
+                                            0x53 | 0x73 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                        }
+                                    }
+                                    // State 7, in `http_form`.
+                                    's7: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                            match b {
+                                                0x3a => { sink.enter(Label::HttpForm, i, b); return Ok(i + 1) },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x54 | 0x74 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x54 | 0x74 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x50 | 0x70 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HttpForm, i, b); return Ok(i + 1) },
-                    0x53 | 0x73 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HttpForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1057,51 +1111,56 @@ pub(crate) fn scan_info_other_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                // State 1, in `info_other_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                        match b {
+                            0x49 | 0x69 => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                        }
+                    }
+                    // State 2, in `info_other_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                            match b {
+                                0x4e | 0x6e => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                            }
+                        }
+                        // State 3, in `info_other_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                                match b {
+                                    0x46 | 0x66 => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                                }
+                            }
+                            // State 4, in `info_other_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                                    match b {
+                                        0x4f | 0x6f => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                                    }
+                                }
+                                // State 5, in `info_other_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::InfoOtherForm, i, b); return Ok(i + 1) },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
-                match b {
-                    0x46 | 0x66 => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::InfoOtherForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1163,42 +1222,46 @@ pub(crate) fn scan_urn_other_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut 
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
-                match b {
-                    0x55 | 0x75 => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                // State 1, in `urn_other_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                        match b {
+                            0x55 | 0x75 => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                        }
+                    }
+                    // State 2, in `urn_other_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                            match b {
+                                0x52 | 0x72 => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                            }
+                        }
+                        // State 3, in `urn_other_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                                match b {
+                                    0x4e | 0x6e => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                                }
+                            }
+                            // State 4, in `urn_other_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::UrnOtherForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
-                match b {
-                    0x52 | 0x72 => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
-                match b {
-                    0x4e | 0x6e => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::UrnOtherForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1252,10 +1315,6 @@ pub(crate) fn run_other_url_form(input: &[u8]) -> Result<usize, crate::dfa::Reje
     scan_other_url_form(input, &mut ())
 }
 
-/// The validator of rule `other_url_form`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_other_url_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `other_url_form`'s states it is in (bit k: the kth set).
 static SETS_OTHER_URL_FORM: [u8; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1275,46 +1334,54 @@ static SETS_OTHER_URL_FORM: [u8; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `other_url_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_other_url_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
-                if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) }
-                { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; };
+                // State 1, in `other_url_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                        if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) }
+                        { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; };
+                    }
+                    // State 2, in `other_url_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                            if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_OTHER_URL_FORM, 1 << 0); continue; }
+                            match b {
+                                0x3a => { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
+                            }
+                        }
+                        // State 3, in `other_url_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                                match b {
+                                    0x2f => { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
+                                }
+                            }
+                            // State 4, in `other_url_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                                    match b {
+                                        0x2f => { sink.enter(Label::OtherUrlForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
-                if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_OTHER_URL_FORM, 1 << 0); continue; }
-                match b {
-                    0x3a => { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::OtherUrlForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1382,83 +1449,91 @@ pub(crate) fn scan_label_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match CLASSES_LABEL_FORM[usize::from(b)] {
-                    4 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    5 => { sink.enter(Label::LabelForm, i, b); i += 1; state = 3; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                // State 1, in `label_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                        match CLASSES_LABEL_FORM[usize::from(b)] {
+                            4 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                            5 => { sink.enter(Label::LabelForm, i, b); i += 1; state = 3; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                        }
+                    }
+                    // State 2, in `label_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                            match b {
+                                0x4f | 0x6f => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                            }
+                        }
+                        // State 4, in `label_form`.
+                        's4: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                match b {
+                                    0x49 | 0x69 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                }
+                            }
+                            // State 6, in `label_form`.
+                            's6: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                    match b {
+                                        0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
+                                        0x2e | 0x3a => { sink.enter(Label::LabelForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x4f | 0x6f => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
-                    0x2e | 0x3a => { sink.enter(Label::LabelForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             3 => {
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x44 | 0x64 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                // State 3, in `label_form`.
+                's3: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                        match b {
+                            0x44 | 0x64 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                        }
+                    }
+                    // State 5, in `label_form`.
+                    's5: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                            match b {
+                                0x4c | 0x6c => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                            }
+                        }
+                        // State 7, in `label_form`.
+                        's7: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                match b {
+                                    0x3a => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
+                                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                }
+                            }
+                            // State 11, in `label_form`.
+                            's11: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                    match b {
+                                        0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x4c | 0x6c => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x3a => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
-                match b {
-                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1520,10 +1595,6 @@ pub(crate) fn run_bare_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
     scan_bare_doi_form(input, &mut ())
 }
 
-/// The validator of rule `bare_doi_form`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `bare_doi_form`'s states it is in (bit k: the kth set).
 static SETS_BARE_DOI_FORM: [u16; 256] = [
     /* 0x00 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 0, 0, 0, 0, 0, 256, 256,
@@ -1543,218 +1614,245 @@ static SETS_BARE_DOI_FORM: [u16; 256] = [
     /* 0xe0 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
     /* 0xf0 */ 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256, 256,
 ];
+
+/// The validator of rule `bare_doi_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                match b {
-                    0x31 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                // State 1, in `bare_doi_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                        match b {
+                            0x31 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                        }
+                    }
+                    // State 2, in `bare_doi_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                            match b {
+                                0x30 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                            }
+                        }
+                        // State 3, in `bare_doi_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                match b {
+                                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                }
+                            }
+                            // State 4, in `bare_doi_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; break; }; }
+                                    match b {
+                                        0x39 => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 6; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                    }
+                                }
+                                // State 5, in `bare_doi_form`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 5) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                                        { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                                    }
+                                    // State 7, in `bare_doi_form`.
+                                    's7: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                                            { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                                        }
+                                        // State 9, in `bare_doi_form`.
+                                        's9: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                                                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                                            }
+                                            // State 11, in `bare_doi_form`.
+                                            's11: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
+                                                    match b {
+                                                        0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
+                                                        0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                                    }
+                                                }
+                                                // State 12, in `bare_doi_form`.
+                                                's12: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                                                        { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                match b {
-                    0x30 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                match b {
-                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; break; }; }
-                match b {
-                    0x39 => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 6; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 5) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
-                match b {
-                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
-                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             6 => {
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 7; continue 'walk; }; }
-                match b {
-                    0x37 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                // State 6, in `bare_doi_form`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 7; continue 'walk; }; }
+                        match b {
+                            0x37 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                        }
+                    }
+                    // State 8, in `bare_doi_form`.
+                    's8: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; }; }
+                            match b {
+                                0x38..=0x39 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                            }
+                        }
+                        // State 10, in `bare_doi_form`.
+                        's10: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; break; }; }
+                                match b {
+                                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                }
+                            }
+                            // State 11, in `bare_doi_form`.
+                            's11: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
+                                    match b {
+                                        0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
+                                        0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                    }
+                                }
+                                // State 12, in `bare_doi_form`.
+                                's12: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                                        { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; }; }
-                match b {
-                    0x38..=0x39 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; break; }; }
-                match b {
-                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
-                match b {
-                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
-                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
-                }
-            }
-            }
-            }
-            }
-            }
             }
             7 => {
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                // State 7, in `bare_doi_form`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                        { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                    }
+                    // State 9, in `bare_doi_form`.
+                    's9: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                            { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                        }
+                        // State 11, in `bare_doi_form`.
+                        's11: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
+                                match b {
+                                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
+                                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                }
+                            }
+                            // State 12, in `bare_doi_form`.
+                            's12: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                                    { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                                }
+                            }
+                        }
+                    }
                 }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
-                match b {
-                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
-                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
-                }
-            }
-            }
-            }
-            }
             }
             9 => {
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                // State 9, in `bare_doi_form`.
+                's9: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                        { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                    }
+                    // State 11, in `bare_doi_form`.
+                    's11: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
+                            match b {
+                                0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
+                                0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                            }
+                        }
+                        // State 12, in `bare_doi_form`.
+                        's12: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                            }
+                        }
+                    }
                 }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
-                match b {
-                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
-                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
-                }
-            }
-            }
-            }
             }
             11 => {
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
-                match b {
-                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
-                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                // State 11, in `bare_doi_form`.
+                's11: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
+                        match b {
+                            0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
+                            0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                        }
+                    }
+                    // State 12, in `bare_doi_form`.
+                    's12: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
+                            { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                        }
+                    }
                 }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
-                }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1807,10 +1905,6 @@ pub(crate) fn run_doi_start_form(input: &[u8]) -> Result<usize, crate::dfa::Reje
     scan_doi_start_form(input, &mut ())
 }
 
-/// The validator of rule `doi_start_form`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_doi_start_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `doi_start_form`'s states it is in (bit k: the kth set).
 static SETS_DOI_START_FORM: [u8; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1830,36 +1924,43 @@ static SETS_DOI_START_FORM: [u8; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `doi_start_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_doi_start_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
-                match b {
-                    0x31 => { sink.enter(Label::DoiStartForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }),
+                // State 1, in `doi_start_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
+                        match b {
+                            0x31 => { sink.enter(Label::DoiStartForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }),
+                        }
+                    }
+                    // State 2, in `doi_start_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
+                            match b {
+                                0x30 => { sink.enter(Label::DoiStartForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }),
+                            }
+                        }
+                        // State 3, in `doi_start_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
+                                if SETS_DOI_START_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) }
+                                { sink.enter(Label::DoiStartForm, i, b); return Ok(i + 1) };
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
-                match b {
-                    0x30 => { sink.enter(Label::DoiStartForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
-                if SETS_DOI_START_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) }
-                { sink.enter(Label::DoiStartForm, i, b); return Ok(i + 1) };
-                }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1914,10 +2015,6 @@ pub(crate) fn run_doi_prefix_form(input: &[u8]) -> Result<usize, crate::dfa::Rej
     scan_doi_prefix_form(input, &mut ())
 }
 
-/// The validator of rule `doi_prefix_form`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_doi_prefix_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `doi_prefix_form`'s states it is in (bit k: the kth set).
 static SETS_DOI_PREFIX_FORM: [u8; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1937,57 +2034,66 @@ static SETS_DOI_PREFIX_FORM: [u8; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `doi_prefix_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_doi_prefix_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
-                match b {
-                    0x31 => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                // State 1, in `doi_prefix_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                        match b {
+                            0x31 => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                        }
+                    }
+                    // State 2, in `doi_prefix_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                            match b {
+                                0x30 => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                            }
+                        }
+                        // State 3, in `doi_prefix_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                                match b {
+                                    0x2e => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
+                                    0x2f => { sink.enter(Label::DoiPrefixForm, i, b); return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                                }
+                            }
+                            // State 4, in `doi_prefix_form`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                                    if SETS_DOI_PREFIX_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) }
+                                    { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; };
+                                }
+                                // State 6, in `doi_prefix_form`.
+                                's6: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                                        if SETS_DOI_PREFIX_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_DOI_PREFIX_FORM, 1 << 0); continue; }
+                                        match b {
+                                            0x2e => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; continue 's4; },
+                                            0x2f => { sink.enter(Label::DoiPrefixForm, i, b); return Ok(i + 1) },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
-                match b {
-                    0x30 => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
-                match b {
-                    0x2e => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
-                    0x2f => { sink.enter(Label::DoiPrefixForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
-                if SETS_DOI_PREFIX_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) }
-                { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; };
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
-                if SETS_DOI_PREFIX_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_DOI_PREFIX_FORM, 1 << 0); continue; }
-                match b {
-                    0x2e => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; continue 's4; },
-                    0x2f => { sink.enter(Label::DoiPrefixForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -2093,618 +2199,680 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
-                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
-                    20 => { sink.enter(Label::GluedWordForm, i, b); i += 1; state = 3; continue 'walk; },
-                    1 => { sink.enter(Label::GluedWordForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                // State 1, in `glued_word_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
+                        match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                            20 => { sink.enter(Label::GluedWordForm, i, b); i += 1; state = 3; continue 'walk; },
+                            1 => { sink.enter(Label::GluedWordForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                        }
+                    }
+                    // State 2, in `glued_word_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
+                            match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                                22 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 10; continue 'walk; },
+                                2 => { sink.enter(Label::GluedWord, i, b); i += 1; break; },
+                                5 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 5; continue 'walk; },
+                                6 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 6; continue 'walk; },
+                                8 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 7; continue 'walk; },
+                                13 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 8; continue 'walk; },
+                                17 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 9; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                            }
+                        }
+                        // State 4, in `glued_word`.
+                        's4: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                                    4 => { i += 1; break; },
+                                    14 => { i += 1; state = 15; continue 'walk; },
+                                    18 => { i += 1; state = 16; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                }
+                            }
+                            // State 14, in `glued_word`.
+                            's14: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                    match b {
+                                        0x43 | 0x63 => { i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                    }
+                                }
+                                // State 29, in `glued_word`.
+                                's29: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                        match b {
+                                            0x45 | 0x65 => { i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                        }
+                                    }
+                                    // State 40, in `glued_word`.
+                                    's40: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                            match b {
+                                                0x53 | 0x73 => { i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                            }
+                                        }
+                                        // State 44, in `glued_word`.
+                                        's44: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                                match b {
+                                                    0x53 | 0x73 => { i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                                }
+                                            }
+                                            // State 46, in `glued_word`.
+                                            's46: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                                    match b {
+                                                        0x45 | 0x65 => { i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                                    }
+                                                }
+                                                // State 34, in `glued_word`.
+                                                's34: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                                        match b {
+                                                            0x44 | 0x64 => { return Ok(i + 1) },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
-                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
-                    22 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 10; continue 'walk; },
-                    2 => { sink.enter(Label::GluedWord, i, b); i += 1; break; },
-                    5 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 5; continue 'walk; },
-                    6 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 6; continue 'walk; },
-                    8 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 7; continue 'walk; },
-                    13 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 8; continue 'walk; },
-                    17 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 9; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
-                    4 => { i += 1; break; },
-                    14 => { i += 1; state = 15; continue 'walk; },
-                    18 => { i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x43 | 0x63 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's29: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x45 | 0x65 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's40: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x53 | 0x73 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's44: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x53 | 0x73 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's46: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x45 | 0x65 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's34: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x44 | 0x64 => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             3 => {
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
-                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
-                    5 => { sink.enter(Label::BracketedWord, i, b); i += 1; break; },
-                    6 => { sink.enter(Label::BracketedWord, i, b); i += 1; state = 12; continue 'walk; },
-                    13 => { sink.enter(Label::BracketedWord, i, b); i += 1; state = 13; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                // State 3, in `glued_word_form`.
+                's3: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
+                        match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                            5 => { sink.enter(Label::BracketedWord, i, b); i += 1; break; },
+                            6 => { sink.enter(Label::BracketedWord, i, b); i += 1; state = 12; continue 'walk; },
+                            13 => { sink.enter(Label::BracketedWord, i, b); i += 1; state = 13; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                        }
+                    }
+                    // State 11, in `bracketed_word`.
+                    's11: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            match b {
+                                0x4f | 0x6f => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            }
+                        }
+                        // State 24, in `bracketed_word`.
+                        's24: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                match b {
+                                    0x49 | 0x69 => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                }
+                            }
+                            // State 36, in `bracketed_word`.
+                            's36: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                    match b {
+                                        0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x4f | 0x6f => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x49 | 0x69 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             5 => {
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x4f | 0x6f => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 5, in `glued_word`.
+                's5: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match b {
+                            0x4f | 0x6f => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
+                    // State 17, in `glued_word`.
+                    's17: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            match b {
+                                0x49 | 0x69 => { return Ok(i + 1) },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            }
+                        }
+                    }
                 }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x49 | 0x69 => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            }
-            }
             }
             6 => {
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x50 | 0x70 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 6, in `glued_word`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match b {
+                            0x50 | 0x70 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
+                    // State 18, in `glued_word`.
+                    's18: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            match b {
+                                0x55 | 0x75 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            }
+                        }
+                        // State 32, in `glued_word`.
+                        's32: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                match b {
+                                    0x42 | 0x62 => { return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x55 | 0x75 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's32: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x42 | 0x62 => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            }
-            }
-            }
             }
             7 => {
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
-                    6 => { i += 1; state = 19; continue 'walk; },
-                    16 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 7, in `glued_word`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                            6 => { i += 1; state = 19; continue 'walk; },
+                            16 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
+                    // State 20, in `glued_word`.
+                    's20: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            match b {
+                                0x54 | 0x74 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            }
+                        }
+                        // State 19, in `glued_word`.
+                        's19: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                match b {
+                                    0x50 | 0x70 => { return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x54 | 0x74 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x50 | 0x70 => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            }
-            }
-            }
             }
             8 => {
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x4d | 0x6d => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 8, in `glued_word`.
+                's8: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match b {
+                            0x4d | 0x6d => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
+                    // State 21, in `glued_word`.
+                    's21: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            match b {
+                                0x43 | 0x63 => { i += 1; break; },
+                                0x49 | 0x69 => { i += 1; state = 34; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            }
+                        }
+                        // State 33, in `glued_word`.
+                        's33: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                match b {
+                                    0x49 | 0x69 => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                }
+                            }
+                            // State 34, in `glued_word`.
+                            's34: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                    match b {
+                                        0x44 | 0x64 => { return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x43 | 0x63 => { i += 1; break; },
-                    0x49 | 0x69 => { i += 1; state = 34; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x49 | 0x69 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's34: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x44 | 0x64 => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             9 => {
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x52 | 0x72 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 9, in `glued_word`.
+                's9: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match b {
+                            0x52 | 0x72 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
+                    // State 22, in `glued_word`.
+                    's22: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            match b {
+                                0x4c | 0x6c => { return Ok(i + 1) },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            }
+                        }
+                    }
                 }
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x4c | 0x6c => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            }
-            }
             }
             10 => {
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x6e => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 10, in `glued_word`.
+                's10: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match b {
+                            0x6e => { return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
                 }
-                }
-            }
             }
             12 => {
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x50 | 0x70 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                // State 12, in `bracketed_word`.
+                's12: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        match b {
+                            0x50 | 0x70 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                        }
+                    }
+                    // State 25, in `bracketed_word`.
+                    's25: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            match b {
+                                0x55 | 0x75 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            }
+                        }
+                        // State 37, in `bracketed_word`.
+                        's37: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                match b {
+                                    0x42 | 0x62 => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                }
+                            }
+                            // State 36, in `bracketed_word`.
+                            's36: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                    match b {
+                                        0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x55 | 0x75 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            's37: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x42 | 0x62 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             13 => {
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
-                    5 => { i += 1; break; },
-                    9 | 22 => { i += 1; state = 24; continue 'walk; },
-                    11 => { i += 1; state = 27; continue 'walk; },
-                    17 => { i += 1; state = 28; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                // State 13, in `bracketed_word`.
+                's13: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
+                            5 => { i += 1; break; },
+                            9 | 22 => { i += 1; state = 24; continue 'walk; },
+                            11 => { i += 1; state = 27; continue 'walk; },
+                            17 => { i += 1; state = 28; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                        }
+                    }
+                    // State 26, in `bracketed_word`.
+                    's26: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            match b {
+                                0x46 | 0x66 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            }
+                        }
+                        // State 36, in `bracketed_word`.
+                        's36: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                match b {
+                                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x46 | 0x66 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            }
-            }
-            }
             }
             15 => {
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x58 | 0x78 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 15, in `glued_word`.
+                's15: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match b {
+                            0x58 | 0x78 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
+                    // State 30, in `glued_word`.
+                    's30: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            match b {
+                                0x49 | 0x69 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            }
+                        }
+                        // State 41, in `glued_word`.
+                        's41: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                match b {
+                                    0x56 | 0x76 => { return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's30: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x49 | 0x69 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's41: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x56 | 0x76 => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            }
-            }
-            }
             }
             16 => {
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x41 | 0x61 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 16, in `glued_word`.
+                's16: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match b {
+                            0x41 | 0x61 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
+                    // State 31, in `glued_word`.
+                    's31: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            match b {
+                                0x49 | 0x69 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            }
+                        }
+                        // State 42, in `glued_word`.
+                        's42: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                match b {
+                                    0x4c | 0x6c => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                }
+                            }
+                            // State 45, in `glued_word`.
+                            's45: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                    match b {
+                                        0x41 | 0x61 => { i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                    }
+                                }
+                                // State 47, in `glued_word`.
+                                's47: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                        match b {
+                                            0x42 | 0x62 => { i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                        }
+                                    }
+                                    // State 48, in `glued_word`.
+                                    's48: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                            match b {
+                                                0x4c | 0x6c => { i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                            }
+                                        }
+                                        // State 49, in `glued_word`.
+                                        's49: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                                match b {
+                                                    0x45 | 0x65 => { return Ok(i + 1) },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x49 | 0x69 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x4c | 0x6c => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's45: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x41 | 0x61 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's47: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x42 | 0x62 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's48: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x4c | 0x6c => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            's49: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x45 | 0x65 => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             20 => {
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x54 | 0x74 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 20, in `glued_word`.
+                's20: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match b {
+                            0x54 | 0x74 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
+                    // State 19, in `glued_word`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            match b {
+                                0x50 | 0x70 => { return Ok(i + 1) },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            }
+                        }
+                    }
                 }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x50 | 0x70 => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
-                }
-                }
-            }
-            }
             }
             27 => {
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x49 | 0x69 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                // State 27, in `bracketed_word`.
+                's27: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        match b {
+                            0x49 | 0x69 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                        }
+                    }
+                    // State 38, in `bracketed_word`.
+                    's38: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            match b {
+                                0x44 | 0x64 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            }
+                        }
+                        // State 36, in `bracketed_word`.
+                        's36: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                match b {
+                                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's38: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x44 | 0x64 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            }
-            }
-            }
             }
             28 => {
-            's28: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x42 | 0x62 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                // State 28, in `bracketed_word`.
+                's28: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        match b {
+                            0x42 | 0x62 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                        }
+                    }
+                    // State 39, in `bracketed_word`.
+                    's39: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            match b {
+                                0x4d | 0x6d => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            }
+                        }
+                        // State 43, in `bracketed_word`.
+                        's43: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                match b {
+                                    0x45 | 0x65 => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                }
+                            }
+                            // State 38, in `bracketed_word`.
+                            's38: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                    match b {
+                                        0x44 | 0x64 => { i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                    }
+                                }
+                                // State 36, in `bracketed_word`.
+                                's36: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                        match b {
+                                            0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x4d | 0x6d => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            's43: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x45 | 0x65 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            's38: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x44 | 0x64 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             24 => {
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x49 | 0x69 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                // State 24, in `bracketed_word`.
+                's24: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        match b {
+                            0x49 | 0x69 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                        }
+                    }
+                    // State 36, in `bracketed_word`.
+                    's36: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            match b {
+                                0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            }
+                        }
+                    }
                 }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            }
-            }
             }
             19 => {
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x50 | 0x70 => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 19, in `glued_word`.
+                's19: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match b {
+                            0x50 | 0x70 => { return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
                 }
-                }
-            }
             }
             34 => {
-            's34: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
-                match b {
-                    0x44 | 0x64 => { return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                // State 34, in `glued_word`.
+                's34: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        match b {
+                            0x44 | 0x64 => { return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                        }
+                    }
                 }
-                }
-            }
             }
             36 => {
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                // State 36, in `bracketed_word`.
+                's36: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        match b {
+                            0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                        }
+                    }
                 }
-                }
-            }
             }
             38 => {
-            's38: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x44 | 0x64 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                // State 38, in `bracketed_word`.
+                's38: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        match b {
+                            0x44 | 0x64 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                        }
+                    }
+                    // State 36, in `bracketed_word`.
+                    's36: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            match b {
+                                0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            }
+                        }
+                    }
                 }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
-                match b {
-                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
-                }
-                }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -2757,10 +2925,6 @@ pub(crate) fn run_identifier_end_form(input: &[u8]) -> Result<usize, crate::dfa:
     scan_identifier_end_form(input, &mut ())
 }
 
-/// The validator of rule `identifier_end_form`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `identifier_end_form`'s states it is in (bit k: the kth set).
 static SETS_IDENTIFIER_END_FORM: [u8; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -2780,29 +2944,35 @@ static SETS_IDENTIFIER_END_FORM: [u8; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `identifier_end_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
-                match CLASSES_IDENTIFIER_END_FORM[usize::from(b)] {
-                    3 => { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) },
-                    4 => { sink.enter(Label::IdentifierEndForm, i, b); i += 1; break; },
-                    1 => { sink.enter(Label::AsciiSpace, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }),
+                // State 1, in `identifier_end_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
+                        match CLASSES_IDENTIFIER_END_FORM[usize::from(b)] {
+                            3 => { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) },
+                            4 => { sink.enter(Label::IdentifierEndForm, i, b); i += 1; break; },
+                            1 => { sink.enter(Label::AsciiSpace, i, b); return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }),
+                        }
+                    }
+                    // State 4, in `identifier_end_form`.
+                    's4: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
+                            if SETS_IDENTIFIER_END_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) }
+                            { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) };
+                        }
+                    }
                 }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
-                if SETS_IDENTIFIER_END_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) }
-                { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) };
-                }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -2902,588 +3072,651 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x2f => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 1, in `url_view_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x2f => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 2, in `url_view_form`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 4; continue 'walk; },
+                                0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 5; continue 'walk; },
+                                0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 6; continue 'walk; },
+                                0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 7; continue 'walk; },
+                                0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 8; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 3, in `url_view_form`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                match b {
+                                    0x62 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 9, in `url_view_form`.
+                            's9: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 16, in `url_view_form`.
+                                's16: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 23, in `url_view_form`.
+                                    's23: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 30, in `url_view_form`.
+                                        's30: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                match b {
+                                                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                            // State 36, in `url_view_form`.
+                                            's36: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                    match b {
+                                                        0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    }
+                                                }
+                                                // State 42, in `url_view_form`.
+                                                's42: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                        match b {
+                                                            0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                        }
+                                                    }
+                                                    // State 24, in `url_view_form`.
+                                                    's24: loop {
+                                                        loop {
+                                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                                            match b {
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 4; continue 'walk; },
-                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 5; continue 'walk; },
-                    0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 6; continue 'walk; },
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 7; continue 'walk; },
-                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 8; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x62 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's30: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             4 => {
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 4, in `url_view_form`.
+                's4: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 10, in `url_view_form`.
+                    's10: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 17, in `url_view_form`.
+                        's17: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                match b {
+                                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 24, in `url_view_form`.
+                            's24: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    match b {
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             5 => {
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 12; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 5, in `url_view_form`.
+                's5: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 12; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 11, in `url_view_form`.
+                    's11: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x67 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 18, in `url_view_form`.
+                        's18: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                match b {
+                                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 25, in `url_view_form`.
+                            's25: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 31, in `url_view_form`.
+                                's31: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 37, in `url_view_form`.
+                                    's37: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 24, in `url_view_form`.
+                                        's24: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                match b {
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x67 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's37: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             6 => {
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 6, in `url_view_form`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 13, in `url_view_form`.
+                    's13: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 20, in `url_view_form`.
+                        's20: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                match b {
+                                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 27, in `url_view_form`.
+                            's27: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 33, in `url_view_form`.
+                                's33: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 39, in `url_view_form`.
+                                    's39: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 36, in `url_view_form`.
+                                        's36: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                match b {
+                                                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                            // State 42, in `url_view_form`.
+                                            's42: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                    match b {
+                                                        0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    }
+                                                }
+                                                // State 24, in `url_view_form`.
+                                                's24: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                                        match b {
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's39: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             7 => {
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 7, in `url_view_form`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 14, in `url_view_form`.
+                    's14: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 21, in `url_view_form`.
+                        's21: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                match b {
+                                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 28, in `url_view_form`.
+                            's28: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 34, in `url_view_form`.
+                                's34: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 40, in `url_view_form`.
+                                    's40: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x6e => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 43, in `url_view_form`.
+                                        's43: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                match b {
+                                                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                            // State 31, in `url_view_form`.
+                                            's31: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                    match b {
+                                                        0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    }
+                                                }
+                                                // State 37, in `url_view_form`.
+                                                's37: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                        match b {
+                                                            0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                        }
+                                                    }
+                                                    // State 24, in `url_view_form`.
+                                                    's24: loop {
+                                                        loop {
+                                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                                            match b {
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's28: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's34: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's40: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x6e => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's43: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's37: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             8 => {
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 8, in `url_view_form`.
+                's8: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 15, in `url_view_form`.
+                    's15: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 22, in `url_view_form`.
+                        's22: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                match b {
+                                    0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 29, in `url_view_form`.
+                            's29: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 35, in `url_view_form`.
+                                's35: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 41, in `url_view_form`.
+                                    's41: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x79 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 24, in `url_view_form`.
+                                        's24: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                match b {
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's29: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's35: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's41: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x79 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             12 => {
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 12, in `url_view_form`.
+                's12: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 19, in `url_view_form`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 26, in `url_view_form`.
+                        's26: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                match b {
+                                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                            // State 32, in `url_view_form`.
+                            's32: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    match b {
+                                        0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    }
+                                }
+                                // State 38, in `url_view_form`.
+                                's38: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        match b {
+                                            0x78 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        }
+                                    }
+                                    // State 42, in `url_view_form`.
+                                    's42: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            match b {
+                                                0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            }
+                                        }
+                                        // State 24, in `url_view_form`.
+                                        's24: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                match b {
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's32: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's38: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x78 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             24 => {
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 24, in `url_view_form`.
+                's24: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        match b {
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
                 }
-                }
-            }
             }
             42 => {
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 42, in `url_view_form`.
+                's42: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 24, in `url_view_form`.
+                    's24: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            match b {
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                    }
                 }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
             }
             36 => {
-            's36: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 36, in `url_view_form`.
+                's36: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 42, in `url_view_form`.
+                    's42: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 24, in `url_view_form`.
+                        's24: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                match b {
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's42: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
             }
             31 => {
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                // State 31, in `url_view_form`.
+                's31: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        match b {
+                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                        }
+                    }
+                    // State 37, in `url_view_form`.
+                    's37: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            match b {
+                                0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            }
+                        }
+                        // State 24, in `url_view_form`.
+                        's24: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                match b {
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's37: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
-                match b {
-                    0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                match b {
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
-                }
-                }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }

@@ -51,10 +51,6 @@ pub(crate) fn run_handle(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
     scan_handle(input, &mut ())
 }
 
-/// The validator of rule `handle`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_handle<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `handle`'s states it is in (bit k: the kth set).
 static SETS_HANDLE: [u8; 256] = [
     /* 0x00 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
@@ -74,36 +70,43 @@ static SETS_HANDLE: [u8; 256] = [
     /* 0xe0 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
     /* 0xf0 */ 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
 ];
+
+/// The validator of rule `handle`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_handle<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "handle" }) };
-                if SETS_HANDLE[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "handle" }) }
-                { sink.enter(Label::NaSegment, i, b); i += 1; break; };
+                // State 1, in `handle`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "handle" }) };
+                        if SETS_HANDLE[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "handle" }) }
+                        { sink.enter(Label::NaSegment, i, b); i += 1; break; };
+                    }
+                    // State 2, in `na_segment`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "na_segment" }) };
+                            if SETS_HANDLE[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HANDLE, 1 << 0); continue; }
+                            match b {
+                                0x2e => { sink.enter(Label::Dot, i, b); i += 1; break; },
+                                0x2f => { sink.enter(Label::Slash, i, b); return Ok(i + 1) },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "na_segment" }),
+                            }
+                        }
+                        // State 3, in `dot`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "dot" }) };
+                                if SETS_HANDLE[usize::from(b)] & (1 << 2) == 0 { return Err(crate::dfa::Reject { index: i, rule: "dot" }) }
+                                { sink.enter(Label::NaSegment, i, b); i += 1; continue 's2; };
+                            }
+                        }
+                    }
                 }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "na_segment" }) };
-                if SETS_HANDLE[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HANDLE, 1 << 0); continue; }
-                match b {
-                    0x2e => { sink.enter(Label::Dot, i, b); i += 1; break; },
-                    0x2f => { sink.enter(Label::Slash, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "na_segment" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "dot" }) };
-                if SETS_HANDLE[usize::from(b)] & (1 << 2) == 0 { return Err(crate::dfa::Reject { index: i, rule: "dot" }) }
-                { sink.enter(Label::NaSegment, i, b); i += 1; continue 's2; };
-                }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }

@@ -73,10 +73,6 @@ pub(crate) fn run_hdl_host(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
     scan_hdl_host(input, &mut ())
 }
 
-/// The validator of rule `hdl_host`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_host<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `hdl_host`'s states it is in (bit k: the kth set).
 static SETS_HDL_HOST: [u32; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -96,736 +92,811 @@ static SETS_HDL_HOST: [u32; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `hdl_host`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_hdl_host<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                // State 1, in `hdl_host`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                        }
+                    }
+                    // State 2, in `scheme`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                            match b {
+                                0x44 | 0x64 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                            }
+                        }
+                        // State 3, in `scheme`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                match b {
+                                    0x4c | 0x6c => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                }
+                            }
+                            // State 4, in `scheme`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                    }
+                                }
+                                // State 5, in `hdl_host`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
+                                        match b {
+                                            0x2f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                        }
+                                    }
+                                    // State 6, in `hdl_host`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
+                                            match b {
+                                                0x2f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                            }
+                                        }
+                                        // State 7, in `hdl_host`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
+                                                if SETS_HDL_HOST[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                                match b {
+                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                                }
+                                            }
+                                            // State 8, in `u_na_segment`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
+                                                    match b {
+                                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                        0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
+                                                        0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                                    }
+                                                }
+                                                // State 11, in `u_handle`.
+                                                's11: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                                        match b {
+                                                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                                            0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                                        }
+                                                    }
+                                                    // State 13, in `u_local_name`.
+                                                    's13: loop {
+                                                        loop {
+                                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
+                                                            match b {
+                                                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                                                0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x44 | 0x64 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x4c | 0x6c => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             9 => {
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 9, in `pct_encoded`.
+                's9: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 12, in `pct_encoded`.
+                    's12: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 17, in `pct_encoded`.
+                        's17: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's9; },
+                                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
+                                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 11; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 8, in `u_na_segment`.
+                            's8: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's9; },
+                                        0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
+                                        0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                    }
+                                }
+                                // State 11, in `u_handle`.
+                                's11: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                            0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                        }
+                                    }
+                                    // State 13, in `u_local_name`.
+                                    's13: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                                0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's9; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 11; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's9; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             11 => {
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                // State 11, in `u_handle`.
+                's11: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                            0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                        }
+                    }
+                    // State 13, in `u_local_name`.
+                    's13: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                            }
+                        }
+                        // State 16, in `hdl_host`.
+                        's16: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                }
+                            }
+                            // State 21, in `query`.
+                            's21: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
-                }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             14 => {
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                // State 14, in `hdl_host`.
+                's14: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                        }
+                    }
+                    // State 18, in `fragment`.
+                    's18: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            }
+                        }
+                        // State 19, in `pct_encoded`.
+                        's19: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 23, in `pct_encoded`.
+                            's23: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 26, in `pct_encoded`.
+                                's26: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
+                                        match b {
+                                            0x25 => { i += 1; continue 's19; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
-                match b {
-                    0x25 => { i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             15 => {
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 15, in `pct_encoded`.
+                's15: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 20, in `pct_encoded`.
+                    's20: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 24, in `pct_encoded`.
+                        's24: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { i += 1; continue 's15; },
+                                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 13, in `u_local_name`.
+                            's13: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's15; },
+                                        0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                    }
+                                }
+                                // State 16, in `hdl_host`.
+                                's16: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                        }
+                                    }
+                                    // State 21, in `query`.
+                                    's21: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { i += 1; continue 's15; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's15; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
-                }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             16 => {
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                // State 16, in `hdl_host`.
+                's16: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                        }
+                    }
+                    // State 21, in `query`.
+                    's21: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            }
+                        }
+                        // State 22, in `pct_encoded`.
+                        's22: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 25, in `pct_encoded`.
+                            's25: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 27, in `pct_encoded`.
+                                's27: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's21; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                            0x25 => { i += 1; continue 's22; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                    // State 14, in `hdl_host`.
+                                    's14: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 18; continue 'walk; }; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's21; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's22; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 18; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             19 => {
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 19, in `pct_encoded`.
+                's19: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 23, in `pct_encoded`.
+                    's23: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 26, in `pct_encoded`.
+                        's26: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's19; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 18, in `fragment`.
+                            's18: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             22 => {
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 22, in `pct_encoded`.
+                's22: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 25, in `pct_encoded`.
+                    's25: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 27, in `pct_encoded`.
+                        's27: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { i += 1; continue 's22; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 21, in `query`.
+                            's21: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's22; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                                // State 14, in `hdl_host`.
+                                's14: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                        }
+                                    }
+                                    // State 18, in `fragment`.
+                                    's18: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { i += 1; continue 's22; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's22; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             8 => {
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                // State 8, in `u_na_segment`.
+                's8: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                            0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
+                            0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                        }
+                    }
+                    // State 11, in `u_handle`.
+                    's11: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                            }
+                        }
+                        // State 13, in `u_local_name`.
+                        's13: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                }
+                            }
+                            // State 16, in `hdl_host`.
+                            's16: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 21; continue 'walk; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 21; continue 'walk; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             10 => {
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }),
+                // State 10, in `u_naming_authority`.
+                's10: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }),
+                        }
+                    }
+                    // State 8, in `u_na_segment`.
+                    's8: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; continue 's10; },
+                                0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                            }
+                        }
+                        // State 11, in `u_handle`.
+                        's11: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                }
+                            }
+                            // State 13, in `u_local_name`.
+                            's13: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                        0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; continue 's10; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             13 => {
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                // State 13, in `u_local_name`.
+                's13: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                            0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                        }
+                    }
+                    // State 16, in `hdl_host`.
+                    's16: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                            }
+                        }
+                        // State 21, in `query`.
+                        's21: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                }
+                            }
+                            // State 22, in `pct_encoded`.
+                            's22: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 25, in `pct_encoded`.
+                                's25: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        { i += 1; break; };
+                                    }
+                                    // State 27, in `pct_encoded`.
+                                    's27: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's21; }; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x25 => { i += 1; continue 's22; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
-                }
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's21; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { i += 1; continue 's22; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             18 => {
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                // State 18, in `fragment`.
+                's18: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                        }
+                    }
+                    // State 19, in `pct_encoded`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 23, in `pct_encoded`.
+                        's23: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 26, in `pct_encoded`.
+                            's26: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
+                                    match b {
+                                        0x25 => { i += 1; continue 's19; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
-                match b {
-                    0x25 => { i += 1; continue 's19; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             21 => {
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                // State 21, in `query`.
+                's21: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                        }
+                    }
+                    // State 22, in `pct_encoded`.
+                    's22: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 25, in `pct_encoded`.
+                        's25: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 27, in `pct_encoded`.
+                            's27: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's21; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                        0x25 => { i += 1; continue 's22; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                                // State 14, in `hdl_host`.
+                                's14: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                        }
+                                    }
+                                    // State 18, in `fragment`.
+                                    's18: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's21; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's22; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
-                }
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -899,10 +970,6 @@ pub(crate) fn run_hdl_path(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
     scan_hdl_path(input, &mut ())
 }
 
-/// The validator of rule `hdl_path`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_path<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `hdl_path`'s states it is in (bit k: the kth set).
 static SETS_HDL_PATH: [u32; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -922,718 +989,791 @@ static SETS_HDL_PATH: [u32; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `hdl_path`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_hdl_path<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                // State 1, in `hdl_path`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                        }
+                    }
+                    // State 2, in `scheme`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                            match b {
+                                0x44 | 0x64 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                            }
+                        }
+                        // State 3, in `scheme`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                match b {
+                                    0x4c | 0x6c => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                }
+                            }
+                            // State 4, in `scheme`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                    }
+                                }
+                                // State 5, in `hdl_path`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }) };
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                        }
+                                    }
+                                    // State 6, in `u_na_segment`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                                                0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
+                                                0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                            }
+                                        }
+                                        // State 9, in `u_handle`.
+                                        's9: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                                match b {
+                                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                                }
+                                            }
+                                            // State 11, in `u_local_name`.
+                                            's11: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
+                                                    match b {
+                                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                        0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x44 | 0x64 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x4c | 0x6c => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             7 => {
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 7, in `pct_encoded`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 10, in `pct_encoded`.
+                    's10: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 15, in `pct_encoded`.
+                        's15: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's7; },
+                                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
+                                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 9; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 6, in `u_na_segment`.
+                            's6: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's7; },
+                                        0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
+                                        0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                    }
+                                }
+                                // State 9, in `u_handle`.
+                                's9: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                            0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                        }
+                                    }
+                                    // State 11, in `u_local_name`.
+                                    's11: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's7; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 9; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's7; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             9 => {
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                // State 9, in `u_handle`.
+                's9: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                            0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                        }
+                    }
+                    // State 11, in `u_local_name`.
+                    's11: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                            }
+                        }
+                        // State 14, in `hdl_path`.
+                        's14: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                }
+                            }
+                            // State 19, in `query`.
+                            's19: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             12 => {
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                // State 12, in `hdl_path`.
+                's12: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                        }
+                    }
+                    // State 16, in `fragment`.
+                    's16: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            }
+                        }
+                        // State 17, in `pct_encoded`.
+                        's17: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 21, in `pct_encoded`.
+                            's21: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 24, in `pct_encoded`.
+                                's24: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                        match b {
+                                            0x25 => { i += 1; continue 's17; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             13 => {
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 13, in `pct_encoded`.
+                's13: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 18, in `pct_encoded`.
+                    's18: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 22, in `pct_encoded`.
+                        's22: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x25 => { i += 1; continue 's13; },
+                                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 11, in `u_local_name`.
+                            's11: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's13; },
+                                        0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                    }
+                                }
+                                // State 14, in `hdl_path`.
+                                's14: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                        }
+                                    }
+                                    // State 19, in `query`.
+                                    's19: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { i += 1; continue 's13; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's13; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             14 => {
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                // State 14, in `hdl_path`.
+                's14: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                        }
+                    }
+                    // State 19, in `query`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            }
+                        }
+                        // State 20, in `pct_encoded`.
+                        's20: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 23, in `pct_encoded`.
+                            's23: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 25, in `pct_encoded`.
+                                's25: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's19; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
+                                            0x25 => { i += 1; continue 's20; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                    // State 12, in `hdl_path`.
+                                    's12: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's19; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's20; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             17 => {
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 17, in `pct_encoded`.
+                's17: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 21, in `pct_encoded`.
+                    's21: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 24, in `pct_encoded`.
+                        's24: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's17; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 16, in `fragment`.
+                            's16: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             20 => {
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 20, in `pct_encoded`.
+                's20: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 23, in `pct_encoded`.
+                    's23: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 25, in `pct_encoded`.
+                        's25: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x25 => { i += 1; continue 's20; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 19, in `query`.
+                            's19: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's20; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                                // State 12, in `hdl_path`.
+                                's12: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                        }
+                                    }
+                                    // State 16, in `fragment`.
+                                    's16: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { i += 1; continue 's20; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's20; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             6 => {
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                // State 6, in `u_na_segment`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                            0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
+                            0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                        }
+                    }
+                    // State 9, in `u_handle`.
+                    's9: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                            }
+                        }
+                        // State 11, in `u_local_name`.
+                        's11: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                }
+                            }
+                            // State 14, in `hdl_path`.
+                            's14: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 19; continue 'walk; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 19; continue 'walk; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             8 => {
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }),
+                // State 8, in `u_naming_authority`.
+                's8: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }),
+                        }
+                    }
+                    // State 6, in `u_na_segment`.
+                    's6: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                                0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; continue 's8; },
+                                0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                            }
+                        }
+                        // State 9, in `u_handle`.
+                        's9: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                }
+                            }
+                            // State 11, in `u_local_name`.
+                            's11: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                        0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; continue 's8; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             11 => {
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                // State 11, in `u_local_name`.
+                's11: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                            0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                        }
+                    }
+                    // State 14, in `hdl_path`.
+                    's14: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                            }
+                        }
+                        // State 19, in `query`.
+                        's19: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                }
+                            }
+                            // State 20, in `pct_encoded`.
+                            's20: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 23, in `pct_encoded`.
+                                's23: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        { i += 1; break; };
+                                    }
+                                    // State 25, in `pct_encoded`.
+                                    's25: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's19; }; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                                0x25 => { i += 1; continue 's20; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's19; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { i += 1; continue 's20; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             16 => {
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                // State 16, in `fragment`.
+                's16: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                        }
+                    }
+                    // State 17, in `pct_encoded`.
+                    's17: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 21, in `pct_encoded`.
+                        's21: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 24, in `pct_encoded`.
+                            's24: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                    match b {
+                                        0x25 => { i += 1; continue 's17; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             19 => {
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                // State 19, in `query`.
+                's19: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                        }
+                    }
+                    // State 20, in `pct_encoded`.
+                    's20: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 23, in `pct_encoded`.
+                        's23: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 25, in `pct_encoded`.
+                            's25: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's19; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
+                                        0x25 => { i += 1; continue 's20; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                                // State 12, in `hdl_path`.
+                                's12: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                        }
+                                    }
+                                    // State 16, in `fragment`.
+                                    's16: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's19; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's20; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }
@@ -1715,10 +1855,6 @@ pub(crate) fn run_hdl_resolution(input: &[u8]) -> Result<usize, crate::dfa::Reje
     scan_hdl_resolution(input, &mut ())
 }
 
-/// The validator of rule `hdl_resolution`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `hdl_resolution`'s states it is in (bit k: the kth set).
 static SETS_HDL_RESOLUTION: [u32; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -1738,932 +1874,1025 @@ static SETS_HDL_RESOLUTION: [u32; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `hdl_resolution`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                // State 1, in `hdl_resolution`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                        }
+                    }
+                    // State 2, in `scheme`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                            match b {
+                                0x44 | 0x64 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                            }
+                        }
+                        // State 3, in `scheme`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                match b {
+                                    0x4c | 0x6c => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                }
+                            }
+                            // State 4, in `scheme`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                    match b {
+                                        0x3a => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                    }
+                                }
+                                // State 5, in `hdl_resolution`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                                        match b {
+                                            0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                        }
+                                    }
+                                    // State 6, in `hdl_resolution`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                                            match b {
+                                                0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                            }
+                                        }
+                                        // State 7, in `hdl_resolution`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Server, i, b); i += 1; break; }; }
+                                                match b {
+                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                                }
+                                            }
+                                            // State 8, in `server`.
+                                            's8: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 1); continue; }
+                                                    match b {
+                                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                        0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
+                                                        0x3a => { i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                                                    }
+                                                }
+                                                // State 11, in `server`.
+                                                's11: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
+                                                        match b {
+                                                            0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                                                        }
+                                                    }
+                                                    // State 10, in `hdl_resolution`.
+                                                    's10: loop {
+                                                        loop {
+                                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; state = 13; continue 'walk; }; }
+                                                            match b {
+                                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x44 | 0x64 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x4c | 0x6c => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Server, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
-                    0x3a => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
-                match b {
-                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; state = 13; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             9 => {
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 9, in `pct_encoded`.
+                's9: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 12, in `pct_encoded`.
+                    's12: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 15, in `pct_encoded`.
+                        's15: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Server, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's9; },
+                                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
+                                    0x3a => { sink.enter(Label::Server, i, b); i += 1; state = 11; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 8, in `server`.
+                            's8: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 1); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's9; },
+                                        0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
+                                        0x3a => { i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                                    }
+                                }
+                                // State 11, in `server`.
+                                's11: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
+                                        match b {
+                                            0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                                        }
+                                    }
+                                    // State 10, in `hdl_resolution`.
+                                    's10: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; state = 13; continue 'walk; }; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Server, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's9; },
-                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
-                    0x3a => { sink.enter(Label::Server, i, b); i += 1; state = 11; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's9; },
-                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
-                    0x3a => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
-                match b {
-                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; state = 13; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             11 => {
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
-                match b {
-                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                // State 11, in `server`.
+                's11: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
+                        match b {
+                            0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                        }
+                    }
+                    // State 10, in `hdl_resolution`.
+                    's10: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                            }
+                        }
+                        // State 13, in `u_na_segment`.
+                        's13: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
+                                match b {
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                }
+                            }
+                            // State 17, in `u_handle`.
+                            's17: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; state = 19; continue 'walk; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; state = 19; continue 'walk; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             14 => {
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 14, in `pct_encoded`.
+                's14: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 18, in `pct_encoded`.
+                    's18: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 23, in `pct_encoded`.
+                        's23: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's14; },
+                                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 17; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 13, in `u_na_segment`.
+                            's13: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's14; },
+                                        0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                                        0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                    }
+                                }
+                                // State 17, in `u_handle`.
+                                's17: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                            0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                        }
+                                    }
+                                    // State 19, in `u_local_name`.
+                                    's19: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                                0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's23: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's14; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's14; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             17 => {
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                // State 17, in `u_handle`.
+                's17: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                            0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                        }
+                    }
+                    // State 19, in `u_local_name`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                            }
+                        }
+                        // State 22, in `hdl_resolution`.
+                        's22: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                }
+                            }
+                            // State 27, in `query`.
+                            's27: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             20 => {
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                // State 20, in `hdl_resolution`.
+                's20: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                        }
+                    }
+                    // State 24, in `fragment`.
+                    's24: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            }
+                        }
+                        // State 25, in `pct_encoded`.
+                        's25: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 29, in `pct_encoded`.
+                            's29: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 32, in `pct_encoded`.
+                                's32: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's24; }; }
+                                        match b {
+                                            0x25 => { i += 1; continue 's25; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's29: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's32: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's24; }; }
-                match b {
-                    0x25 => { i += 1; continue 's25; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             21 => {
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 21) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 21, in `pct_encoded`.
+                's21: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 21) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 26, in `pct_encoded`.
+                    's26: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 23) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 30, in `pct_encoded`.
+                        's30: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 14) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { i += 1; continue 's21; },
+                                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 19, in `u_local_name`.
+                            's19: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's21; },
+                                        0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                    }
+                                }
+                                // State 22, in `hdl_resolution`.
+                                's22: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                        }
+                                    }
+                                    // State 27, in `query`.
+                                    's27: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's26: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 23) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's30: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 14) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { i += 1; continue 's21; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's21; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             22 => {
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                // State 22, in `hdl_resolution`.
+                's22: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                        }
+                    }
+                    // State 27, in `query`.
+                    's27: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            }
+                        }
+                        // State 28, in `pct_encoded`.
+                        's28: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 31, in `pct_encoded`.
+                            's31: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 33, in `pct_encoded`.
+                                's33: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's27; }; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                            0x25 => { i += 1; continue 's28; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                    // State 20, in `hdl_resolution`.
+                                    's20: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 24; continue 'walk; }; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's28: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's27; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's28; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 24; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             25 => {
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 25, in `pct_encoded`.
+                's25: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 29, in `pct_encoded`.
+                    's29: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 32, in `pct_encoded`.
+                        's32: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's25; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 24, in `fragment`.
+                            's24: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's25; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's29: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's32: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's25; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's25; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             28 => {
-            's28: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 28, in `pct_encoded`.
+                's28: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 31, in `pct_encoded`.
+                    's31: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 33, in `pct_encoded`.
+                        's33: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { i += 1; continue 's28; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 27, in `query`.
+                            's27: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's28; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    }
+                                }
+                                // State 20, in `hdl_resolution`.
+                                's20: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                        }
+                                    }
+                                    // State 24, in `fragment`.
+                                    's24: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { i += 1; continue 's28; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's28; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             10 => {
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                // State 10, in `hdl_resolution`.
+                's10: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                        }
+                    }
+                    // State 13, in `u_na_segment`.
+                    's13: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                                0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                            }
+                        }
+                        // State 17, in `u_handle`.
+                        's17: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                }
+                            }
+                            // State 19, in `u_local_name`.
+                            's19: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             8 => {
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 1); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
-                    0x3a => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                // State 8, in `server`.
+                's8: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 1); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                            0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
+                            0x3a => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                        }
+                    }
+                    // State 11, in `server`.
+                    's11: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
+                            match b {
+                                0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                            }
+                        }
+                        // State 10, in `hdl_resolution`.
+                        's10: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                }
+                            }
+                            // State 13, in `u_na_segment`.
+                            's13: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                                        0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 17; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
-                match b {
-                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
-                }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             13 => {
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                // State 13, in `u_na_segment`.
+                's13: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                            0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                            0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                        }
+                    }
+                    // State 17, in `u_handle`.
+                    's17: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                            }
+                        }
+                        // State 19, in `u_local_name`.
+                        's19: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                }
+                            }
+                            // State 22, in `hdl_resolution`.
+                            's22: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 27; continue 'walk; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 27; continue 'walk; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             16 => {
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }),
+                // State 16, in `u_naming_authority`.
+                's16: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }),
+                        }
+                    }
+                    // State 13, in `u_na_segment`.
+                    's13: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; continue 's16; },
+                                0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                            }
+                        }
+                        // State 17, in `u_handle`.
+                        's17: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                }
+                            }
+                            // State 19, in `u_local_name`.
+                            's19: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; continue 's16; },
-                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
-                }
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             19 => {
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                // State 19, in `u_local_name`.
+                's19: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                            0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                        }
+                    }
+                    // State 22, in `hdl_resolution`.
+                    's22: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            match b {
+                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                            }
+                        }
+                        // State 27, in `query`.
+                        's27: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                }
+                            }
+                            // State 28, in `pct_encoded`.
+                            's28: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 31, in `pct_encoded`.
+                                's31: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        { i += 1; break; };
+                                    }
+                                    // State 33, in `pct_encoded`.
+                                    's33: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's27; }; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                                0x25 => { i += 1; continue 's28; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's22: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
-                }
-                }
-            's28: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's27; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { i += 1; continue 's28; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             24 => {
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                // State 24, in `fragment`.
+                's24: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                        }
+                    }
+                    // State 25, in `pct_encoded`.
+                    's25: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 29, in `pct_encoded`.
+                        's29: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 32, in `pct_encoded`.
+                            's32: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's24; }; }
+                                    match b {
+                                        0x25 => { i += 1; continue 's25; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's25: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's29: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's32: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's24; }; }
-                match b {
-                    0x25 => { i += 1; continue 's25; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             27 => {
-            's27: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                // State 27, in `query`.
+                's27: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                        }
+                    }
+                    // State 28, in `pct_encoded`.
+                    's28: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 31, in `pct_encoded`.
+                        's31: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 33, in `pct_encoded`.
+                            's33: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's27; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                        0x25 => { i += 1; continue 's28; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                                // State 20, in `hdl_resolution`.
+                                's20: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                        }
+                                    }
+                                    // State 24, in `fragment`.
+                                    's24: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's28: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's31: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's33: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's27; }; }
-                match b {
-                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's28; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
-                }
-                }
-            's24: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }

@@ -67,10 +67,6 @@ pub(crate) fn run_info_uri(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
     scan_info_uri(input, &mut ())
 }
 
-/// The validator of rule `info_uri`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_info_uri<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `info_uri`'s states it is in (bit k: the kth set).
 static SETS_INFO_URI: [u16; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -90,518 +86,576 @@ static SETS_INFO_URI: [u16; 256] = [
     /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The validator of rule `info_uri`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_info_uri<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_uri" }) };
-                match b {
-                    0x49 | 0x69 => { sink.enter(Label::InfoScheme, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                // State 1, in `info_uri`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_uri" }) };
+                        match b {
+                            0x49 | 0x69 => { sink.enter(Label::InfoScheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                        }
+                    }
+                    // State 2, in `info_scheme`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
+                            match b {
+                                0x4e | 0x6e => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
+                            }
+                        }
+                        // State 3, in `info_scheme`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
+                                match b {
+                                    0x46 | 0x66 => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
+                                }
+                            }
+                            // State 4, in `info_scheme`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
+                                    match b {
+                                        0x4f | 0x6f => { i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
+                                    }
+                                }
+                                // State 5, in `info_scheme`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
+                                        }
+                                    }
+                                    // State 6, in `info_uri`.
+                                    's6: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_uri" }) };
+                                            match CLASSES_INFO_URI[usize::from(b)] {
+                                                7 => { sink.enter(Label::Namespace, i, b); i += 1; break; },
+                                                9 => { sink.enter(Label::Namespace, i, b); i += 1; state = 8; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                            }
+                                        }
+                                        // State 7, in `namespace`.
+                                        's7: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                                                match b {
+                                                    0x4f | 0x6f => { i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                                                }
+                                            }
+                                            // State 9, in `namespace`.
+                                            's9: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                                                    match b {
+                                                        0x49 | 0x69 => { i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                                                    }
+                                                }
+                                                // State 11, in `namespace`.
+                                                's11: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                                                        match b {
+                                                            0x2f => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                                                        }
+                                                    }
+                                                    // State 12, in `info_uri`.
+                                                    's12: loop {
+                                                        loop {
+                                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                                            if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
+                                                            match b {
+                                                                0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                                            }
+                                                        }
+                                                        // State 13, in `identifier`.
+                                                        's13: loop {
+                                                            loop {
+                                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                                if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
+                                                                match b {
+                                                                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                                                                }
+                                                            }
+                                                            // State 15, in `pct_encoded`.
+                                                            's15: loop {
+                                                                loop {
+                                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                                                    if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                                                    { i += 1; break; };
+                                                                }
+                                                                // State 18, in `pct_encoded`.
+                                                                's18: loop {
+                                                                    loop {
+                                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                                                        if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                                                        { i += 1; break; };
+                                                                    }
+                                                                    // State 20, in `pct_encoded`.
+                                                                    's20: loop {
+                                                                        loop {
+                                                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                                                            if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
+                                                                            match b {
+                                                                                0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                                                                0x25 => { i += 1; continue 's15; },
+                                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                                            }
+                                                                        }
+                                                                    }
+                                                                }
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
-                match b {
-                    0x4e | 0x6e => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
-                match b {
-                    0x46 | 0x66 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
-                match b {
-                    0x4f | 0x6f => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
-                }
-                }
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_uri" }) };
-                match CLASSES_INFO_URI[usize::from(b)] {
-                    7 => { sink.enter(Label::Namespace, i, b); i += 1; break; },
-                    9 => { sink.enter(Label::Namespace, i, b); i += 1; state = 8; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
-                match b {
-                    0x4f | 0x6f => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
-                match b {
-                    0x49 | 0x69 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
-                match b {
-                    0x2f => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
-                }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { i += 1; continue 's15; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             8 => {
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
-                match b {
-                    0x44 | 0x64 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                // State 8, in `namespace`.
+                's8: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                        match b {
+                            0x44 | 0x64 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                        }
+                    }
+                    // State 10, in `namespace`.
+                    's10: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                            match b {
+                                0x4c | 0x6c => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                            }
+                        }
+                        // State 11, in `namespace`.
+                        's11: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                                match b {
+                                    0x2f => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                                }
+                            }
+                            // State 12, in `info_uri`.
+                            's12: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                    }
+                                }
+                                // State 13, in `identifier`.
+                                's13: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
+                                        match b {
+                                            0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                                        }
+                                    }
+                                    // State 15, in `pct_encoded`.
+                                    's15: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                            if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                            { i += 1; break; };
+                                        }
+                                        // State 18, in `pct_encoded`.
+                                        's18: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                                { i += 1; break; };
+                                            }
+                                            // State 20, in `pct_encoded`.
+                                            's20: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                                    if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
+                                                    match b {
+                                                        0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                                        0x25 => { i += 1; continue 's15; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
-                match b {
-                    0x4c | 0x6c => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
-                }
-                }
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
-                match b {
-                    0x2f => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
-                }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
-                }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { i += 1; continue 's15; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             14 => {
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                // State 14, in `info_uri`.
+                's14: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                        }
+                    }
+                    // State 16, in `fragment`.
+                    's16: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
+                            match b {
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            }
+                        }
+                        // State 17, in `pct_encoded`.
+                        's17: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 19, in `pct_encoded`.
+                            's19: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 21, in `pct_encoded`.
+                                's21: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                        match b {
+                                            0x25 => { i += 1; continue 's17; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
             }
             15 => {
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 15, in `pct_encoded`.
+                's15: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 18, in `pct_encoded`.
+                    's18: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 20, in `pct_encoded`.
+                        's20: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
+                                match b {
+                                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { i += 1; continue 's15; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 13, in `identifier`.
+                            's13: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's15; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                                    }
+                                }
+                                // State 14, in `info_uri`.
+                                's14: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                        }
+                                    }
+                                    // State 16, in `fragment`.
+                                    's16: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { i += 1; continue 's15; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's15; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             17 => {
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
+                // State 17, in `pct_encoded`.
+                's17: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                        if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        { i += 1; break; };
+                    }
+                    // State 19, in `pct_encoded`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 21, in `pct_encoded`.
+                        's21: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                match b {
+                                    0x25 => { i += 1; continue 's17; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                }
+                            }
+                            // State 16, in `fragment`.
+                            's16: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
+                                    match b {
+                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             11 => {
-            's11: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
-                match b {
-                    0x2f => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                // State 11, in `namespace`.
+                's11: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                        match b {
+                            0x2f => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                        }
+                    }
+                    // State 12, in `info_uri`.
+                    's12: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
+                            match b {
+                                0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                            }
+                        }
+                        // State 13, in `identifier`.
+                        's13: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
+                                match b {
+                                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                                }
+                            }
+                            // State 15, in `pct_encoded`.
+                            's15: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    { i += 1; break; };
+                                }
+                                // State 18, in `pct_encoded`.
+                                's18: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                        if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        { i += 1; break; };
+                                    }
+                                    // State 20, in `pct_encoded`.
+                                    's20: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
+                                            match b {
+                                                0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
+                                                0x25 => { i += 1; continue 's15; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            }
+                                        }
+                                        // State 14, in `info_uri`.
+                                        's14: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
+                                                match b {
+                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's12: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
-                }
-                }
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
-                }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's15; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             13 => {
-            's13: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                // State 13, in `identifier`.
+                's13: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
+                        match b {
+                            0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                        }
+                    }
+                    // State 15, in `pct_encoded`.
+                    's15: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 18, in `pct_encoded`.
+                        's18: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 20, in `pct_encoded`.
+                            's20: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
+                                        0x25 => { i += 1; continue 's15; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                                // State 14, in `info_uri`.
+                                's14: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                        }
+                                    }
+                                    // State 16, in `fragment`.
+                                    's16: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
+                                            match b {
+                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's15: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's18: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's20: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
-                match b {
-                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                    0x25 => { i += 1; continue 's15; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            's14: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
-                }
-                }
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             16 => {
-            's16: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
-                match b {
-                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                // State 16, in `fragment`.
+                's16: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
+                        match b {
+                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                        }
+                    }
+                    // State 17, in `pct_encoded`.
+                    's17: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            { i += 1; break; };
+                        }
+                        // State 19, in `pct_encoded`.
+                        's19: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                { i += 1; break; };
+                            }
+                            // State 21, in `pct_encoded`.
+                            's21: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                    match b {
+                                        0x25 => { i += 1; continue 's17; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's17: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's19: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
-                { i += 1; break; };
-                }
-            's21: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
-                match b {
-                    0x25 => { i += 1; continue 's17; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
-                }
-                }
-            }
-            }
-            }
-            }
             }
             _ => unreachable!("a state of this validator"),
         }

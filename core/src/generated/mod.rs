@@ -115,6 +115,8 @@ pub(crate) enum Label {
     Pchar,
     /// `pct_encoded`.
     PctEncoded,
+    /// `proxy_path`.
+    ProxyPath,
     /// `query`.
     Query,
     /// `reg_name`.
@@ -166,6 +168,7 @@ pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[
     ("cordra_http", &CORDRA_HTTP),
     ("info_uri", &INFO_URI),
     ("http_url", &HTTP_URL),
+    ("proxy_path", &PROXY_PATH),
     ("hdl_host_form", &HDL_HOST_FORM),
     ("hdl_form", &HDL_FORM),
     ("info_hdl_form", &INFO_HDL_FORM),

@@ -64,10 +64,6 @@ pub(crate) fn run_http_url(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
     scan_http_url(input, &mut ())
 }
 
-/// The validator of rule `http_url`, reporting the rules it enters to `sink`.
-#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_http_url<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
-
 /// Per byte, the sets of rule `http_url`'s states it is in (bit k: the kth set).
 static SETS_HTTP_URL: [u8; 256] = [
     /* 0x00 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
@@ -87,116 +83,210 @@ static SETS_HTTP_URL: [u8; 256] = [
     /* 0xe0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
     /* 0xf0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
 ];
+
+/// The validator of rule `http_url`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_http_url<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
         match state {
             1 => {
-            's1: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
-                match b {
-                    0x48 | 0x68 => { sink.enter(Label::HttpScheme, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                // State 1, in `http_url`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Label::HttpScheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                        }
+                    }
+                    // State 2, in `http_scheme`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                            match b {
+                                0x54 | 0x74 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                            }
+                        }
+                        // State 3, in `http_scheme`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                match b {
+                                    0x54 | 0x74 => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                }
+                            }
+                            // State 4, in `http_scheme`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                    match b {
+                                        0x50 | 0x70 => { i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                    }
+                                }
+                                // State 5, in `http_scheme`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                        match b {
+                                            0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
+                                            0x53 | 0x73 => { i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                        }
+                                    }
+                                    // State 7, in `http_scheme`.
+                                    's7: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                            match b {
+                                                0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                }
-            's2: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x54 | 0x74 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's3: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x54 | 0x74 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's4: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x50 | 0x70 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's5: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
-                    0x53 | 0x73 => { i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
-                }
-                }
-            }
-            }
-            }
-            }
-            }
-            }
             }
             7 => {
-            's7: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
-                match b {
-                    0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                // State 7, in `http_scheme`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                        match b {
+                            0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                        }
+                    }
                 }
-                }
-            }
             }
             6 => {
-            's6: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HttpUrl, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
-                }
-                }
-            's8: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
-                match b {
-                    0x2f => { sink.enter(Label::HttpUrl, i, b); i += 1; break; },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
-                }
-                }
-            's9: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
-                if SETS_HTTP_URL[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) }
-                { sink.enter(Label::Authority, i, b); i += 1; break; };
-                }
-            's10: loop {
-                loop {
-                let Some(&b) = input.get(i) else { return Ok(i) };
-                if SETS_HTTP_URL[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HTTP_URL, 1 << 0); continue; }
-                match b {
-                    0x23 => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                    0x2f => { sink.enter(Label::Path, i, b); return Ok(i + 1) },
-                    0x3f => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
-                }
+                // State 6, in `http_url`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                        match b {
+                            0x2f => { sink.enter(Label::HttpUrl, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                        }
+                    }
+                    // State 8, in `http_url`.
+                    's8: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                            match b {
+                                0x2f => { sink.enter(Label::HttpUrl, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                            }
+                        }
+                        // State 9, in `http_url`.
+                        's9: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                                if SETS_HTTP_URL[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) }
+                                { sink.enter(Label::Authority, i, b); i += 1; break; };
+                            }
+                            // State 10, in `authority`.
+                            's10: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_HTTP_URL[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HTTP_URL, 1 << 0); continue; }
+                                    match b {
+                                        0x23 => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
+                                        0x2f => { sink.enter(Label::Path, i, b); return Ok(i + 1) },
+                                        0x3f => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
-            }
-            }
-            }
+            _ => unreachable!("a state of this validator"),
+        }
+    }
+}
+
+/// The validator of rule `proxy_path` in `grammar/proxy-url.pest`: 14 states, 7 byte classes.
+pub(crate) static PROXY_PATH: crate::dfa::Dfa = crate::dfa::Dfa {
+    rule: "proxy_path",
+    walk: run_proxy_path,
+    classes: &CLASSES_PROXY_PATH,
+    start: 1,
+    shift: 3,
+    transitions: &[
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 0, 0, 2, 0, 0, 1, 0,
+        /* state 2 */ 2, 3, 4, 5, 2, 6, 2, 0,
+        /* state 3 */ 7, 7, 7, 7, 7, 7, 3, 0,
+        /* state 4 */ 2, 3, 4, 5, 8, 6, 4, 0,
+        /* state 5 */ 5, 3, 9, 5, 5, 6, 5, 0,
+        /* state 6 */ 10, 3, 10, 10, 10, 10, 6, 0,
+        /* state 7 */ 7, 7, 7, 7, 7, 7, 7, 0,
+        /* state 8 */ 2, 3, 4, 5, 11, 6, 8, 0,
+        /* state 9 */ 5, 3, 9, 5, 12, 6, 9, 0,
+        /* state 10 */ 10, 3, 10, 10, 10, 10, 10, 0,
+        /* state 11 */ 2, 3, 4, 5, 2, 6, 11, 0,
+        /* state 12 */ 5, 3, 9, 5, 13, 6, 12, 0,
+        /* state 13 */ 5, 3, 9, 5, 5, 6, 13, 0,
+    ],
+    accepting: &[false, false, true, true, true, true, true, true, true, true, true, true, true, true],
+    labels: &[0, 0, 0, 0, 1, 2, 0, 4, 1, 1, 3, 1, 1, 1],
+    label_names: &["proxy_path", "pct_encoded", "path", "query", "fragment"],
+};
+
+/// The byte classes of rule `proxy_path`.
+static CLASSES_PROXY_PATH: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3,
+    /* 0x30 */ 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 5,
+    /* 0x40 */ 0, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    /* 0x90 */ 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    /* 0xa0 */ 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    /* 0xb0 */ 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The validator of rule `proxy_path` as code (see `PROXY_PATH`).
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn run_proxy_path(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
+    scan_proxy_path(input, &mut ())
+}
+
+/// The validator of rule `proxy_path`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_proxy_path<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+    let mut i = 0_usize;
+    let mut state = 1_u8;
+    'walk: loop {
+        match state {
+            1 => {
+                // State 1, in `proxy_path`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "proxy_path" }) };
+                        match b {
+                            0x2f => { sink.enter(Label::ProxyPath, i, b); return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: "proxy_path" }),
+                        }
+                    }
+                }
             }
             _ => unreachable!("a state of this validator"),
         }

@@ -29,6 +29,9 @@ pub enum RecordErrorKind {
     Locations,
     /// More than a reader takes: values, nesting, or locations (see the limits).
     TooLarge,
+    /// A name written twice in one JSON object, or two values with one index (R2): which
+    /// one was meant cannot be known.
+    Duplicate,
 }
 
 /// An error reading a handle record (the proxy's REST API JSON) or a `10320/loc` value:

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::error::{RecordError, RecordErrorKind};
 use super::response::{Response, ResponseCode};
 use super::select::Filter;
-use super::tree::Node;
+use super::tree::{Node, DUPLICATE_KEY};
 use super::value::{Admin, AdminPermissions, Data, HandleValue, Ttl, ValueReference};
 use crate::handle::Handle;
 
@@ -25,7 +25,10 @@ impl Response {
     /// A [`RecordError`] naming where: the line and column of text that is not JSON, or the
     /// JSON path of a field that is missing, of the wrong type, out of range, a `handle`
     /// that is not a handle, or data that its format does not allow (bad base64 or hex,
-    /// admin permissions that are not bits). JSON nested deeper than 128 levels is an error.
+    /// admin permissions that are not bits). JSON nested deeper than 128 levels is an error,
+    /// and so is a name written twice in one object, or two values with one index
+    /// ([`RecordErrorKind::Duplicate`]: which was meant cannot be known). A byte order mark
+    /// before the text is ignored.
     pub fn parse(text: &str) -> Result<Self, RecordError> {
         Self::from_node(&tree(text)?, None)
     }
@@ -37,8 +40,8 @@ impl Response {
     ///
     /// # Errors
     ///
-    /// As [`Response::parse`], but for the values the filter drops: only their index and
-    /// type are read.
+    /// As [`Response::parse`], but for the values the filter drops: only their index
+    /// (one of its own) and type are read.
     pub fn parse_selected(text: &str, filter: &Filter) -> Result<Self, RecordError> {
         Self::from_node(&tree(text)?, Some(filter))
     }
@@ -66,18 +69,35 @@ impl Response {
             None => None,
             Some(Node::Array(items)) => {
                 let mut values = Vec::with_capacity(items.len());
+                // Every value's index, those the filter drops too: (index, position).
+                let mut indexes = Vec::with_capacity(items.len());
                 for (i, v) in items.iter().enumerate() {
                     let at = values_at.item(i);
                     if let Some(filter) = filter {
                         let object = as_object(v, &at)?;
                         let (index, index_at) = field(object, &at, "index")?;
                         let (kind, kind_at) = field(object, &at, "type")?;
-                        if !filter.selects_parts(as_u32(index, &index_at)?, as_str(kind, &kind_at)?)
-                        {
+                        let index = as_u32(index, &index_at)?;
+                        indexes.push((index, i));
+                        if !filter.selects_parts(index, as_str(kind, &kind_at)?) {
                             continue;
                         }
+                        values.push(read_value(v, &at)?);
+                    } else {
+                        let value = read_value(v, &at)?;
+                        indexes.push((value.index, i));
+                        values.push(value);
                     }
-                    values.push(read_value(v, &at)?);
+                }
+                if let Some((index, first, again)) = repeated_index(&mut indexes) {
+                    return Err(RecordError::new(
+                        RecordErrorKind::Duplicate,
+                        values_at.item(again).field("index").to_string(),
+                        format!(
+                            "{index} is the index of {} too (SPEC R2: an index names one value of a record)",
+                            values_at.item(first)
+                        ),
+                    ));
                 }
                 Some(values)
             }
@@ -122,27 +142,73 @@ impl Response {
     /// JavaScript name or a dotted path of names (`f`, `app.handlers.done`): anything else
     /// would let a request write script into the response.
     pub fn to_jsonp(&self, callback: &str) -> Result<String, RecordError> {
-        if !is_callback(callback) {
-            return Err(RecordError::new(
-                RecordErrorKind::Shape,
-                "callback",
-                "not a JavaScript name or dotted path of names (SPEC R5)",
-            ));
-        }
-        Ok(format!("{callback}({});", self.to_json()))
+        jsonp(callback, &self.to_json())
     }
 }
 
-/// The JSON tree of `text`, JSON or JSONP (R5), or where it is not JSON.
+/// `json` (a response as [`Response::to_json`] or [`Response::to_json_pretty`] wrote it)
+/// as JSONP (R5): `callback(json);`.
+///
+/// # Errors
+///
+/// As [`Response::to_jsonp`]: a `callback` that is not a JavaScript name or dotted path
+/// of names.
+pub fn jsonp(callback: &str, json: &str) -> Result<String, RecordError> {
+    if !is_callback(callback) {
+        return Err(RecordError::new(
+            RecordErrorKind::Shape,
+            "callback",
+            "not a JavaScript name or dotted path of names (SPEC R5)",
+        ));
+    }
+    Ok(format!("{callback}({json});"))
+}
+
+/// The JSON tree of `text`, JSON or JSONP (R5), or where it is not JSON. A byte order mark
+/// before it is ignored (RFC 8259 §8.1 lets a reader ignore it; editors on Windows write
+/// one).
 fn tree(text: &str) -> Result<Node<'_>, RecordError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let json = strip_jsonp(text).unwrap_or(text);
     serde_json::from_str(json).map_err(|e| {
-        RecordError::new(
-            RecordErrorKind::Json,
-            format!("line {}, column {}", e.line(), e.column()),
-            format!("not JSON: {e}"),
-        )
+        let at = format!("line {}, column {}", e.line(), e.column());
+        let full = e.to_string();
+        // serde_json's message ends with the place, which `at` says: a message states it once.
+        let message = full
+            .rsplit_once(" at line ")
+            .map_or(full.as_str(), |(m, _)| m);
+        if message.starts_with(DUPLICATE_KEY) {
+            return RecordError::new(
+                RecordErrorKind::Duplicate,
+                at,
+                format!("{message} in one object (SPEC R1, R2)"),
+            );
+        }
+        RecordError::new(RecordErrorKind::Json, at, format!("not JSON: {message}"))
     })
+}
+
+/// An index two values have, as (index, the first's position, the second's): of several,
+/// the smallest index. `indexes` holds (index, position) in the order of positions.
+fn repeated_index(indexes: &mut [(u32, usize)]) -> Option<(u32, usize, usize)> {
+    // A record has a handful of values: a scan; beyond that, sorted (positions stay in
+    // order within an index, so the first two positions of an index are adjacent).
+    if indexes.len() <= 16 {
+        let mut found = None;
+        for (k, &(index, again)) in indexes.iter().enumerate() {
+            if let Some(&(_, first)) = indexes[..k].iter().find(|(i, _)| *i == index) {
+                if found.map_or(true, |(smallest, _, _)| index < smallest) {
+                    found = Some((index, first, again));
+                }
+            }
+        }
+        return found;
+    }
+    indexes.sort_unstable();
+    indexes
+        .windows(2)
+        .find(|pair| pair[0].0 == pair[1].0)
+        .map(|pair| (pair[0].0, pair[0].1, pair[1].1))
 }
 
 /// Whether `name` is a JSONP callback this crate writes and reads: names of ASCII letters,
@@ -424,6 +490,25 @@ pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>, usize> {
 
 /// Hex digits in pairs, either case; `Err` holds the index of the first byte that cannot
 /// be there.
+/// Standard base64 with padding (RFC 4648 §4), as the reference writes binary data.
+pub(crate) fn base64_encode(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(DIGITS[((n >> (18 - 6 * i)) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
 pub(crate) fn hex_decode(text: &str) -> Result<Vec<u8>, usize> {
     let b = text.as_bytes();
     let digit = |i: usize| char::from(b[i]).to_digit(16).ok_or(i);

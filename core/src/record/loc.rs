@@ -261,6 +261,8 @@ impl ClientContext {
 pub struct Locations {
     choose_by: Vec<ChooseBy>,
     locations: Vec<Location>,
+    /// The attributes of `<locations>` itself, in document order (`http_sc`, …).
+    attributes: Vec<(String, String)>,
 }
 
 impl Locations {
@@ -285,6 +287,22 @@ impl Locations {
     /// from 0 to 1, a `score` that is not a number, `addresses` that are not IP ranges, or
     /// more than 10,000 locations.
     pub fn parse(xml: &str) -> Result<Self, RecordError> {
+        Self::parse_with(xml, false)
+    }
+
+    /// Reads a `10320/loc` value as the reference proxy reads it (L5): as
+    /// [`Locations::parse`], but a `<location>` without `href` is kept (it is listed, and
+    /// never redirected to), a `weight` that is not a number is 1 and any other number is
+    /// kept (a negative one weighs 0), and a `score` that is not a number is no score.
+    ///
+    /// # Errors
+    ///
+    /// As [`Locations::parse`], but for those.
+    pub fn parse_as_proxy(xml: &str) -> Result<Self, RecordError> {
+        Self::parse_with(xml, true)
+    }
+
+    fn parse_with(xml: &str, lenient: bool) -> Result<Self, RecordError> {
         if let Some(at) = too_deep(xml.as_bytes()) {
             return Err(RecordError::new(
                 RecordErrorKind::TooLarge,
@@ -320,7 +338,8 @@ impl Locations {
             ));
         }
         let choose_by = root
-            .attribute("chooseby")
+            .attribute("choose_by")
+            .or_else(|| root.attribute("chooseby"))
             .unwrap_or(DEFAULT_CHOOSE_BY)
             .split(',')
             .map(str::trim)
@@ -341,14 +360,106 @@ impl Locations {
                 ));
             }
             locations.push(
-                read_location(node)
+                read_location(node, lenient)
                     .map_err(|m| RecordError::new(RecordErrorKind::Locations, at(node), m))?,
             );
         }
+        let attributes = root
+            .attributes()
+            .map(|a| (a.name().to_string(), a.value().to_string()))
+            .collect();
         Ok(Self {
             choose_by,
             locations,
+            attributes,
         })
+    }
+
+    /// An attribute of `<locations>` itself (`http_sc`, `chooseby`, …).
+    #[must_use]
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The location the reference proxy redirects `client` to, as its `10320/loc`
+    /// handler chooses (L5): each method in order, while more than one location is left;
+    /// `locatt` narrows by each pair in turn, each only when some location matches it;
+    /// `address` and `country` keep the matching locations when there are any; `score`
+    /// keeps the highest (a location without one scores 0); `weighted`, or the end of the
+    /// methods, picks by weight.
+    pub fn choose_as_proxy(
+        &self,
+        client: &ClientContext,
+        random: &mut impl RandomSource,
+    ) -> Option<&Location> {
+        let mut left: Vec<&Location> = self.locations.iter().collect();
+        for method in &self.choose_by {
+            if left.len() == 1 {
+                return Some(left[0]);
+            }
+            match method {
+                ChooseBy::Locatt => {
+                    for (k, v) in &client.locatt {
+                        let kept: Vec<&Location> = left
+                            .iter()
+                            .copied()
+                            .filter(|l| l.attribute(k) == Some(v.as_str()))
+                            .collect();
+                        if !kept.is_empty() {
+                            left = kept;
+                        }
+                    }
+                }
+                ChooseBy::Address => {
+                    if let Some(ip) = client.ip {
+                        let kept: Vec<&Location> =
+                            left.iter().copied().filter(|l| l.serves(ip)).collect();
+                        if !kept.is_empty() {
+                            left = kept;
+                        }
+                    }
+                }
+                ChooseBy::Country => {
+                    if let Some(country) = &client.country {
+                        let kept: Vec<&Location> = left
+                            .iter()
+                            .copied()
+                            .filter(|l| {
+                                l.country()
+                                    .is_some_and(|c| c.trim().eq_ignore_ascii_case(country))
+                            })
+                            .collect();
+                        if !kept.is_empty() {
+                            left = kept;
+                        }
+                    }
+                }
+                ChooseBy::Score => {
+                    let mut best = 0.0_f64;
+                    let mut kept: Vec<&Location> = Vec::new();
+                    for l in &left {
+                        let s = l.score.unwrap_or(0.0);
+                        if s > best {
+                            best = s;
+                            kept.clear();
+                        }
+                        if s == best {
+                            kept.push(l);
+                        }
+                    }
+                    left = kept;
+                }
+                ChooseBy::Weighted => break,
+                ChooseBy::Other(_) => {}
+            }
+        }
+        match left.len() {
+            0 => None,
+            _ => Some(weighted(&left, random)),
+        }
     }
 
     /// The selection methods, in order.
@@ -436,21 +547,27 @@ impl Locations {
         }
     }
 
-    /// The locations as XML, as `action=showurls` lists them: `<locations>` with each
-    /// `<location>` and its attributes in document order.
+    /// The locations as XML: `<locations>` with its attributes and each `<location>` with
+    /// its attributes, in document order.
     #[must_use]
     pub fn to_xml(&self) -> String {
         let mut out = String::from("<locations");
-        if self
-            .choose_by
-            .iter()
-            .map(ChooseBy::name)
-            .ne(DEFAULT_CHOOSE_BY.split(','))
-        {
-            let names: Vec<&str> = self.choose_by.iter().map(ChooseBy::name).collect();
-            let _ = write!(out, " chooseby=\"{}\"", escape_markup(&names.join(",")));
+        for (name, value) in &self.attributes {
+            let _ = write!(out, " {name}=\"{}\"", escape_markup(value));
         }
         out.push_str(">\n");
+        for l in &self.locations {
+            write_location(&mut out, l);
+        }
+        out.push_str("</locations>\n");
+        out
+    }
+
+    /// The locations as the reference proxy's `action=showurls` writes them: a bare
+    /// `<locations>` root and each `<location>` with its attributes.
+    #[must_use]
+    pub fn to_xml_as_proxy(&self) -> String {
+        let mut out = String::from("<locations>\n");
         for l in &self.locations {
             write_location(&mut out, l);
         }
@@ -470,6 +587,57 @@ impl Locations {
                     networks: Vec::new(),
                 })
                 .collect(),
+            attributes: Vec::new(),
+        }
+    }
+
+    /// No locations, chosen by the default methods.
+    pub(crate) fn empty() -> Self {
+        Self::of_urls(core::iter::empty())
+    }
+
+    /// One more location: a URL value of the handle, as the reference proxy lists it beside
+    /// the `10320/loc` locations (`mode="legacy"` and its weight, written as Java writes a
+    /// double).
+    pub(crate) fn push_legacy(&mut self, href: &str, weight: f64) {
+        self.locations.push(Location {
+            attributes: alloc::vec![
+                ("mode".to_string(), "legacy".to_string()),
+                ("weight".to_string(), alloc::format!("{weight:.1}")),
+                ("href".to_string(), href.to_string()),
+            ],
+            weight,
+            score: None,
+            networks: Vec::new(),
+        });
+    }
+
+    /// The `href` of each location that has none, from its `href_template` (L5): `{hdl}`
+    /// is `handle` as a URL component, `{hdl:path}` as a URL path (P2).
+    pub(crate) fn apply_templates(&mut self, handle: &str) {
+        for l in &mut self.locations {
+            if !l.href().is_empty() {
+                continue;
+            }
+            let Some(template) = l.attribute("href_template") else {
+                continue;
+            };
+            let component = alloc::format!("{}", crate::escape::URL_COMPONENT.encode(handle));
+            let path = alloc::format!("{}", crate::escape::PROXY_PATH.encode(handle));
+            let href = template
+                .replace("{hdl}", &component)
+                .replace("{hdl:path}", &path);
+            l.attributes.retain(|(n, _)| n != "href");
+            l.attributes.push(("href".to_string(), href));
+        }
+    }
+
+    /// The attributes of `<locations>`, for the first of several values that has them.
+    pub(crate) fn inherit_attributes(&mut self, other: &Locations) {
+        for (n, v) in &other.attributes {
+            if self.attribute(n).is_none() {
+                self.attributes.push((n.clone(), v.clone()));
+            }
         }
     }
 
@@ -507,7 +675,7 @@ fn weighted<'l>(left: &[&'l Location], random: &mut impl RandomSource) -> &'l Lo
         .unwrap_or(&left[0])
 }
 
-fn read_location(node: roxmltree::Node<'_, '_>) -> Result<Location, String> {
+fn read_location(node: roxmltree::Node<'_, '_>, lenient: bool) -> Result<Location, String> {
     let attributes: Vec<(String, String)> = node
         .attributes()
         .map(|a| (a.name().to_string(), a.value().to_string()))
@@ -518,11 +686,17 @@ fn read_location(node: roxmltree::Node<'_, '_>) -> Result<Location, String> {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     };
-    if get("href").map_or(true, str::is_empty) {
+    if !lenient && get("href").map_or(true, str::is_empty) {
         return Err("a <location> without href (SPEC L1)".to_string());
     }
     let weight = match get("weight") {
         None => 1.0,
+        Some(w) if lenient => w
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|w| w.is_finite())
+            .unwrap_or(1.0),
         Some(w) => w
             .trim()
             .parse::<f64>()
@@ -532,6 +706,7 @@ fn read_location(node: roxmltree::Node<'_, '_>) -> Result<Location, String> {
     };
     let score = match get("score") {
         None => None,
+        Some(s) if lenient => s.trim().parse::<f64>().ok().filter(|s| s.is_finite()),
         Some(s) => Some(
             s.trim()
                 .parse::<f64>()

@@ -27,9 +27,10 @@ mod tree;
 mod value;
 
 pub use error::{RecordError, RecordErrorKind};
+pub use json::jsonp;
 pub use loc::{ChooseBy, ClientContext, Location, Locations, LOC_TYPE};
 pub use markup::escape_markup;
 pub use random::{RandomSource, SplitMix64};
 pub use response::{Response, ResponseCode};
-pub use select::{Filter, Redirect, ALIAS_TYPE, URL_TYPE};
+pub use select::{Filter, ProxyRedirect, Redirect, ALIAS_TYPE, URL_TYPE};
 pub use value::{Admin, AdminPermissions, Data, HandleValue, Ttl, ValueReference};

@@ -38,6 +38,18 @@ impl SplitMix64 {
     pub const fn new(seed: u64) -> Self {
         Self { state: seed }
     }
+
+    /// A seed for choices that need not repeat: the clock's nanoseconds and the process id
+    /// (two processes started in the same nanosecond choose differently).
+    #[cfg(feature = "std")]
+    #[must_use]
+    pub fn seed_from_clock() -> u64 {
+        extern crate std;
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        nanos ^ (u64::from(std::process::id()) << 32)
+    }
 }
 
 impl RandomSource for SplitMix64 {

@@ -45,6 +45,14 @@ impl Response {
         }
     }
 
+    /// The same response about `handle` instead (the handle as a request asked for it,
+    /// where the service compares handles without ASCII case).
+    #[must_use]
+    pub fn with_handle(mut self, handle: Handle) -> Self {
+        self.handle = Some(handle);
+        self
+    }
+
     /// The response code.
     #[must_use]
     pub fn code(&self) -> ResponseCode {

@@ -8,7 +8,7 @@ use super::error::RecordError;
 use super::loc::{ClientContext, Location, Locations, LOC_TYPE};
 use super::random::RandomSource;
 use super::response::{Response, ResponseCode};
-use super::value::{type_matches, HandleValue};
+use super::value::{is_type_or_subtype, type_matches, Data, HandleValue, Ttl};
 use crate::handle::Handle;
 
 /// The type of the values the proxy redirects to.
@@ -111,7 +111,7 @@ impl Response {
     pub fn alias(&self) -> Option<Handle> {
         self.values()
             .iter()
-            .filter(|v| v.value_type == ALIAS_TYPE)
+            .filter(|v| v.value_type.eq_ignore_ascii_case(ALIAS_TYPE))
             .find_map(|v| Handle::parse(v.as_text()?.trim()).ok())
     }
 
@@ -134,21 +134,29 @@ impl Response {
             .collect()
     }
 
+    /// The `10320/loc` values that read, in order. One that does not is passed over, as
+    /// the reference proxy passes over a value its XML reader gives nothing for: the
+    /// handle's other values still redirect ([`Response::locations`] says what is wrong).
+    fn readable_locations(&self) -> impl Iterator<Item = (&HandleValue, Locations)> {
+        self.values()
+            .iter()
+            .filter(|v| v.value_type == LOC_TYPE)
+            .filter_map(|v| Some((v, Locations::parse(v.as_text()?).ok()?)))
+    }
+
     /// Where the proxy redirects `client` (PROXY §1, L2–L4): a location chosen from the
-    /// `10320/loc` values, in their order, when one of them has any; else one of the URL
-    /// values at random; `None` when there is neither, and the proxy shows the values.
-    ///
-    /// # Errors
-    ///
-    /// A `10320/loc` value that is not a `<locations>` value.
+    /// `10320/loc` values that read, in their order, when one of them has any; else one of
+    /// the URL values at random; `None` when there is neither, and the proxy shows the
+    /// values.
+    #[must_use]
     pub fn redirect(
         &self,
         client: &ClientContext,
         random: &mut impl RandomSource,
-    ) -> Result<Option<Redirect<'_>>, RecordError> {
-        for (value, locations) in self.locations()? {
+    ) -> Option<Redirect<'_>> {
+        for (value, locations) in self.readable_locations() {
             if let Some(l) = locations.choose(client, random) {
-                return Ok(Some(Redirect::Location(value, l.clone())));
+                return Some(Redirect::Location(value, l.clone()));
             }
         }
         let urls: Vec<&HandleValue> = self
@@ -156,21 +164,19 @@ impl Response {
             .iter()
             .filter(|v| v.value_type == URL_TYPE && v.as_text().is_some())
             .collect();
-        Ok(match urls.len() {
+        match urls.len() {
             0 => None,
             n => Some(Redirect::Url(urls[random.below(n)])),
-        })
+        }
     }
 
-    /// What `action=showurls` answers: every location of the `10320/loc` values, or, when
-    /// there are none, the URL values as locations, as one `<locations>` document.
-    ///
-    /// # Errors
-    ///
-    /// A `10320/loc` value that is not a `<locations>` value.
-    pub fn show_urls(&self) -> Result<String, RecordError> {
+    /// What `action=showurls` answers: every location of the `10320/loc` values that
+    /// read, or, when there are none, the URL values as locations, as one `<locations>`
+    /// document.
+    #[must_use]
+    pub fn show_urls(&self) -> String {
         let mut all: Option<Locations> = None;
-        for (_, l) in self.locations()? {
+        for (_, l) in self.readable_locations() {
             match &mut all {
                 Some(a) => a.extend(l),
                 None => all = Some(l),
@@ -184,6 +190,200 @@ impl Response {
                     .filter_map(HandleValue::as_text),
             )
         });
-        Ok(all.to_xml())
+        all.to_xml()
+    }
+
+    /// Where the reference proxy redirects `client` (PROXY §1, L5): with `10320/loc` values
+    /// that read, one location chosen from all of their locations together, beside which
+    /// the URL values stand as locations of weight 0 (`mode="legacy"`); without, the first
+    /// `URL` value, else the first of its subtypes. `None` when there is nowhere to go.
+    #[must_use]
+    pub fn proxy_redirect(
+        &self,
+        client: &ClientContext,
+        random: &mut impl RandomSource,
+    ) -> Option<ProxyRedirect> {
+        match self.all_locations() {
+            Some((locations, used)) => {
+                let chosen = locations
+                    .choose_as_proxy(client, random)
+                    .filter(|l| !l.href().is_empty())?;
+                let status = chosen
+                    .attribute("http_sc")
+                    .or_else(|| locations.attribute("http_sc"));
+                Some(ProxyRedirect {
+                    url: chosen.href().into(),
+                    status: redirect_status(status),
+                    vary_accept: locations.locations().iter().any(|l| {
+                        l.attribute("http_role")
+                            .is_some_and(|r| r.contains("conneg"))
+                    }),
+                    ttls: used.iter().filter_map(|v| v.ttl().cloned()).collect(),
+                })
+            }
+            None => {
+                let v = self.legacy_url()?;
+                Some(ProxyRedirect {
+                    url: v.as_text()?.into(),
+                    status: 302,
+                    vary_accept: false,
+                    ttls: v.ttl().cloned().into_iter().collect(),
+                })
+            }
+        }
+    }
+
+    /// What the reference proxy's `action=showurls` lists (L5): every location of the
+    /// `10320/loc` values that read, with the URL values after them as `mode="legacy"`
+    /// locations; without such values, the URL values (the first of weight 1, the others
+    /// 0; their subtypes only when there is no plain `URL`). `None` when there is no
+    /// location at all (the proxy shows the values instead).
+    #[must_use]
+    pub fn proxy_show_urls(&self) -> Option<String> {
+        if let Some((all, _)) = self.all_locations() {
+            return Some(all.to_xml_as_proxy());
+        }
+        let plain = self
+            .values()
+            .iter()
+            .any(|v| v.value_type.eq_ignore_ascii_case(URL_TYPE));
+        let mut all = Locations::empty();
+        let mut first = true;
+        for v in self.values() {
+            let fits = if plain {
+                v.value_type.eq_ignore_ascii_case(URL_TYPE)
+            } else {
+                is_type_or_subtype(&v.value_type, URL_TYPE)
+            };
+            if let (true, Some(href)) = (fits, v.as_text()) {
+                all.push_legacy(href, if first { 1.0 } else { 0.0 });
+                first = false;
+            }
+        }
+        (!first).then(|| all.to_xml_as_proxy())
+    }
+
+    /// The first `URL` value, else the first of its subtypes.
+    fn legacy_url(&self) -> Option<&HandleValue> {
+        let urls = || self.values().iter().filter(|v| v.as_text().is_some());
+        urls()
+            .find(|v| v.value_type.eq_ignore_ascii_case(URL_TYPE))
+            .or_else(|| urls().find(|v| is_type_or_subtype(&v.value_type, URL_TYPE)))
+    }
+
+    /// The locations of every `10320/loc` value that reads, then the URL values as legacy
+    /// locations (weight 0, as beside locations), and the values they came from; `None`
+    /// when no `10320/loc` value reads.
+    fn all_locations(&self) -> Option<(Locations, Vec<&HandleValue>)> {
+        let mut all: Option<Locations> = None;
+        let mut used = Vec::new();
+        for v in self
+            .values()
+            .iter()
+            .filter(|v| is_type_or_subtype(&v.value_type, LOC_TYPE))
+        {
+            let Some(l) = v
+                .as_text()
+                .and_then(|xml| Locations::parse_as_proxy(xml).ok())
+            else {
+                continue;
+            };
+            used.push(v);
+            match &mut all {
+                Some(a) => {
+                    a.inherit_attributes(&l);
+                    a.extend(l);
+                }
+                None => all = Some(l),
+            }
+        }
+        let mut all = all?;
+        if let Some(handle) = &self.handle {
+            all.apply_templates(handle.as_str());
+        }
+        for v in self.values() {
+            if is_type_or_subtype(&v.value_type, URL_TYPE) {
+                if let Some(href) = v.as_text() {
+                    all.push_legacy(href, 0.0);
+                    used.push(v);
+                }
+            }
+        }
+        Some((all, used))
+    }
+}
+
+impl Response {
+    /// The record as the reference server holds and writes it (R6): data that is UTF-8
+    /// text without control characters (but white space) is `string` whatever format it
+    /// was given in, other bytes are `base64`; a timestamp of 0 and the usual permissions
+    /// (`1110`) are left out. `admin`, `vlist`, `site` and other formats stay as they are.
+    #[must_use]
+    pub fn as_reference_writes(&self) -> Self {
+        let mut out = self.clone();
+        if let Some(values) = &mut out.values {
+            for v in values {
+                let bytes: Option<&[u8]> = match &v.data {
+                    Data::String(s) => Some(s.as_bytes()),
+                    Data::Base64 { bytes, .. } | Data::Hex { bytes, .. } => Some(bytes),
+                    _ => None,
+                };
+                if let Some(bytes) = bytes {
+                    let text = core::str::from_utf8(bytes).ok().filter(|t| {
+                        !t.bytes()
+                            .any(|b| (b < 0x20 && !(0x09..=0x13).contains(&b)) || b == 0x7f)
+                    });
+                    let data = match text {
+                        Some(t) => Data::String(t.into()),
+                        None => Data::Base64 {
+                            bytes: bytes.to_vec(),
+                            text: super::json::base64_encode(bytes),
+                        },
+                    };
+                    v.data = data;
+                }
+                if v.timestamp.as_deref().is_some_and(is_epoch) {
+                    v.timestamp = None;
+                }
+                if v.permissions.as_deref() == Some("1110") {
+                    v.permissions = None;
+                }
+            }
+        }
+        out
+    }
+}
+
+/// An ISO 8601 time that is the Unix epoch (the reference's timestamp 0).
+fn is_epoch(t: &str) -> bool {
+    matches!(
+        t,
+        "1970-01-01T00:00:00Z" | "1970-01-01T00:00:00.000Z" | "1970-01-01T00:00:00+00:00"
+    )
+}
+
+/// A redirect as the reference proxy sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProxyRedirect {
+    /// The URL, as the value holds it (not yet encoded for a header).
+    pub url: String,
+    /// The HTTP status: 302, or the `http_sc` of the location or of its `<locations>`
+    /// (301, 303, 307, 308).
+    pub status: u16,
+    /// Some location does content negotiation (`http_role` holding `conneg`): the answer
+    /// varies with `Accept`.
+    pub vary_accept: bool,
+    /// The times to live of the values used (the redirect expires at the earliest).
+    pub ttls: Vec<Ttl>,
+}
+
+/// The status an `http_sc` asks for: 301, 302, 303, 307 or 308; anything else is 302.
+fn redirect_status(http_sc: Option<&str>) -> u16 {
+    match http_sc.map(str::trim) {
+        Some("301") => 301,
+        Some("303") => 303,
+        Some("307") => 307,
+        Some("308") => 308,
+        _ => 302,
     }
 }

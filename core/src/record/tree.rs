@@ -4,11 +4,12 @@
 //! are borrowed and an object is a list of its fields.
 
 use alloc::borrow::Cow;
+use alloc::collections::BTreeSet;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 /// A JSON value, its strings borrowed where the text holds them unescaped.
@@ -16,12 +17,13 @@ use serde_json::{Map, Number, Value};
 pub(crate) enum Node<'a> {
     Null,
     Bool(bool),
-    /// The number as written (serde_json's `arbitrary_precision`: never rounded).
+    /// The number as serde_json reads it, as text: an integer exactly (within 64 bits),
+    /// any other number as the nearest `f64`.
     Number(Cow<'a, str>),
     String(Cow<'a, str>),
     Array(Vec<Node<'a>>),
-    /// The fields in the order written; a repeated name: the last counts, as in
-    /// `serde_json::Value`.
+    /// The fields in the order written, each name once (a name written twice is an
+    /// error: [`DUPLICATE_KEY`]).
     Object(Vec<(Cow<'a, str>, Node<'a>)>),
 }
 
@@ -36,7 +38,7 @@ impl<'a> Node<'a> {
     /// The value of the field `name`, when this is an object that has it.
     pub(crate) fn get(&self, name: &str) -> Option<&Node<'a>> {
         match self {
-            Node::Object(fields) => fields.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v),
+            Node::Object(fields) => fields.iter().find(|(k, _)| k == name).map(|(_, v)| v),
             _ => None,
         }
     }
@@ -77,9 +79,14 @@ impl<'a> Node<'a> {
     }
 }
 
-/// The key serde_json gives a number under `arbitrary_precision`: the number is the value
-/// of a one-field map with this key.
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+/// How the error of a name written twice in one object begins. serde_json's `Value` keeps
+/// the last and says nothing; a record whose `handle` or `index` is written twice is
+/// ambiguous, so it is refused, where it is.
+pub(crate) const DUPLICATE_KEY: &str = "duplicate key ";
+
+/// Objects with more fields than this find a repeated name in a set rather than by a scan
+/// of the fields before it (a record's objects have a handful; a hostile one, any number).
+const SCANNED_FIELDS: usize = 16;
 
 impl<'de> Deserialize<'de> for Node<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -179,13 +186,22 @@ impl<'de> Visitor<'de> for NodeVisitor {
         let Some(Key(first)) = map.next_key()? else {
             return Ok(Node::Object(Vec::new()));
         };
-        if first == NUMBER_TOKEN {
-            let text: String = map.next_value()?;
-            return Ok(Node::Number(Cow::Owned(text)));
-        }
-        let mut fields = Vec::with_capacity(8);
+        let mut fields: Vec<(Cow<'de, str>, Node<'de>)> = Vec::with_capacity(8);
         fields.push((first, map.next_value()?));
+        let mut names: Option<BTreeSet<Cow<'de, str>>> = None;
         while let Some(Key(k)) = map.next_key()? {
+            let repeated = match &mut names {
+                Some(names) => !names.insert(k.clone()),
+                None if fields.len() < SCANNED_FIELDS => fields.iter().any(|(name, _)| *name == k),
+                None => {
+                    let set: &mut BTreeSet<_> =
+                        names.insert(fields.iter().map(|(name, _)| name.clone()).collect());
+                    !set.insert(k.clone())
+                }
+            };
+            if repeated {
+                return Err(A::Error::custom(format_args!("{DUPLICATE_KEY}{k:?}")));
+            }
             fields.push((k, map.next_value()?));
         }
         Ok(Node::Object(fields))
@@ -198,11 +214,11 @@ mod tests {
 
     #[test]
     fn reads_as_serde_json_does() {
-        let text = r#"{"a":[1,-2,3.5,1e400,12345678901234567890123],"b":{"c":null,"d":true},"e":"x\"y","a":"last"}"#;
+        let text = r#"{"a":[1,-2,3.5,1e300,18446744073709551615],"b":{"c":null,"d":true},"e":"x\"y","f":"last"}"#;
         let node: Node<'_> = serde_json::from_str(text).unwrap();
         let value: Value = serde_json::from_str(text).unwrap();
         assert_eq!(node.to_value(), value);
-        assert_eq!(node.get("a").and_then(Node::as_str), Some("last"));
+        assert_eq!(node.get("f").and_then(Node::as_str), Some("last"));
         assert!(matches!(node.get("e"), Some(Node::String(Cow::Owned(_)))));
         assert_eq!(Node::of(&value).to_value(), value);
         // Unescaped strings are borrowed.
@@ -211,6 +227,34 @@ mod tests {
             node.get("k"),
             Some(Node::String(Cow::Borrowed("v")))
         ));
+    }
+
+    /// A name twice in one object is an error at the second (where serde_json's `Value`
+    /// keeps the last), in a small object and a large one, also when one of the two is
+    /// written with an escape.
+    #[test]
+    fn a_name_twice_is_refused() {
+        for text in [
+            r#"{"a":1,"b":2,"a":3}"#.to_string(),
+            r#"{"a":1,"\u0061":3}"#.to_string(),
+            format!(
+                "{{{},\"k7\":0}}",
+                (0..40)
+                    .map(|i| format!("\"k{i}\":{i}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+        ] {
+            let e = serde_json::from_str::<Node<'_>>(&text).unwrap_err();
+            assert!(e.to_string().starts_with(DUPLICATE_KEY), "{text}: {e}");
+        }
+        let e = serde_json::from_str::<Node<'_>>(r#"{"x":{"a":1},"y":{"a":1,"a":2}}"#).unwrap_err();
+        assert_eq!(e.to_string(), "duplicate key \"a\" at line 1 column 27");
+        // The same name in different objects is no repetition.
+        assert!(
+            serde_json::from_str::<Node<'_>>(r#"{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}]}"#)
+                .is_ok()
+        );
     }
 
     #[test]

@@ -48,6 +48,21 @@ impl HandleValue {
         self
     }
 
+    /// The same value with its own permissions, as the reference server writes them
+    /// (`"1110"`: administrators read and write, anyone reads; R2).
+    #[must_use]
+    pub fn with_permissions(mut self, permissions: &str) -> Self {
+        self.permissions = Some(permissions.into());
+        self
+    }
+
+    /// The same value with references to values of other handles.
+    #[must_use]
+    pub fn with_references(mut self, references: Vec<ValueReference>) -> Self {
+        self.references = Some(references);
+        self
+    }
+
     /// The index, unique within the record.
     #[must_use]
     pub fn index(&self) -> u32 {
@@ -99,9 +114,9 @@ impl HandleValue {
         }
     }
 
-    /// Whether a type filter selects this value (R4): the same type, or, for a filter that
-    /// ends in `.`, that type and its subtypes (`HS_SITE.` selects `HS_SITE` and
-    /// `HS_SITE.PREFIX`).
+    /// Whether a type filter selects this value (R4): the same type without ASCII case, or,
+    /// for a filter that ends in `.`, that type and its subtypes (`HS_SITE.` selects
+    /// `HS_SITE` and `HS_SITE.PREFIX`).
     #[must_use]
     pub fn has_type(&self, filter: &str) -> bool {
         type_matches(filter, &self.value_type)
@@ -109,16 +124,28 @@ impl HandleValue {
 }
 
 /// R4: `filter` selects `value_type`.
+/// Types compare without ASCII case, as the reference proxy and server compare them.
 pub(crate) fn type_matches(filter: &str, value_type: &str) -> bool {
     match filter.strip_suffix('.') {
         Some(parent) => {
-            value_type == parent
-                || value_type
-                    .strip_prefix(parent)
-                    .is_some_and(|rest| rest.starts_with('.'))
+            value_type.eq_ignore_ascii_case(parent)
+                || (value_type
+                    .get(..parent.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(parent))
+                    && value_type.as_bytes().get(parent.len()) == Some(&b'.'))
         }
-        None => value_type == filter,
+        None => value_type.eq_ignore_ascii_case(filter),
     }
+}
+
+/// `value_type` is `of` or one of its subtypes (`URL.mirror` of `URL`), without ASCII case:
+/// what the reference's `hasType` says.
+pub(crate) fn is_type_or_subtype(value_type: &str, of: &str) -> bool {
+    value_type.eq_ignore_ascii_case(of)
+        || (value_type
+            .get(..of.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(of))
+            && value_type.as_bytes().get(of.len()) == Some(&b'.'))
 }
 
 /// A time to live (R2): seconds, or, rarely, an absolute expiry time (ISO 8601, as written).

@@ -1,0 +1,171 @@
+//! Resolution from a root whose site is a server on loopback, so that the whole path runs
+//! without the internet: the prefix handle at the root, its site of two servers, the
+//! server the site's hash picks (each handle is held by that server only), a service
+//! handle, and answers for handles that are not there.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use handle_net::client::{Timeouts, Transport};
+use handle_net::hash::server_index;
+use handle_net::resolver::{expiration, ResolveError, Resolver};
+use handle_net::server::{serve, Service};
+use handle_net::Records;
+use handle_proto::{
+    Body, Interface, Message, Protocol, ResponseCode, ServerInfo, SiteInfo, WireValue,
+};
+use tokio::net::{TcpListener, UdpSocket};
+
+struct Map(HashMap<String, Vec<WireValue>>);
+
+impl Records for Map {
+    fn values(&self, handle: &str) -> Result<Option<Vec<WireValue>>, String> {
+        Ok(self.0.get(handle).cloned())
+    }
+}
+
+async fn bind() -> (UdpSocket, TcpListener, u16) {
+    loop {
+        let tcp = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = tcp.local_addr().unwrap().port();
+        if let Ok(udp) = UdpSocket::bind(("127.0.0.1", port)).await {
+            return (udp, tcp, port);
+        }
+    }
+}
+
+fn site(ports: &[u16], serial: u16) -> SiteInfo {
+    SiteInfo {
+        format_version: 1,
+        protocol: (2, 11),
+        serial,
+        primary_mask: 0x80,
+        hash_option: 2,
+        hash_filter: Vec::new(),
+        attributes: Vec::new(),
+        servers: ports
+            .iter()
+            .enumerate()
+            .map(|(i, &port)| ServerInfo {
+                id: i as u32 + 1,
+                address: ServerInfo::address_bytes([127, 0, 0, 1].into()),
+                public_key: Vec::new(),
+                interfaces: vec![
+                    Interface::query(Protocol::Udp, port),
+                    Interface::query(Protocol::Tcp, port),
+                ],
+            })
+            .collect(),
+    }
+}
+
+fn start(
+    records: HashMap<String, Vec<WireValue>>,
+    sockets: (UdpSocket, TcpListener, u16),
+    site: SiteInfo,
+) {
+    let (udp, tcp, _) = sockets;
+    let service = Service::new(Arc::new(Map(records)), site);
+    tokio::spawn(serve(service, udp, tcp, std::future::pending()));
+}
+
+/// A root server, a site of two servers for the prefix `TEST`, and a service handle for
+/// the prefix `SERV` whose site is the same two servers.
+async fn world() -> Resolver {
+    let root_sockets = bind().await;
+    let (one, two) = (bind().await, bind().await);
+    let test_site = site(&[one.2, two.2], 7);
+    let root_site = site(&[root_sockets.2], 1);
+    let site_value = |index| WireValue::new(index, "HS_SITE", &test_site.to_bytes());
+    let root_records = HashMap::from([
+        ("0.NA/TEST".to_owned(), vec![site_value(1)]),
+        (
+            "0.NA/SERV".to_owned(),
+            vec![WireValue::new(1, "HS_SERV", b"0.SERV/test")],
+        ),
+        ("0.SERV/test".to_owned(), vec![site_value(1)]),
+    ]);
+    // Each handle on the server the site's hash picks, and only there.
+    let mut held = [HashMap::new(), HashMap::new()];
+    for prefix in ["TEST", "SERV"] {
+        for i in 0..20 {
+            let handle = format!("{prefix}/{i}");
+            let k = server_index(&test_site, handle.as_bytes()).unwrap();
+            held[k].insert(
+                handle.clone(),
+                vec![WireValue::new(1, "URL", handle.as_bytes())],
+            );
+        }
+    }
+    assert!(
+        !held[0].is_empty() && !held[1].is_empty(),
+        "both servers hold some"
+    );
+    let [held_one, held_two] = held;
+    start(held_one, one, test_site.clone());
+    start(held_two, two, test_site);
+    start(root_records, root_sockets, root_site.clone());
+    Resolver::new(
+        &[WireValue::new(1, "HS_SITE", &root_site.to_bytes())],
+        Timeouts::default(),
+    )
+}
+
+#[tokio::test]
+async fn from_the_root_to_the_server_that_holds_the_handle() {
+    let resolver = world().await;
+    for transports in [vec![Transport::Udp], vec![Transport::Tcp]] {
+        let resolver = resolver.clone().with_transports(transports);
+        for prefix in ["TEST", "SERV", "test"] {
+            for i in 0..20 {
+                let handle = format!("{prefix}/{i}");
+                let answer = resolver
+                    .resolve(&Message::resolution(
+                        handle.as_bytes(),
+                        &[],
+                        &[],
+                        expiration(),
+                    ))
+                    .await
+                    .unwrap_or_else(|e| panic!("{handle}: {e}"));
+                // (The servers' records are case-sensitive: `test/…` is not held.)
+                if prefix == "test" {
+                    assert_eq!(answer.header.response_code, ResponseCode::HANDLE_NOT_FOUND);
+                    continue;
+                }
+                let Body::Resolution { values, .. } = &answer.body else {
+                    panic!("{handle}: {:?}", answer.header.response_code)
+                };
+                assert_eq!(values[0].data, handle.as_bytes());
+            }
+        }
+    }
+    // A prefix the root does not know: no service, said so.
+    let e = resolver
+        .resolve(&Message::resolution(b"NOPE/1", &[], &[], expiration()))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, ResolveError::NoService(_)), "{e}");
+    assert!(e.to_string().contains("0.NA/NOPE"), "{e}");
+}
+
+/// A root that does not answer: the resolver gives up after its timeouts, on every
+/// transport, and says so.
+#[tokio::test]
+async fn an_unreachable_root_is_an_error() {
+    let (udp, tcp, port) = bind().await;
+    drop((udp, tcp));
+    let root = site(&[port], 1);
+    let timeouts = Timeouts {
+        udp: vec![std::time::Duration::from_millis(50)],
+        tcp: std::time::Duration::from_millis(200),
+    };
+    let resolver = Resolver::new(&[WireValue::new(1, "HS_SITE", &root.to_bytes())], timeouts);
+    let e = resolver
+        .resolve(&Message::resolution(b"TEST/1", &[], &[], expiration()))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, ResolveError::Unreachable(_)), "{e}");
+    let _ = SocketAddr::from(([127, 0, 0, 1], port));
+}

@@ -1,0 +1,152 @@
+"""Cleaning a million messy identifier lines from Python: idutils (is_doi +
+normalize_doi), handle_id.clean one line at a time, handle_id.arrow.clean over the
+column, and the `hdl clean` command on the same file, in one run.
+
+    python python/bench.py [--lines N] [--hdl target/release/hdl]
+
+The lines are made here, reproducibly (seed 1), from the real DOIs and handles of the
+corpus the repository carries, written as catalogues write them: labels, brackets and
+quotes, resolver URLs with and without scheme, trailing punctuation, white space, case.
+idutils is timed only where it is installed (pip install idutils).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# The installed package, not python/handle_id/ beside this script (no native module there).
+sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+
+def base_identifiers() -> list[str]:
+    ids = []
+    with open(ROOT / "tests" / "corpus" / "real_ids.jsonl", encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            if r["kind"] in ("doi", "handle") and "\n" not in r["id"]:
+                ids.append(r["id"].strip().rstrip(".,;"))
+    return ids
+
+
+WRAPS = [
+    "{}", "{}", "{}", "doi:{}", "DOI: {}", "DOI {}", "doi: {}", "https://doi.org/{}",
+    "http://dx.doi.org/{}", "doi.org/{}", "dx.doi.org/{}", "https://hdl.handle.net/{}",
+    "hdl.handle.net/{}", "({})", "[{}]", "\"{}\"", "<{}>", "{}.", "{},", "{};", " {} ",
+    "\t{}", "info:doi/{}", "hdl:{}", "https://doi.org/{}?via=x", "(doi:{}).",
+]
+
+
+def messy_lines(n: int) -> list[str]:
+    rng = random.Random(1)
+    ids = base_identifiers()
+    out = []
+    for _ in range(n):
+        h = rng.choice(ids)
+        if rng.random() < 0.3:
+            h = h.upper()
+        out.append(rng.choice(WRAPS).format(h))
+    return out
+
+
+def timed(label: str, fn, results: dict) -> None:
+    best = None
+    for _ in range(3):
+        t = time.perf_counter()
+        value = fn()
+        elapsed = time.perf_counter() - t
+        best = elapsed if best is None else min(best, elapsed)
+    results[label] = (best, value)
+    print(f"{label:45s} {best:7.3f} s", flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--lines", type=int, default=1_000_000)
+    p.add_argument("--hdl", default=os.environ.get("HDL", str(ROOT / "target" / "release" / "hdl")))
+    args = p.parse_args()
+
+    import handle_id
+    import handle_id.arrow
+    import pyarrow as pa
+
+    lines = messy_lines(args.lines)
+    print(f"{len(lines):,} lines, {sum(len(l) for l in lines) / 1e6:.1f} million characters")
+    results: dict = {}
+
+    try:
+        from idutils import is_doi, normalize_doi
+    except ImportError:
+        print("idutils: not installed, not timed")
+    else:
+
+        def idutils_run():
+            ok = 0
+            for l in lines:
+                if is_doi(l):
+                    normalize_doi(l)
+                    ok += 1
+            return ok
+
+        timed("idutils is_doi + normalize_doi", idutils_run, results)
+
+    clean = handle_id.clean
+    error = handle_id.HandleError
+
+    def scalar_run():
+        ok = 0
+        for l in lines:
+            try:
+                clean(l)
+                ok += 1
+            except error:
+                pass
+        return ok
+
+    timed("handle_id.clean, one line at a time", scalar_run, results)
+    column = pa.array(lines, type=pa.string())
+    timed("handle_id.arrow.clean (column made)", lambda: len(handle_id.arrow.clean(column)), results)
+    timed(
+        "handle_id.arrow.clean (with pa.array(list))",
+        lambda: len(handle_id.arrow.clean(pa.array(lines, type=pa.string()))),
+        results,
+    )
+
+    hdl = Path(args.hdl)
+    if hdl.is_file():
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write("\n".join(lines) + "\n")
+            path = f.name
+        try:
+            def hdl_run():
+                with open(os.devnull, "wb") as null:
+                    subprocess.run([str(hdl), "clean", path], stdout=null, stderr=subprocess.DEVNULL)
+                return 0
+
+            timed(f"hdl clean FILE ({hdl.name}, a process)", hdl_run, results)
+        finally:
+            os.unlink(path)
+    else:
+        print(f"{hdl}: no such command, `hdl clean` not timed (cargo build --release -p handle-cli)")
+
+    cleaned = results["handle_id.clean, one line at a time"]
+    print(f"\nhandle_id cleaned {cleaned[1]:,} of {len(lines):,} lines", end="")
+    if "idutils is_doi + normalize_doi" in results:
+        print(f"; idutils took {results['idutils is_doi + normalize_doi'][1]:,} as DOIs")
+        base = results["idutils is_doi + normalize_doi"][0]
+        for label, (t, _) in results.items():
+            print(f"  {label:45s} {base / t:6.1f}x idutils' speed, {t / len(lines) * 1e9:6.0f} ns a line")
+    else:
+        print()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

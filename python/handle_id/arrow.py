@@ -1,0 +1,85 @@
+"""The scalar functions over whole columns, through the Arrow C data interface.
+
+Each function takes an Arrow array of strings or binary (``string``, ``large_string``,
+``string_view``, ``binary``, ``large_binary``, ``binary_view``; a ``pyarrow.Array``, a
+``pyarrow.ChunkedArray``, or anything with ``__arrow_c_array__`` or
+``__arrow_c_stream__`` such as a Polars Series), and returns a ``pyarrow`` array of the
+same length: no Python object is made per value, and the work runs without the GIL. A
+null stays null. A binary value that is not UTF-8 is an error (``invalid-utf8``, H5),
+as the ``hdl`` command says of such a line.
+
+>>> import pyarrow as pa, handle_id.arrow
+>>> out = handle_id.arrow.clean(pa.array(["DOI: 10.1000/ABC.", "nothing", None]))
+>>> out.field("handle").to_pylist()
+['10.1000/abc', None, None]
+>>> out.field("fixes").to_pylist()[0]
+['label', 'surrounding-whitespace', 'trailing-punctuation', 'case-folded']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pyarrow as pa
+
+from . import _handle_id as _native
+
+__all__ = ["is_valid", "recognize", "canonical", "clean", "to_form", "extract"]
+
+
+def _apply(fn: Callable[..., Any], array: Any, *args: Any, **kwargs: Any) -> Any:
+    """Runs ``fn`` on each chunk of ``array`` and gathers the results."""
+    if isinstance(array, pa.ChunkedArray):
+        chunks = [fn(c, *args, **kwargs) for c in array.chunks]
+        if not chunks:
+            # The result type, from an empty chunk of the input's type.
+            empty = fn(pa.array([], type=array.type), *args, **kwargs)
+            return pa.chunked_array([], type=empty.type)
+        return pa.chunked_array(chunks)
+    if not hasattr(array, "__arrow_c_array__"):
+        if hasattr(array, "__arrow_c_stream__"):
+            return _apply(fn, pa.chunked_array(array), *args, **kwargs)
+        array = pa.array(array)
+    return fn(array, *args, **kwargs)
+
+
+def is_valid(array: Any) -> Any:
+    """Whether each value is a bare handle (``handle_id.is_valid``): a ``bool`` array."""
+    return _apply(_native.arrow_is_valid, array)
+
+
+def recognize(array: Any, **options: Any) -> Any:
+    """``handle_id.recognize`` over a column: a struct array of ``handle`` (decoded),
+    ``form`` and ``error`` (the library's message; null when the value holds a handle).
+    ``form`` is the form the value appears to be written in even when it is invalid.
+    Options as for ``handle_id.recognize``."""
+    return _apply(_native.arrow_recognize, array, **options)
+
+
+def canonical(array: Any, **options: Any) -> Any:
+    """Each value read in any written form (as ``handle_id.recognize`` reads it), as its
+    handle's canonical text (a DOI in ASCII lowercase): a ``string`` array, null where the
+    value holds no handle. Options as for ``handle_id.recognize``."""
+    return _apply(_native.arrow_canonical, array, **options)
+
+
+def clean(array: Any, *, keep_case: bool = False, **options: Any) -> Any:
+    """``handle_id.clean`` over a column: a struct array of ``handle`` (canonical, or as
+    written with ``keep_case``), ``form``, ``fixes`` (the fixes' codes, in order) and
+    ``error`` (the library's message; null when the value was cleaned)."""
+    return _apply(_native.arrow_clean, array, keep_case=keep_case, **options)
+
+
+def to_form(array: Any, form: str, *, base: str | None = None, **options: Any) -> Any:
+    """Each value read in any written form and written in ``form`` (one of
+    ``handle_id.FORMS``): a struct array of ``handle``, ``form`` (the form read),
+    ``output`` and ``error``."""
+    return _apply(_native.arrow_to_form, array, form, base=base, **options)
+
+
+def extract(array: Any, **options: Any) -> Any:
+    """``handle_id.extract`` over a column: for each value a list of structs ``start``,
+    ``end``, ``text``, ``form``, ``handle``. Offsets are Python string offsets for a
+    string column and byte offsets for a binary one (bytes that are not UTF-8 are never
+    part of an identifier)."""
+    return _apply(_native.arrow_extract, array, **options)

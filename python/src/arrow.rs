@@ -1,0 +1,483 @@
+//! The vectorised API (`handle_id.arrow`): the scalar functions over a whole Arrow array,
+//! taken and returned through the Arrow C data interface (no Python object per value).
+//! The work runs without the GIL.
+
+use std::sync::Arc;
+
+use arrow_array::builder::{BooleanBuilder, Int64Builder, ListBuilder, StringBuilder};
+use arrow_array::cast::AsArray;
+use arrow_array::{make_array, Array, ArrayRef, ListArray, StructArray};
+use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer};
+use arrow_data::ArrayData;
+use arrow_pyarrow::{FromPyArrow, ToPyArrow};
+use arrow_schema::{DataType, Field, Fields};
+use handle_id::{Form, HandleRef, Options, ParseError, ProxyBase};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+
+use crate::offsets::CharIndex;
+use crate::options::{self, options};
+
+/// One value of the input column.
+enum Value<'a> {
+    /// A string column's value: offsets are Python string offsets into it.
+    Text(&'a str),
+    /// A binary column's value: offsets are byte offsets into it.
+    Bytes(&'a [u8]),
+}
+
+impl<'a> Value<'a> {
+    /// The value as text, or the error at its first byte that is not UTF-8 (H5), as the
+    /// `hdl` command says it of a line.
+    fn text(&self) -> Result<&'a str, ParseError> {
+        match *self {
+            Value::Text(s) => Ok(s),
+            Value::Bytes(b) => std::str::from_utf8(b)
+                .map_err(|_| HandleRef::parse_bytes(b).expect_err("not UTF-8")),
+        }
+    }
+}
+
+/// Calls `f` with each value of `array` (None for a null), in order.
+fn for_each(array: &dyn Array, mut f: impl FnMut(Option<Value<'_>>)) -> PyResult<()> {
+    match array.data_type() {
+        DataType::Utf8 => array
+            .as_string::<i32>()
+            .iter()
+            .for_each(|v| f(v.map(Value::Text))),
+        DataType::LargeUtf8 => array
+            .as_string::<i64>()
+            .iter()
+            .for_each(|v| f(v.map(Value::Text))),
+        DataType::Utf8View => array
+            .as_string_view()
+            .iter()
+            .for_each(|v| f(v.map(Value::Text))),
+        DataType::Binary => array
+            .as_binary::<i32>()
+            .iter()
+            .for_each(|v| f(v.map(Value::Bytes))),
+        DataType::LargeBinary => array
+            .as_binary::<i64>()
+            .iter()
+            .for_each(|v| f(v.map(Value::Bytes))),
+        DataType::BinaryView => array
+            .as_binary_view()
+            .iter()
+            .for_each(|v| f(v.map(Value::Bytes))),
+        DataType::Null => (0..array.len()).for_each(|_| f(None)),
+        other => {
+            return Err(PyTypeError::new_err(format!(
+                "expected an array of strings or binary, not {other}"
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// The input array, from any object that has `__arrow_c_array__` (pyarrow, and what
+/// speaks the Arrow PyCapsule interface).
+fn input(array: &Bound<'_, PyAny>) -> PyResult<ArrayData> {
+    ArrayData::from_pyarrow_bound(array)
+}
+
+fn output(py: Python<'_>, array: ArrayRef) -> PyResult<Py<PyAny>> {
+    Ok(array.to_data().to_pyarrow(py)?.unbind())
+}
+
+fn utf8(name: &str) -> Field {
+    Field::new(name, DataType::Utf8, true)
+}
+
+/// `is_valid` over a column: whether each value is a bare handle (null for null).
+#[pyfunction]
+fn arrow_is_valid(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let data = input(array)?;
+    let out = py.detach(|| -> PyResult<ArrayRef> {
+        let array = make_array(data);
+        let mut b = BooleanBuilder::with_capacity(array.len());
+        for_each(&array, |v| {
+            b.append_option(v.map(|v| match v {
+                Value::Text(s) => handle_id::validate(s).is_ok(),
+                Value::Bytes(b) => HandleRef::parse_bytes(b).is_ok(),
+            }));
+        })?;
+        Ok(Arc::new(b.finish()))
+    })?;
+    output(py, out)
+}
+
+/// The columns of a struct result, and its rows' validity (null where the input is).
+struct Rows {
+    nulls: NullBufferBuilder,
+    handle: StringBuilder,
+    form: StringBuilder,
+    error: StringBuilder,
+}
+
+impl Rows {
+    fn new(len: usize) -> Self {
+        Self {
+            nulls: NullBufferBuilder::new(len),
+            handle: StringBuilder::with_capacity(len, len * 24),
+            form: StringBuilder::with_capacity(len, len * 6),
+            error: StringBuilder::new(),
+        }
+    }
+
+    fn null(&mut self) {
+        self.nulls.append_null();
+        self.handle.append_null();
+        self.form.append_null();
+        self.error.append_null();
+    }
+
+    fn row(&mut self, handle: Result<&str, &ParseError>, form: Option<Form>) {
+        self.nulls.append_non_null();
+        self.form.append_option(form.map(Form::name));
+        match handle {
+            Ok(h) => {
+                self.handle.append_value(h);
+                self.error.append_null();
+            }
+            Err(e) => {
+                self.handle.append_null();
+                self.error.append_value(e.to_string());
+            }
+        }
+    }
+
+    fn finish(mut self, extra: Vec<(Field, ArrayRef)>) -> PyResult<ArrayRef> {
+        let mut fields = vec![utf8("handle"), utf8("form")];
+        let mut arrays: Vec<ArrayRef> =
+            vec![Arc::new(self.handle.finish()), Arc::new(self.form.finish())];
+        for (f, a) in extra {
+            fields.push(f);
+            arrays.push(a);
+        }
+        fields.push(utf8("error"));
+        arrays.push(Arc::new(self.error.finish()));
+        let nulls: Option<NullBuffer> = self.nulls.finish();
+        StructArray::try_new(Fields::from(fields), arrays, nulls)
+            .map(|s| Arc::new(s) as ArrayRef)
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
+    }
+}
+
+/// `recognize` over a column: struct rows of `handle` (decoded), `form` and `error` (the
+/// message, null when the value holds a handle).
+#[pyfunction]
+#[pyo3(signature = (array, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+fn arrow_recognize(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<Py<PyAny>> {
+    let o = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        None,
+    )?;
+    let data = input(array)?;
+    let out = py.detach(|| {
+        let array = make_array(data);
+        let mut rows = Rows::new(array.len());
+        for_each(&array, |v| match v {
+            None => rows.null(),
+            Some(v) => match v.text().and_then(|t| handle_id::recognize(t, &o)) {
+                Ok(u) => rows.row(Ok(u.handle().as_str()), Some(u.form())),
+                Err(e) => {
+                    let form = v.text().ok().and_then(|t| handle_id::detect(t, &o));
+                    rows.row(Err(&e), form);
+                }
+            },
+        })?;
+        rows.finish(vec![])
+    })?;
+    output(py, out)
+}
+
+/// Each value read in any written form (as `recognize` reads it), as its handle's
+/// canonical text (SPEC C1: a DOI in ASCII lowercase); null where the value is null or
+/// holds no handle.
+#[pyfunction]
+#[pyo3(signature = (array, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+fn arrow_canonical(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<Py<PyAny>> {
+    let o = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        None,
+    )?;
+    let data = input(array)?;
+    let out = py.detach(|| -> PyResult<ArrayRef> {
+        let array = make_array(data);
+        let mut b = StringBuilder::with_capacity(array.len(), array.len() * 24);
+        for_each(&array, |v| {
+            let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, &o)));
+            match read {
+                Some(Ok(u)) => b.append_value(u.handle().canonical().as_str()),
+                _ => b.append_null(),
+            }
+        })?;
+        Ok(Arc::new(b.finish()))
+    })?;
+    output(py, out)
+}
+
+/// `clean` over a column: struct rows of `handle` (canonical), `form`, `fixes` (their
+/// codes, in order) and `error` (the message, null when the value was cleaned).
+#[pyfunction]
+#[pyo3(signature = (array, *, keep_case = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[allow(clippy::too_many_arguments)]
+fn arrow_clean(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    keep_case: bool,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<Py<PyAny>> {
+    let o = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        None,
+    )?;
+    let data = input(array)?;
+    let out = py.detach(|| {
+        let array = make_array(data);
+        let mut rows = Rows::new(array.len());
+        let mut fixes = ListBuilder::new(StringBuilder::new());
+        for_each(&array, |v| match v {
+            None => {
+                rows.null();
+                fixes.append_null();
+            }
+            Some(v) => match v.text().and_then(|t| handle_id::clean(t, &o)) {
+                Ok(c) => {
+                    let h = if keep_case {
+                        c.as_written()
+                    } else {
+                        c.handle()
+                    };
+                    rows.row(Ok(h.as_str()), Some(c.form()));
+                    for f in c.fixes() {
+                        fixes.values().append_value(f.code().code());
+                    }
+                    fixes.append(true);
+                }
+                Err(e) => {
+                    let form = v.text().ok().and_then(|t| handle_id::detect(t, &o));
+                    rows.row(Err(&e), form);
+                    fixes.append_null();
+                }
+            },
+        })?;
+        let fixes = fixes.finish();
+        let field = Field::new("fixes", fixes.data_type().clone(), true);
+        rows.finish(vec![(field, Arc::new(fixes))])
+    })?;
+    output(py, out)
+}
+
+/// Each value read in any written form and written in `form`: struct rows of `handle`,
+/// `form` (the form read), `output` and `error`.
+#[pyfunction]
+#[pyo3(signature = (array, form, *, base = None, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[allow(clippy::too_many_arguments)]
+fn arrow_to_form(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    form: &str,
+    base: Option<&str>,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<Py<PyAny>> {
+    let o = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        None,
+    )?;
+    let to = options::form(form)?;
+    let base: Option<ProxyBase> = options::base(py, base)?;
+    let data = input(array)?;
+    let out = py.detach(|| {
+        let array = make_array(data);
+        let mut rows = Rows::new(array.len());
+        let mut written = StringBuilder::new();
+        for_each(&array, |v| match v {
+            None => {
+                rows.null();
+                written.append_null();
+            }
+            Some(v) => {
+                let read = v.text().and_then(|t| handle_id::recognize(t, &o));
+                let out = read
+                    .as_ref()
+                    .map_err(|e| *e)
+                    .and_then(|u| u.handle().to_form(to, base.as_ref()));
+                match (&read, &out) {
+                    (Ok(u), Ok(text)) => {
+                        rows.row(Ok(u.handle().as_str()), Some(u.form()));
+                        written.append_value(text);
+                    }
+                    (Ok(u), Err(e)) => {
+                        rows.row(Err(e), Some(u.form()));
+                        written.append_null();
+                    }
+                    (Err(e), _) => {
+                        let form = v.text().ok().and_then(|t| handle_id::detect(t, &o));
+                        rows.row(Err(e), form);
+                        written.append_null();
+                    }
+                }
+            }
+        })?;
+        let written: ArrayRef = Arc::new(written.finish());
+        rows.finish(vec![(utf8("output"), written)])
+    })?;
+    output(py, out)
+}
+
+/// `extract` over a column: for each value a list of struct rows `start`, `end` (Python
+/// string offsets for a string column, byte offsets for a binary one), `text`, `form` and
+/// `handle`; null for null. In a binary value, bytes that are not UTF-8 are never part of
+/// an identifier.
+#[pyfunction]
+#[pyo3(signature = (array, *, handle_prefixes = None, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+fn arrow_extract(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    handle_prefixes: Option<Vec<String>>,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<Py<PyAny>> {
+    let o: Options = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        handle_prefixes,
+    )?;
+    let data = input(array)?;
+    let out = py.detach(|| -> PyResult<ArrayRef> {
+        let array = make_array(data);
+        let mut offsets: Vec<i32> = Vec::with_capacity(array.len() + 1);
+        offsets.push(0);
+        let mut nulls = NullBufferBuilder::new(array.len());
+        let mut start = Int64Builder::new();
+        let mut end = Int64Builder::new();
+        let mut text = StringBuilder::new();
+        let mut form = StringBuilder::new();
+        let mut handle = StringBuilder::new();
+        let mut count: i32 = 0;
+        let mut push = |s: usize, e: usize, f: &handle_id::Found<'_>| {
+            start.append_value(i64::try_from(s).unwrap_or(i64::MAX));
+            end.append_value(i64::try_from(e).unwrap_or(i64::MAX));
+            text.append_value(f.text());
+            form.append_value(f.form().name());
+            handle.append_value(f.handle().as_str());
+        };
+        let mut overflow = false;
+        for_each(&array, |v| {
+            match v {
+                None => nulls.append_null(),
+                Some(Value::Text(t)) => {
+                    nulls.append_non_null();
+                    let mut at = CharIndex::new(t);
+                    for f in handle_id::extract(t, &o) {
+                        let span = f.span();
+                        push(at.at(span.start), at.at(span.end), &f);
+                        count += 1;
+                    }
+                }
+                Some(Value::Bytes(b)) => {
+                    nulls.append_non_null();
+                    let mut offset = 0;
+                    for chunk in b.utf8_chunks() {
+                        let valid = chunk.valid();
+                        for f in handle_id::extract(valid, &o) {
+                            let span = f.span();
+                            push(offset + span.start, offset + span.end, &f);
+                            count += 1;
+                        }
+                        offset += valid.len() + chunk.invalid().len();
+                    }
+                }
+            }
+            overflow |= count == i32::MAX;
+            offsets.push(count);
+        })?;
+        if overflow {
+            return Err(pyo3::exceptions::PyOverflowError::new_err(
+                "more identifiers than a list array holds",
+            ));
+        }
+        let fields = Fields::from(vec![
+            Field::new("start", DataType::Int64, false),
+            Field::new("end", DataType::Int64, false),
+            Field::new("text", DataType::Utf8, false),
+            Field::new("form", DataType::Utf8, false),
+            Field::new("handle", DataType::Utf8, false),
+        ]);
+        let values = StructArray::try_new(
+            fields.clone(),
+            vec![
+                Arc::new(start.finish()),
+                Arc::new(end.finish()),
+                Arc::new(text.finish()),
+                Arc::new(form.finish()),
+                Arc::new(handle.finish()),
+            ],
+            None,
+        )
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        let item = Arc::new(Field::new_struct("item", fields, false));
+        let list = ListArray::try_new(
+            item,
+            OffsetBuffer::new(offsets.into()),
+            Arc::new(values),
+            nulls.finish(),
+        )
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        Ok(Arc::new(list))
+    })?;
+    output(py, out)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(arrow_is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_recognize, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_clean, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_canonical, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_to_form, m)?)?;
+    m.add_function(wrap_pyfunction!(arrow_extract, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,86 @@
+//! One exception type for every error: `handle_id.HandleError`, a `ValueError`.
+
+use handle_id::record::RecordError;
+use handle_id::ParseError;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::offsets::char_index;
+
+pyo3::create_exception!(
+    handle_id,
+    HandleError,
+    PyValueError,
+    "Raised for every input the library rejects. Attributes: `index` (the Python string \
+     offset where the input stops being valid, or None for a record error), `byte_index` \
+     (the same offset in UTF-8 bytes, as the message gives it), `kind` (the kind of error, \
+     e.g. 'invalid-character'), `message` (the library's message, citing the SPEC rule), \
+     `rule` (the grammar rule it was inside, or ''), `found` (the character at the index, \
+     or None) and `at` (where in a record, or None)."
+);
+
+/// A Rust enum variant's name as the Python API writes kinds: `InvalidCharacter` is
+/// `invalid-character`.
+pub fn kebab(debug: &str) -> String {
+    let mut out = String::with_capacity(debug.len() + 4);
+    for (i, c) in debug.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A `HandleError` with `message` and its attributes set by `set`.
+fn raise(
+    py: Python<'_>,
+    message: String,
+    set: impl FnOnce(&Bound<'_, pyo3::exceptions::PyBaseException>) -> PyResult<()>,
+) -> PyErr {
+    let err = HandleError::new_err(message.clone());
+    let value = err.value(py);
+    match value.setattr("message", message).and_then(|()| set(value)) {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
+/// A `HandleError` for `e`, an error in `text` (whose byte offsets it gives).
+pub fn parse_error(py: Python<'_>, e: &ParseError, text: &str) -> PyErr {
+    raise(py, e.to_string(), |v| {
+        v.setattr("index", char_index(text, e.index()))?;
+        v.setattr("byte_index", e.index())?;
+        v.setattr("kind", kebab(&format!("{:?}", e.kind())))?;
+        v.setattr("rule", e.rule())?;
+        v.setattr("found", e.found().map(String::from))?;
+        v.setattr("at", py.None())
+    })
+}
+
+/// A `HandleError` for a record error: `at` says where (a JSON path, or a line and
+/// column in XML); `index` is None.
+pub fn record_error(py: Python<'_>, e: &RecordError) -> PyErr {
+    raise(py, e.to_string(), |v| {
+        v.setattr("index", py.None())?;
+        v.setattr("byte_index", py.None())?;
+        v.setattr("kind", kebab(&format!("{:?}", e.kind())))?;
+        v.setattr("rule", "")?;
+        v.setattr("found", py.None())?;
+        v.setattr("at", e.at())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn kinds_are_kebab_case() {
+        assert_eq!(super::kebab("InvalidCharacter"), "invalid-character");
+        assert_eq!(super::kebab("Empty"), "empty");
+        assert_eq!(super::kebab("InvalidUtf8"), "invalid-utf8");
+    }
+}

@@ -1,0 +1,28 @@
+//! The Python module `handle_id` (its native part, `handle_id._handle_id`): handle-id's
+//! functions and types wrapped with PyO3. No identifier rule is written here: every
+//! decision is the library's; this crate converts arguments, results and errors, and byte
+//! offsets into Python string offsets (code points).
+
+use pyo3::prelude::*;
+
+mod arrow;
+mod errors;
+mod offsets;
+mod options;
+mod record;
+mod types;
+
+pub use errors::HandleError;
+pub use offsets::CharIndex;
+
+/// The native module. `handle_id/__init__.py` re-exports it with its docs and stubs.
+#[pymodule]
+fn _handle_id(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("HandleError", py.get_type::<errors::HandleError>())?;
+    m.add("FORMS", handle_id::Form::ALL.map(|f| f.name()).to_vec())?;
+    types::register(m)?;
+    record::register(m)?;
+    arrow::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,390 @@
+//! Handle records: the proxy's REST API JSON (SPEC R1–R5) and `10320/loc` values (L1–L4).
+
+use handle_id::record::{
+    ClientContext, Data, Filter, HandleValue, Locations, Redirect, Response, SplitMix64, Ttl,
+};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::errors::record_error;
+use crate::types::PyHandle;
+
+fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// A REST API response (`/api/handles/<handle>`): the response code, the handle and its
+/// values.
+#[pyclass(frozen, module = "handle_id", name = "Record")]
+pub struct PyRecord(Response);
+
+#[pymethods]
+impl PyRecord {
+    /// Reads a REST API response: JSON, or JSONP (`callback(<json>);`). Raises
+    /// `HandleError` (with `at`, the JSON path) for a malformed one.
+    #[staticmethod]
+    fn parse(py: Python<'_>, text: &str) -> PyResult<Self> {
+        Response::parse(text)
+            .map(Self)
+            .map_err(|e| record_error(py, &e))
+    }
+
+    /// The handle, or None (an error response may have none).
+    #[getter]
+    fn handle(&self) -> Option<PyHandle> {
+        self.0.handle().cloned().map(PyHandle)
+    }
+
+    /// The response code (1 is success, 100 handle not found …).
+    #[getter]
+    fn code(&self) -> u32 {
+        self.0.code().as_u32()
+    }
+
+    /// What the code means.
+    #[getter]
+    fn code_meaning(&self) -> &'static str {
+        self.0.code().meaning()
+    }
+
+    /// The HTTP status the proxy answers with for the code.
+    #[getter]
+    fn http_status(&self) -> u16 {
+        self.0.code().http_status()
+    }
+
+    /// The response's message, or None.
+    #[getter]
+    fn message(&self) -> Option<&str> {
+        self.0.message()
+    }
+
+    /// The values, in order.
+    #[getter]
+    fn values(&self) -> Vec<PyHandleValue> {
+        self.0.values().iter().cloned().map(PyHandleValue).collect()
+    }
+
+    /// The response as the proxy writes it (its field order), pretty-printed on request.
+    #[pyo3(signature = (pretty = false))]
+    fn to_json(&self, pretty: bool) -> String {
+        if pretty {
+            self.0.to_json_pretty()
+        } else {
+            self.0.to_json()
+        }
+    }
+
+    /// The values the proxy's `type` and `index` parameters select (a type ending in `.`
+    /// selects its subtypes), as a new record.
+    #[pyo3(signature = (types = None, indexes = None))]
+    fn filtered(&self, types: Option<Vec<String>>, indexes: Option<Vec<u32>>) -> Self {
+        let mut filter = Filter::new();
+        for t in types.unwrap_or_default() {
+            filter = filter.value_type(&t);
+        }
+        for i in indexes.unwrap_or_default() {
+            filter = filter.index(i);
+        }
+        Self(self.0.filtered(&filter))
+    }
+
+    /// The handle an `HS_ALIAS` value names, or None.
+    fn alias(&self) -> Option<PyHandle> {
+        self.0.alias().map(PyHandle)
+    }
+
+    /// The `10320/loc` values, read: a list of `(HandleValue, Locations)`. Raises
+    /// `HandleError` for the first that does not read.
+    fn locations(&self, py: Python<'_>) -> PyResult<Vec<(PyHandleValue, PyLocations)>> {
+        let read = self.0.locations().map_err(|e| record_error(py, &e))?;
+        Ok(read
+            .into_iter()
+            .map(|(v, l)| (PyHandleValue(v.clone()), PyLocations(l)))
+            .collect())
+    }
+
+    /// Where the proxy would redirect a client (PROXY §1, L2–L4): a `10320/loc` location
+    /// chosen for the client (its `locatt` pairs `"key:value"`, IP address and country),
+    /// else one of the URL values; None when there is neither. `seed` repeats the random
+    /// choices.
+    #[pyo3(signature = (*, locatt = None, client_ip = None, country = None, seed = None))]
+    fn redirect(
+        &self,
+        py: Python<'_>,
+        locatt: Option<Vec<String>>,
+        client_ip: Option<&str>,
+        country: Option<String>,
+        seed: Option<u64>,
+    ) -> PyResult<Option<PyRedirect>> {
+        let client = client(py, locatt, client_ip, country)?;
+        let mut random = SplitMix64::new(seed.unwrap_or_else(SplitMix64::seed_from_clock));
+        Ok(self.0.redirect(&client, &mut random).map(|r| PyRedirect {
+            url: r.url().to_owned(),
+            value: PyHandleValue(r.value().clone()),
+            location: match r {
+                Redirect::Location(_, l) => Some(PyLocation(l)),
+                _ => None,
+            },
+        }))
+    }
+
+    /// What `action=showurls` answers: every location, as one `<locations>` document.
+    fn show_urls(&self) -> String {
+        self.0.show_urls()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Record(handle={:?}, code={}, values={})",
+            self.0.handle().map_or("", |h| h.as_str()),
+            self.0.code().as_u32(),
+            self.0.values().len()
+        )
+    }
+}
+
+fn client(
+    py: Python<'_>,
+    locatt: Option<Vec<String>>,
+    client_ip: Option<&str>,
+    country: Option<String>,
+) -> PyResult<ClientContext> {
+    let mut c = ClientContext::new();
+    for pair in locatt.unwrap_or_default() {
+        c = c.with_locatt(&pair).map_err(|e| record_error(py, &e))?;
+    }
+    if let Some(ip) = client_ip {
+        c.ip = Some(
+            ip.parse()
+                .map_err(|e| PyValueError::new_err(format!("client_ip {ip:?}: {e}")))?,
+        );
+    }
+    c.country = country;
+    Ok(c)
+}
+
+/// Where the proxy redirects: the URL, the value it comes from, and the `10320/loc`
+/// location when one was chosen.
+#[pyclass(frozen, module = "handle_id", name = "Redirect", get_all)]
+pub struct PyRedirect {
+    /// The URL.
+    url: String,
+    /// The value: a `URL` value, or the `10320/loc` value the location is in.
+    value: PyHandleValue,
+    /// The location chosen, or None for a URL value.
+    location: Option<PyLocation>,
+}
+
+/// One value of a handle record: its index, type, data, time to live and timestamp.
+#[pyclass(
+    frozen,
+    skip_from_py_object,
+    module = "handle_id",
+    name = "HandleValue"
+)]
+#[derive(Clone)]
+pub struct PyHandleValue(HandleValue);
+
+#[pymethods]
+impl PyHandleValue {
+    /// The value's index.
+    #[getter]
+    fn index(&self) -> u32 {
+        self.0.index()
+    }
+
+    /// The value's type (`URL`, `HS_ADMIN`, `10320/loc` …).
+    #[getter]
+    fn r#type(&self) -> &str {
+        self.0.value_type()
+    }
+
+    /// The data's format (`string`, `base64`, `hex`, `admin`, `vlist`, `site` …).
+    #[getter]
+    fn format(&self) -> &str {
+        self.0.data().format()
+    }
+
+    /// The data: a str for `string`, bytes for `base64` and `hex`, and for the other
+    /// formats the JSON the REST API writes for its `value`, as Python objects.
+    #[getter]
+    fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.0.data() {
+            Data::String(s) => Ok(s.into_pyobject(py)?.into_any()),
+            Data::Base64 { bytes, .. } | Data::Hex { bytes, .. } => {
+                Ok(PyBytes::new(py, bytes).into_any())
+            }
+            _ => {
+                let value = self.to_dict(py)?;
+                value.get_item("data")?.get_item("value")
+            }
+        }
+    }
+
+    /// The data as text: a `string` value's text, else None.
+    #[getter]
+    fn text(&self) -> Option<&str> {
+        self.0.as_text()
+    }
+
+    /// The time to live: seconds (int), an absolute expiry time (str, as written), or None.
+    #[getter]
+    fn ttl<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        Ok(match self.0.ttl() {
+            Some(Ttl::Seconds(s)) => Some(s.into_pyobject(py)?.into_any()),
+            Some(Ttl::Until(t)) => Some(t.into_pyobject(py)?.into_any()),
+            None => None,
+        })
+    }
+
+    /// The timestamp, as written, or None.
+    #[getter]
+    fn timestamp(&self) -> Option<&str> {
+        self.0.timestamp()
+    }
+
+    /// Whether the type is `filter`, or under it when `filter` ends in `.`.
+    fn has_type(&self, filter: &str) -> bool {
+        self.0.has_type(filter)
+    }
+
+    /// The value as the REST API writes it, as a dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let json = handle_id_json(&self.0)?;
+        json_loads(py, &json)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "HandleValue(index={}, type={:?}, format={:?})",
+            self.0.index(),
+            self.0.value_type(),
+            self.0.data().format()
+        )
+    }
+}
+
+/// A value as the REST API's JSON, as the library writes it.
+fn handle_id_json(value: &HandleValue) -> PyResult<String> {
+    serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A `10320/loc` value (L1): how to choose, and the locations.
+#[pyclass(frozen, module = "handle_id", name = "Locations")]
+pub struct PyLocations(Locations);
+
+#[pymethods]
+impl PyLocations {
+    /// Reads a `10320/loc` value's XML. Raises `HandleError` (with `at`, the line and
+    /// column) when it is not one.
+    #[staticmethod]
+    fn parse(py: Python<'_>, xml: &str) -> PyResult<Self> {
+        Locations::parse(xml)
+            .map(Self)
+            .map_err(|e| record_error(py, &e))
+    }
+
+    /// The `chooseby` methods, in order (`locatt`, `country`, `weighted` …).
+    #[getter]
+    fn choose_by(&self) -> Vec<String> {
+        self.0
+            .choose_by()
+            .iter()
+            .map(|c| c.name().to_owned())
+            .collect()
+    }
+
+    /// The locations, in document order.
+    #[getter]
+    fn locations(&self) -> Vec<PyLocation> {
+        self.0.locations().iter().cloned().map(PyLocation).collect()
+    }
+
+    /// The location the proxy chooses for a client (L2, L3), or None when there are none.
+    #[pyo3(signature = (*, locatt = None, client_ip = None, country = None, seed = None))]
+    fn choose(
+        &self,
+        py: Python<'_>,
+        locatt: Option<Vec<String>>,
+        client_ip: Option<&str>,
+        country: Option<String>,
+        seed: Option<u64>,
+    ) -> PyResult<Option<PyLocation>> {
+        let client = client(py, locatt, client_ip, country)?;
+        let mut random = SplitMix64::new(seed.unwrap_or_else(SplitMix64::seed_from_clock));
+        Ok(self.0.choose(&client, &mut random).cloned().map(PyLocation))
+    }
+
+    /// The locations as XML, as `action=showurls` lists them.
+    fn to_xml(&self) -> String {
+        self.0.to_xml()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Locations({} locations)", self.0.locations().len())
+    }
+}
+
+/// One location of a `10320/loc` value.
+#[pyclass(frozen, skip_from_py_object, module = "handle_id", name = "Location")]
+#[derive(Clone)]
+pub struct PyLocation(handle_id::record::Location);
+
+#[pymethods]
+impl PyLocation {
+    /// The URL.
+    #[getter]
+    fn href(&self) -> &str {
+        self.0.href()
+    }
+
+    /// The attributes, as (name, value) pairs in document order.
+    #[getter]
+    fn attributes(&self) -> Vec<(String, String)> {
+        self.0.attributes().to_vec()
+    }
+
+    /// The weight, 0 to 1 (1 when not given).
+    #[getter]
+    fn weight(&self) -> f64 {
+        self.0.weight()
+    }
+
+    /// The score, or None.
+    #[getter]
+    fn score(&self) -> Option<f64> {
+        self.0.score()
+    }
+
+    /// The `id` attribute, or None.
+    #[getter]
+    fn id(&self) -> Option<&str> {
+        self.0.id()
+    }
+
+    /// The `country` attribute, or None.
+    #[getter]
+    fn country(&self) -> Option<&str> {
+        self.0.country()
+    }
+
+    /// An attribute's value, or None.
+    fn attribute(&self, name: &str) -> Option<&str> {
+        self.0.attribute(name)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Location(href={:?})", self.0.href())
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRecord>()?;
+    m.add_class::<PyHandleValue>()?;
+    m.add_class::<PyRedirect>()?;
+    m.add_class::<PyLocations>()?;
+    m.add_class::<PyLocation>()?;
+    Ok(())
+}

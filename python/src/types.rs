@@ -1,0 +1,620 @@
+//! The scalar API: `validate`, `parse`, `recognize`, `detect`, `clean`, `extract`, `lint`,
+//! and the types they return.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+use handle_id::{Form, HandleRef, Options};
+use pyo3::basic::CompareOp;
+use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
+
+use crate::errors::parse_error;
+use crate::offsets::CharIndex;
+use crate::options::{self, options};
+
+/// A handle (SPEC H1): a naming authority (prefix), `/`, and a local name. Compared by
+/// its exact text; `eq_ignore_ascii_case` compares as DOIs are compared.
+#[pyclass(frozen, skip_from_py_object, module = "handle_id", name = "Handle")]
+#[derive(Clone)]
+pub struct PyHandle(pub handle_id::Handle);
+
+impl PyHandle {
+    fn r(&self) -> HandleRef<'_> {
+        self.0.as_handle_ref()
+    }
+}
+
+#[pymethods]
+impl PyHandle {
+    /// Reads a bare handle (SPEC D5): the same as `handle_id.parse`.
+    #[new]
+    fn new(py: Python<'_>, text: PyBackedStr) -> PyResult<Self> {
+        parse(py, text)
+    }
+
+    /// The handle's text.
+    #[getter]
+    fn text(&self) -> &str {
+        self.0.as_str()
+    }
+
+    /// The naming authority, before the first `/`.
+    #[getter]
+    fn prefix(&self) -> &str {
+        self.0.prefix()
+    }
+
+    /// The local name, after the first `/`.
+    #[getter]
+    fn local_name(&self) -> &str {
+        self.0.local_name()
+    }
+
+    /// The naming authority's segments, split at `.`.
+    #[getter]
+    fn segments(&self) -> Vec<&str> {
+        self.0.prefix_segments().collect()
+    }
+
+    /// The naming authority this one is derived from (`10.978` for `10.978.8896471`), or
+    /// None.
+    #[getter]
+    fn parent_prefix(&self) -> Option<&str> {
+        self.0.parent_prefix()
+    }
+
+    /// Every naming authority this one is derived from, nearest first.
+    #[getter]
+    fn prefix_ancestors(&self) -> Vec<&str> {
+        self.0.prefix_ancestors().collect()
+    }
+
+    /// Whether the handle is a DOI (its naming authority is `10` or under it).
+    #[getter]
+    fn is_doi(&self) -> bool {
+        self.0.is_doi()
+    }
+
+    /// Whether the handle is a prefix handle (`0.NA/…`).
+    #[getter]
+    fn is_prefix_handle(&self) -> bool {
+        self.0.is_prefix_handle()
+    }
+
+    /// Whether the handle is already in its canonical form.
+    #[getter]
+    fn is_canonical(&self) -> bool {
+        self.r().is_canonical()
+    }
+
+    /// The prefix handle of the naming authority (`0.NA/10.1045`).
+    fn prefix_handle(&self) -> Self {
+        Self(self.0.prefix_handle())
+    }
+
+    /// The canonical form (SPEC C1): a DOI in ASCII lowercase; other handles as they are.
+    fn canonical(&self) -> Self {
+        Self(self.0.canonical())
+    }
+
+    /// Whether the handle is under naming authority `prefix` (or is in it).
+    fn is_derived_from(&self, prefix: &str) -> bool {
+        self.0.is_derived_from(prefix)
+    }
+
+    /// Whether `other` is the same handle ignoring ASCII case.
+    fn eq_ignore_ascii_case(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(&other.0)
+    }
+
+    /// The handle written in `form` (a name of `handle_id.FORMS`: `hdl`, `doi`, `proxy`,
+    /// `info-hdl` …), with `base` as the resolver of the URL forms (the default for the
+    /// handle when None). Raises `HandleError` (kind `unwritable`) when no text in that form
+    /// reads back as this handle.
+    #[pyo3(signature = (form, base = None))]
+    fn to_form(&self, py: Python<'_>, form: &str, base: Option<&str>) -> PyResult<String> {
+        let form = options::form(form)?;
+        let base = options::base(py, base)?;
+        self.r()
+            .to_form(form, base.as_ref())
+            .map_err(|e| parse_error(py, &e, self.0.as_str()))
+    }
+
+    /// The warnings for the handle as a bare handle (SPEC D5, H9, H10 …).
+    fn lint(&self) -> Vec<LintWarning> {
+        let text = self.0.as_str();
+        warnings(text, &self.0.lint())
+    }
+
+    fn __str__(&self) -> &str {
+        self.0.as_str()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Handle({:?})", self.0.as_str())
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.0.as_str().hash(&mut h);
+        h.finish()
+    }
+
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
+        let py = other.py();
+        let other = if let Ok(h) = other.cast::<Self>() {
+            h.get().0.as_str().to_owned()
+        } else if let Ok(s) = other.extract::<PyBackedStr>() {
+            String::from(&*s)
+        } else {
+            return Ok(py.NotImplemented());
+        };
+        Ok(op
+            .matches(self.0.as_str().cmp(&other))
+            .into_pyobject(py)?
+            .to_owned()
+            .into_any()
+            .unbind())
+    }
+}
+
+/// A fix `clean` applied: its stable code, where (a Python string offset into the input,
+/// and the same in bytes), the library's message and the rule that allows it.
+#[pyclass(frozen, skip_from_py_object, module = "handle_id", get_all)]
+#[derive(Clone)]
+pub struct Fix {
+    /// The stable code (`label`, `trailing-punctuation` …).
+    code: &'static str,
+    /// Where in the input, as a Python string offset.
+    index: usize,
+    /// Where in the input, in UTF-8 bytes (as the message says).
+    byte_index: usize,
+    /// The library's message.
+    message: String,
+    /// The SPEC rule.
+    rule: &'static str,
+}
+
+#[pymethods]
+impl Fix {
+    fn __repr__(&self) -> String {
+        format!("Fix(code={:?}, index={})", self.code, self.index)
+    }
+}
+
+/// A warning for a valid handle that is rarely meant as written: its stable code, where
+/// (a Python string offset into the text linted, and the same in bytes), the library's
+/// message and the rule.
+#[pyclass(frozen, skip_from_py_object, module = "handle_id", get_all)]
+#[derive(Clone)]
+pub struct LintWarning {
+    /// The stable code (`trailing-slash`, `bidi-control` …).
+    code: &'static str,
+    /// Where, as a Python string offset.
+    index: usize,
+    /// Where, in UTF-8 bytes (as the message says).
+    byte_index: usize,
+    /// The library's message.
+    message: String,
+    /// The SPEC rule.
+    rule: &'static str,
+}
+
+#[pymethods]
+impl LintWarning {
+    fn __repr__(&self) -> String {
+        format!("LintWarning(code={:?}, index={})", self.code, self.index)
+    }
+}
+
+fn warnings(text: &str, ws: &[handle_id::Warning]) -> Vec<LintWarning> {
+    let mut at = CharIndex::new(text);
+    ws.iter()
+        .map(|w| LintWarning {
+            code: w.code().code(),
+            index: at.at(w.index()),
+            byte_index: w.index(),
+            message: w.to_string(),
+            rule: w.code().rule(),
+        })
+        .collect()
+}
+
+/// An identifier read by `recognize`: the form it is written in, the handle, and the parts
+/// of the written form.
+#[pyclass(frozen, module = "handle_id", name = "Uri")]
+pub struct PyUri {
+    text: String,
+    options: Options,
+    form: Form,
+    handle: handle_id::Handle,
+    base: Option<String>,
+    handle_span: (usize, usize),
+    query: Option<String>,
+    fragment: Option<String>,
+    canonical: String,
+}
+
+impl PyUri {
+    fn read(&self) -> handle_id::HdlUri<'_> {
+        handle_id::recognize(&self.text, &self.options).expect("read before")
+    }
+}
+
+#[pymethods]
+impl PyUri {
+    /// The text as given.
+    #[getter]
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The form's name (`handle`, `hdl`, `proxy` …, one of `handle_id.FORMS`).
+    #[getter]
+    fn form(&self) -> &'static str {
+        self.form.name()
+    }
+
+    /// The handle, decoded.
+    #[getter]
+    fn handle(&self) -> PyHandle {
+        PyHandle(self.handle.clone())
+    }
+
+    /// The resolution form's server, or a URL's base, or None.
+    #[getter]
+    fn base(&self) -> Option<&str> {
+        self.base.as_deref()
+    }
+
+    /// Where the handle is written in the text: (start, end) Python string offsets.
+    #[getter]
+    fn handle_span(&self) -> (usize, usize) {
+        self.handle_span
+    }
+
+    /// The query, as written (without `?`), or None.
+    #[getter]
+    fn query(&self) -> Option<&str> {
+        self.query.as_deref()
+    }
+
+    /// The fragment, as written (without `#`), or None.
+    #[getter]
+    fn fragment(&self) -> Option<&str> {
+        self.fragment.as_deref()
+    }
+
+    /// The warnings for the identifier as written.
+    fn lint(&self) -> Vec<LintWarning> {
+        warnings(&self.text, &self.read().lint())
+    }
+
+    /// The canonical text of the form: the handle encoded as the form's rules say.
+    fn __str__(&self) -> &str {
+        &self.canonical
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Uri(form={:?}, handle={:?})",
+            self.form.name(),
+            self.handle.as_str()
+        )
+    }
+}
+
+/// What `clean` found: the handle in its canonical form, the handle as written, the form
+/// it was written in, the fixes and the warnings.
+#[pyclass(frozen, module = "handle_id", name = "Cleaned")]
+pub struct PyCleaned {
+    cleaned: handle_id::Cleaned,
+    /// The fixes' and warnings' offsets as Python string offsets.
+    fix_index: Vec<usize>,
+    warning_index: Vec<usize>,
+}
+
+#[pymethods]
+impl PyCleaned {
+    /// The handle in its canonical form (SPEC C1).
+    #[getter]
+    fn handle(&self) -> PyHandle {
+        PyHandle(self.cleaned.handle().clone())
+    }
+
+    /// The handle with its case as written.
+    #[getter]
+    fn as_written(&self) -> PyHandle {
+        PyHandle(self.cleaned.as_written().clone())
+    }
+
+    /// The form the identifier was written in.
+    #[getter]
+    fn form(&self) -> &'static str {
+        self.cleaned.form().name()
+    }
+
+    /// The fixes, in the order they were applied; empty for a clean identifier.
+    #[getter]
+    fn fixes(&self) -> Vec<Fix> {
+        self.cleaned
+            .fixes()
+            .iter()
+            .zip(&self.fix_index)
+            .map(|(f, &index)| Fix {
+                code: f.code().code(),
+                index,
+                byte_index: f.index(),
+                message: f.to_string(),
+                rule: f.code().rule(),
+            })
+            .collect()
+    }
+
+    /// The warnings for the handle as written, at their offsets in the input.
+    #[getter]
+    fn warnings(&self) -> Vec<LintWarning> {
+        self.cleaned
+            .lint()
+            .iter()
+            .zip(&self.warning_index)
+            .map(|(w, &index)| LintWarning {
+                code: w.code().code(),
+                index,
+                byte_index: w.index(),
+                message: w.to_string(),
+                rule: w.code().rule(),
+            })
+            .collect()
+    }
+
+    fn __str__(&self) -> &str {
+        self.cleaned.handle().as_str()
+    }
+
+    fn __repr__(&self) -> String {
+        let codes: Vec<&str> = self
+            .cleaned
+            .fixes()
+            .iter()
+            .map(|f| f.code().code())
+            .collect();
+        format!(
+            "Cleaned(handle={:?}, form={:?}, fixes={codes:?})",
+            self.cleaned.handle().as_str(),
+            self.cleaned.form().name()
+        )
+    }
+}
+
+/// An identifier `extract` found: where (Python string offsets into the text), the text,
+/// the form and the handle.
+#[pyclass(frozen, module = "handle_id", get_all)]
+pub struct Found {
+    /// Where it starts, as a Python string offset.
+    start: usize,
+    /// Where it ends (exclusive).
+    end: usize,
+    /// The identifier as written: `text[start:end]`.
+    text: String,
+    /// The form's name.
+    form: &'static str,
+    /// The handle.
+    handle: Py<PyHandle>,
+}
+
+#[pymethods]
+impl Found {
+    /// `(start, end)`.
+    #[getter]
+    fn span(&self) -> (usize, usize) {
+        (self.start, self.end)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Found(start={}, end={}, form={:?}, handle={:?})",
+            self.start,
+            self.end,
+            self.form,
+            self.handle.get().0.as_str()
+        )
+    }
+}
+
+/// Checks that `text` is a bare handle (SPEC H1–H5, D5); raises `HandleError` saying where
+/// and why when it is not.
+#[pyfunction]
+fn validate(py: Python<'_>, text: PyBackedStr) -> PyResult<()> {
+    handle_id::validate(&text).map_err(|e| parse_error(py, &e, &text))
+}
+
+/// Whether `text` is a bare handle (SPEC H1–H5, D5).
+#[pyfunction]
+fn is_valid(text: PyBackedStr) -> bool {
+    handle_id::validate(&text).is_ok()
+}
+
+/// Reads a bare handle (SPEC D5): nothing is trimmed, decoded or case-folded
+/// (`hdl:1234/567` is a handle whose naming authority is `hdl:1234`; `recognize` reads
+/// written forms).
+#[pyfunction]
+fn parse(py: Python<'_>, text: PyBackedStr) -> PyResult<PyHandle> {
+    handle_id::Handle::parse(&text)
+        .map(PyHandle)
+        .map_err(|e| parse_error(py, &e, &text))
+}
+
+/// Reads `text` in any written form (SPEC D5: bare handle, `hdl:`, `doi:`, `info:`, `urn:`,
+/// proxy and REST API URLs …), saying which. A URL of a site that is no resolver is
+/// refused unless its base is in `proxy_bases`.
+#[pyfunction]
+#[pyo3(signature = (text, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+fn recognize(
+    py: Python<'_>,
+    text: PyBackedStr,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<PyUri> {
+    let options = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        None,
+    )?;
+    let uri = handle_id::recognize(&text, &options).map_err(|e| parse_error(py, &e, &text))?;
+    let mut at = CharIndex::new(&text);
+    let span = uri.handle_span();
+    let handle_span = (at.at(span.start), at.at(span.end));
+    Ok(PyUri {
+        text: String::from(&*text),
+        form: uri.form(),
+        handle: uri.handle().to_handle(),
+        base: uri.base().map(String::from),
+        handle_span,
+        query: uri.query().map(String::from),
+        fragment: uri.fragment().map(String::from),
+        canonical: uri.to_string(),
+        options,
+    })
+}
+
+/// The form `text` is written in, judged by its prefix alone: what `recognize` will read
+/// it as, whether or not the rest is right; None for a URI or URL of a form that holds no
+/// handle.
+#[pyfunction]
+#[pyo3(signature = (text, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+fn detect(
+    py: Python<'_>,
+    text: PyBackedStr,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<Option<&'static str>> {
+    let options = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        None,
+    )?;
+    Ok(handle_id::detect(&text, &options).map(Form::name))
+}
+
+/// The handle a messy string most likely holds (SPEC C1–C2: white space, brackets,
+/// labels, resolver URLs, percent-encoding, trailing punctuation, a DOI's case), with the
+/// fixes. What it cannot clean raises `HandleError`, never a guess.
+#[pyfunction]
+#[pyo3(signature = (text, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+fn clean(
+    py: Python<'_>,
+    text: PyBackedStr,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<PyCleaned> {
+    let options = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        None,
+    )?;
+    let cleaned = handle_id::clean(&text, &options).map_err(|e| parse_error(py, &e, &text))?;
+    let mut at = CharIndex::new(&text);
+    let fix_index = cleaned.fixes().iter().map(|f| at.at(f.index())).collect();
+    let warning_index = cleaned.lint().iter().map(|w| at.at(w.index())).collect();
+    Ok(PyCleaned {
+        cleaned,
+        fix_index,
+        warning_index,
+    })
+}
+
+/// The DOIs and handles in running text (SPEC C3), in order, with their spans as Python
+/// string offsets (`text[f.start:f.end] == f.text`). Bare handles that are not DOIs are
+/// found only under `handle_prefixes`.
+#[pyfunction]
+#[pyo3(signature = (text, *, handle_prefixes = None, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+fn extract(
+    py: Python<'_>,
+    text: PyBackedStr,
+    handle_prefixes: Option<Vec<String>>,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<Vec<Found>> {
+    let options = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        handle_prefixes,
+    )?;
+    let mut at = CharIndex::new(&text);
+    handle_id::extract(&text, &options)
+        .map(|f| {
+            let span = f.span();
+            Ok(Found {
+                start: at.at(span.start),
+                end: at.at(span.end),
+                text: f.text().to_owned(),
+                form: f.form().name(),
+                handle: Py::new(py, PyHandle(f.handle().to_handle()))?,
+            })
+        })
+        .collect()
+}
+
+/// The warnings for `text` read in any written form (as `recognize` reads it): valid, but
+/// rarely meant as written. Raises `HandleError` when `text` holds no handle.
+#[pyfunction]
+#[pyo3(signature = (text, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+fn lint(
+    py: Python<'_>,
+    text: PyBackedStr,
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+) -> PyResult<Vec<LintWarning>> {
+    let options = options(
+        py,
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        None,
+    )?;
+    let uri = handle_id::recognize(&text, &options).map_err(|e| parse_error(py, &e, &text))?;
+    Ok(warnings(&text, &uri.lint()))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyHandle>()?;
+    m.add_class::<PyUri>()?;
+    m.add_class::<PyCleaned>()?;
+    m.add_class::<Fix>()?;
+    m.add_class::<LintWarning>()?;
+    m.add_class::<Found>()?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(recognize, m)?)?;
+    m.add_function(wrap_pyfunction!(detect, m)?)?;
+    m.add_function(wrap_pyfunction!(clean, m)?)?;
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(lint, m)?)?;
+    Ok(())
+}

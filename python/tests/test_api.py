@@ -1,0 +1,150 @@
+"""The Python API itself: the README's tour, types, round trips, errors, options."""
+
+from __future__ import annotations
+
+
+import pytest
+
+import handle_id
+from conftest import corpus_lines
+
+
+def test_tour():
+    h = handle_id.parse("10.978.8896471/foo/bar")
+    assert h.prefix == "10.978.8896471"
+    assert h.local_name == "foo/bar"
+    assert h.prefix_ancestors == ["10.978", "10"]
+    assert h.prefix_handle().text == "0.NA/10.978.8896471"
+    assert h.is_doi
+    assert handle_id.parse("10.1000/ABC").eq_ignore_ascii_case(handle_id.parse("10.1000/abc"))
+    err = pytest.raises(handle_id.HandleError, handle_id.validate, "10@x/y").value
+    assert (err.index, err.found, err.kind) == (2, "@", "invalid-character")
+
+    uri = handle_id.recognize(
+        "https://hdl.handle.net/20.1000/5555%23resolve?noredirect",
+        proxy_bases=["https://resolver.example/hdl"],
+    )
+    assert uri.form == "proxy"
+    assert uri.handle.text == "20.1000/5555#resolve"
+    assert uri.query == "noredirect"
+    assert uri.handle.to_form("hdl") == "hdl:20.1000/5555%23resolve"
+    assert uri.handle.to_form("proxy") == "https://hdl.handle.net/20.1000/5555%23resolve"
+    assert handle_id.recognize("urn:doi:10.123:456").handle.text == "10.123/456"
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.recognize("https://example.com/10.1000/182")
+    assert e.value.kind == "unknown-resolver"
+
+    c = handle_id.clean(" DOI: https://dx.doi.org/10.1045/APRIL2006-PASKIN. ")
+    assert c.handle.text == "10.1045/april2006-paskin"
+    assert c.as_written.text == "10.1045/APRIL2006-PASKIN"
+    with pytest.raises(ValueError):
+        handle_id.clean("See https://example.com/10.1000/182 for details")
+    text = "Cited as doi:10.1000/182, and (https://doi.org/10.3319/TAO.2009.05.25.02(IWNOP))."
+    assert [f.handle.text for f in handle_id.extract(text)] == [
+        "10.1000/182",
+        "10.3319/TAO.2009.05.25.02(IWNOP)",
+    ]
+
+
+def test_options():
+    page = "https://repo.example/handle/10986/36154"
+    with pytest.raises(handle_id.HandleError):
+        handle_id.recognize(page)
+    assert handle_id.recognize(page, repository_urls=True).form == "repository"
+    assert handle_id.recognize("hdl://a/b/c").handle.text == "a/b/c"
+    u = handle_id.recognize("hdl://a/b/c", resolution_form=True)
+    assert (u.form, u.base, u.handle.text) == ("hdl-resolution", "a", "b/c")
+    own = handle_id.recognize("https://resolver.example/hdl/1/2", proxy_bases=["https://resolver.example/hdl"])
+    assert own.handle.text == "1/2"
+    assert handle_id.recognize("hdl:1/2/3").handle.text == "1/2/3"
+    with pytest.raises(handle_id.HandleError):
+        handle_id.recognize("hdl:1/2/3", cordra=True)
+    with pytest.raises(handle_id.HandleError):
+        handle_id.recognize("x", proxy_bases=["not a url"])
+    assert handle_id.extract("see 20.500.12345/abc") == []
+    [f] = handle_id.extract("see 20.500.12345/abc", handle_prefixes=["20.500.12345"])
+    assert f.handle.text == "20.500.12345/abc"
+    with pytest.raises(ValueError):
+        handle_id.parse("1/2").to_form("no-such-form")
+
+
+def test_round_trips_on_the_corpus():
+    forms = [f for f in handle_id.FORMS if f not in ("hdl-resolution", "repository")]
+    for line in corpus_lines():
+        try:
+            u = handle_id.recognize(line)
+        except handle_id.HandleError:
+            continue
+        h = u.handle
+        assert handle_id.parse(h.text) == h
+        assert handle_id.recognize(str(u)).handle == h
+        for form in forms:
+            try:
+                written = h.to_form(form)
+            except handle_id.HandleError as e:
+                assert e.kind == "unwritable"
+                continue
+            # A bare handle is read back as one (D5: `urn:10.1000/182` is a handle, and
+            # recognize reads it as a urn: form).
+            read = handle_id.parse if form == "handle" else (lambda t: handle_id.recognize(t).handle)
+            assert read(written) == h, (line, form, written)
+        assert h.canonical().canonical() == h.canonical()
+        assert h.canonical().is_canonical
+        try:
+            c = handle_id.clean(line)
+        except handle_id.HandleError:
+            continue
+        # Cleaning is idempotent, given the handle in a form that says it is one (the
+        # bare text `urn:10.1000/182` is read as a urn: form, D5).
+        assert handle_id.clean(c.handle.to_form("hdl")).handle == c.handle
+
+
+def test_handle_is_a_value():
+    a, b = handle_id.parse("10.1000/x"), handle_id.Handle("10.1000/x")
+    assert a == b and hash(a) == hash(b) and a == "10.1000/x" and a != "10.1000/X"
+    assert len({a, b, handle_id.parse("10.1000/X")}) == 2
+    assert sorted([handle_id.parse("2/b"), handle_id.parse("1/a")])[0].text == "1/a"
+    assert repr(a) == "Handle('10.1000/x')" or repr(a) == 'Handle("10.1000/x")'
+    assert a.is_derived_from("10") and not a.is_derived_from("11")
+    with pytest.raises(AttributeError):
+        a.prefix = "x"  # immutable
+
+
+def test_errors_carry_where_and_why():
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.parse("10.1000")
+    err = e.value
+    assert isinstance(err, ValueError)
+    assert (err.index, err.byte_index, err.kind, err.found) == (7, 7, "missing-slash", None)
+    assert "SPEC H1" in err.message and str(err) == err.message
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.parse("")
+    assert e.value.kind == "empty"
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.parse("a:b/c").to_form("urn-hdl")
+    assert (e.value.kind, e.value.index) == ("unwritable", 1)
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.recognize("hdl:10.1000/a b")
+    assert e.value.rule  # the grammar rule it was inside
+    with pytest.raises(TypeError):
+        handle_id.validate(b"10.1000/x")  # text only; columns take binary
+
+
+def test_fix_and_warning_objects():
+    c = handle_id.clean("  hdl:20.1000/5555/ ")
+    [w] = c.warnings
+    assert (w.code, w.index, w.rule) == ("trailing-slash", 18, "SPEC H10")
+    assert w.message.startswith("trailing-slash at byte 18")
+    # The `hdl:` label is the form it was written in, not a fix.
+    assert [f.code for f in c.fixes] == ["surrounding-whitespace"] and c.form == "hdl"
+    assert "Fix(" in repr(c.fixes[0]) and "Cleaned(" in repr(c)
+
+
+def test_the_root_readme_python_example_runs():
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = text.split("```python\n")[1:]
+    assert blocks, "the README has a Python example"
+    for block in blocks:
+        exec(compile(block.split("```", 1)[0], "README.md", "exec"), {})

@@ -1,0 +1,144 @@
+"""handle_id.arrow against the scalar functions on the same data (the corpus, nulls, empty
+strings), every string and binary type, chunked arrays, and binary values that are not
+UTF-8 against the `hdl` command, which reads bytes."""
+
+from __future__ import annotations
+
+import pytest
+
+pa = pytest.importorskip("pyarrow")
+
+import handle_id
+import handle_id.arrow as ha
+from conftest import EXTRA_LINES, TEXT_LINES, corpus_lines, run_hdl
+
+VALUES = corpus_lines() + EXTRA_LINES + TEXT_LINES + [None, "", None]
+TYPES = [pa.string(), pa.large_string(), pa.string_view(), pa.binary(), pa.large_binary()]
+
+
+def scalar_clean(v):
+    if v is None:
+        return None
+    try:
+        c = handle_id.clean(v)
+    except handle_id.HandleError as e:
+        return {"handle": None, "form": handle_id.detect(v), "fixes": None, "error": e.message}
+    return {"handle": c.handle.text, "form": c.form, "fixes": [f.code for f in c.fixes], "error": None}
+
+
+def scalar_recognize(v):
+    if v is None:
+        return None
+    try:
+        u = handle_id.recognize(v)
+    except handle_id.HandleError as e:
+        return {"handle": None, "form": handle_id.detect(v), "error": e.message}
+    return {"handle": u.handle.text, "form": u.form, "error": None}
+
+
+def scalar_extract(v):
+    if v is None:
+        return None
+    return [
+        {"start": f.start, "end": f.end, "text": f.text, "form": f.form, "handle": f.handle.text}
+        for f in handle_id.extract(v)
+    ]
+
+
+def column(values, type_):
+    if pa.types.is_binary(type_) or pa.types.is_large_binary(type_):
+        values = [None if v is None else v.encode("utf-8") for v in values]
+    return pa.array(values, type=type_)
+
+
+@pytest.mark.parametrize("type_", TYPES, ids=str)
+def test_clean_column_is_the_scalar_clean(type_):
+    out = ha.clean(column(VALUES, type_))
+    assert isinstance(out, pa.StructArray) and len(out) == len(VALUES)
+    assert [f.name for f in out.type] == ["handle", "form", "fixes", "error"]
+    assert out.to_pylist() == [scalar_clean(v) for v in VALUES]
+    assert out.null_count == VALUES.count(None)
+
+
+@pytest.mark.parametrize("type_", TYPES, ids=str)
+def test_is_valid_and_recognize_columns(type_):
+    col = column(VALUES, type_)
+    assert ha.is_valid(col).to_pylist() == [
+        None if v is None else handle_id.is_valid(v) for v in VALUES
+    ]
+    assert ha.recognize(col).to_pylist() == [scalar_recognize(v) for v in VALUES]
+
+
+def test_extract_column_is_the_scalar_extract():
+    out = ha.extract(pa.array(VALUES))
+    assert out.to_pylist() == [scalar_extract(v) for v in VALUES]
+    # A binary column: byte offsets, the same identifiers.
+    raw = ha.extract(column(VALUES, pa.binary())).to_pylist()
+    for v, found in zip(VALUES, raw):
+        if v is None:
+            assert found is None
+            continue
+        b = v.encode()
+        assert [f["text"] for f in found] == [f.text for f in handle_id.extract(v)]
+        for f in found:
+            assert b[f["start"] : f["end"]].decode() == f["text"]
+
+
+def test_to_form_column():
+    values = ["hdl:1/2", "a:b/c", None, "nothing", "https://doi.org/10.1000/X"]
+    out = ha.to_form(pa.array(values), "urn-hdl").to_pylist()
+    assert [r and r["output"] for r in out] == ["urn:hdl:1:2", None, None, None, "urn:hdl:10.1000:X"]
+    assert out[1]["error"] and out[1]["handle"] is None and out[1]["form"] == "handle"
+    for v, r in zip(values, ha.to_form(pa.array(values), "proxy").to_pylist()):
+        if r and r["output"]:
+            assert r["output"] == handle_id.recognize(v).handle.to_form("proxy")
+
+
+def test_chunked_arrays_and_sequences():
+    chunked = pa.chunked_array([["10.1000/A", None], [], ["x"]])
+    out = ha.clean(chunked)
+    assert isinstance(out, pa.ChunkedArray)
+    assert [r and r["handle"] for r in out.to_pylist()] == ["10.1000/a", None, None]
+    empty = ha.clean(pa.chunked_array([], type=pa.string()))
+    assert len(empty) == 0 and pa.types.is_struct(empty.type)
+    assert ha.is_valid(["1/2", "x"]).to_pylist() == [True, False]
+    assert ha.clean(pa.array([], type=pa.string())).to_pylist() == []
+    assert ha.clean(pa.array([None, None])).to_pylist() == [None, None]
+    with pytest.raises(TypeError):
+        ha.clean(pa.array([1, 2]))
+
+
+def test_invalid_utf8_in_binary_columns_as_hdl_reads_it(hdl):
+    lines = [b"10.1000/\xff", b"\xfe", b"doi:10.1000/ok", b"hdl:1/\xc3\x28x", b"\xff doi:10.1/x \xfe 10.1000/y"]
+    col = pa.array(lines, type=pa.binary())
+    cleaned = ha.clean(col).to_pylist()
+    for line, r, record in zip(lines, cleaned, run_hdl(hdl, ["clean"], lines)):
+        assert r["handle"] == record["output"] or (r["handle"] is None and record["output"] is None), line
+        if not record["valid"]:
+            assert r["error"] == record["error"]["message"], line
+    assert cleaned[0]["error"] and "UTF-8" in cleaned[0]["error"]
+    found = ha.extract(col).to_pylist()
+    records = run_hdl(hdl, ["extract"], lines)
+    flat = [
+        (n, f["start"], f["end"], f["text"], f["handle"])
+        for n, fs in enumerate(found, start=1)
+        for f in fs
+    ]
+    assert flat == [(r["line"], r["start"], r["end"], r["text"], r["handle"]) for r in records]
+    # `doi:10.1000/ok` is a bare handle whose naming authority is `doi:10.1000` (D5).
+    assert ha.is_valid(col).to_pylist() == [False, False, True, False, False]
+
+
+def test_polars_series_through_the_capsule_interface():
+    pl = pytest.importorskip("polars")
+    s = pl.Series("doi", ["DOI: 10.1000/ABC.", None])
+    out = ha.clean(s)
+    assert [r and r["handle"] for r in out.to_pylist()] == ["10.1000/abc", None]
+
+
+def test_slices_of_arrays():
+    col = pa.array(VALUES)
+    whole = ha.clean(col).to_pylist()
+    for start, length in [(0, 3), (5, 40), (len(VALUES) - 4, 4)]:
+        assert ha.clean(col.slice(start, length)).to_pylist() == whole[start : start + length]
+        assert ha.extract(col.slice(start, length)).to_pylist() == ha.extract(col).to_pylist()[start : start + length]

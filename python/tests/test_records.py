@@ -1,0 +1,109 @@
+"""Records: the package reads REST API responses and 10320/loc values as `hdl record`
+does, on the responses the repository carries and on ones made here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+import handle_id
+from conftest import ROOT
+
+RESPONSES = sorted((ROOT / "tests" / "records").glob("*.json*")) + [
+    ROOT / "data" / "response.json"
+]
+
+LOC = """<locations chooseby="locatt,country,weighted">
+  <location id="0" href="http://uk.example/a" country="gb" weight="0"/>
+  <location id="1" href="http://example.org/a" weight="1"/>
+  <location id="2" href="http://example.org/b" weight="1"/>
+</locations>"""
+
+WITH_LOC = {
+    "responseCode": 1,
+    "handle": "20.1000/loc",
+    "values": [
+        {"index": 1, "type": "URL", "data": {"format": "string", "value": "https://fallback.example/"}},
+        {"index": 2, "type": "10320/loc", "data": {"format": "string", "value": LOC}},
+        {"index": 3, "type": "HS_ALIAS", "data": {"format": "string", "value": "20.1000/other"}},
+        {"index": 4, "type": "BYTES", "data": {"format": "base64", "value": "aGVsbG8="}},
+        {"index": 5, "type": "HEX", "data": {"format": "hex", "value": "00ff"}},
+    ],
+}
+
+
+def hdl_record(hdl, args: list[str], text: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [str(hdl), "record", *args, "-"], input=text.encode(), capture_output=True
+    )
+
+
+@pytest.mark.parametrize("path", RESPONSES, ids=lambda p: p.name)
+def test_record_reads_as_hdl_record_reads(hdl, path):
+    text = path.read_text(encoding="utf-8")
+    record = handle_id.Record.parse(text)
+    out = hdl_record(hdl, ["--json"], text)
+    assert out.returncode == 0, out.stderr
+    assert record.to_json() == out.stdout.decode().strip()
+    assert handle_id.Record.parse(record.to_json()).to_json() == record.to_json()
+    url = hdl_record(hdl, ["--url", "--seed", "7"], text)
+    redirect = record.redirect(seed=7)
+    if url.returncode == 0:
+        assert redirect is not None and redirect.url == url.stdout.decode().strip()
+    else:
+        assert redirect is None
+    assert record.code == 1 and record.http_status == 200
+    assert record.handle.text == "4263537/4000"
+    for v in record.values:
+        assert v.to_dict()["index"] == v.index
+        assert v.to_dict()["type"] == v.type
+
+
+def test_values_locations_and_redirects(hdl):
+    text = json.dumps(WITH_LOC)
+    record = handle_id.Record.parse(text)
+    assert [v.format for v in record.values] == ["string", "string", "string", "base64", "hex"]
+    assert record.values[3].data == b"hello" and record.values[4].data == b"\x00\xff"
+    assert record.values[0].data == record.values[0].text == "https://fallback.example/"
+    assert record.alias().text == "20.1000/other"
+    [(value, locations)] = record.locations()
+    assert value.index == 2
+    assert locations.choose_by == ["locatt", "country", "weighted"]
+    assert [l.href for l in locations.locations] == [
+        "http://uk.example/a",
+        "http://example.org/a",
+        "http://example.org/b",
+    ]
+    assert locations.choose(locatt=["id:0"]).id == "0"
+    assert locations.choose(country="GB", seed=1).href == "http://uk.example/a"
+    # The chosen location, as the command chooses it for the same client and seed.
+    for seed in range(5):
+        out = hdl_record(hdl, ["--url", "--seed", str(seed)], text)
+        assert out.returncode == 0, out.stderr
+        r = record.redirect(seed=seed)
+        assert r.url == out.stdout.decode().strip()
+        assert r.location is not None and r.value.index == 2
+    out = hdl_record(hdl, ["--url", "--locatt", "id:0"], text)
+    assert record.redirect(locatt=["id:0"]).url == out.stdout.decode().strip()
+    only_urls = record.filtered(types=["URL"])
+    assert [v.index for v in only_urls.values] == [1]
+    assert only_urls.redirect(seed=1).location is None
+    assert "<locations" in record.show_urls()
+    assert handle_id.Locations.parse(locations.to_xml()).to_xml() == locations.to_xml()
+
+
+def test_record_errors_are_handle_errors(hdl):
+    bad = '{"responseCode":1,"handle":"20.1000/x","values":[{"index":"one"}]}'
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.Record.parse(bad)
+    out = hdl_record(hdl, [], bad)
+    assert out.returncode == 2
+    assert e.value.message in out.stderr.decode()
+    assert e.value.at and e.value.index is None and e.value.kind
+    with pytest.raises(ValueError) as e:
+        handle_id.Locations.parse("<locations><location/></locations>")
+    assert isinstance(e.value, handle_id.HandleError)
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.Record.parse(json.dumps(WITH_LOC)).redirect(locatt=["no colon"])

@@ -1,6 +1,7 @@
 """Cleaning a million messy identifier lines from Python: idutils (is_doi +
 normalize_doi), handle_id.clean one line at a time, handle_id.arrow.clean over the
-column, and the `hdl clean` command on the same file, in one run.
+column, the Polars namespace over a frame's column, and the `hdl clean` command on the same
+file, in one run.
 
     python python/bench.py [--lines N] [--hdl target/release/hdl]
 
@@ -119,6 +120,19 @@ def main() -> None:
         lambda: len(handle_id.arrow.clean(pa.array(lines, type=pa.string()))),
         results,
     )
+
+    try:
+        import polars as pl
+        import handle_id.polars  # noqa: F401 (registers the namespace)
+    except ImportError:
+        print("polars: not installed, not timed")
+    else:
+        frame = pl.DataFrame({"id": lines})
+        timed(
+            "pl.col(...).handle_id.clean() (frame made)",
+            lambda: frame.select(pl.col("id").handle_id.clean()).height,
+            results,
+        )
 
     hdl = Path(args.hdl)
     if hdl.is_file():

@@ -288,7 +288,11 @@ fn first_special<const REPLACEMENT: bool>(s: &str) -> Option<usize> {
     let special = |x: u8| (x < 0x20) | (x == 0x7f) | (x == 0xc2) | (x == ef);
     let mut from = 0;
     for chunk in b.chunks_exact(32) {
-        if chunk.iter().fold(0_u8, |any, &x| any | u8::from(special(x))) != 0 {
+        if chunk
+            .iter()
+            .fold(0_u8, |any, &x| any | u8::from(special(x)))
+            != 0
+        {
             break;
         }
         from += 32;

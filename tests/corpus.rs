@@ -18,7 +18,7 @@ fn describe_all<'a>(inputs: impl IntoIterator<Item = &'a str>) -> String {
         .collect()
 }
 
-/// Handle-like strings quoted in the source documents (shared/specs), by source.
+/// Handle-like strings quoted in the source documents SPEC.md lists, by source.
 const SPEC_TEXT_EXAMPLES: &[(&str, &str)] = &[
     ("WIKI", "1234/567"),
     ("WIKI", "hdl:1234/567"),

@@ -299,6 +299,18 @@ impl<'a> Iterator for Extract<'a, '_> {
 }
 
 impl Extract<'_, '_> {
+    /// The next handle's '/' in `bytes` from `h` (for a `urn:` form a ':' may be it, P3),
+    /// as remembered while the starts move forward.
+    fn separator(&mut self, bytes: &[u8], h: usize, urn: bool) -> usize {
+        if urn {
+            self.urn_sep
+                .at(bytes, h, |b| memchr::memchr2(b'/', b':', b), &mut self.work)
+        } else {
+            self.slash
+                .at(bytes, h, |b| memchr::memchr(b'/', b), &mut self.work)
+        }
+    }
+
     /// Where the token an identifier found at `i` ends in starts (it started at `token`):
     /// an identifier ends at white space (`identifier_end_form`), and holds none but after
     /// its label (`label` bytes) or between the pieces of a split DOI; the next anchor looks
@@ -741,21 +753,7 @@ impl<'a> Extract<'a, '_> {
         // The handle's '/' (for `urn:` forms a ':' may be it), read up to there alone: a
         // naming authority no reading of the whole accepts fails here, at its own cost.
         let mut h = i + prefix;
-        let mut sep = if urn {
-            self.urn_sep.at(
-                &bytes[..kept],
-                h,
-                |b| memchr::memchr2(b'/', b':', b),
-                &mut self.work,
-            )
-        } else {
-            self.slash.at(
-                &bytes[..kept],
-                h,
-                |b| memchr::memchr(b'/', b),
-                &mut self.work,
-            )
-        };
+        let mut sep = self.separator(&bytes[..kept], h, urn);
         if form == Form::HdlResolution && sep < kept {
             // (The server first: the handle begins after its '/'.)
             h = sep + 1;
@@ -988,21 +986,7 @@ impl<'a> Extract<'a, '_> {
         }
         // Up to the handle's first '/' (a `urn:` form's ':' may be it, P3) alone: a naming
         // authority no reading of the whole accepts fails at its own cost.
-        let sep = if urn {
-            self.urn_sep.at(
-                &bytes[..kept],
-                h,
-                |b| memchr::memchr2(b'/', b':', b),
-                &mut self.work,
-            )
-        } else {
-            self.slash.at(
-                &bytes[..kept],
-                h,
-                |b| memchr::memchr(b'/', b),
-                &mut self.work,
-            )
-        };
+        let sep = self.separator(&bytes[..kept], h, urn);
         if sep >= path_end {
             // None as written: the handle's is escaped, or there is no handle. With no '/'
             // or ':' in it, no other identifier starts inside: the path up to its query,

@@ -1,5 +1,5 @@
-//! The proxy server system of the HDL.NET proxy page (shared/specs/004, PROXY §1–4), on an
-//! embedded store: `hdl serve`.
+//! The proxy server system of the HDL.NET proxy page (PROXY §1–4, a source SPEC.md lists),
+//! on an embedded store: `hdl serve`.
 //!
 //! - [`store`]: handle records in a redb file, keyed by the canonical handle, imported
 //!   from REST API responses (one per line, the format `hdl record` reads).

@@ -37,6 +37,16 @@ fn u6_sets_are_what_the_hdl_uri_grammar_allows_raw() {
             "{c:?} in u_local_name"
         );
     }
+    // The sets are the grammar's own writer rules (generated from them), which the derived
+    // parser agrees with.
+    let matched = |rule: hdl::Rule| -> Vec<char> {
+        (0_u8..128)
+            .map(char::from)
+            .filter(|c| whole::<_, hdl::G>(rule, &c.to_string()))
+            .collect()
+    };
+    assert_eq!(kept(NA_SEGMENT), matched(hdl::Rule::u_na_segment_kept));
+    assert_eq!(kept(LOCAL_NAME), matched(hdl::Rule::u_local_name_kept));
     // U6 lists exactly these; the grammar would also take ':' and '@' in the local name
     // (pchar), which the writer encodes anyway.
     assert_eq!(kept(NA_SEGMENT).len(), 2 + 8 + 10 + 2 + 26 + 1 + 26 + 1);

@@ -585,3 +585,22 @@ fn walker_state(
         s.push_str("    }\n}\n");
     }
 }
+
+/// The ASCII characters the one-character rule `rule` matches, as a `u128` constant named
+/// after the rule in upper case (bit n: the character n), its characters in its doc.
+pub fn char_set(rule: &str, dfa: &Dfa) -> String {
+    let chars: Vec<char> = (0_u8..128)
+        .map(char::from)
+        .filter(|c| dfa.run(&c.to_string()).is_ok())
+        .collect();
+    let bits = chars
+        .iter()
+        .fold(0_u128, |bits, &c| bits | 1 << u32::from(c));
+    let shown: String = chars.iter().collect();
+    format!(
+        "\n/// The ASCII characters rule `{rule}` matches (bit n: the character n):\n\
+         /// `{shown}`.\n\
+         pub(crate) const {}: u128 = {bits:#034x};\n",
+        rule.to_ascii_uppercase()
+    )
+}

@@ -79,6 +79,17 @@ impl Grammar {
         let nfa = nfa::Compiler::new(&self.rules).compile_entry(entry)?;
         Dfa::from_nfa(&nfa).map_err(|e| format!("rule `{entry}`: {e}"))
     }
+
+    /// Compiles the rule `rule`, not an entry rule, as matching a whole input into a minimal
+    /// DFA (for the character sets of [`CHAR_SETS`]).
+    ///
+    /// # Errors
+    ///
+    /// Which rule cannot be compiled, and why.
+    pub fn compile_whole(&self, rule: &str) -> Result<Dfa, String> {
+        let nfa = nfa::Compiler::new(&self.rules).compile_whole(rule)?;
+        Dfa::from_nfa(&nfa).map_err(|e| format!("rule `{rule}`: {e}"))
+    }
 }
 
 /// Every grammar file of the project (relative to the repository root) and the entry rules
@@ -119,6 +130,14 @@ pub const GRAMMARS: &[(&str, &[&str])] = &[
         ],
     ),
 ];
+
+/// The rules of one character whose ASCII characters the generated code holds as a bit set
+/// (a `u128`, bit n for the character n), by grammar file: what the library's escape sets
+/// keep, stated once in the grammar.
+pub const CHAR_SETS: &[(&str, &[&str])] = &[(
+    "grammar/hdl-uri.pest",
+    &["u_na_segment_kept", "u_local_name_kept"],
+)];
 
 /// Where the generated code lives, relative to the repository root: the `generated`
 /// module of `handle-id-core`, committed, compiled and published as it is.
@@ -163,7 +182,16 @@ pub fn generate_all(root: &std::path::Path) -> Result<Vec<(String, String)>, Str
         module.push_str(&format!(
             "\n/// The validators of `{path}`.\nmod {name};\npub(crate) use {name}::*;\n"
         ));
-        files.push((file, generate(path, &source, entries)?));
+        let mut code = generate(path, &source, entries)?;
+        for (_, sets) in CHAR_SETS.iter().filter(|(p, _)| p == path) {
+            for rule in *sets {
+                let dfa = grammar
+                    .compile_whole(rule)
+                    .map_err(|e| format!("{path}: {e}"))?;
+                code.push_str(&emit::char_set(rule, &dfa));
+            }
+        }
+        files.push((file, code));
         rules.extend(grammar.rules.into_keys());
     }
     module.push_str(&emit::labels(&rules));

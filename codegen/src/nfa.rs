@@ -118,6 +118,24 @@ impl<'g> Compiler<'g> {
         })
     }
 
+    /// Compiles the rule `name` as matching the whole input (no `SOI`/`EOI` of its own: a
+    /// rule other rules use, such as a class of characters).
+    pub fn compile_whole(mut self, name: &str) -> Result<Nfa, String> {
+        let rule = self
+            .rules
+            .get(name)
+            .ok_or_else(|| format!("no rule named `{name}`"))?;
+        let parts = flatten_seq(&rule.expr);
+        self.enter(name);
+        let start = self.new_state();
+        let body = self.seq(&parts, start)?;
+        Ok(Nfa {
+            states: self.states,
+            accept: body,
+            labels: self.labels,
+        })
+    }
+
     fn new_state(&mut self) -> usize {
         self.states.push(State::default());
         self.states.len() - 1

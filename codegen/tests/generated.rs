@@ -143,3 +143,49 @@ fn a_changed_grammar_reaches_the_compiled_validators() {
     let out = verdicts_of_a_regenerated_core(&work.join("tree"), &grammar, &["1@/x", "1/x", "1"]);
     assert_eq!(out, "1@/x true\n1/x true\n1 false\n");
 }
+
+/// The characters a writer keeps unescaped are the grammar's rules (`CHAR_SETS`): one
+/// renamed in a copy of the grammars stops the generator, which names it, and one changed
+/// changes the generated set.
+#[test]
+fn the_escape_sets_are_the_grammars_rules() {
+    let root = root();
+    let work = root.join("target/codegen-char-sets");
+    let _ = std::fs::remove_dir_all(&work);
+    copy_dir(&root.join("grammar"), &work.join("grammar"));
+    let path = work.join("grammar/hdl-uri.pest");
+    let source = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        source.replace("u_na_segment_kept", "u_na_segment_raw"),
+    )
+    .unwrap();
+    let error = generate_all(&work).err().expect("the generator stops");
+    assert!(
+        error.contains("no rule named `u_na_segment_kept`"),
+        "{error}"
+    );
+    // '@' kept in a local name: the generated set says so, and nothing else moves.
+    std::fs::write(
+        &path,
+        source.replace(
+            r#"u_local_name_kept = { u_na_segment_kept | "." | "/" }"#,
+            r#"u_local_name_kept = { u_na_segment_kept | "." | "/" | "@" }"#,
+        ),
+    )
+    .unwrap();
+    let generated = |root: &Path| {
+        let files = generate_all(root).unwrap();
+        let (_, code) = files.iter().find(|(n, _)| n == "hdl_uri.rs").unwrap();
+        code.lines()
+            .find(|l| l.contains("U_LOCAL_NAME_KEPT: u128"))
+            .unwrap()
+            .to_owned()
+    };
+    let bits = |line: String| {
+        let hex = line.rsplit("0x").next().unwrap().trim_end_matches(';');
+        u128::from_str_radix(hex, 16).unwrap()
+    };
+    assert_eq!(bits(generated(&work)), bits(generated(&root)) | 1 << b'@');
+    let _ = std::fs::remove_dir_all(&work);
+}

@@ -108,23 +108,21 @@ const ALPHA_DIGIT: EscapeSet = EscapeSet::NONE
     .range(b'0', b'9');
 
 /// U6: what a naming authority segment keeps as it is in an `hdl:` URI, WIKI's comment on
-/// `u-na-segment`: `%x21 / %x24 / %x26-2D / %x30-39 / %x3B / %x3D / %x41-5A / %x5F /
-/// %x61-7A / %x7E`. Everything else, `.` included, is percent-encoded (the `.` that joins
-/// segments is written by the caller).
-pub const NA_SEGMENT: EscapeSet = EscapeSet::NONE
-    .chars(b"!$")
-    .range(0x26, 0x2D)
-    .range(0x30, 0x39)
-    .chars(b";=")
-    .range(0x41, 0x5A)
-    .chars(b"_")
-    .range(0x61, 0x7A)
-    .chars(b"~");
+/// `u-na-segment` (`%x21 / %x24 / %x26-2D / %x30-39 / %x3B / %x3D / %x41-5A / %x5F /
+/// %x61-7A / %x7E`), as rule `u_na_segment_kept` of grammar/hdl-uri.pest states it (the
+/// set is generated from it). Everything else, `.` included, is percent-encoded (the `.`
+/// that joins segments is written by the caller).
+pub const NA_SEGMENT: EscapeSet = EscapeSet {
+    keep: crate::generated::U_NA_SEGMENT_KEPT,
+};
 
 /// U6: what the local name keeps as it is in an `hdl:` URI, WIKI's comment on
-/// `u-local-name`: `%x21 / %x24 / %x26-2F / %x30-39 / %x3B / %x3D / %x41-5A / %x5F /
-/// %x61-7A / %x7E`.
-pub const LOCAL_NAME: EscapeSet = NA_SEGMENT.range(0x2E, 0x2F);
+/// `u-local-name` (`%x21 / %x24 / %x26-2F / %x30-39 / %x3B / %x3D / %x41-5A / %x5F /
+/// %x61-7A / %x7E`), as rule `u_local_name_kept` of grammar/hdl-uri.pest states it
+/// (generated).
+pub const LOCAL_NAME: EscapeSet = EscapeSet {
+    keep: crate::generated::U_LOCAL_NAME_KEPT,
+};
 
 /// U5: what the local name keeps as it is in the CORDRA profile's URIs, whose local name is
 /// one path segment: [`LOCAL_NAME`] without `/`, which is written `%2F`.

@@ -2898,3 +2898,11 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink>(input: &[u8], sink: &mut 
         }
     }
 }
+
+/// The ASCII characters rule `u_na_segment_kept` matches (bit n: the character n):
+/// `!$&'()*+,-0123456789;=ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~`.
+pub(crate) const U_NA_SEGMENT_KEPT: u128 = 0x47fffffe87fffffe2bff3fd200000000;
+
+/// The ASCII characters rule `u_local_name_kept` matches (bit n: the character n):
+/// `!$&'()*+,-./0123456789;=ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz~`.
+pub(crate) const U_LOCAL_NAME_KEPT: u128 = 0x47fffffe87fffffe2bffffd200000000;

@@ -137,8 +137,12 @@ pub(crate) enum Label {
     UHandle,
     /// `u_local_name`.
     ULocalName,
+    /// `u_local_name_kept`.
+    ULocalNameKept,
     /// `u_na_segment`.
     UNaSegment,
+    /// `u_na_segment_kept`.
+    UNaSegmentKept,
     /// `u_naming_authority`.
     UNamingAuthority,
     /// `u_unreserved`.

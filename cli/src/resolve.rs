@@ -11,7 +11,7 @@ use std::time::Duration;
 use handle_id::record::{Response, ResponseCode as RestCode};
 use handle_net::client::{ask, Timeouts, Transport, UdpClient};
 use handle_net::resolver::{expiration, Resolver};
-use handle_proto::{rest, Body, Message, OpFlags, ResponseCode};
+use handle_proto::{rest, Message, OpFlags, ResponseCode};
 
 use crate::args::Lines;
 use crate::output::Visible;
@@ -240,40 +240,7 @@ async fn resolve_one(
             Err(e) => return Outcome::Failed(e.to_string()),
         },
     };
-    Outcome::Answer(to_response(handle, &answer))
-}
-
-/// The answer as the REST API writes it: the values, or the code and message.
-fn to_response(handle: &str, answer: &Message) -> Response {
-    let parsed = handle.parse().ok();
-    match &answer.body {
-        Body::Resolution {
-            handle: h, values, ..
-        } => rest::response(h, values).unwrap_or_else(|e| {
-            Response::error(
-                RestCode::Error,
-                parsed,
-                Some(&format!("the answer has no REST form: {e}")),
-            )
-        }),
-        Body::Error { message, .. } => {
-            let message = String::from_utf8_lossy(message);
-            let message = (!message.is_empty()).then_some(&*message);
-            Response::error(
-                RestCode::from_u32(answer.header.response_code.0),
-                parsed,
-                message,
-            )
-        }
-        _ => Response::error(
-            RestCode::from_u32(answer.header.response_code.0),
-            parsed,
-            Some(&format!(
-                "answered {}",
-                ResponseCode(answer.header.response_code.0)
-            )),
-        ),
-    }
+    Outcome::Answer(rest::answer(handle, &answer))
 }
 
 fn write_outcome(

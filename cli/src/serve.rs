@@ -5,8 +5,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use handle_net::client::Timeouts;
 use handle_net::limit::{Counters, RateLimits, REPORT_EVERY};
 use handle_net::server::Service;
+use handle_serve::upstream::{Limits as UpstreamLimits, Upstream};
 use handle_serve::{Config, Imported, Store};
 
 use crate::output::report;
@@ -169,6 +171,32 @@ pub struct ServeArgs {
     /// No access log.
     #[arg(long)]
     pub quiet: bool,
+    /// Handles the store does not hold, resolved through the Handle protocol.
+    #[command(flatten)]
+    pub upstream: UpstreamArgs,
+}
+
+/// `hdl serve --upstream` (SPEC P13): a handle the store does not hold is asked of a handle
+/// server, and its answer kept as its values' TTLs say.
+#[derive(clap::Args)]
+#[command(next_help_heading = "Upstream: handles the store does not hold")]
+pub struct UpstreamArgs {
+    /// Resolve handles the store does not hold through the Handle protocol (with
+    /// --server); with no store there, an empty one is made.
+    #[arg(long, requires = "server")]
+    pub upstream: bool,
+    /// The handle server asked, over TCP (`hdl resolve --server` asks the same way).
+    #[arg(long, value_name = "HOST:PORT", requires = "upstream")]
+    pub server: Option<std::net::SocketAddr>,
+    /// Handles the upstream cache holds at once.
+    #[arg(long, value_name = "N", default_value_t = UpstreamLimits::default().entries, value_parser = at_least_one)]
+    pub upstream_cache_entries: usize,
+    /// Bytes of records the upstream cache holds at once, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = UpstreamLimits::default().bytes >> 20)]
+    pub upstream_cache_mib: usize,
+    /// The longest an answer is kept, whatever its TTLs, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = UpstreamLimits::default().max_ttl.as_secs())]
+    pub upstream_max_ttl: u64,
 }
 
 /// `hdl serve`'s limits on the Handle protocol over UDP (N14): a UDP request proves nothing
@@ -257,7 +285,7 @@ fn say_limited(counters: &Counters, over: &str) {
 pub fn run(args: &ServeArgs) -> io::Result<Status> {
     // Without records to fill it, a store that is not there is a mistaken path (a
     // relative one run from another directory): not made, empty, and left behind.
-    if args.records.is_none() && !args.store.exists() {
+    if args.records.is_none() && !args.store.exists() && !args.upstream.upstream {
         return Err(io::Error::other(format!(
             "{}: no store there: give --records FILE to make one, or run hdl serve import",
             args.store.display()
@@ -298,6 +326,12 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
                     "hdl serve: {} holds {n} records; --records is read only into an empty store (hdl serve import updates it)",
                     args.store.display()
                 )),
+                (None, 0) if args.upstream.upstream => {
+                    report(format_args!(
+                        "hdl serve: no records in {}: every handle through the upstream",
+                        args.store.display()
+                    ));
+                }
                 (None, 0) => {
                     return Err(io::Error::other(format!(
                         "{} holds no records: give --records FILE, or run hdl serve import",
@@ -321,6 +355,18 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             max_connections: args.max_connections,
             write_timeout: Duration::from_secs(args.write_timeout),
             access_log: !args.quiet,
+            upstream: args.upstream.server.map(|server| {
+                Arc::new(Upstream::new(
+                    server,
+                    Timeouts::default(),
+                    UpstreamLimits {
+                        entries: args.upstream.upstream_cache_entries,
+                        bytes: args.upstream.upstream_cache_mib << 20,
+                        max_ttl: Duration::from_secs(args.upstream.upstream_max_ttl),
+                        ..UpstreamLimits::default()
+                    },
+                ))
+            }),
             ..Config::default()
         };
         let db = Arc::new(db);

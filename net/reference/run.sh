@@ -2,7 +2,8 @@
 # The Handle protocol against the reference (CNRI's HANDLE.NET 9.2, ../shared/reference/cnri):
 # its client resolves from `hdl serve --handle-bind` over TCP and UDP and gets exactly the
 # stored values; `hdl resolve --server` against its server gets exactly what its own client
-# gets. Handles with many values (many datagrams), type filters, values that are not text,
+# gets; `hdl serve --upstream` in front of its server serves what its client gets (P13).
+# Handles with many values (many datagrams), type filters, values that are not text,
 # handles that do not exist; the UDP limits (N14) as the reference client meets them.
 #
 #   bash net/reference/run.sh [path/to/hdl]
@@ -81,6 +82,37 @@ for h in "${handles[@]}"; do
   actual=$("$hdl" resolve --server "127.0.0.1:$port" --tcp --json --type URL --id "$h" 2>/dev/null | norm_ours || true)
   check "$h, type URL" "$expected" "$actual"
 done
+
+echo "== hdl serve --upstream in front of the reference's server (SPEC P13)"
+# The REST API's answer for a path (its body whatever the status), and the status.
+fetch() { python3 -c '
+import sys, urllib.request, urllib.error
+try:
+    r = urllib.request.urlopen(sys.argv[1]); print(r.read().decode())
+except urllib.error.HTTPError as e:
+    print(e.read().decode())' "$1"; }
+status() { python3 -c '
+import sys, urllib.request, urllib.error
+class No(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *a): return None
+try:
+    print(urllib.request.build_opener(No).open(sys.argv[1]).status)
+except urllib.error.HTTPError as e:
+    print(e.code)' "$1"; }
+up=$(free_port)
+"$hdl" serve --upstream --server "127.0.0.1:$port" --store "$work/up.redb" --bind "127.0.0.1:$up" --quiet >"$work/up.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 60); do grep -qs "listening on" "$work/up.log" && break; sleep 0.2; done
+for h in "${handles[@]}"; do
+  expected=$(java -cp "$CP" ServerKit json "$work/ref" "$h" tcp 2>/dev/null | tail -1 | norm_ref || true)
+  actual=$(fetch "http://127.0.0.1:$up/api/handles/$h" | norm_ours || true)
+  check "$h through hdl serve --upstream" "$expected" "$actual"
+done
+check "TEST/1 redirects through hdl serve --upstream" 302 "$(status "http://127.0.0.1:$up/TEST/1")"
+# The reference's server stopped: what was fetched still answers; what was not is a 500.
+{ kill -9 "${pids[0]}"; wait "${pids[0]}"; } 2>/dev/null || true
+check "TEST/1, fetched before the reference stopped" 302 "$(status "http://127.0.0.1:$up/TEST/1")"
+check "TEST/2, not fetched, the reference stopped" "500 2" "$(status "http://127.0.0.1:$up/TEST/2") $(fetch "http://127.0.0.1:$up/api/handles/TEST/2" | python3 -c 'import json,sys; print(json.load(sys.stdin)["responseCode"])')"
 
 echo "== our server (hdl serve --handle-bind), the reference's client"
 port=$(free_port)

@@ -209,10 +209,14 @@ pub async fn serve(
             serve_udp(&server, &socket, &stop)
         }));
     }
-    let tcp = tokio::spawn(serve_tcp(server, tcp));
+    let mut tcp = tokio::spawn(serve_tcp(server, tcp));
     let result = tokio::select! {
-        () = shutdown => Ok(()),
-        done = tcp => done.map_err(io::Error::other)?,
+        () = shutdown => {
+            // (A task dropped is not stopped: without this, TCP went on being answered.)
+            tcp.abort();
+            Ok(())
+        }
+        done = &mut tcp => done.map_err(io::Error::other)?,
     };
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     for t in threads {

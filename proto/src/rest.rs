@@ -6,12 +6,15 @@
 //! they are not the default; an absolute TTL as a time.
 
 use handle_id::record::{
-    Admin, AdminPermissions, Data, HandleValue, Response, Ttl as RestTtl, ValueReference,
+    Admin, AdminPermissions, Data, HandleValue, Response, ResponseCode as RestCode, Ttl as RestTtl,
+    ValueReference,
 };
 use handle_id::Handle;
 use serde_json::{json, Map, Value};
 
+use crate::codes::ResponseCode;
 use crate::data::{AdminRef, PublicKey, ValueRefList};
+use crate::message::{Body, Message};
 use crate::site::{Interface, ServerInfo, SiteInfo};
 use crate::value::{Permissions, Reference, Ttl, WireValue};
 
@@ -29,6 +32,41 @@ impl std::error::Error for ConvertError {}
 
 fn error(what: impl Into<String>) -> ConvertError {
     ConvertError(what.into())
+}
+
+/// A server's answer to a resolution of `handle` as the REST API writes it: the values, or
+/// the code and the message.
+#[must_use]
+pub fn answer(handle: &str, answer: &Message) -> Response {
+    let parsed = handle.parse().ok();
+    match &answer.body {
+        Body::Resolution {
+            handle: h, values, ..
+        } => response(h, values).unwrap_or_else(|e| {
+            Response::error(
+                RestCode::Error,
+                parsed,
+                Some(&format!("the answer has no REST form: {e}")),
+            )
+        }),
+        Body::Error { message, .. } => {
+            let message = String::from_utf8_lossy(message);
+            let message = (!message.is_empty()).then_some(&*message);
+            Response::error(
+                RestCode::from_u32(answer.header.response_code.0),
+                parsed,
+                message,
+            )
+        }
+        _ => Response::error(
+            RestCode::from_u32(answer.header.response_code.0),
+            parsed,
+            Some(&format!(
+                "answered {}",
+                ResponseCode(answer.header.response_code.0)
+            )),
+        ),
+    }
 }
 
 /// A successful resolution's REST response: the handle as asked, and its values.

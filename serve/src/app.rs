@@ -3,6 +3,7 @@
 //! redirect, the values, the REST API's JSON, or a clear error. No I/O here but the
 //! store's reads.
 
+use std::cell::RefCell;
 use std::net::IpAddr;
 
 use bytes::Bytes;
@@ -18,6 +19,7 @@ use hyper::header::{HeaderValue, CONTENT_TYPE, EXPIRES, LOCATION, VARY};
 use hyper::{Method, Response, StatusCode};
 
 use crate::store::{parse_stored, stored_handle, Store};
+use crate::upstream::{Cached, Fetched, Upstream};
 
 /// The longest path and query read: longer is answered 414 (a handle is at most a few
 /// kilobytes; H9 warns past 2,048 bytes).
@@ -55,13 +57,26 @@ pub struct Large;
 
 /// The answer to `request`.
 pub fn answer(store: &Store, request: &Request<'_>) -> Response<Full<Bytes>> {
-    answer_within(store, request, usize::MAX).unwrap_or_else(|Large| {
-        page(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "Error",
-            "A record beyond every bound.",
-        )
-    })
+    answer_from(store, None, request)
+}
+
+/// [`answer`], reading what the store does not hold from what the request fetched and
+/// `upstream`'s cache.
+pub fn answer_from(
+    store: &Store,
+    upstream: Option<(&Upstream, &Fetched)>,
+    request: &Request<'_>,
+) -> Response<Full<Bytes>> {
+    answer_with(store, upstream, request, usize::MAX).map_or_else(
+        |Large| {
+            page(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "Error",
+                "A record beyond every bound.",
+            )
+        },
+        |(response, _)| response,
+    )
 }
 
 /// The answer to `request`, unless it reads a record whose stored JSON is longer than
@@ -76,7 +91,38 @@ pub fn answer_within(
     request: &Request<'_>,
     max_record: usize,
 ) -> Result<Response<Full<Bytes>>, Large> {
-    let mut response = route(&Reads { store, max_record }, request)?;
+    answer_with(store, None, request, max_record).map(|(response, _)| response)
+}
+
+/// What an answer read beyond the store: the handles the upstream cache did not hold (to
+/// fetch, and ask again), those it answered from, and whether the request asked for an
+/// authoritative answer (`auth`: fetched again whatever the cache holds, SPEC P13).
+#[derive(Debug, Default)]
+pub struct Lookups {
+    pub missed: Vec<String>,
+    pub upstream: Vec<String>,
+    pub auth: bool,
+}
+
+/// [`answer_within`], reading what the store does not hold from what the request fetched
+/// and `upstream`'s cache, and saying what it looked up there.
+///
+/// # Errors
+///
+/// [`Large`], as [`answer_within`].
+pub fn answer_with(
+    store: &Store,
+    upstream: Option<(&Upstream, &Fetched)>,
+    request: &Request<'_>,
+    max_record: usize,
+) -> Result<(Response<Full<Bytes>>, Lookups), Large> {
+    let reads = Reads {
+        store,
+        max_record,
+        upstream,
+        lookups: RefCell::default(),
+    };
+    let mut response = route(&reads, request)?;
     if let Some(origin) = request.origin.and_then(|o| HeaderValue::from_str(o).ok()) {
         // As the reference's CORS filter: the origin allowed back, to any answer.
         let h = response.headers_mut();
@@ -90,13 +136,16 @@ pub fn answer_within(
     if request.method == Method::HEAD {
         *response.body_mut() = Full::new(Bytes::new());
     }
-    Ok(response)
+    Ok((response, reads.lookups.into_inner()))
 }
 
-/// The store as a request reads it: records up to a length.
+/// The store as a request reads it: records up to a length, and what it does not hold
+/// from the upstream cache, if there is one.
 struct Reads<'s> {
     store: &'s Store,
     max_record: usize,
+    upstream: Option<(&'s Upstream, &'s Fetched)>,
+    lookups: RefCell<Lookups>,
 }
 
 /// A record read, not found (`None`), or a failed read.
@@ -109,11 +158,53 @@ impl Reads<'_> {
             (bytes.len() <= self.max_record).then(|| parse_stored(handle.as_str(), bytes, filter))
         });
         match found {
-            Ok(None) => Ok(Ok(None)),
+            Ok(None) => Ok(
+                match self.upstream(handle, |bytes| parse_stored(handle.as_str(), bytes, filter))? {
+                    Ok(Some(parsed)) => parsed.map(Some),
+                    Ok(None) => Ok(None),
+                    Err(e) => Err(e),
+                },
+            ),
             Ok(Some(None)) => Err(Large),
             Ok(Some(Some(parsed))) => Ok(parsed.map(Some)),
             Err(e) => Ok(Err(e)),
         }
+    }
+
+    /// `f` of what the upstream cache holds for `handle` (the store holds nothing):
+    /// `Ok(None)` where it holds "not found", or nothing yet (then noted as missed), or
+    /// there is no upstream; the failure it holds.
+    fn upstream<T>(
+        &self,
+        handle: HandleRef<'_>,
+        f: impl FnOnce(&[u8]) -> T,
+    ) -> Result<Result<Option<T>, crate::store::StoreError>, Large> {
+        let Some((upstream, fetched)) = self.upstream else {
+            return Ok(Ok(None));
+        };
+        let mut lookups = self.lookups.borrow_mut();
+        let cached = fetched
+            .get(handle.as_str())
+            .cloned()
+            .or_else(|| upstream.cached(handle.as_str()));
+        Ok(match cached {
+            Some(Cached::Found(json)) => {
+                if json.len() > self.max_record {
+                    return Err(Large);
+                }
+                lookups.upstream.push(handle.as_str().to_owned());
+                Ok(Some(f(&json)))
+            }
+            Some(Cached::NotFound) => {
+                lookups.upstream.push(handle.as_str().to_owned());
+                Ok(None)
+            }
+            Some(Cached::Failed(message)) => Err(crate::store::StoreError(message.to_string())),
+            None => {
+                lookups.missed.push(handle.as_str().to_owned());
+                Ok(None)
+            }
+        })
     }
 
     /// The stored JSON of `handle`'s record, as it is.
@@ -123,7 +214,8 @@ impl Reads<'_> {
         }) {
             Ok(Some(None)) => Err(Large),
             Ok(Some(Some(json))) => Ok(Some(json)),
-            Ok(None) | Err(_) => Ok(None),
+            Ok(None) => Ok(self.upstream(handle, <[u8]>::to_vec)?.ok().flatten()),
+            Err(_) => Ok(None),
         }
     }
 }
@@ -246,6 +338,7 @@ fn route(store: &Reads<'_>, request: &Request<'_>) -> Result<Response<Full<Bytes
         },
     };
     let handle = uri.handle();
+    store.lookups.borrow_mut().auth = query.auth;
     match uri.form() {
         Form::Api => {
             // The REST API's path is the handle as it is: no `hdl:` or `doi:` taken off (P8).
@@ -734,15 +827,18 @@ fn expires(ttls: &[Ttl]) -> Option<HeaderValue> {
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?
         .as_secs();
-    let at = ttls
-        .iter()
-        .filter_map(|t| match t {
-            Ttl::Seconds(s) => Some(now.saturating_add_signed(*s)),
-            Ttl::Until(time) => iso_seconds(time),
-        })
-        .min()?
-        .min(now + MAX_TTL);
+    let at = earliest_expiry(ttls.iter(), now)?.min(now + MAX_TTL);
     HeaderValue::from_str(&http_date(at)).ok()
+}
+
+/// The earliest expiry of `ttls` in seconds since 1970, `now` being that many: each now and
+/// so many seconds, or a time of its own; none when no value says.
+pub(crate) fn earliest_expiry<'t>(ttls: impl Iterator<Item = &'t Ttl>, now: u64) -> Option<u64> {
+    ttls.filter_map(|t| match t {
+        Ttl::Seconds(s) => Some(now.saturating_add_signed(*s)),
+        Ttl::Until(time) => iso_seconds(time),
+    })
+    .min()
 }
 
 /// Seconds since 1970 of an ISO 8601 UTC time (`2030-01-01T00:00:00Z`, fractions of a

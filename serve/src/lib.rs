@@ -26,6 +26,7 @@ pub mod limits;
 pub mod native;
 pub mod server;
 pub mod store;
+pub mod upstream;
 
 pub use server::{serve, Config};
 pub use store::{Imported, Store, StoreError, DEFAULT_CACHE};

@@ -26,6 +26,7 @@ use tokio::sync::Semaphore;
 use crate::app;
 use crate::limits;
 use crate::store::Store;
+use crate::upstream::{Fetched, Upstream};
 
 /// How the server treats its clients.
 #[derive(Clone, Debug)]
@@ -42,6 +43,8 @@ pub struct Config {
     pub shutdown_grace: Duration,
     /// Write the access log (one JSON line per request on standard error).
     pub access_log: bool,
+    /// Where handles the store does not hold are resolved (SPEC P13), if anywhere.
+    pub upstream: Option<Arc<Upstream>>,
 }
 
 impl Default for Config {
@@ -52,6 +55,7 @@ impl Default for Config {
             write_timeout: limits::WRITE_TIMEOUT,
             shutdown_grace: Duration::from_secs(30),
             access_log: true,
+            upstream: None,
         }
     }
 }
@@ -112,10 +116,18 @@ pub async fn serve(
         let large = large.clone();
         let seeds = seeds.clone();
         let log = config.access_log;
+        let upstream = config.upstream.clone();
         let service = service_fn(move |request: Request<Incoming>| {
-            let (store, large) = (store.clone(), large.clone());
+            let (store, large, upstream) = (store.clone(), large.clone(), upstream.clone());
             let seed = seeds.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
-            async move { Ok::<_, Infallible>(respond(store, large, request, peer, seed, log).await) }
+            async move {
+                let sources = Sources {
+                    store,
+                    large,
+                    upstream,
+                };
+                Ok::<_, Infallible>(respond(sources, request, peer, seed, log).await)
+            }
         });
         let io = WriteDeadline::new(TokioIo::new(stream), config.write_timeout);
         let connection = http1::Builder::new()
@@ -134,9 +146,16 @@ pub async fn serve(
     Ok(())
 }
 
-async fn respond(
+/// What a request is answered from: the store, the turns for large records, and the
+/// upstream, if any.
+struct Sources {
     store: Arc<Store>,
     large: Arc<Semaphore>,
+    upstream: Option<Arc<Upstream>>,
+}
+
+async fn respond(
+    sources: Sources,
     request: Request<Incoming>,
     peer: SocketAddr,
     seed: u64,
@@ -145,7 +164,7 @@ async fn respond(
     let start = Instant::now();
     let response = match host_problem(&request) {
         Some(problem) => app::bad_request(false, problem),
-        None => answer(store, large, &request, peer, seed).await,
+        None => answer(sources, &request, peer, seed).await,
     };
     if log {
         use hyper::body::Body;
@@ -169,10 +188,11 @@ async fn respond(
 
 /// The answer of [`app`]: here, on the async worker, for a record of usual length; for a
 /// large one ([`limits::LARGE_RECORD`]), on the blocking threads, a few at a time, so that
-/// the workers go on answering everyone else meanwhile.
+/// the workers go on answering everyone else meanwhile. Handles the store does not hold are
+/// fetched from the upstream, if there is one, and the app asked again (an alias's target
+/// is known only once the alias is read: at most [`app::MAX_ALIASES`] rounds more).
 async fn answer(
-    store: Arc<Store>,
-    large: Arc<Semaphore>,
+    sources: Sources,
     request: &Request<Incoming>,
     peer: SocketAddr,
     seed: u64,
@@ -200,8 +220,41 @@ async fn answer(
         client: peer.ip(),
         seed,
     };
-    if let Ok(response) = app::answer_within(&store, &asked, limits::LARGE_RECORD) {
-        return response;
+    let Sources {
+        store,
+        large,
+        upstream,
+    } = sources;
+    let mut refreshed = false;
+    let mut fetched = Fetched::default();
+    for _ in 0..=app::MAX_ALIASES + 1 {
+        let Ok((response, lookups)) = app::answer_with(
+            &store,
+            upstream.as_deref().map(|u| (u, &fetched)),
+            &asked,
+            limits::LARGE_RECORD,
+        ) else {
+            break;
+        };
+        let Some(up) = &upstream else {
+            return response;
+        };
+        // `auth`: what the cache answered from, asked again, once (SPEC P13).
+        let fresh = lookups.auth && !refreshed;
+        let mut wanted = lookups.missed;
+        if fresh {
+            wanted.extend(lookups.upstream);
+            refreshed = true;
+        }
+        wanted.sort_unstable();
+        wanted.dedup();
+        if wanted.is_empty() {
+            return response;
+        }
+        for handle in &wanted {
+            let cached = up.fetch(handle, fresh).await;
+            fetched.put(handle, cached);
+        }
     }
     let (method, target) = (request.method().clone(), target.to_owned());
     let owned = |h: Option<&str>| h.map(str::to_owned);
@@ -217,8 +270,9 @@ async fn answer(
     };
     tokio::task::spawn_blocking(move || {
         let _turn = turn;
-        app::answer(
+        app::answer_from(
             &store,
+            upstream.as_deref().map(|u| (u, &fetched)),
             &app::Request {
                 method: &method,
                 target: &target,

@@ -1,0 +1,335 @@
+//! Handles the store does not hold, resolved through the Handle protocol (`hdl serve
+//! --upstream`, SPEC P13): asked of one handle server over TCP, each answer kept as its
+//! values' TTLs say, in a cache bounded in entries and bytes.
+//!
+//! The answers to HTTP requests come from [`crate::app`], which is synchronous: it reads
+//! the cache with [`Upstream::cached`] and says which handles it missed; the server fetches
+//! those ([`Upstream::fetch`]) and asks the app again.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
+
+use handle_id::record::{Response, ResponseCode, Ttl};
+use handle_net::client::{ask, Timeouts, Transport};
+use handle_proto::{rest, Message, OpFlags};
+use tokio::sync::Notify;
+
+/// What the cache may hold, and for how long.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Handles held at once (the reference proxy's cache holds 16,384).
+    pub entries: usize,
+    /// Bytes of records held at once (each record's JSON, its key and [`ENTRY_OVERHEAD`]).
+    pub bytes: usize,
+    /// The longest a record is kept, whatever its TTLs (the reference's: an hour).
+    pub max_ttl: Duration,
+    /// How long "not found" is kept.
+    pub not_found_ttl: Duration,
+    /// How long a failure (no answer, an error) is kept, so that the requests that come
+    /// meanwhile share it rather than each asking again.
+    pub failure_ttl: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            entries: 16_384,
+            bytes: 64 << 20,
+            max_ttl: Duration::from_secs(3600),
+            not_found_ttl: Duration::from_secs(60),
+            failure_ttl: Duration::from_secs(1),
+        }
+    }
+}
+
+/// The bytes an entry is counted for beside its key and record: the map's and the queue's
+/// slots, the entry itself and the allocations' headers, rounded up.
+pub const ENTRY_OVERHEAD: usize = 160;
+
+/// What the cache says of a handle.
+#[derive(Clone, Debug)]
+pub enum Cached {
+    /// Its record: the REST API's JSON (`Response::to_json`), as the store holds records.
+    Found(Arc<[u8]>),
+    /// The server holds no such handle.
+    NotFound,
+    /// The server could not be asked, or answered an error: the message.
+    Failed(Arc<str>),
+}
+
+/// What one request fetched, kept for its answer whatever the cache keeps (a record larger
+/// than the whole cache is served, and not kept).
+#[derive(Debug, Default)]
+pub struct Fetched(Vec<(Box<str>, Cached)>);
+
+impl Fetched {
+    /// What was fetched for `handle`, if it was.
+    #[must_use]
+    pub fn get(&self, handle: &str) -> Option<&Cached> {
+        let k = key(handle);
+        self.0.iter().find(|(h, _)| *h == k).map(|(_, c)| c)
+    }
+
+    /// Keeps `cached` as what was fetched for `handle`.
+    pub fn put(&mut self, handle: &str, cached: Cached) {
+        let k = key(handle);
+        self.0.retain(|(h, _)| *h != k);
+        self.0.push((k, cached));
+    }
+}
+
+struct Entry {
+    cached: Cached,
+    expires: Instant,
+    bytes: usize,
+    generation: u64,
+}
+
+#[derive(Default)]
+struct Cache {
+    map: HashMap<Box<str>, Entry>,
+    /// Keys in the order they were put in, with the generation they were put in with: the
+    /// oldest is evicted first (an entry put in again has a newer generation; its older
+    /// place in the queue is skipped).
+    order: VecDeque<(Box<str>, u64)>,
+    bytes: usize,
+    generation: u64,
+}
+
+/// Handle servers asked for what the store does not hold, and the cache of their answers.
+pub struct Upstream {
+    server: SocketAddr,
+    timeouts: Timeouts,
+    limits: Limits,
+    cache: Mutex<Cache>,
+    /// The handles being asked for now: the requests for one of them wait for its one
+    /// query.
+    inflight: Mutex<HashMap<Box<str>, Arc<Notify>>>,
+    queries: AtomicU64,
+}
+
+impl std::fmt::Debug for Upstream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upstream")
+            .field("server", &self.server)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The cache's key of a handle: without ASCII case, as handle servers look handles up
+/// (SPEC H6).
+fn key(handle: &str) -> Box<str> {
+    handle.to_ascii_lowercase().into_boxed_str()
+}
+
+impl Upstream {
+    /// Asks `server` (a handle server's TCP address), keeping answers within `limits`.
+    #[must_use]
+    pub fn new(server: SocketAddr, timeouts: Timeouts, limits: Limits) -> Self {
+        Self {
+            server,
+            timeouts,
+            limits,
+            cache: Mutex::new(Cache::default()),
+            inflight: Mutex::new(HashMap::new()),
+            queries: AtomicU64::new(0),
+        }
+    }
+
+    /// How many queries were sent to the server so far.
+    #[must_use]
+    pub fn queries(&self) -> u64 {
+        self.queries.load(Ordering::Relaxed)
+    }
+
+    /// The handles and bytes the cache holds now.
+    #[must_use]
+    pub fn held(&self) -> (usize, usize) {
+        let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        (cache.map.len(), cache.bytes)
+    }
+
+    /// What the cache holds for `handle`, unless it has expired.
+    #[must_use]
+    pub fn cached(&self, handle: &str) -> Option<Cached> {
+        let cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        cache
+            .map
+            .get(&*key(handle))
+            .filter(|e| e.expires > Instant::now())
+            .map(|e| e.cached.clone())
+    }
+
+    /// The answer for `handle`: the cache's, or the server's (with `fresh`, the server's,
+    /// asked authoritatively, whatever the cache holds), then kept in the cache as its TTLs
+    /// say. Requests for a handle being asked for wait for that one query. The query runs
+    /// on its own task: a request that goes away does not leave the others waiting.
+    pub async fn fetch(self: &Arc<Self>, handle: &str, fresh: bool) -> Cached {
+        let k = key(handle);
+        loop {
+            if !fresh {
+                if let Some(cached) = self.cached(handle) {
+                    return cached;
+                }
+            }
+            let (wait, lead) = {
+                let mut inflight = self.inflight.lock().unwrap_or_else(PoisonError::into_inner);
+                match inflight.get(&k) {
+                    Some(n) => (n.clone(), false),
+                    None => {
+                        let n = Arc::new(Notify::new());
+                        inflight.insert(k.clone(), n.clone());
+                        (n, true)
+                    }
+                }
+            };
+            if lead {
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                let this = self.clone();
+                let (handle, k) = (handle.to_owned(), k.clone());
+                tokio::spawn(async move {
+                    let (cached, ttl) = this.query(&handle, fresh).await;
+                    this.put(k.clone(), cached.clone(), ttl);
+                    let n = this
+                        .inflight
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .remove(&k);
+                    if let Some(n) = n {
+                        n.notify_waiters();
+                    }
+                    let _ = tx.send(cached);
+                });
+                if let Ok(cached) = rx.await {
+                    return cached;
+                }
+                continue;
+            }
+            // (Made before the query can end: a wake-up between here and the wait is kept.)
+            let woken = wait.notified();
+            // The query may have ended between the look and here: then no wake-up comes.
+            let ended = !self
+                .inflight
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&k)
+                .is_some_and(|n| Arc::ptr_eq(n, &wait));
+            if !ended {
+                woken.await;
+            }
+            if let Some(cached) = self.cached(handle) {
+                return cached;
+            }
+            // Not kept (larger than the whole cache): asked again, by this request.
+        }
+    }
+
+    /// One query for `handle`, and how long its answer is kept.
+    async fn query(&self, handle: &str, authoritative: bool) -> (Cached, Duration) {
+        self.queries.fetch_add(1, Ordering::Relaxed);
+        let mut request = Message::resolution(
+            handle.as_bytes(),
+            &[],
+            &[],
+            handle_net::resolver::expiration(),
+        );
+        request.header.flags = request.header.flags.with(OpFlags::AUTH, authoritative);
+        let id = (self.queries() as u32).wrapping_mul(0x9E37_79B9) & 0x7FFF_FFFF;
+        let failed = |message: String| (Cached::Failed(message.into()), self.limits.failure_ttl);
+        match ask(self.server, Transport::Tcp, &request, id, &self.timeouts).await {
+            Ok((_, answer)) => {
+                let response = rest::answer(handle, &answer);
+                match response.code() {
+                    ResponseCode::Success => {
+                        let ttl = ttl(&response).min(self.limits.max_ttl);
+                        let json: Arc<[u8]> = response.to_json().into_bytes().into();
+                        (Cached::Found(json), ttl)
+                    }
+                    ResponseCode::HandleNotFound => (Cached::NotFound, self.limits.not_found_ttl),
+                    code => failed(format!(
+                        "the handle server {} answered {}{}",
+                        self.server,
+                        code.as_u32(),
+                        response
+                            .message()
+                            .map(|m| format!(": {m}"))
+                            .unwrap_or_default()
+                    )),
+                }
+            }
+            Err(e) => failed(format!("the handle server {}: {e}", self.server)),
+        }
+    }
+
+    fn put(&self, k: Box<str>, cached: Cached, ttl: Duration) {
+        let bytes = k.len()
+            + ENTRY_OVERHEAD
+            + match &cached {
+                Cached::Found(json) => json.len(),
+                Cached::Failed(m) => m.len(),
+                Cached::NotFound => 0,
+            };
+        // (A TTL of 0 still serves the requests that asked: kept a second.)
+        let ttl = ttl.max(Duration::from_secs(1));
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if bytes > self.limits.bytes {
+            // Never held: dropped, and any older answer with it.
+            if let Some(old) = cache.map.remove(&k) {
+                cache.bytes -= old.bytes;
+            }
+            return;
+        }
+        cache.generation += 1;
+        let generation = cache.generation;
+        let entry = Entry {
+            cached,
+            expires: Instant::now() + ttl,
+            bytes,
+            generation,
+        };
+        if let Some(old) = cache.map.insert(k.clone(), entry) {
+            cache.bytes -= old.bytes;
+        }
+        cache.bytes += bytes;
+        cache.order.push_back((k, generation));
+        while cache.map.len() > self.limits.entries || cache.bytes > self.limits.bytes {
+            let Some((oldest, generation)) = cache.order.pop_front() else {
+                break;
+            };
+            if cache
+                .map
+                .get(&oldest)
+                .is_some_and(|e| e.generation == generation)
+            {
+                let e = cache.map.remove(&oldest).expect("present");
+                cache.bytes -= e.bytes;
+            }
+        }
+        // Places left by entries put in again: never more than the entries themselves.
+        if cache.order.len() > 2 * cache.map.len() + 16 {
+            let Cache { map, order, .. } = &mut *cache;
+            order.retain(|(k, g)| map.get(k).is_some_and(|e| e.generation == *g));
+        }
+    }
+}
+
+/// How long a record may be kept: its values' shortest TTL (relative, or until an absolute
+/// time; a value without one has the REST API's default, a day); a record without values,
+/// no time at all.
+fn ttl(response: &Response) -> Duration {
+    const DEFAULT: Ttl = Ttl::Seconds(86_400);
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let ttls = response
+        .values()
+        .iter()
+        .map(|v| v.ttl().unwrap_or(&DEFAULT));
+    crate::app::earliest_expiry(ttls, now).map_or(Duration::ZERO, |at| {
+        Duration::from_secs(at.saturating_sub(now))
+    })
+}

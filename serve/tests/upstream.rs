@@ -1,0 +1,303 @@
+//! `hdl serve --upstream` (SPEC P13): handles the store does not hold, resolved through the
+//! Handle protocol from a handle server (this project's, in process, over loopback), kept
+//! as their TTLs say, one query for many requests, failures answered with code 2, and a
+//! cache that stays within its bounds.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use handle_id::record::Response;
+use handle_net::client::Timeouts;
+use handle_net::server::{Limits as ServerLimits, Service};
+use handle_net::Records;
+use handle_proto::{rest, WireValue};
+use handle_serve::upstream::{Limits, Upstream};
+use handle_serve::{Config, Store};
+
+/// The handle server's records, changed as a test goes; each look-up takes `delay`.
+#[derive(Default)]
+struct Held {
+    values: Mutex<HashMap<String, Vec<WireValue>>>,
+    generation: AtomicU64,
+    delay: Duration,
+}
+
+impl Held {
+    fn set(&self, handle: &str, url: &str, ttl: u32) {
+        let json = format!(
+            r#"{{"responseCode":1,"handle":"{handle}","values":[{{"index":1,"type":"URL","data":{{"format":"string","value":"{url}"}},"ttl":{ttl}}}]}}"#
+        );
+        let values = Response::parse(&json)
+            .unwrap()
+            .values()
+            .iter()
+            .map(|v| rest::from_rest(v).unwrap())
+            .collect();
+        self.values
+            .lock()
+            .unwrap()
+            .insert(handle.to_ascii_lowercase(), values);
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl Records for Held {
+    fn values(&self, handle: &str) -> Result<Option<Vec<WireValue>>, String> {
+        std::thread::sleep(self.delay);
+        Ok(self
+            .values
+            .lock()
+            .unwrap()
+            .get(&handle.to_ascii_lowercase())
+            .cloned())
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Relaxed)
+    }
+}
+
+/// A handle server holding `held`, and `hdl serve` with an empty store in front of it.
+struct Setup {
+    http: SocketAddr,
+    upstream: Arc<Upstream>,
+    held: Arc<Held>,
+    stop_handle_server: Option<tokio::sync::oneshot::Sender<()>>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    _dir: tempfile::TempDir,
+}
+
+fn setup(limits: Limits, delay: Duration) -> Setup {
+    let held = Arc::new(Held {
+        delay,
+        ..Held::default()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(Store::open(&dir.path().join("store.redb")).unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let (stop_handle_server, handle_server_stopped) = tokio::sync::oneshot::channel::<()>();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let records: Arc<dyn Records> = held.clone();
+    let thread = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(4)
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let udp = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
+            let tcp = tokio::net::TcpListener::bind(udp.local_addr().unwrap())
+                .await
+                .unwrap();
+            let address = tcp.local_addr().unwrap();
+            let service = Service {
+                records,
+                site: handle_serve::native::site(address, Vec::new()),
+                key: None,
+                limits: ServerLimits::default(),
+                counters: Arc::default(),
+            };
+            tokio::spawn(handle_net::server::serve(service, udp, tcp, async {
+                let _ = handle_server_stopped.await;
+            }));
+            let upstream = Arc::new(Upstream::new(address, Timeouts::default(), limits));
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send((listener.local_addr().unwrap(), upstream.clone()))
+                .unwrap();
+            let config = Config {
+                access_log: false,
+                upstream: Some(upstream),
+                ..Config::default()
+            };
+            handle_serve::serve(store, listener, config, async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+        });
+    });
+    let (http, upstream) = rx.recv().unwrap();
+    Setup {
+        http,
+        upstream,
+        held,
+        stop_handle_server: Some(stop_handle_server),
+        stop: Some(stop),
+        thread: Some(thread),
+        _dir: dir,
+    }
+}
+
+impl Drop for Setup {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop_handle_server.take() {
+            let _ = stop.send(());
+        }
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+            self.thread.take().unwrap().join().unwrap();
+        }
+    }
+}
+
+/// Status, `Location` and body of `GET target`.
+fn get(addr: SocketAddr, target: &str) -> (u16, Option<String>, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(
+        s,
+        "GET {target} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let location = head
+        .lines()
+        .find_map(|l| l.strip_prefix("location: "))
+        .map(str::to_owned);
+    (status, location, body.to_owned())
+}
+
+#[test]
+fn an_upstream_handle_is_served_as_a_stored_one() {
+    let s = setup(Limits::default(), Duration::ZERO);
+    s.held
+        .set("4263537/PAGE", "https://example.org/page", 86_400);
+    let (status, location, _) = get(s.http, "/4263537/PAGE");
+    assert_eq!(
+        (status, location.as_deref()),
+        (302, Some("https://example.org/page"))
+    );
+    // The REST API, in another ASCII case (H6), from the cache: no second query.
+    let (status, _, body) = get(s.http, "/api/handles/4263537/page");
+    assert_eq!(status, 200);
+    let r = Response::parse(&body).unwrap();
+    assert_eq!(r.handle().map(|h| h.as_str()), Some("4263537/page"));
+    assert_eq!(r.values().len(), 1);
+    assert_eq!(s.upstream.queries(), 1);
+    // Not there: 404, and the REST API's code 100; "not found" is kept too.
+    let (status, _, _) = get(s.http, "/4263537/NONE");
+    assert_eq!(status, 404);
+    let (status, _, body) = get(s.http, "/api/handles/4263537/NONE");
+    assert_eq!(status, 404);
+    assert!(body.contains("\"responseCode\":100"), "{body}");
+    assert_eq!(s.upstream.queries(), 2);
+}
+
+#[test]
+fn many_requests_for_one_handle_make_one_query() {
+    // Each look-up takes 300 ms: the requests come while the first query is out.
+    let s = setup(Limits::default(), Duration::from_millis(300));
+    s.held.set("4263537/HOT", "https://example.org/hot", 86_400);
+    let http = s.http;
+    let clients: Vec<_> = (0..100)
+        .map(|_| std::thread::spawn(move || get(http, "/4263537/HOT")))
+        .collect();
+    for c in clients {
+        let (status, location, _) = c.join().unwrap();
+        assert_eq!(
+            (status, location.as_deref()),
+            (302, Some("https://example.org/hot"))
+        );
+    }
+    assert_eq!(s.upstream.queries(), 1);
+}
+
+#[test]
+fn values_are_kept_as_long_as_their_ttl_and_auth_asks_again() {
+    let s = setup(Limits::default(), Duration::ZERO);
+    s.held.set("4263537/TTL", "https://example.org/a", 2);
+    assert_eq!(
+        get(s.http, "/4263537/TTL").1.as_deref(),
+        Some("https://example.org/a")
+    );
+    s.held.set("4263537/TTL", "https://example.org/b", 2);
+    // Within its TTL: the answer kept.
+    assert_eq!(
+        get(s.http, "/4263537/TTL").1.as_deref(),
+        Some("https://example.org/a")
+    );
+    // `auth`: asked again, at once, and kept.
+    assert_eq!(
+        get(s.http, "/4263537/TTL?auth=true").1.as_deref(),
+        Some("https://example.org/b")
+    );
+    assert_eq!(
+        get(s.http, "/4263537/TTL").1.as_deref(),
+        Some("https://example.org/b")
+    );
+    s.held.set("4263537/TTL", "https://example.org/c", 2);
+    // Past its TTL: asked again.
+    std::thread::sleep(Duration::from_millis(2100));
+    assert_eq!(
+        get(s.http, "/4263537/TTL").1.as_deref(),
+        Some("https://example.org/c")
+    );
+    assert_eq!(s.upstream.queries(), 3);
+}
+
+#[test]
+fn a_stopped_handle_server_is_a_clear_error_and_what_is_kept_still_answers() {
+    let mut s = setup(Limits::default(), Duration::ZERO);
+    s.held
+        .set("4263537/KEPT", "https://example.org/kept", 86_400);
+    assert_eq!(get(s.http, "/4263537/KEPT").0, 302);
+    let _ = s.stop_handle_server.take().unwrap().send(());
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(
+        get(s.http, "/4263537/KEPT").1.as_deref(),
+        Some("https://example.org/kept")
+    );
+    let (status, _, body) = get(s.http, "/api/handles/4263537/OTHER");
+    assert_eq!(status, 500);
+    let r = Response::parse(&body).unwrap();
+    assert_eq!(r.code().as_u32(), 2, "{body}");
+    assert!(
+        r.message().is_some_and(|m| m.contains("handle server")),
+        "{body}"
+    );
+    assert_eq!(get(s.http, "/4263537/OTHER").0, 500);
+    // And the server goes on.
+    assert_eq!(get(s.http, "/4263537/KEPT").0, 302);
+}
+
+#[test]
+fn the_cache_holds_no_more_than_its_bounds() {
+    let limits = Limits {
+        entries: 3,
+        bytes: 4096,
+        ..Limits::default()
+    };
+    let s = setup(limits, Duration::ZERO);
+    for i in 0..20 {
+        let handle = format!("4263537/{i}");
+        s.held
+            .set(&handle, &format!("https://example.org/{i}"), 86_400);
+        assert_eq!(get(s.http, &format!("/{handle}")).0, 302);
+        let (entries, bytes) = s.upstream.held();
+        assert!(
+            entries <= 3 && bytes <= 4096,
+            "{entries} entries, {bytes} bytes"
+        );
+    }
+    // A record larger than the whole cache is served, and not kept.
+    let long = format!("https://example.org/{}", "x".repeat(8000));
+    s.held.set("4263537/LONG", &long, 86_400);
+    assert_eq!(
+        get(s.http, "/4263537/LONG").1.as_deref(),
+        Some(long.as_str())
+    );
+    assert!(s.upstream.held().1 <= 4096);
+}

@@ -160,7 +160,7 @@ fn the_escape_sets_are_the_grammars_rules() {
         source.replace("u_na_segment_kept", "u_na_segment_raw"),
     )
     .unwrap();
-    let error = generate_all(&work).err().expect("the generator stops");
+    let error = generate_all(&work).expect_err("the generator stops");
     assert!(
         error.contains("no rule named `u_na_segment_kept`"),
         "{error}"

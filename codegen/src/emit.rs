@@ -143,7 +143,7 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
     let header = format!(
         "\n/// The validator of rule `{rule}`, reporting the rules it enters to `sink`.\n\
          #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]\n\
-         pub(crate) fn scan_{rule}<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {{\n"
+         pub(crate) fn scan_{rule}<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {{\n"
     );
     let start = usize::from(dfa.start);
     if accept_rest(start) {

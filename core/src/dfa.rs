@@ -45,16 +45,17 @@ pub(crate) struct Reject {
 /// What a walk reports as it goes (`scan_<rule>` in the generated code): each move into a
 /// state of another rule than the one it was in, and each character the entry rule itself
 /// consumes (the delimiters it writes as literals), with the byte's index and the byte.
-/// Readers use it to find the parts of a text in the pass that validates it.
-pub(crate) trait Sink {
+/// Readers use it to find the parts of a text in the pass that validates it. `L` names the
+/// rules (the generated `Label`): the runtime knows no grammar.
+pub(crate) trait Sink<L> {
     /// The walk moved into rule `label` on the byte `byte` at `at`.
-    fn enter(&mut self, label: crate::generated::Label, at: usize, byte: u8);
+    fn enter(&mut self, label: L, at: usize, byte: u8);
 }
 
 /// The sink of a plain validation: reports cost nothing.
-impl Sink for () {
+impl<L> Sink<L> for () {
     #[inline(always)]
-    fn enter(&mut self, _: crate::generated::Label, _: usize, _: u8) {}
+    fn enter(&mut self, _: L, _: usize, _: u8) {}
 }
 
 /// The index of the first byte from `i` on that leaves a run state (or the length):

@@ -26,7 +26,7 @@ struct HdlParts {
     fragment: Option<usize>,
 }
 
-impl Sink for HdlParts {
+impl Sink<Label> for HdlParts {
     #[inline(always)]
     fn enter(&mut self, label: Label, at: usize, byte: u8) {
         // Every call passes a constant label: the compiler keeps one arm at each.

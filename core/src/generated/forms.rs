@@ -55,7 +55,7 @@ pub(crate) fn run_hdl_host_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
 
 /// The validator of rule `hdl_host_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_host_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_hdl_host_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -176,7 +176,7 @@ pub(crate) fn run_hdl_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
 
 /// The validator of rule `hdl_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -282,7 +282,7 @@ pub(crate) fn run_info_hdl_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
 
 /// The validator of rule `info_hdl_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_info_hdl_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_info_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -438,7 +438,7 @@ pub(crate) fn run_info_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
 
 /// The validator of rule `info_doi_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_info_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_info_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -589,7 +589,7 @@ pub(crate) fn run_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
 
 /// The validator of rule `doi_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -694,7 +694,7 @@ pub(crate) fn run_urn_hdl_form(input: &[u8]) -> Result<usize, crate::dfa::Reject
 
 /// The validator of rule `urn_hdl_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_urn_hdl_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_urn_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -839,7 +839,7 @@ pub(crate) fn run_urn_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Reject
 
 /// The validator of rule `urn_doi_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_urn_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_urn_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -982,7 +982,7 @@ pub(crate) fn run_http_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
 
 /// The validator of rule `http_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_http_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_http_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1105,7 +1105,7 @@ pub(crate) fn run_info_other_form(input: &[u8]) -> Result<usize, crate::dfa::Rej
 
 /// The validator of rule `info_other_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_info_other_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_info_other_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1216,7 +1216,7 @@ pub(crate) fn run_urn_other_form(input: &[u8]) -> Result<usize, crate::dfa::Reje
 
 /// The validator of rule `urn_other_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_urn_other_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_urn_other_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1337,7 +1337,7 @@ static SETS_OTHER_URL_FORM: [u8; 256] = [
 
 /// The validator of rule `other_url_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_other_url_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_other_url_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1443,7 +1443,7 @@ pub(crate) fn run_label_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> 
 
 /// The validator of rule `label_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_label_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_label_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1617,7 +1617,7 @@ static SETS_BARE_DOI_FORM: [u16; 256] = [
 
 /// The validator of rule `bare_doi_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1927,7 +1927,7 @@ static SETS_DOI_START_FORM: [u8; 256] = [
 
 /// The validator of rule `doi_start_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_doi_start_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_doi_start_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -2037,7 +2037,7 @@ static SETS_DOI_PREFIX_FORM: [u8; 256] = [
 
 /// The validator of rule `doi_prefix_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_doi_prefix_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_doi_prefix_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -2193,7 +2193,7 @@ pub(crate) fn run_glued_word_form(input: &[u8]) -> Result<usize, crate::dfa::Rej
 
 /// The validator of rule `glued_word_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -2947,7 +2947,7 @@ static SETS_IDENTIFIER_END_FORM: [u8; 256] = [
 
 /// The validator of rule `identifier_end_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -3066,7 +3066,7 @@ pub(crate) fn run_url_view_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
 
 /// The validator of rule `url_view_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_url_view_form<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {

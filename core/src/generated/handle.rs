@@ -73,7 +73,7 @@ static SETS_HANDLE: [u8; 256] = [
 
 /// The validator of rule `handle`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_handle<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_handle<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {

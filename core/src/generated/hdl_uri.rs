@@ -95,7 +95,7 @@ static SETS_HDL_HOST: [u32; 256] = [
 
 /// The validator of rule `hdl_host`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_host<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -992,7 +992,7 @@ static SETS_HDL_PATH: [u32; 256] = [
 
 /// The validator of rule `hdl_path`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_path<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1877,7 +1877,7 @@ static SETS_HDL_RESOLUTION: [u32; 256] = [
 
 /// The validator of rule `hdl_resolution`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {

@@ -86,7 +86,7 @@ static SETS_HTTP_URL: [u8; 256] = [
 
 /// The validator of rule `http_url`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_http_url<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_http_url<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -271,7 +271,7 @@ pub(crate) fn run_proxy_path(input: &[u8]) -> Result<usize, crate::dfa::Reject> 
 
 /// The validator of rule `proxy_path`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_proxy_path<S: crate::dfa::Sink>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_proxy_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {

@@ -1,12 +1,8 @@
 //! Each rule of grammar/handle.pest on its own, with pest's `parses_to!` and `fails_with!`:
 //! the grammar file is tested directly, not through the library.
 
+use handle_id_fuzz::reference::handle::{Rule, G as Grammar};
 use pest::{consumes_to, fails_with, parses_to};
-use pest_derive::Parser;
-
-#[derive(Parser)]
-#[grammar = "grammar/handle.pest"]
-struct Grammar;
 
 /// H3, D1: a segment is one or more characters other than '.', '/' and '@'.
 #[test]

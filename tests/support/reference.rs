@@ -7,9 +7,8 @@ use handle_id::ParseErrorKind;
 use pest::error::{ErrorVariant, InputLocation};
 use pest::Parser;
 
-#[derive(pest_derive::Parser)]
-#[grammar = "grammar/handle.pest"]
-pub struct HandleGrammar;
+// (Derived once, in the fuzz crate, from the same file.)
+pub use handle_id_fuzz::reference::handle::{Rule, G as HandleGrammar};
 
 /// A rejection as pest explains it: byte index, what failed, the character there.
 pub type PestError = (usize, ParseErrorKind, Option<char>);

@@ -1,0 +1,173 @@
+//! Our `10320/loc` choice against the reference proxy's own (L5, L7): every case of
+//! tests/loc/cases.jsonl (values, query, request headers, client address) with the
+//! locations the reference's handler leaves and their probabilities, as `LocOracle` ran it
+//! (tests/loc/generate.py, which needs Java; this test does not). `proxy_candidates` must
+//! give the same locations, in the same order, with the same probabilities (to 1e-6), the
+//! same `locatt` pairs from the query and headers, and every redirect the reference made
+//! must be one of them with its status. A difference is allowed only where a SPEC rule
+//! decides it.
+
+use handle_id::record::{ClientContext, ProxyCandidate, Response};
+use handle_id::{Action, ProxyQuery};
+use serde_json::{json, Value};
+
+const CASES: &str = include_str!("loc/cases.jsonl");
+
+/// The record of a case's values, as the REST API would give it.
+fn record(input: &Value, handle: &Value) -> Response {
+    let values: Vec<Value> = input["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            json!({"index": v["index"], "type": v["type"], "ttl": v["ttl"],
+                   "data": {"format": "string", "value": v["data"]}})
+        })
+        .collect();
+    let text = json!({"responseCode": 1, "handle": handle, "values": values});
+    Response::parse(&text.to_string()).unwrap()
+}
+
+fn header<'a>(input: &'a Value, name: &str) -> Option<&'a str> {
+    input["headers"][name][0].as_str()
+}
+
+/// The client as `hdl serve` reads it from the request (L5, P11).
+fn client(input: &Value, query: &ProxyQuery) -> ClientContext {
+    let mut client = ClientContext::new();
+    client.locatt.clone_from(&query.locatt);
+    let metadata = query.action == Some(Action::Metadata);
+    if metadata {
+        client.locatt.push(("role".into(), "metadata".into()));
+    }
+    let mut client = client.with_headers(
+        header(input, "Accept"),
+        header(input, "Accept-Language"),
+        header(input, "User-Agent"),
+        metadata,
+    );
+    client.ip = input["ip"].as_str().and_then(|ip| ip.parse().ok());
+    client.country = query
+        .other
+        .iter()
+        .find(|(n, _)| n == "country")
+        .and_then(|(_, v)| v.clone());
+    client
+}
+
+/// Where the case differs from the reference, or `None`; `decided` names the SPEC rules
+/// under which it differs on purpose.
+fn differs(case: &Value, decided: &mut Vec<&'static str>) -> Option<String> {
+    let (input, reference) = (&case["input"], &case["reference"]);
+    let query = ProxyQuery::parse(input["query"].as_str().unwrap()).unwrap();
+    let client = client(input, &query);
+    let locatt: Vec<String> = client
+        .locatt
+        .iter()
+        .map(|(k, v)| format!("{k}:{v}"))
+        .collect();
+    let expected_locatt: Vec<String> = serde_json::from_value(reference["locatt"].clone()).unwrap();
+    if locatt != expected_locatt {
+        return Some(format!("locatt {locatt:?}, reference {expected_locatt:?}"));
+    }
+    let ours = record(input, &reference["hdl"])
+        .proxy_candidates(&client)
+        .unwrap_or_default();
+    let append = query.urlappend.as_deref().unwrap_or("");
+    let expected: Vec<(Option<String>, f64)> = match reference["survivors"].as_array() {
+        Some(s) => s
+            .iter()
+            .map(|s| {
+                (
+                    s["url"].as_str().map(String::from),
+                    s["probability"].as_f64().unwrap(),
+                )
+            })
+            .collect(),
+        // Without 10320/loc the reference redirects to one URL value, always.
+        None => reference["redirects"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| {
+                let url = k.split_once(' ').unwrap().1;
+                (
+                    Some(url.strip_suffix(append).unwrap_or(url).to_owned()),
+                    1.0,
+                )
+            })
+            .collect(),
+    };
+    let got: Vec<(Option<String>, f64)> = ours
+        .iter()
+        .map(|c| (c.url.clone(), c.probability))
+        .collect();
+    let same = got.len() == expected.len()
+        && got
+            .iter()
+            .zip(&expected)
+            .all(|(a, b)| a.0 == b.0 && (a.1 - b.1).abs() < 1e-6);
+    if !same {
+        return Some(format!("candidates {got:?}, reference {expected:?}"));
+    }
+    let http10 = input["protocol"] == "HTTP/1.0";
+    for key in reference["redirects"].as_object().unwrap().keys() {
+        if key == "no-redirect" {
+            // A pick without an href, or nothing left: no redirect.
+            if ours.iter().all(|c| c.url.is_some() && c.probability > 0.0) && !ours.is_empty() {
+                return Some(
+                    "the reference made no redirect; every candidate of ours has a URL".into(),
+                );
+            }
+            continue;
+        }
+        let (status, url) = key.split_once(' ').unwrap();
+        let status: u16 = status.parse().unwrap();
+        let to = |c: &&ProxyCandidate| {
+            c.url.as_deref().map(|u| format!("{u}{append}")).as_deref() == Some(url)
+        };
+        if ours.iter().filter(to).any(|c| c.status == status) {
+            continue;
+        }
+        // D11: an HTTP/1.0 client gets the status the location asks for, where the
+        // reference answers it 302.
+        let d11 = http10 && status == 302;
+        if d11
+            && ours
+                .iter()
+                .filter(to)
+                .any(|c| matches!(c.status, 303 | 307 | 308))
+        {
+            decided.push("D11");
+        } else {
+            return Some(format!("the reference redirected {key:?}; ours {ours:?}"));
+        }
+    }
+    None
+}
+
+#[test]
+fn loc_choice_agrees_with_the_reference() {
+    let cases: Vec<Value> = CASES
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(cases.len() >= 300, "{} cases", cases.len());
+    let mut failures = Vec::new();
+    let mut decided_cases = 0;
+    for c in &cases {
+        let mut decided = Vec::new();
+        if let Some(d) = differs(c, &mut decided) {
+            failures.push(format!("case {}: {d}", c["case"]));
+        } else if !decided.is_empty() {
+            decided_cases += 1;
+        }
+    }
+    eprintln!(
+        "{} of {} cases agree with LocOracle exactly; {decided_cases} more differ in the \
+         redirect's status only, as D11 decides",
+        cases.len() - failures.len() - decided_cases,
+        cases.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

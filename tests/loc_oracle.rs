@@ -113,11 +113,9 @@ fn differs(case: &Value, decided: &mut Vec<&'static str>) -> Option<String> {
     let http10 = input["protocol"] == "HTTP/1.0";
     for key in reference["redirects"].as_object().unwrap().keys() {
         if key == "no-redirect" {
-            // A pick without an href, or nothing left: no redirect.
-            if ours.iter().all(|c| c.url.is_some() && c.probability > 0.0) && !ours.is_empty() {
-                return Some(
-                    "the reference made no redirect; every candidate of ours has a URL".into(),
-                );
+            // Nothing left, or a pick of a location without a URL: no redirect.
+            if !ours.is_empty() && !ours.iter().any(|c| c.url.is_none() && c.probability > 0.0) {
+                return Some(format!("the reference made no redirect; ours {ours:?}"));
             }
             continue;
         }

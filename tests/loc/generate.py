@@ -20,7 +20,7 @@ from xml.sax.saxutils import quoteattr
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REF = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "reference", "cnri")
 OUT = os.path.join(ROOT, "tests", "loc", "cases.jsonl")
-CASES = 360
+CASES = 480
 
 JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]
 SYSTEM_JARS = ["gson", "commons-codec", "bcprov", "bcpkix", "servlet-api"]
@@ -113,9 +113,13 @@ def location(rng, n):
     return attrs
 
 
-def locations_value(rng, first):
+def locations_value(rng, first, shape):
     attrs = []
     cb = rng.choice(CHOOSE_BY)
+    if shape == "negative-scores":
+        cb = rng.choice([None, "score", "score,weighted", "country,score"])
+    elif shape in ("zero-weights", "weighted"):
+        cb = rng.choice(["weighted", "address,weighted", "score,weighted"])
     if cb is not None:
         attrs.append((rng.choice(["choose_by", "chooseby"]), cb))
         if rng.random() < 0.15:
@@ -129,6 +133,11 @@ def locations_value(rng, first):
     if rng.random() < 0.1:
         attrs.append(("no_legacy", rng.choice(["true", "false", "1"])))
     locs = [location(rng, first + i) for i in range(rng.randint(1, 5))]
+    for l in locs:
+        if shape == "negative-scores":
+            l[:] = [(k, v) for k, v in l if k != "score"] + [("score", rng.choice(["-1", "-2.5", "-0.1"]))]
+        elif shape == "zero-weights":
+            l[:] = [(k, v) for k, v in l if k != "weight"] + [("weight", rng.choice(["0", "0.0", "-1"]))]
     xml = "<locations" + "".join(f" {k}={quoteattr(v)}" for k, v in attrs) + ">"
     for l in locs:
         xml += "<location" + "".join(f" {k}={quoteattr(v)}" for k, v in l) + " />"
@@ -151,14 +160,20 @@ def query(rng):
     return rng.choice(["&", "&", ";"]).join(parts)
 
 
+# Every eighth case or so is shaped to reach what random values rarely do: every score
+# below 0 (nothing left), every weight 0 or less (a uniform pick), a weighted pick among many.
+SHAPES = ["negative-scores", "zero-weights", "weighted"] + [None] * 5
+
+
 def case(rng, n):
+    shape = SHAPES[n % len(SHAPES)]
     values = []
     index = 1
     with_loc = rng.random() < 0.92
     if with_loc:
         first = 0
         for _ in range(1 if rng.random() < 0.85 else 2):
-            xml, count = locations_value(rng, first)
+            xml, count = locations_value(rng, first, shape)
             first += count
             values.append({"index": index, "type": rng.choice(LOC_TYPES), "data": xml, "ttl": 86400})
             index += 1

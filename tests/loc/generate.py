@@ -3,11 +3,12 @@
 each with the reference proxy's surviving locations and their probabilities, as
 LocOracle (../shared/reference/cnri) computes them with the reference's own handler.
 
-Run from the repository's root where Java and the reference are present:
-    python3 tests/loc/generate.py [REFERENCE_DIR]
+Run where Java and the reference are present (its README's set-up):
+    python3 tests/loc/generate.py [--reference DIR] [--out FILE]
 tests/loc_oracle.rs reads the file; it needs no Java. The cases come from a fixed seed:
 running this again writes the same file unless the reference answers otherwise.
 """
+import argparse
 import json
 import os
 import random
@@ -18,8 +19,6 @@ import xml.etree.ElementTree as ET
 from xml.sax.saxutils import quoteattr
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REF = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "reference", "cnri")
-OUT = os.path.join(ROOT, "tests", "loc", "cases.jsonl")
 CASES = 480
 
 JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]
@@ -229,6 +228,11 @@ def answer(spec, out):
 
 
 def main():
+    args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args.add_argument("--reference", default=os.path.join(ROOT, "..", "shared", "reference", "cnri"))
+    args.add_argument("--out", default=os.path.join(ROOT, "tests", "loc", "cases.jsonl"))
+    args = args.parse_args()
+    REF, OUT = args.reference, args.out
     rng = random.Random(10320)
     specs = [case(rng, n) for n in range(CASES)]
     cp = [os.path.join(REF, j) for j in JARS] + [f"/usr/share/java/{j}.jar" for j in SYSTEM_JARS]
@@ -247,7 +251,7 @@ def main():
                 sys.exit(f"case {n}: LocOracle failed: {out['error']}")
             del spec["redirect_trials"]
             f.write(json.dumps({"case": n, "input": spec, "reference": answer(spec, out)}, ensure_ascii=False) + "\n")
-    print(f"{len(specs)} cases written to {os.path.relpath(OUT, ROOT)}")
+    print(f"{len(specs)} cases written to {OUT}")
 
 
 if __name__ == "__main__":

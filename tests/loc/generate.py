@@ -69,7 +69,8 @@ ROLES = [None, None, None, "conneg", "browser", "no_conneg", "metadata"]
 HTTP_SC = [None, None, None, None, "301", "303", "307", "308", "200", "abc"]
 ACCEPTS = [None, None, "*/*", "application/json", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
            "application/x-research-info-systems;q=1, text/html;q=0.5", "application/xml;q=0.9, application/json",
-           "image/png", "text/*", "application/json;q=0.5, application/xml", "application/rdf+xml, */*;q=0.1"]
+           "image/png", "text/*", "application/json;q=0.5, application/xml", "application/rdf+xml, */*;q=0.1",
+           "Application/JSON", "application/json; charset=utf-8", "text/html;q=0.2, application/json;q=0.9"]
 LANGUAGES = [None, None, "en", "fr;q=0.5, en", "de-CH, de;q=0.9", "FR"]
 AGENTS = [None, "Mozilla/5.0 (X11)", "curl/8.0", "Opera/9.80", "python-requests/2"]
 IPS = ["192.0.2.7", "10.1.2.3", "203.0.113.9", "2001:db8::1", "2001:db8:1::5", "127.0.0.1"]
@@ -148,9 +149,10 @@ def query(rng):
     for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
         parts.append("locatt=" + rng.choice([
             "view:json", "view:html", "country:gb", "id:1", "id:2", "language:fr", "ctype:application/json",
-            "http_role:conneg", "view:nothing", "score:2", "http_sc:303"]))
+            "http_role:conneg", "view:nothing", "score:2", "http_sc:303", "VIEW:json", "view:JSON",
+            "id:1:2", "view:"]))
     if rng.random() < 0.3:
-        parts.append("country=" + rng.choice(["US", "gb", "de", "fr"]))
+        parts.append("country=" + rng.choice(["US", "gb", "de", "fr", "Gb", " us"]))
     if rng.random() < 0.15:
         parts.append("urlappend=" + rng.choice(["%3Fx%3D1", "/more", "%23frag"]))
     if rng.random() < 0.08:

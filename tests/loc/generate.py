@@ -150,7 +150,7 @@ def query(rng):
         parts.append("locatt=" + rng.choice([
             "view:json", "view:html", "country:gb", "id:1", "id:2", "language:fr", "ctype:application/json",
             "http_role:conneg", "view:nothing", "score:2", "http_sc:303", "VIEW:json", "view:JSON",
-            "id:1:2", "view:"]))
+            "id:1:2", "view:", "%20view%20:json", "view:%20json"]))
     if rng.random() < 0.3:
         parts.append("country=" + rng.choice(["US", "gb", "de", "fr", "Gb", " us"]))
     if rng.random() < 0.15:

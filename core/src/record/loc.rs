@@ -457,6 +457,8 @@ impl Locations {
             match method {
                 ChooseBy::Locatt => {
                     for (k, v) in &client.locatt {
+                        // The name trimmed, the value as given (L7).
+                        let k = k.trim();
                         let kept: Vec<&Location> = left
                             .iter()
                             .copied()

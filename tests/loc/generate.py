@@ -57,8 +57,8 @@ CHOOSE_BY = [
     "weighted,locatt", " locatt , score ", "bogus,locatt,score", "LOCATT,Score,Weighted",
     "address,score", "score", "", "country,address,locatt",
 ]
-WEIGHTS = [None, None, None, "1", "0", "0.5", "0.25", "-1", "2", "abc", "", "0.0", "-0.5"]
-SCORES = [None, None, None, "1", "2", "-1", "-3", "0", "0.5", "x", "10"]
+WEIGHTS = [None, None, None, "1", "0", "0.5", "0.25", "-1", "2", "abc", "", "0.0", "-0.5", "1e0", " 0.5 ", "1d", "+1", ".5"]
+SCORES = [None, None, None, "1", "2", "-1", "-3", "0", "0.5", "x", "10", "2f", " 2 ", "1e1"]
 COUNTRIES = [None, None, "US", "gb", "GB", "de", " us "]
 ADDRESSES = [None, None, None, "10.0.0.0/8", "192.0.2.0/24, 10.1.0.0/16", "2001:db8::/32",
              "192.0.2.7", "0.0.0.0/0", "::/0", "192.0.2.0/25,192.0.2.0/24", "10.1.0.0/16, 2001:db8:1::/48"]

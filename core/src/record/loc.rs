@@ -713,6 +713,20 @@ impl Locations {
     }
 }
 
+/// A number as the reference reads an attribute (`XTag.getDoubleAttribute`, L7): Java's
+/// `Double.parseDouble` of the text trimmed of control characters and spaces, which takes
+/// a type suffix (`2f`, `1d`) too.
+pub(crate) fn parse_java_double(text: &str) -> Option<f64> {
+    let t = text.trim_matches(|c: char| c <= ' ');
+    let t = t
+        .strip_suffix(['f', 'F', 'd', 'D'])
+        .filter(|t| t.ends_with(|c: char| c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t);
+    // Rust reads `inf` and `nan` in any case, Java only `Infinity` and `NaN`: neither is
+    // a weight or score anyway.
+    t.parse::<f64>().ok()
+}
+
 /// A number as Java's `Double.toString` writes the usual ones: `0.0`, `1.0`, `0.25`.
 fn java_double(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e7 {
@@ -778,10 +792,7 @@ fn read_location(node: roxmltree::Node<'_, '_>, lenient: bool) -> Result<Locatio
     }
     let weight = match get("weight") {
         None => 1.0,
-        Some(w) if lenient => w
-            .trim()
-            .parse::<f64>()
-            .ok()
+        Some(w) if lenient => parse_java_double(w)
             .filter(|w| w.is_finite())
             .unwrap_or(1.0),
         Some(w) => w
@@ -793,7 +804,7 @@ fn read_location(node: roxmltree::Node<'_, '_>, lenient: bool) -> Result<Locatio
     };
     let score = match get("score") {
         None => None,
-        Some(s) if lenient => s.trim().parse::<f64>().ok().filter(|s| s.is_finite()),
+        Some(s) if lenient => parse_java_double(s).filter(|s| s.is_finite()),
         Some(s) => Some(
             s.trim()
                 .parse::<f64>()

@@ -337,7 +337,7 @@ impl Response {
         }
         let weight = |name: &str| {
             all.attribute(name)
-                .and_then(|w| w.trim().parse::<f64>().ok())
+                .and_then(super::loc::parse_java_double)
                 .unwrap_or(0.0)
         };
         let has_plain = self

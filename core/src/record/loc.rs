@@ -414,28 +414,39 @@ impl Locations {
         match left.len() {
             0 => None,
             1 => Some(left[0]),
-            _ => Some(weighted(&left, random)),
+            _ if total_weight(&left) > 0.0 => Some(weighted(&left, random)),
+            n => Some(left[rounded_index(random.next_f64(), n)]),
         }
     }
 
     /// The locations the reference proxy's `10320/loc` handler picks from for `client`,
     /// each with the chance that [`Locations::choose_as_proxy`] picks it (L5, L7): the same
-    /// selection, then each location's share of the weights (uniform when none is
-    /// positive). A location listed twice (L7's `address`) is there twice.
+    /// selection, then each location's share of the weights; when none is positive, the
+    /// reference's rounded index: the first `1/2n`, the last `3/2n`, each other `1/n`. A
+    /// location listed twice (L7's `address`) is there twice.
     #[must_use]
     pub fn candidates_as_proxy(&self, client: &ClientContext) -> Vec<(&Location, f64)> {
         let left = self.survivors_as_proxy(client);
-        if left.len() == 1 {
+        let n = left.len();
+        if n == 1 {
             return alloc::vec![(left[0], 1.0)];
         }
-        let total: f64 = left.iter().map(|l| l.weight.max(0.0)).sum();
-        let n = left.len() as f64;
+        let total = total_weight(&left);
         left.into_iter()
-            .map(|l| {
+            .enumerate()
+            .map(|(i, l)| {
                 let p = if total > 0.0 {
                     l.weight.max(0.0) / total
                 } else {
-                    1.0 / n
+                    // The share of [0, 1) that `rounded_index` maps to i.
+                    let share = if i == 0 {
+                        0.5
+                    } else if i == n - 1 {
+                        1.5
+                    } else {
+                        1.0
+                    };
+                    share / n as f64
                 };
                 (l, p)
             })
@@ -753,6 +764,19 @@ fn write_location(out: &mut String, l: &Location) {
         let _ = write!(out, " {name}=\"{}\"", escape_markup(value));
     }
     out.push_str(" />\n");
+}
+
+/// The sum of the weights, a negative one counting 0.
+fn total_weight(left: &[&Location]) -> f64 {
+    left.iter().map(|l| l.weight.max(0.0)).sum()
+}
+
+/// The index the reference proxy picks among `n` locations of no positive weight for a
+/// random `u` in [0, 1) (L7): `Math.round(u * n)` kept within the list, which gives the
+/// first half a share and the last one and a half.
+fn rounded_index(u: f64, n: usize) -> usize {
+    // Math.round: the nearest integer, halves up.
+    ((u * n as f64 + 0.5).floor() as usize).min(n - 1)
 }
 
 /// One location at random by weight (L2); uniformly when no weight is positive.

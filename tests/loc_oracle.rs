@@ -216,9 +216,18 @@ fn loc_choice_agrees_with_the_reference() {
             decided_cases += 1;
         }
     }
+    let unweighted = cases
+        .iter()
+        .filter(|c| {
+            c["reference"]["survivors"]
+                .as_array()
+                .is_some_and(|s| s.len() > 1 && s.iter().all(|s| s["weight"] == 0.0))
+        })
+        .count();
     eprintln!(
         "{} of {} cases agree with LocOracle exactly; {decided_cases} more differ in the \
-         redirect's status only, as D11 decides",
+         redirect's status only, as D11 decides; in {unweighted} no weight is positive, and \
+         the handler's rounded pick (L7) stands for LocOracle's 1/n",
         cases.len() - failures.len() - decided_cases,
         cases.len()
     );

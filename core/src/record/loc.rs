@@ -740,7 +740,8 @@ pub(crate) fn parse_java_double(text: &str) -> Option<f64> {
 
 /// A number as Java's `Double.toString` writes the usual ones: `0.0`, `1.0`, `0.25`.
 fn java_double(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e7 {
+    // A whole number (`fract` is not in `core`).
+    if x.abs() < 1e7 && x == (x as i64) as f64 {
         alloc::format!("{x:.1}")
     } else {
         alloc::format!("{x}")
@@ -775,8 +776,9 @@ fn total_weight(left: &[&Location]) -> f64 {
 /// random `u` in [0, 1) (L7): `Math.round(u * n)` kept within the list, which gives the
 /// first half a share and the last one and a half.
 fn rounded_index(u: f64, n: usize) -> usize {
-    // Math.round: the nearest integer, halves up.
-    ((u * n as f64 + 0.5).floor() as usize).min(n - 1)
+    // Math.round: the nearest integer, halves up (the cast floors: the number is not
+    // negative; `floor` is not in `core`).
+    ((u * n as f64 + 0.5) as usize).min(n - 1)
 }
 
 /// One location at random by weight (L2); uniformly when no weight is positive.

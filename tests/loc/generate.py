@@ -61,7 +61,8 @@ WEIGHTS = [None, None, None, "1", "0", "0.5", "0.25", "-1", "2", "abc", "", "0.0
 SCORES = [None, None, None, "1", "2", "-1", "-3", "0", "0.5", "x", "10", "2f", " 2 ", "1e1"]
 COUNTRIES = [None, None, "US", "gb", "GB", "de", " us "]
 ADDRESSES = [None, None, None, "10.0.0.0/8", "192.0.2.0/24, 10.1.0.0/16", "2001:db8::/32",
-             "192.0.2.7", "0.0.0.0/0", "::/0", "192.0.2.0/25,192.0.2.0/24", "10.1.0.0/16, 2001:db8:1::/48"]
+             "192.0.2.7", "0.0.0.0/0", "::/0", "192.0.2.0/25,192.0.2.0/24", "10.1.0.0/16, 2001:db8:1::/48",
+             "::ffff:10.1.0.0/112", "::ffff:192.0.2.7"]
 VIEWS = [None, None, "html", "json", "xml"]
 CTYPES = [None, None, "application/json", "text/html", "application/xml", "application/x-research-info-systems"]
 LANGS = [None, None, None, "en", "fr", "de-ch"]
@@ -73,7 +74,7 @@ ACCEPTS = [None, None, "*/*", "application/json", "text/html,application/xhtml+x
            "Application/JSON", "application/json; charset=utf-8", "text/html;q=0.2, application/json;q=0.9"]
 LANGUAGES = [None, None, "en", "fr;q=0.5, en", "de-CH, de;q=0.9", "FR"]
 AGENTS = [None, "Mozilla/5.0 (X11)", "curl/8.0", "Opera/9.80", "python-requests/2"]
-IPS = ["192.0.2.7", "10.1.2.3", "203.0.113.9", "2001:db8::1", "2001:db8:1::5", "127.0.0.1"]
+IPS = ["192.0.2.7", "10.1.2.3", "203.0.113.9", "2001:db8::1", "2001:db8:1::5", "127.0.0.1", "::ffff:10.1.2.3"]
 LOC_TYPES = ["10320/loc", "10320/loc", "10320/loc", "10320/LOC", "10320/Loc", "10320/loc.extra"]
 URL_TYPES = ["URL", "URL", "url", "Url", "URL.alt", "url.mirror", "URL.x.y"]
 

@@ -206,14 +206,19 @@ fn in_network(ip: IpAddr, net: IpAddr, bits: u8) -> bool {
 }
 
 /// Whether `ip` is in `net/bits` as the reference proxy compares (L7): each address as
-/// the number its bytes write (4 for IPv4, 16 for IPv6), the range from the network's
-/// first to its last address, whatever the families (`::/0` holds every IPv4 address).
+/// the number its bytes write (4 for IPv4, 16 for IPv6; an IPv4-mapped IPv6 address,
+/// `::ffff:a.b.c.d`, is IPv4, as Java reads it), the range from the network's first to
+/// its last address, whatever the families (`::/0` holds every IPv4 address).
 fn in_range_as_proxy(ip: IpAddr, net: IpAddr, bits: u8) -> bool {
-    let x = match ip {
+    let java = |a: IpAddr| match a {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
+        v4 => v4,
+    };
+    let x = match java(ip) {
         IpAddr::V4(a) => u128::from(u32::from(a)),
         IpAddr::V6(a) => u128::from(a),
     };
-    let (start, width) = match net {
+    let (start, width) = match java(net) {
         IpAddr::V4(b) => (u128::from(u32::from(b)), 32),
         IpAddr::V6(b) => (u128::from(b), 128),
     };

@@ -71,9 +71,11 @@ HTTP_SC = [None, None, None, None, "301", "303", "307", "308", "200", "abc"]
 ACCEPTS = [None, None, "*/*", "application/json", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
            "application/x-research-info-systems;q=1, text/html;q=0.5", "application/xml;q=0.9, application/json",
            "image/png", "text/*", "application/json;q=0.5, application/xml", "application/rdf+xml, */*;q=0.1",
-           "Application/JSON", "application/json; charset=utf-8", "text/html;q=0.2, application/json;q=0.9"]
-LANGUAGES = [None, None, "en", "fr;q=0.5, en", "de-CH, de;q=0.9", "FR"]
-AGENTS = [None, "Mozilla/5.0 (X11)", "curl/8.0", "Opera/9.80", "python-requests/2"]
+           "Application/JSON", "application/json; charset=utf-8", "text/html;q=0.2, application/json;q=0.9",
+           "application/json;q=0", "application/json ; Q=0.5, application/xml;q=0.50", "text/html;level=1",
+           "application/xml, application/json;q=1.0, */*;q=0", "application/json,", "application/json,,application/xml", "application/json, ", ",", ""]
+LANGUAGES = [None, None, "en", "fr;q=0.5, en", "de-CH, de;q=0.9", "FR", "*", "en-US,en;q=0.9", "fr;q=0", " en , fr "]
+AGENTS = [None, "Mozilla/5.0 (X11)", "curl/8.0", "Opera/9.80", "python-requests/2", "mozilla/5.0", " Mozilla/5.0"]
 IPS = ["192.0.2.7", "10.1.2.3", "203.0.113.9", "2001:db8::1", "2001:db8:1::5", "127.0.0.1", "::ffff:10.1.2.3"]
 LOC_TYPES = ["10320/loc", "10320/loc", "10320/loc", "10320/LOC", "10320/Loc", "10320/loc.extra"]
 URL_TYPES = ["URL", "URL", "url", "Url", "URL.alt", "url.mirror", "URL.x.y"]

@@ -38,8 +38,16 @@ fn entries(header: Option<&str>) -> Vec<(String, f32)> {
     let Some(header) = header else {
         return Vec::new();
     };
-    header
-        .split(',')
+    // Java's String.split, as the reference splits: trailing empty entries dropped
+    // (`application/json,` is one entry), unless there is no comma at all.
+    let mut split: Vec<&str> = header.split(',').collect();
+    if split.len() > 1 {
+        while split.last() == Some(&"") {
+            split.pop();
+        }
+    }
+    split
+        .into_iter()
         .map(|entry| {
             let mut fields = entry.split(';');
             let value = fields.next().unwrap_or("").trim().to_ascii_lowercase();
@@ -47,11 +55,7 @@ fn entries(header: Option<&str>) -> Vec<(String, f32)> {
                 .filter_map(|f| f.trim().strip_prefix("q="))
                 .find_map(|q| q.parse::<f32>().ok())
                 .unwrap_or(1.0);
-            let value = if value.is_empty() {
-                "*/*".into()
-            } else {
-                value
-            };
+            // An empty entry stays empty: the reference reads it as a media type of its own.
             (value, q)
         })
         .collect()

@@ -49,7 +49,8 @@ public class LocBatch {
 """
 
 # As a request path: percent-encoded, as a client sends it.
-HANDLES = ["10.1000/1", "10.1000/a%20b", "TEST/x%3Fy", "10.5555/%C3%BC-1", "4263537/4000"]
+HANDLES = ["10.1000/1", "10.1000/a%20b", "TEST/x%3Fy", "10.5555/%C3%BC-1", "4263537/4000", "10.1000/a+b%26c",
+           "10.1000/%25x%23y", "10.1000/(1)~x;y=z", "10.1000/a/b:c@d"]
 CHOOSE_BY = [
     None, None, None,
     "locatt,address,country,score,weighted",

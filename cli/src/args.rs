@@ -321,7 +321,8 @@ pub const RECORD_EXAMPLES: &str = "Examples:
   hdl record data/response.json
   hdl record --json --pretty --type URL --type EMAIL data/response.json
   hdl record --url --seed 7 data/response.json
-  hdl record --url --client-ip 192.0.2.7 --country gb < data/response.json";
+  hdl record --url --client-ip 192.0.2.7 --country gb < data/response.json
+  hdl record --url --candidates --accept application/json data/response.json";
 
 pub const SERVE_EXAMPLES: &str = "Examples:
   hdl serve --records data/records.jsonl --store handles.redb

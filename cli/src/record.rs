@@ -41,6 +41,22 @@ pub struct RecordArgs {
     /// With --url: the seed of the random choices, to repeat them.
     #[arg(long, value_name = "N", requires = "url")]
     pub seed: Option<u64>,
+    /// With --url: the request's Accept header (content negotiation, SPEC P11).
+    #[arg(long, value_name = "HEADER", requires = "url")]
+    pub accept: Option<String>,
+    /// With --url: the request's Accept-Language header (SPEC P11).
+    #[arg(long, value_name = "HEADER", requires = "url")]
+    pub accept_language: Option<String>,
+    /// With --url: the request's User-Agent header (SPEC P11).
+    #[arg(long, value_name = "HEADER", requires = "url")]
+    pub user_agent: Option<String>,
+    /// With --url: the link's urlappend, appended to the URL.
+    #[arg(long, value_name = "TEXT", requires = "url")]
+    pub urlappend: Option<String>,
+    /// With --url: every location the proxy may redirect to, one per line: its
+    /// probability and its URL, tab-separated; nothing random (SPEC L7).
+    #[arg(long, requires = "url", conflicts_with = "seed")]
+    pub candidates: bool,
     /// The response; standard input when absent or `-`.
     pub file: Option<PathBuf>,
 }
@@ -76,8 +92,15 @@ pub fn run(args: &RecordArgs) -> io::Result<Status> {
                 .with_locatt(pair)
                 .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
         }
+        let mut client = client.with_headers(
+            args.accept.as_deref(),
+            args.accept_language.as_deref(),
+            args.user_agent.as_deref(),
+            false,
+        );
         client.ip = args.client_ip;
         client.country.clone_from(&args.country);
+        let append = args.urlappend.as_deref().unwrap_or("");
         let mut random = SplitMix64::new(args.seed.unwrap_or_else(SplitMix64::seed_from_clock));
         // A 10320/loc value that does not read is passed over, as the proxy passes it
         // over; the user is told which.
@@ -95,10 +118,35 @@ pub fn run(args: &RecordArgs) -> io::Result<Status> {
                 ));
             }
         }
+        if args.candidates {
+            // The chances the redirect picks by (SPEC L7); a location without a URL is
+            // left out: a pick of it is no redirect.
+            let candidates = response.proxy_candidates(&client).unwrap_or_default();
+            // A location the reference lists once per address range that holds the
+            // client (L7) is one line, its chances summed.
+            let mut lines: Vec<(&str, f64)> = Vec::new();
+            for c in &candidates {
+                let Some(url) = c.url.as_deref() else {
+                    continue;
+                };
+                match lines.last_mut() {
+                    Some((last, p)) if *last == url => *p += c.probability,
+                    _ => lines.push((url, c.probability)),
+                }
+            }
+            for (url, p) in &lines {
+                writeln!(out, "{p:.6}\t{}{}", Visible(url), Visible(append))?;
+            }
+            return Ok(if !lines.is_empty() {
+                Status::AllValid
+            } else {
+                Status::SomeInvalid
+            });
+        }
         // Where the reference proxy (and hdl serve) redirects: SPEC L5, P7.
         return match response.proxy_redirect(&client, &mut random) {
             Some(r) => {
-                writeln!(out, "{}", Visible(&r.url))?;
+                writeln!(out, "{}{}", Visible(&r.url), Visible(append))?;
                 Ok(Status::AllValid)
             }
             None => Ok(Status::SomeInvalid),

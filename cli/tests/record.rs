@@ -138,3 +138,73 @@ fn record() {
         text(&out.stderr)
     );
 }
+
+/// Locations with every kind of weight, an `href_template`, a content type, two address
+/// ranges that hold one client, and a URL value that `urlWeight` weighs 1.
+const CANDIDATES: &str = r#"{"responseCode":1,"handle":"1/2","values":[
+{"index":1,"type":"10320/loc","data":{"format":"string","value":"<locations urlWeight=\"1\"><location id=\"0\" href=\"http://zero/\" weight=\"-1\"/><location id=\"1\" href_template=\"http://t/{hdl}?p={hdl:path}\" weight=\"2\"/><location id=\"2\" href=\"http://json/\" ctype=\"application/json\"/><location id=\"3\" href=\"http://net/\" addresses=\"192.0.2.0/24, 192.0.2.0/25\"/></locations>"}},
+{"index":2,"type":"URL","data":{"format":"string","value":"http://legacy/"}}]}"#;
+
+/// `--url --candidates`: every location the redirect picks from, with its chance (L7);
+/// the same for every run, and the redirect lands only where the chance is above 0.
+#[test]
+fn candidates() {
+    let run = |args: &[&str]| {
+        let out = hdl(
+            &[&["record", "--url", "--candidates"], args].concat(),
+            CANDIDATES.as_bytes(),
+        );
+        (text(&out.stdout), out.status.code())
+    };
+    let all = "0.000000\thttp://zero/\n0.400000\thttp://t/1%2F2?p=1/2\n0.200000\thttp://json/\n\
+               0.200000\thttp://net/\n0.200000\thttp://legacy/\n";
+    assert_eq!(run(&[]), (all.to_owned(), Some(0)));
+    assert_eq!(run(&[]), run(&[]), "nothing random");
+    // Accept: application/json is locatt ctype:application/json (P11).
+    assert_eq!(
+        run(&["--accept", "application/json", "--urlappend", "#x"]),
+        ("1.000000\thttp://json/#x\n".to_owned(), Some(0))
+    );
+    // A browser asks for HTML: no location says so, all are left.
+    assert_eq!(
+        run(&[
+            "--accept",
+            "*/*",
+            "--user-agent",
+            "Mozilla/5.0",
+            "--accept-language",
+            "en"
+        ])
+        .0,
+        all
+    );
+    // Both ranges hold the client: the one location, once.
+    assert_eq!(
+        run(&["--client-ip", "192.0.2.7"]),
+        ("1.000000\thttp://net/\n".to_owned(), Some(0))
+    );
+    // Nowhere to go: nothing, status 1.
+    let out = hdl(
+        &["record", "--url", "--candidates", "--type", "EMAIL"],
+        PROXY_RECORD.as_bytes(),
+    );
+    assert_eq!(
+        (text(&out.stdout).as_str(), out.status.code()),
+        ("", Some(1))
+    );
+    let out = hdl(
+        &["record", "--url", "--candidates", "--seed", "1"],
+        CANDIDATES.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(2), "--candidates takes no seed");
+    for seed in 0..30 {
+        let seed = seed.to_string();
+        let out = hdl(&["record", "--url", "--seed", &seed], CANDIDATES.as_bytes());
+        let url = text(&out.stdout);
+        assert!(
+            all.lines()
+                .any(|l| !l.starts_with("0.000000") && l.ends_with(url.trim_end())),
+            "{url}"
+        );
+    }
+}

@@ -97,7 +97,8 @@ pub enum ChooseBy {
 
 impl ChooseBy {
     fn parse(name: &str) -> Self {
-        match name {
+        // The reference lower-cases each method's name (L7).
+        match name.to_ascii_lowercase().as_str() {
             "locatt" => Self::Locatt,
             "address" => Self::Address,
             "country" => Self::Country,
@@ -202,6 +203,34 @@ fn in_network(ip: IpAddr, net: IpAddr, bits: u8) -> bool {
     }
     let mask = u128::MAX << (128 - bits);
     a & mask == b & mask
+}
+
+/// Whether `ip` is in `net/bits` as the reference proxy compares (L7): each address as
+/// the number its bytes write (4 for IPv4, 16 for IPv6; an IPv4-mapped IPv6 address,
+/// `::ffff:a.b.c.d`, is IPv4, as Java reads it), the range from the network's first to
+/// its last address, whatever the families (`::/0` holds every IPv4 address).
+fn in_range_as_proxy(ip: IpAddr, net: IpAddr, bits: u8) -> bool {
+    let java = |a: IpAddr| match a {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
+        v4 => v4,
+    };
+    let x = match java(ip) {
+        IpAddr::V4(a) => u128::from(u32::from(a)),
+        IpAddr::V6(a) => u128::from(a),
+    };
+    let (start, width) = match java(net) {
+        IpAddr::V4(b) => (u128::from(u32::from(b)), 32),
+        IpAddr::V6(b) => (u128::from(b), 128),
+    };
+    let bits = u32::from(bits).min(width);
+    // The host part's bits, within the network's width.
+    let host = if width - bits == 128 {
+        u128::MAX
+    } else {
+        (1_u128 << (width - bits)) - 1
+    };
+    let first = start & !host;
+    (first..=first | host).contains(&x)
 }
 
 /// `addr/bits` or `addr` (all of its bits).
@@ -337,15 +366,10 @@ impl Locations {
                 ),
             ));
         }
-        let choose_by = root
-            .attribute("choose_by")
-            .or_else(|| root.attribute("chooseby"))
-            .unwrap_or(DEFAULT_CHOOSE_BY)
-            .split(',')
-            .map(str::trim)
-            .filter(|m| !m.is_empty())
-            .map(ChooseBy::parse)
-            .collect();
+        let choose_by = methods(
+            root.attribute("choose_by")
+                .or_else(|| root.attribute("chooseby")),
+        );
         let mut locations = Vec::new();
         for node in root.children().filter(roxmltree::Node::is_element) {
             if node.tag_name().name() != "location" {
@@ -385,24 +409,72 @@ impl Locations {
     }
 
     /// The location the reference proxy redirects `client` to, as its `10320/loc`
-    /// handler chooses (L5): each method in order, while more than one location is left;
-    /// `locatt` narrows by each pair in turn, each only when some location matches it;
-    /// `address` and `country` keep the matching locations when there are any; `score`
-    /// keeps the highest (a location without one scores 0); `weighted`, or the end of the
-    /// methods, picks by weight.
+    /// handler chooses (L5): one of [`Locations::survivors_as_proxy`], by weight.
     pub fn choose_as_proxy(
         &self,
         client: &ClientContext,
         random: &mut impl RandomSource,
     ) -> Option<&Location> {
+        let left = self.survivors_as_proxy(client);
+        match left.len() {
+            0 => None,
+            1 => Some(left[0]),
+            _ if total_weight(&left) > 0.0 => Some(weighted(&left, random)),
+            n => Some(left[rounded_index(random.next_f64(), n)]),
+        }
+    }
+
+    /// The locations the reference proxy's `10320/loc` handler picks from for `client`,
+    /// each with the chance that [`Locations::choose_as_proxy`] picks it (L5, L7): the same
+    /// selection, then each location's share of the weights; when none is positive, the
+    /// reference's rounded index: the first `1/2n`, the last `3/2n`, each other `1/n`. A
+    /// location listed twice (L7's `address`) is there twice.
+    #[must_use]
+    pub fn candidates_as_proxy(&self, client: &ClientContext) -> Vec<(&Location, f64)> {
+        let left = self.survivors_as_proxy(client);
+        let n = left.len();
+        if n == 1 {
+            return alloc::vec![(left[0], 1.0)];
+        }
+        let total = total_weight(&left);
+        left.into_iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let p = if total > 0.0 {
+                    l.weight.max(0.0) / total
+                } else {
+                    // The share of [0, 1) that `rounded_index` maps to i.
+                    let share = if i == 0 {
+                        0.5
+                    } else if i == n - 1 {
+                        1.5
+                    } else {
+                        1.0
+                    };
+                    share / n as f64
+                };
+                (l, p)
+            })
+            .collect()
+    }
+
+    /// The locations left after the reference proxy's selection methods (L5, L7): each
+    /// method in order, while more than one location is left; `locatt` narrows by each
+    /// pair in turn, each only when some location matches it; `address` and `country` keep
+    /// the matching locations when there are any; `score` keeps the highest (a location
+    /// without one scores 0); `weighted` ends the methods.
+    #[must_use]
+    pub fn survivors_as_proxy(&self, client: &ClientContext) -> Vec<&Location> {
         let mut left: Vec<&Location> = self.locations.iter().collect();
         for method in &self.choose_by {
             if left.len() == 1 {
-                return Some(left[0]);
+                break;
             }
             match method {
                 ChooseBy::Locatt => {
                     for (k, v) in &client.locatt {
+                        // The name trimmed, the value as given (L7).
+                        let k = k.trim();
                         let kept: Vec<&Location> = left
                             .iter()
                             .copied()
@@ -415,8 +487,17 @@ impl Locations {
                 }
                 ChooseBy::Address => {
                     if let Some(ip) = client.ip {
-                        let kept: Vec<&Location> =
-                            left.iter().copied().filter(|l| l.serves(ip)).collect();
+                        // Once per range that holds the client (L7): the reference adds
+                        // a location for each, which weighs it more.
+                        let kept: Vec<&Location> = left
+                            .iter()
+                            .flat_map(|&l| {
+                                l.networks
+                                    .iter()
+                                    .filter(move |&&(net, bits)| in_range_as_proxy(ip, net, bits))
+                                    .map(move |_| l)
+                            })
+                            .collect();
                         if !kept.is_empty() {
                             left = kept;
                         }
@@ -456,10 +537,7 @@ impl Locations {
                 ChooseBy::Other(_) => {}
             }
         }
-        match left.len() {
-            0 => None,
-            _ => Some(weighted(&left, random)),
-        }
+        left
     }
 
     /// The selection methods, in order.
@@ -603,7 +681,7 @@ impl Locations {
         self.locations.push(Location {
             attributes: alloc::vec![
                 ("mode".to_string(), "legacy".to_string()),
-                ("weight".to_string(), alloc::format!("{weight:.1}")),
+                ("weight".to_string(), java_double(weight)),
                 ("href".to_string(), href.to_string()),
             ],
             weight,
@@ -632,18 +710,58 @@ impl Locations {
         }
     }
 
-    /// The attributes of `<locations>`, for the first of several values that has them.
+    /// The attributes of `<locations>`, for the first of several values that has them;
+    /// the methods are then those of the first that has `choose_by`, else `chooseby` (L5).
     pub(crate) fn inherit_attributes(&mut self, other: &Locations) {
         for (n, v) in &other.attributes {
             if self.attribute(n).is_none() {
                 self.attributes.push((n.clone(), v.clone()));
             }
         }
+        self.choose_by = methods(
+            self.attribute("choose_by")
+                .or_else(|| self.attribute("chooseby")),
+        );
     }
 
     pub(crate) fn extend(&mut self, other: Locations) {
         self.locations.extend(other.locations);
     }
+}
+
+/// A number as the reference reads an attribute (`XTag.getDoubleAttribute`, L7): Java's
+/// `Double.parseDouble` of the text trimmed of control characters and spaces, which takes
+/// a type suffix (`2f`, `1d`) too.
+pub(crate) fn parse_java_double(text: &str) -> Option<f64> {
+    let t = text.trim_matches(|c: char| c <= ' ');
+    let t = t
+        .strip_suffix(['f', 'F', 'd', 'D'])
+        .filter(|t| t.ends_with(|c: char| c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t);
+    // Rust reads `inf` and `nan` in any case, Java only `Infinity` and `NaN`: neither is
+    // a weight or score anyway.
+    t.parse::<f64>().ok()
+}
+
+/// A number as Java's `Double.toString` writes the usual ones: `0.0`, `1.0`, `0.25`.
+fn java_double(x: f64) -> String {
+    // A whole number (`fract` is not in `core`).
+    if x.abs() < 1e7 && x == (x as i64) as f64 {
+        alloc::format!("{x:.1}")
+    } else {
+        alloc::format!("{x}")
+    }
+}
+
+/// The methods of a `choose_by` (or `chooseby`) attribute; the default without one.
+fn methods(attribute: Option<&str>) -> Vec<ChooseBy> {
+    attribute
+        .unwrap_or(DEFAULT_CHOOSE_BY)
+        .split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(ChooseBy::parse)
+        .collect()
 }
 
 fn write_location(out: &mut String, l: &Location) {
@@ -652,6 +770,20 @@ fn write_location(out: &mut String, l: &Location) {
         let _ = write!(out, " {name}=\"{}\"", escape_markup(value));
     }
     out.push_str(" />\n");
+}
+
+/// The sum of the weights, a negative one counting 0.
+fn total_weight(left: &[&Location]) -> f64 {
+    left.iter().map(|l| l.weight.max(0.0)).sum()
+}
+
+/// The index the reference proxy picks among `n` locations of no positive weight for a
+/// random `u` in [0, 1) (L7): `Math.round(u * n)` kept within the list, which gives the
+/// first half a share and the last one and a half.
+fn rounded_index(u: f64, n: usize) -> usize {
+    // Math.round: the nearest integer, halves up (the cast floors: the number is not
+    // negative; `floor` is not in `core`).
+    ((u * n as f64 + 0.5) as usize).min(n - 1)
 }
 
 /// One location at random by weight (L2); uniformly when no weight is positive.
@@ -691,10 +823,7 @@ fn read_location(node: roxmltree::Node<'_, '_>, lenient: bool) -> Result<Locatio
     }
     let weight = match get("weight") {
         None => 1.0,
-        Some(w) if lenient => w
-            .trim()
-            .parse::<f64>()
-            .ok()
+        Some(w) if lenient => parse_java_double(w)
             .filter(|w| w.is_finite())
             .unwrap_or(1.0),
         Some(w) => w
@@ -706,7 +835,7 @@ fn read_location(node: roxmltree::Node<'_, '_>, lenient: bool) -> Result<Locatio
     };
     let score = match get("score") {
         None => None,
-        Some(s) if lenient => s.trim().parse::<f64>().ok().filter(|s| s.is_finite()),
+        Some(s) if lenient => parse_java_double(s).filter(|s| s.is_finite()),
         Some(s) => Some(
             s.trim()
                 .parse::<f64>()

@@ -16,6 +16,7 @@
 //! # Ok::<(), handle_id::record::RecordError>(())
 //! ```
 
+mod conneg;
 mod error;
 mod json;
 mod loc;
@@ -32,5 +33,5 @@ pub use loc::{ChooseBy, ClientContext, Location, Locations, LOC_TYPE};
 pub use markup::escape_markup;
 pub use random::{RandomSource, SplitMix64};
 pub use response::{Response, ResponseCode};
-pub use select::{Filter, ProxyRedirect, Redirect, ALIAS_TYPE, URL_TYPE};
+pub use select::{Filter, ProxyCandidate, ProxyRedirect, Redirect, ALIAS_TYPE, URL_TYPE};
 pub use value::{Admin, AdminPermissions, Data, HandleValue, Ttl, ValueReference};

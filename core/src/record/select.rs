@@ -208,12 +208,9 @@ impl Response {
                 let chosen = locations
                     .choose_as_proxy(client, random)
                     .filter(|l| !l.href().is_empty())?;
-                let status = chosen
-                    .attribute("http_sc")
-                    .or_else(|| locations.attribute("http_sc"));
                 Some(ProxyRedirect {
                     url: chosen.href().into(),
-                    status: redirect_status(status),
+                    status: location_status(&locations, chosen),
                     vary_accept: locations.locations().iter().any(|l| {
                         l.attribute("http_role")
                             .is_some_and(|r| r.contains("conneg"))
@@ -229,6 +226,36 @@ impl Response {
                     vary_accept: false,
                     ttls: v.ttl().cloned().into_iter().collect(),
                 })
+            }
+        }
+    }
+
+    /// Every location the reference proxy may redirect `client` to, each with its chance
+    /// (L5, L7): the locations [`Response::proxy_redirect`] picks from, by the same
+    /// selection, in their order; without `10320/loc` values, the one `URL` value it
+    /// redirects to. `None` when there is nowhere to go; empty when the selection leaves
+    /// nothing (a `score` where every location scores below 0).
+    #[must_use]
+    pub fn proxy_candidates(&self, client: &ClientContext) -> Option<Vec<ProxyCandidate>> {
+        match self.all_locations() {
+            Some((locations, _)) => Some(
+                locations
+                    .candidates_as_proxy(client)
+                    .into_iter()
+                    .map(|(l, p)| ProxyCandidate {
+                        url: Some(l.href()).filter(|h| !h.is_empty()).map(String::from),
+                        probability: p,
+                        status: location_status(&locations, l),
+                    })
+                    .collect(),
+            ),
+            None => {
+                let v = self.legacy_url()?;
+                Some(alloc::vec![ProxyCandidate {
+                    url: Some(v.as_text()?.into()),
+                    probability: 1.0,
+                    status: 302,
+                }])
             }
         }
     }
@@ -301,10 +328,37 @@ impl Response {
         if let Some(handle) = &self.handle {
             all.apply_templates(handle.as_str());
         }
+        // The URL values join as locations (L7): `no_legacy` leaves them out; `urlWeight`
+        // weighs a plain `URL`, `urlSubtypeWeight` its subtypes, both 0 by default (the
+        // first `<locations>` that has the attribute decides); without a plain `URL`, the
+        // subtypes weigh `urlWeight` (the reference's `extractLegacyURLs`).
+        if all.attribute("no_legacy").is_some_and(is_true) {
+            return Some((all, used));
+        }
+        let weight = |name: &str| {
+            all.attribute(name)
+                .and_then(super::loc::parse_java_double)
+                .unwrap_or(0.0)
+        };
+        let has_plain = self
+            .values()
+            .iter()
+            .any(|v| v.value_type.eq_ignore_ascii_case(URL_TYPE));
+        let plain = weight("urlWeight");
+        let subtype = if has_plain {
+            weight("urlSubtypeWeight")
+        } else {
+            plain
+        };
         for v in self.values() {
             if is_type_or_subtype(&v.value_type, URL_TYPE) {
                 if let Some(href) = v.as_text() {
-                    all.push_legacy(href, 0.0);
+                    let w = if v.value_type.eq_ignore_ascii_case(URL_TYPE) {
+                        plain
+                    } else {
+                        subtype
+                    };
+                    all.push_legacy(href, w);
                     used.push(v);
                 }
             }
@@ -362,6 +416,26 @@ fn is_epoch(t: &str) -> bool {
     )
 }
 
+/// A boolean attribute as the reference reads one (`XTag.getBoolAttribute`): `true`,
+/// `yes` or `1`, in any case.
+fn is_true(value: &str) -> bool {
+    ["true", "yes", "1"]
+        .iter()
+        .any(|t| value.eq_ignore_ascii_case(t))
+}
+
+/// A location the reference proxy may redirect a client to, and the chance that it does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProxyCandidate {
+    /// The URL (after `href_template`, before `urlappend`); `None` for a location without
+    /// one, which is never redirected to (a pick of it shows the values instead).
+    pub url: Option<String>,
+    /// The chance of this pick, 0 to 1.
+    pub probability: f64,
+    /// The status of a redirect to it (as [`ProxyRedirect::status`]).
+    pub status: u16,
+}
+
 /// A redirect as the reference proxy sends it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProxyRedirect {
@@ -375,6 +449,14 @@ pub struct ProxyRedirect {
     pub vary_accept: bool,
     /// The times to live of the values used (the redirect expires at the earliest).
     pub ttls: Vec<Ttl>,
+}
+
+/// The status of a redirect to `l`: its `http_sc`, else its `<locations>`'s.
+fn location_status(locations: &Locations, l: &Location) -> u16 {
+    redirect_status(
+        l.attribute("http_sc")
+            .or_else(|| locations.attribute("http_sc")),
+    )
 }
 
 /// The status an `http_sc` asks for: 301, 302, 303, 307 or 308; anything else is 302.

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""Makes tests/loc/cases.jsonl: 10320/loc values, queries, headers and client addresses,
+each with the reference proxy's surviving locations and their probabilities, as
+LocOracle (../shared/reference/cnri) computes them with the reference's own handler.
+
+Run where Java and the reference are present (its README's set-up):
+    python3 tests/loc/generate.py [--reference DIR] [--out FILE]
+tests/loc_oracle.rs reads the file; it needs no Java. The cases come from a fixed seed:
+running this again writes the same file unless the reference answers otherwise.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from xml.sax.saxutils import quoteattr
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CASES = 480
+
+JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]
+SYSTEM_JARS = ["gson", "commons-codec", "bcprov", "bcpkix", "servlet-api"]
+
+# LocOracle reads one case from standard input; this runs it on each line of a file, in
+# one JVM (a JVM per case would take minutes).
+BATCH = r"""
+import java.io.*;
+import java.nio.charset.StandardCharsets;
+public class LocBatch {
+    public static void main(String[] args) throws Exception {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        PrintStream out = System.out;
+        String line;
+        while ((line = in.readLine()) != null) {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            System.setIn(new ByteArrayInputStream(line.getBytes(StandardCharsets.UTF_8)));
+            System.setOut(new PrintStream(buf, true, "UTF-8"));
+            try { LocOracle.main(new String[0]); }
+            catch (Throwable t) { buf.reset(); buf.write(("{\"error\":" + new com.google.gson.JsonPrimitive(String.valueOf(t)) + "}").getBytes(StandardCharsets.UTF_8)); }
+            System.setOut(out);
+            out.println(buf.toString("UTF-8").replace("\n", " "));
+        }
+        out.flush();
+    }
+}
+"""
+
+# As a request path: percent-encoded, as a client sends it.
+HANDLES = ["10.1000/1", "10.1000/a%20b", "TEST/x%3Fy", "10.5555/%C3%BC-1", "4263537/4000", "10.1000/a+b%26c",
+           "10.1000/%25x%23y", "10.1000/(1)~x;y=z", "10.1000/a/b:c@d"]
+CHOOSE_BY = [
+    None, None, None,
+    "locatt,address,country,score,weighted",
+    "locatt,country,weighted", "score,weighted", "address,weighted", "country",
+    "weighted,locatt", " locatt , score ", "bogus,locatt,score", "LOCATT,Score,Weighted",
+    "address,score", "score", "", "country,address,locatt",
+]
+WEIGHTS = [None, None, None, "1", "0", "0.5", "0.25", "-1", "2", "abc", "", "0.0", "-0.5", "1e0", " 0.5 ", "1d", "+1", ".5"]
+SCORES = [None, None, None, "1", "2", "-1", "-3", "0", "0.5", "x", "10", "2f", " 2 ", "1e1"]
+COUNTRIES = [None, None, "US", "gb", "GB", "de", " us "]
+ADDRESSES = [None, None, None, "10.0.0.0/8", "192.0.2.0/24, 10.1.0.0/16", "2001:db8::/32",
+             "192.0.2.7", "0.0.0.0/0", "::/0", "192.0.2.0/25,192.0.2.0/24", "10.1.0.0/16, 2001:db8:1::/48",
+             "::ffff:10.1.0.0/112", "::ffff:192.0.2.7"]
+VIEWS = [None, None, "html", "json", "xml"]
+CTYPES = [None, None, "application/json", "text/html", "application/xml", "application/x-research-info-systems"]
+LANGS = [None, None, None, "en", "fr", "de-ch"]
+ROLES = [None, None, None, "conneg", "browser", "no_conneg", "metadata"]
+HTTP_SC = [None, None, None, None, "301", "303", "307", "308", "200", "abc"]
+ACCEPTS = [None, None, "*/*", "application/json", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+           "application/x-research-info-systems;q=1, text/html;q=0.5", "application/xml;q=0.9, application/json",
+           "image/png", "text/*", "application/json;q=0.5, application/xml", "application/rdf+xml, */*;q=0.1",
+           "Application/JSON", "application/json; charset=utf-8", "text/html;q=0.2, application/json;q=0.9",
+           "application/json;q=0", "application/json ; Q=0.5, application/xml;q=0.50", "text/html;level=1",
+           "application/xml, application/json;q=1.0, */*;q=0", "application/json,", "application/json,,application/xml", "application/json, ", ",", ""]
+LANGUAGES = [None, None, "en", "fr;q=0.5, en", "de-CH, de;q=0.9", "FR", "*", "en-US,en;q=0.9", "fr;q=0", " en , fr "]
+AGENTS = [None, "Mozilla/5.0 (X11)", "curl/8.0", "Opera/9.80", "python-requests/2", "mozilla/5.0", " Mozilla/5.0"]
+IPS = ["192.0.2.7", "10.1.2.3", "203.0.113.9", "2001:db8::1", "2001:db8:1::5", "127.0.0.1", "::ffff:10.1.2.3"]
+LOC_TYPES = ["10320/loc", "10320/loc", "10320/loc", "10320/LOC", "10320/Loc", "10320/loc.extra"]
+URL_TYPES = ["URL", "URL", "url", "Url", "URL.alt", "url.mirror", "URL.x.y"]
+
+
+def maybe(rng, attrs, name, pool):
+    v = rng.choice(pool)
+    if v is not None:
+        attrs.append((name, v))
+
+
+def location(rng, n):
+    attrs = [("id", str(n))]
+    kind = rng.random()
+    if kind < 0.65:
+        attrs.append(("href", f"http://h{n}.example/p{n}"))
+    elif kind < 0.9:
+        attrs.append(("href_template", rng.choice([
+            "http://t.example/{hdl}", "http://t.example/r?h={hdl}&p={hdl:path}",
+            "https://t.example/x/{hdl:path}/y", "http://t.example/noslot"])))
+    elif kind < 0.96:
+        attrs.append(("href", f"http://both.example/{n}"))
+        attrs.append(("href_template", "http://t.example/{hdl}"))
+    # else: no href at all (listed, never redirected to)
+    maybe(rng, attrs, "weight", WEIGHTS)
+    maybe(rng, attrs, "score", SCORES)
+    maybe(rng, attrs, "country", COUNTRIES)
+    maybe(rng, attrs, "addresses", ADDRESSES)
+    maybe(rng, attrs, "view", VIEWS)
+    ct = rng.choice(CTYPES)
+    if ct:
+        attrs.append(("ctype", ct))
+        if rng.random() < 0.6:
+            attrs.append(("media-type", ct))
+    maybe(rng, attrs, "language", LANGS)
+    maybe(rng, attrs, "http_role", ROLES)
+    maybe(rng, attrs, "http_sc", HTTP_SC)
+    return attrs
+
+
+def locations_value(rng, first, shape):
+    attrs = []
+    cb = rng.choice(CHOOSE_BY)
+    if shape == "negative-scores":
+        cb = rng.choice([None, "score", "score,weighted", "country,score"])
+    elif shape in ("zero-weights", "weighted"):
+        cb = rng.choice(["weighted", "address,weighted", "score,weighted"])
+    if cb is not None:
+        attrs.append((rng.choice(["choose_by", "chooseby"]), cb))
+        if rng.random() < 0.15:
+            attrs.append(("chooseby" if attrs[-1][0] == "choose_by" else "choose_by", "weighted"))
+    if rng.random() < 0.2:
+        attrs.append(("http_sc", rng.choice(["301", "303", "307", "308", "302", "999"])))
+    if rng.random() < 0.2:
+        attrs.append(("urlWeight", rng.choice(["1", "0.5", "0", "2", "-1"])))
+    if rng.random() < 0.2:
+        attrs.append(("urlSubtypeWeight", rng.choice(["1", "0.5", "0", "3"])))
+    if rng.random() < 0.1:
+        attrs.append(("no_legacy", rng.choice(["true", "false", "1"])))
+    locs = [location(rng, first + i) for i in range(0 if shape == "no-locations" else rng.randint(1, 5))]
+    for l in locs:
+        if shape == "negative-scores":
+            l[:] = [(k, v) for k, v in l if k != "score"] + [("score", rng.choice(["-1", "-2.5", "-0.1"]))]
+        elif shape == "zero-weights":
+            l[:] = [(k, v) for k, v in l if k != "weight"] + [("weight", rng.choice(["0", "0.0", "-1"]))]
+    xml = "<locations" + "".join(f" {k}={quoteattr(v)}" for k, v in attrs) + ">"
+    for l in locs:
+        xml += "<location" + "".join(f" {k}={quoteattr(v)}" for k, v in l) + " />"
+    return xml + "</locations>", len(locs)
+
+
+def query(rng):
+    parts = []
+    for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+        parts.append("locatt=" + rng.choice([
+            "view:json", "view:html", "country:gb", "id:1", "id:2", "language:fr", "ctype:application/json",
+            "http_role:conneg", "view:nothing", "score:2", "http_sc:303", "VIEW:json", "view:JSON",
+            "id:1:2", "view:", "%20view%20:json", "view:%20json"]))
+    if rng.random() < 0.3:
+        parts.append("country=" + rng.choice(["US", "gb", "de", "fr", "Gb", " us"]))
+    if rng.random() < 0.15:
+        parts.append("urlappend=" + rng.choice(["%3Fx%3D1", "/more", "%23frag"]))
+    if rng.random() < 0.08:
+        parts.append("action=metadata")
+    rng.shuffle(parts)
+    return rng.choice(["&", "&", ";"]).join(parts)
+
+
+# Every eighth case or so is shaped to reach what random values rarely do: every score
+# below 0 (nothing left), every weight 0 or less (a uniform pick), a weighted pick among
+# many; every sixteenth has values of no location at all.
+SHAPES = ["negative-scores", "zero-weights", "weighted", None, None, None, None, None,
+          "negative-scores", "zero-weights", "weighted", None, None, None, None, "no-locations"]
+
+
+def case(rng, n):
+    shape = SHAPES[n % len(SHAPES)]
+    values = []
+    index = 1
+    with_loc = rng.random() < 0.92
+    if with_loc:
+        first = 0
+        for _ in range(1 if rng.random() < 0.85 else 2):
+            xml, count = locations_value(rng, first, shape)
+            first += count
+            values.append({"index": index, "type": rng.choice(LOC_TYPES), "data": xml, "ttl": 86400})
+            index += 1
+    for _ in range(rng.choice([0, 0, 1, 1, 2, 3]) if with_loc else rng.choice([1, 2, 3])):
+        values.append({"index": index, "type": rng.choice(URL_TYPES), "data": f"http://legacy{index}.example/", "ttl": 86400})
+        index += 1
+    rng.shuffle(values)
+    headers = {}
+    for name, pool in (("Accept", ACCEPTS), ("Accept-Language", LANGUAGES), ("User-Agent", AGENTS)):
+        v = rng.choice(pool)
+        if v is not None:
+            headers[name] = [v]
+    return {
+        "handle": rng.choice(HANDLES),
+        "values": values,
+        "query": query(rng),
+        "ip": rng.choice(IPS),
+        "headers": headers,
+        "protocol": "HTTP/1.0" if rng.random() < 0.1 else "HTTP/1.1",
+        "seed": n + 1,
+        "redirect_trials": 2000,
+    }
+
+
+def attrs_of(elem):
+    return {k: v for k, v in elem.attrib.items()}
+
+
+def answer(spec, out):
+    """What the test compares: the reference's survivors (URL after href_template, before
+    urlappend, weight as it counts, and probability as LocOracle computes it) and the
+    redirects its handler made, 2000 with a seeded Random (status and Location: count)."""
+    ref = {"hdl": out["hdl_after_normalize"],
+           "locatt": out["params_after_request_processing"].get("locatt", []),
+           "mode": out.get("mode")}
+    if out.get("mode") == "10320/loc":
+        shown = []
+        if out.get("showurls_xml"):
+            shown = [attrs_of(e) for e in ET.fromstring(out["showurls_xml"]).iter("location")]
+        survivors = []
+        for s in out["survivors"]:
+            a = attrs_of(ET.fromstring(s["xml"]))
+            url = a.get("href")
+            if url is None:
+                # href_template: the href the reference computes for it, from showurls.
+                for b in shown:
+                    if "href" in b and {k: v for k, v in b.items() if k != "href"} == a:
+                        url = b["href"]
+                        break
+            survivors.append({"url": url, "weight": s["effective_weight"], "probability": s["probability"]})
+        ref["survivors"] = survivors
+    ref["redirects"] = out.get("redirect_histogram", {})
+    return ref
+
+
+def main():
+    args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args.add_argument("--reference", default=os.path.join(ROOT, "..", "shared", "reference", "cnri"))
+    args.add_argument("--out", default=os.path.join(ROOT, "tests", "loc", "cases.jsonl"))
+    args = args.parse_args()
+    REF, OUT = args.reference, args.out
+    rng = random.Random(10320)
+    specs = [case(rng, n) for n in range(CASES)]
+    cp = [os.path.join(REF, j) for j in JARS] + [f"/usr/share/java/{j}.jar" for j in SYSTEM_JARS]
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "LocBatch.java"), "w") as f:
+            f.write(BATCH)
+        classpath = ":".join([tmp] + cp)
+        subprocess.run(["javac", "-cp", classpath, "-d", tmp, os.path.join(tmp, "LocBatch.java")], check=True)
+        run = subprocess.run(["java", "-cp", classpath, "LocBatch"], input="\n".join(json.dumps(s) for s in specs) + "\n",
+                             capture_output=True, text=True, check=True)
+    outs = [json.loads(l) for l in run.stdout.splitlines() if l.strip()]
+    assert len(outs) == len(specs), (len(outs), run.stderr[-2000:])
+    with open(OUT, "w") as f:
+        for n, (spec, out) in enumerate(zip(specs, outs)):
+            if "error" in out:
+                sys.exit(f"case {n}: LocOracle failed: {out['error']}")
+            del spec["redirect_trials"]
+            f.write(json.dumps({"case": n, "input": spec, "reference": answer(spec, out)}, ensure_ascii=False) + "\n")
+    print(f"{len(specs)} cases written to {OUT}")
+
+
+if __name__ == "__main__":
+    main()

@@ -655,12 +655,12 @@ fn client_context(query: &ProxyQuery, request: &Request<'_>) -> ClientContext {
         request.user_agent,
         metadata,
     );
+    // The connection's address, whatever the query says: the reference's `address` choice
+    // reads no `ip=` (its GeoIP look-up would, and there is none here).
     client.ip = Some(request.client);
     for (name, value) in &query.other {
-        match (name.as_str(), value) {
-            ("ip", Some(v)) => client.ip = v.parse().ok().or(client.ip),
-            ("country", Some(v)) => client.country = Some(v.clone()),
-            _ => {}
+        if let ("country", Some(v)) = (name.as_str(), value) {
+            client.country = Some(v.clone());
         }
     }
     client

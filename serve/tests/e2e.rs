@@ -421,6 +421,13 @@ fn l4_through_requests() {
         seen.insert(url);
     }
     assert_eq!(seen.len(), 2, "ids 1 and 2 at random: {seen:?}");
+    // An `ip=` in the query is not the client's address, as the reference reads none.
+    for _ in 0..20 {
+        assert_ne!(
+            to("/20.1000/loc?country=us&ip=127.0.0.2").as_deref(),
+            Some("http://local.example/")
+        );
+    }
     // From 127.0.0.2: the location of that address.
     let from = tokio::runtime::Runtime::new().unwrap().block_on(async {
         let s = tokio::net::TcpSocket::new_v4().unwrap();

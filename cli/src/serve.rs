@@ -369,6 +369,7 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             }),
             ..Config::default()
         };
+        let upstream = config.upstream.clone();
         let db = Arc::new(db);
         let imports = listen_for_imports(&db, &args.store);
         let stop = Arc::new(tokio::sync::Notify::new());
@@ -406,6 +407,13 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
         handle_serve::serve(db, listener, config, shutdown_signal()).await?;
         stop.notify_one();
         say_limited(&counters, "since the last report");
+        if let Some(up) = upstream {
+            let (handles, bytes) = up.held();
+            report(format_args!(
+                "hdl serve: {} upstream queries; {handles} handles kept ({bytes} bytes)",
+                up.queries()
+            ));
+        }
         // The imports under way end (importing nothing) and are waited for, a bounded time.
         drop(imports);
         report(format_args!("hdl serve: stopped"));

@@ -4,6 +4,8 @@
 # nothing and asks A's protocol port. Then:
 #   - cold misses: each of 2,000 handles asked of B once (B asks A), one at a time, against
 #     the same handles asked again of B (kept) and of A (stored): latency per request;
+#   - 1,000 requests at once for one handle of a server C like B with nothing kept: the
+#     queries C sent (from its log at stop);
 #   - every handle asked of B once (all kept), then wrk on loopback with 64 connections
 #     against redirects of A (stored) and of B (kept), in turns, ROUNDS rounds of SECONDS.
 # Needs wrk (apt-get install wrk) and python3. Run on a quiet machine.
@@ -55,6 +57,29 @@ print("cold - kept, per handle: p50 %.3f ms" % sorted(c - k for c, k in zip(cold
 # Every handle kept in B before the load.
 timed(8281, range(n))
 PY
+
+$bin/hdl serve --upstream --server 127.0.0.1:8641 --store "$work/c.redb" --bind 127.0.0.1:8282 \
+  2> "$work/c.log" &
+c=$!
+listening "$work/c.log"
+python3 - <<'PY'
+import http.client, threading
+go = threading.Barrier(1000)
+statuses = []
+def ask():
+    c = http.client.HTTPConnection("127.0.0.1", 8282, timeout=30)
+    c.connect()
+    go.wait()
+    c.request("GET", "/20.1000/7")
+    r = c.getresponse(); r.read()
+    statuses.append(r.status)
+threads = [threading.Thread(target=ask) for _ in range(1000)]
+for t in threads: t.start()
+for t in threads: t.join()
+print("1,000 requests at once for one handle: %d answered 302" % statuses.count(302))
+PY
+kill -TERM $c; wait $c || true
+grep "upstream queries" "$work/c.log" | sed 's/^hdl serve: /C at stop: /'
 
 cat > "$work/random.lua" <<LUA
 request = function()

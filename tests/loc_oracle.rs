@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 use handle_id::record::{ClientContext, ProxyCandidate, Response};
-use handle_id::{Action, ProxyQuery};
+use handle_id::ProxyQuery;
 use serde_json::{json, Value};
 
 const CASES: &str = include_str!("loc/cases.jsonl");
@@ -38,25 +38,13 @@ fn header<'a>(input: &'a Value, name: &str) -> Option<&'a str> {
 
 /// The client as `hdl serve` reads it from the request (L5, P11).
 fn client(input: &Value, query: &ProxyQuery) -> ClientContext {
-    let mut client = ClientContext::new();
-    client.locatt.clone_from(&query.locatt);
-    let metadata = query.action == Some(Action::Metadata);
-    if metadata {
-        client.locatt.push(("role".into(), "metadata".into()));
-    }
-    let mut client = client.with_headers(
+    ClientContext::of_request(
+        query,
         header(input, "Accept"),
         header(input, "Accept-Language"),
         header(input, "User-Agent"),
-        metadata,
-    );
-    client.ip = input["ip"].as_str().and_then(|ip| ip.parse().ok());
-    client.country = query
-        .other
-        .iter()
-        .find(|(n, _)| n == "country")
-        .and_then(|(_, v)| v.clone());
-    client
+        input["ip"].as_str().and_then(|ip| ip.parse().ok()),
+    )
 }
 
 /// Where the case differs from the reference, or `None`; `decided` names the SPEC rules

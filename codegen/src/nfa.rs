@@ -94,38 +94,33 @@ impl<'g> Compiler<'g> {
     }
 
     /// Compiles the entry rule `name`, which must read `SOI ~ … ~ EOI`.
-    pub fn compile_entry(mut self, name: &str) -> Result<Nfa, String> {
-        let rule = self
-            .rules
-            .get(name)
-            .ok_or_else(|| format!("no rule named `{name}`"))?;
-        let parts = flatten_seq(&rule.expr);
-        let anchored = parts.len() >= 2
-            && matches!(parts[0], Expr::Ident(s) if s == "SOI")
-            && matches!(parts[parts.len() - 1], Expr::Ident(s) if s == "EOI");
-        if !anchored {
-            return Err(format!(
-                "rule `{name}`: an entry rule must read `SOI ~ … ~ EOI`"
-            ));
-        }
-        self.enter(name);
-        let start = self.new_state();
-        let body = self.seq(&parts[1..parts.len() - 1], start)?;
-        Ok(Nfa {
-            states: self.states,
-            accept: body,
-            labels: self.labels,
-        })
+    pub fn compile_entry(self, name: &str) -> Result<Nfa, String> {
+        self.compile(name, true)
     }
 
     /// Compiles the rule `name` as matching the whole input (no `SOI`/`EOI` of its own: a
     /// rule other rules use, such as a class of characters).
-    pub fn compile_whole(mut self, name: &str) -> Result<Nfa, String> {
+    pub fn compile_whole(self, name: &str) -> Result<Nfa, String> {
+        self.compile(name, false)
+    }
+
+    fn compile(mut self, name: &str, entry: bool) -> Result<Nfa, String> {
         let rule = self
             .rules
             .get(name)
             .ok_or_else(|| format!("no rule named `{name}`"))?;
-        let parts = flatten_seq(&rule.expr);
+        let mut parts = flatten_seq(&rule.expr);
+        if entry {
+            let anchored = parts.len() >= 2
+                && matches!(parts[0], Expr::Ident(s) if s == "SOI")
+                && matches!(parts[parts.len() - 1], Expr::Ident(s) if s == "EOI");
+            if !anchored {
+                return Err(format!(
+                    "rule `{name}`: an entry rule must read `SOI ~ … ~ EOI`"
+                ));
+            }
+            parts = parts[1..parts.len() - 1].to_vec();
+        }
         self.enter(name);
         let start = self.new_state();
         let body = self.seq(&parts, start)?;

@@ -643,27 +643,13 @@ fn resolve(
 /// `locatt`, `action=metadata`, then what `Accept` and `Accept-Language` ask for, as the
 /// reference proxy turns them into `locatt` pairs.
 fn client_context(query: &ProxyQuery, request: &Request<'_>) -> ClientContext {
-    let mut client = ClientContext::new();
-    client.locatt.clone_from(&query.locatt);
-    let metadata = query.action == Some(Action::Metadata);
-    if metadata {
-        client.locatt.push(("role".into(), "metadata".into()));
-    }
-    let mut client = client.with_headers(
+    ClientContext::of_request(
+        query,
         request.accept,
         request.accept_language,
         request.user_agent,
-        metadata,
-    );
-    // The connection's address, whatever the query says: the reference's `address` choice
-    // reads no `ip=` (its GeoIP look-up would, and there is none here).
-    client.ip = Some(request.client);
-    for (name, value) in &query.other {
-        if let ("country", Some(v)) = (name.as_str(), value) {
-            client.country = Some(v.clone());
-        }
-    }
-    client
+        Some(request.client),
+    )
 }
 
 /// A redirect to `target` (P7): the URL encoded as a URI, `Expires` after the smallest

@@ -5,8 +5,39 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::loc::ClientContext;
+use crate::query::{Action, ProxyQuery};
 
 impl ClientContext {
+    /// The client a proxy request describes (L5, P11): the query's `locatt`, the
+    /// `role:metadata` of `action=metadata`, then the pairs content negotiation makes of
+    /// the request's `Accept`, `Accept-Language` and `User-Agent`; the query's `country`;
+    /// and `ip`, the connection's address (a query's `ip=` is not read, as the reference's
+    /// address choice reads none).
+    #[must_use]
+    pub fn of_request(
+        query: &ProxyQuery,
+        accept: Option<&str>,
+        accept_language: Option<&str>,
+        user_agent: Option<&str>,
+        ip: Option<core::net::IpAddr>,
+    ) -> Self {
+        let mut client = ClientContext::new();
+        client.locatt.clone_from(&query.locatt);
+        let metadata = query.action == Some(Action::Metadata);
+        if metadata {
+            client.locatt.push(("role".into(), "metadata".into()));
+        }
+        let mut client = client.with_headers(accept, accept_language, user_agent, metadata);
+        client.ip = ip;
+        client.country = query
+            .other
+            .iter()
+            // (The first, as a servlet's `getParameter` gives it.)
+            .find(|(name, _)| name == "country")
+            .and_then(|(_, value)| value.clone());
+        client
+    }
+
     /// The same context with the `locatt` pairs that `Accept`, `Accept-Language` and
     /// `User-Agent` give (P11), after those it has. `metadata` is `action=metadata`, whose
     /// `role:metadata` takes the place of the `http_role` pairs.

@@ -55,6 +55,8 @@
 // Everything but the literals lives in handle-id-core, so that the proc macros behind them
 // can judge a literal with the same code (see core/README.md).
 #[doc(hidden)]
+pub use handle_id_core::__entry_rules;
+#[doc(hidden)]
 pub use handle_id_core::__reference;
 pub use handle_id_core::{
     clean, detect, escape, extract, recognize, validate, Action, Caseless, Cleaned, Extract, Fix,

@@ -206,8 +206,32 @@ pub fn generate_all(root: &std::path::Path) -> Result<Vec<(String, String)>, Str
         }
     }
     module.push_str("];\n");
+    module.push_str(&entry_rules_macro());
     files.insert(0, ("mod.rs".to_owned(), module));
     Ok(files)
+}
+
+/// The macro that hands [`GRAMMARS`]' entry rules to another macro, for code that derives
+/// other parsers of the same files (the tests' pest parsers): the list written once.
+fn entry_rules_macro() -> String {
+    let mut out = String::from(
+        "\n/// Calls macro `$m` with every entry rule that has a generated validator, by grammar\n\
+         /// file (named by its file name, as the generated module of its validators is):\n\
+         /// `$m! { handle: handle; hdl_uri: hdl_host, hdl_path, hdl_resolution; … }`.\n\
+         #[doc(hidden)]\n\
+         #[macro_export]\n\
+         macro_rules! __entry_rules {\n    ($m:ident) => {\n        $m! {\n",
+    );
+    for (path, entries) in GRAMMARS {
+        let file = module_file(path);
+        out.push_str(&format!(
+            "            {}: {};\n",
+            file.trim_end_matches(".rs"),
+            entries.join(", ")
+        ));
+    }
+    out.push_str("        }\n    };\n}\n");
+    out
 }
 
 /// Compiles each of `entries` in the grammar text `source` (read from `path`, which the

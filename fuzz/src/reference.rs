@@ -5,27 +5,29 @@
 
 use pest::Parser;
 
+// One module per grammar file, named as the generated module of its validators is (the
+// names the entry rules' list, `handle_id::__entry_rules`, gives them).
 pub mod handle {
     #[derive(pest_derive::Parser)]
     #[grammar = "../grammar/handle.pest"]
     pub struct G;
 }
-pub mod hdl {
+pub mod hdl_uri {
     #[derive(pest_derive::Parser)]
     #[grammar = "../grammar/hdl-uri.pest"]
     pub struct G;
 }
-pub mod cordra {
+pub mod cordra_uri {
     #[derive(pest_derive::Parser)]
     #[grammar = "../grammar/cordra-uri.pest"]
     pub struct G;
 }
-pub mod info {
+pub mod info_uri {
     #[derive(pest_derive::Parser)]
     #[grammar = "../grammar/info-uri.pest"]
     pub struct G;
 }
-pub mod proxy {
+pub mod proxy_url {
     #[derive(pest_derive::Parser)]
     #[grammar = "../grammar/proxy-url.pest"]
     pub struct G;
@@ -35,6 +37,7 @@ pub mod forms {
     #[grammar = "../grammar/forms.pest"]
     pub struct G;
 }
+pub use self::{cordra_uri as cordra, hdl_uri as hdl, info_uri as info, proxy_url as proxy};
 
 /// pest's verdict for entry rule `rule` on `text`.
 ///
@@ -51,17 +54,8 @@ pub fn accepts(rule: &str, text: &str) -> bool {
             }
         };
     }
-    try_rules! {
-        handle: handle;
-        hdl: hdl_host, hdl_path, hdl_resolution;
-        cordra: cordra_host, cordra_path, cordra_http;
-        info: info_uri;
-        proxy: http_url, proxy_path;
-        forms: hdl_host_form, hdl_form, info_hdl_form, info_doi_form, doi_form, urn_hdl_form,
-            urn_doi_form, http_form, info_other_form, urn_other_form, other_url_form,
-            label_form, bare_doi_form, doi_start_form, doi_prefix_form, glued_word_form,
-            identifier_end_form, url_view_form;
-    }
+    // The list the generator writes from its own (codegen's `GRAMMARS`).
+    handle_id::__entry_rules!(try_rules)
 }
 
 /// Every entry rule with a generated validator.

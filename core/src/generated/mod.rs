@@ -192,3 +192,21 @@ pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[
     ("identifier_end_form", &IDENTIFIER_END_FORM),
     ("url_view_form", &URL_VIEW_FORM),
 ];
+
+/// Calls macro `$m` with every entry rule that has a generated validator, by grammar
+/// file (named by its file name, as the generated module of its validators is):
+/// `$m! { handle: handle; hdl_uri: hdl_host, hdl_path, hdl_resolution; … }`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __entry_rules {
+    ($m:ident) => {
+        $m! {
+            handle: handle;
+            hdl_uri: hdl_host, hdl_path, hdl_resolution;
+            cordra_uri: cordra_host, cordra_path, cordra_http;
+            info_uri: info_uri;
+            proxy_url: http_url, proxy_path;
+            forms: hdl_host_form, hdl_form, info_hdl_form, info_doi_form, doi_form, urn_hdl_form, urn_doi_form, http_form, info_other_form, urn_other_form, other_url_form, label_form, bare_doi_form, doi_start_form, doi_prefix_form, glued_word_form, identifier_end_form, url_view_form;
+        }
+    };
+}

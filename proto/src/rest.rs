@@ -577,6 +577,15 @@ pub fn seconds(text: &str) -> Result<i32, ConvertError> {
             "{text:?} is not a time written YYYY-MM-DDTHH:MM:SSZ"
         ))
     };
+    time_seconds(text)
+        .and_then(|total| i32::try_from(total).ok())
+        .ok_or_else(bad)
+}
+
+/// The seconds since 1970 of a time written `YYYY-MM-DDTHH:MM:SS[.fff]Z`, of any year;
+/// `None` for another shape.
+#[must_use]
+pub fn time_seconds(text: &str) -> Option<i64> {
     let b = text.as_bytes();
     if b.len() < 20
         || b[4] != b'-'
@@ -585,28 +594,29 @@ pub fn seconds(text: &str) -> Result<i32, ConvertError> {
         || b[13] != b':'
         || b[16] != b':'
     {
-        return Err(bad());
+        return None;
     }
-    let tail = &text[19..];
+    let tail = text.get(19..)?;
     let zone_ok = tail == "Z"
         || (tail.starts_with('.')
             && tail.ends_with('Z')
             && tail[1..tail.len() - 1].bytes().all(|c| c.is_ascii_digit()));
     if !zone_ok {
-        return Err(bad());
+        return None;
     }
-    let num = |r: std::ops::Range<usize>| text[r].parse::<i64>().map_err(|_| bad());
+    let num = |r: std::ops::Range<usize>| text.get(r)?.parse::<i64>().ok();
     let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
     let (h, mi, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
     if !(1..=12).contains(&m) || !(1..=31).contains(&d) || h > 23 || mi > 59 || s > 60 {
-        return Err(bad());
+        return None;
     }
-    let total = days_from_civil(y, m, d) * 86_400 + h * 3600 + mi * 60 + s;
-    i32::try_from(total).map_err(|_| bad())
+    Some(days_from_civil(y, m, d) * 86_400 + h * 3600 + mi * 60 + s)
 }
 
-/// The date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
-fn civil(days: i64) -> (i64, i64, i64) {
+/// The date (year, month, day) of a day counted from 1970-01-01 (Howard Hinnant's
+/// algorithm).
+#[must_use]
+pub fn civil(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

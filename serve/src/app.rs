@@ -723,25 +723,9 @@ pub(crate) fn earliest_expiry<'t>(ttls: impl Iterator<Item = &'t Ttl>, now: u64)
     .min()
 }
 
-/// Seconds since 1970 of an ISO 8601 UTC time (`2030-01-01T00:00:00Z`, fractions of a
-/// second passed over).
+/// Seconds since 1970 of a time as the REST API writes one (`2030-01-01T00:00:00Z`).
 fn iso_seconds(time: &str) -> Option<u64> {
-    let b = time.as_bytes();
-    let num = |r: std::ops::Range<usize>| time.get(r)?.parse::<i64>().ok();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || !time.ends_with('Z') {
-        return None;
-    }
-    let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
-    let (hh, mm, ss) = (num(11..13)?, num(14..16)?, num(17..19)?);
-    // Days from civil (Howard Hinnant's algorithm).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    u64::try_from(days * 86_400 + hh * 3600 + mm * 60 + ss).ok()
+    u64::try_from(handle_proto::rest::time_seconds(time)?).ok()
 }
 
 /// An HTTP date (RFC 9110 §5.6.7, IMF-fixdate) of seconds since 1970.
@@ -752,16 +736,7 @@ pub fn http_date(secs: u64) -> String {
     ];
     let days = secs / 86_400;
     let rest = secs % 86_400;
-    // Civil from days (Howard Hinnant's algorithm), days since 1970-01-01.
-    let z = i64::try_from(days).unwrap_or(0) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day) = handle_proto::rest::civil(i64::try_from(days).unwrap_or(0));
     format!(
         "{}, {day:02} {} {year} {:02}:{:02}:{:02} GMT",
         DAYS[usize::try_from(days % 7).unwrap_or(0)],
@@ -914,4 +889,22 @@ fn page(status: StatusCode, title: &str, body: &str) -> Response<Full<Bytes>> {
     r.headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static(HTML_TYPE));
     r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{http_date, iso_seconds};
+
+    /// RFC 9110's example, the epoch, and a time past what 4 signed bytes hold.
+    #[test]
+    fn dates_as_headers_and_records_write_them() {
+        assert_eq!(http_date(784_111_777), "Sun, 06 Nov 1994 08:49:37 GMT");
+        assert_eq!(http_date(0), "Thu, 01 Jan 1970 00:00:00 GMT");
+        assert_eq!(iso_seconds("1994-11-06T08:49:37Z"), Some(784_111_777));
+        assert_eq!(iso_seconds("1994-11-06T08:49:37.250Z"), Some(784_111_777));
+        assert_eq!(iso_seconds("2040-01-01T00:00:00Z"), Some(2_208_988_800));
+        assert_eq!(http_date(2_208_988_800), "Sun, 01 Jan 2040 00:00:00 GMT");
+        assert_eq!(iso_seconds("1969-12-31T23:59:59Z"), None);
+        assert_eq!(iso_seconds("2040-01-01 00:00:00Z"), None);
+    }
 }

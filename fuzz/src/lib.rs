@@ -600,4 +600,27 @@ pub fn locations_text(text: &str) {
             None => assert!(loc.locations().is_empty(), "{text:?}"),
         }
     }
+    // As the proxy chooses, for a client whose headers (and query) are the same text:
+    // the pick is a candidate, and the candidates' probabilities are each within [0, 1]
+    // and together at most 1.
+    let query = handle_id::ProxyQuery::parse(text).unwrap_or_default();
+    let ip = "192.0.2.1".parse().ok();
+    for client in [
+        ClientContext::of_request(&query, Some(text), Some(text), Some(text), ip),
+        ClientContext::of_request(&handle_id::ProxyQuery::new(), Some(text), None, None, None),
+    ] {
+        let candidates = loc.candidates_as_proxy(&client);
+        let total: f64 = candidates.iter().map(|(_, p)| p).sum();
+        assert!(total <= 1.0 + 1e-9, "{text:?}: {total}");
+        for (l, p) in &candidates {
+            assert!((0.0..=1.0).contains(p), "{text:?}: {p}");
+            assert!(loc.locations().contains(l), "{text:?}");
+        }
+        if let Some(l) = loc.choose_as_proxy(&client, &mut SplitMix64::new(7)) {
+            assert!(
+                candidates.iter().any(|(c, _)| core::ptr::eq(*c, l)),
+                "{text:?}"
+            );
+        }
+    }
 }

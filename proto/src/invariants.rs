@@ -59,6 +59,14 @@ pub fn decoders_round_trip(bytes: &[u8]) {
         }
     }
     check("message", bytes, Message::decode(bytes), Message::encode);
+    if let Ok(message) = Message::decode(bytes) {
+        // Any answer has a REST form (`hdl resolve`, `hdl serve --upstream`): its values, or
+        // a code; a success only with the handle asked.
+        let response = crate::rest::answer("20.1000/x", &message);
+        if response.code() == handle_id::record::ResponseCode::Success {
+            assert!(response.handle().is_some(), "{message:?}");
+        }
+    }
     check("value", bytes, WireValue::decode(bytes), WireValue::encode);
     check("site", bytes, SiteInfo::decode(bytes), SiteInfo::encode);
     check("admin", bytes, AdminRef::decode(bytes), AdminRef::encode);

@@ -141,10 +141,7 @@ impl Location {
     /// The attribute `name`, as written.
     #[must_use]
     pub fn attribute(&self, name: &str) -> Option<&str> {
-        self.attributes
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        attribute(&self.attributes, name)
     }
 
     /// Every attribute, in document order.
@@ -402,10 +399,7 @@ impl Locations {
     /// An attribute of `<locations>` itself (`http_sc`, `chooseby`, …).
     #[must_use]
     pub fn attribute(&self, name: &str) -> Option<&str> {
-        self.attributes
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        attribute(&self.attributes, name)
     }
 
     /// The location the reference proxy redirects `client` to, as its `10320/loc`
@@ -862,4 +856,12 @@ fn read_location(node: roxmltree::Node<'_, '_>, lenient: bool) -> Result<Locatio
         score,
         networks,
     })
+}
+
+/// The value of attribute `name` among `attributes`, as written.
+fn attribute<'a>(attributes: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    attributes
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
 }

@@ -8,7 +8,7 @@ use handle_id::{extract, Options};
 
 use crate::args::Lines;
 use crate::dedupe::{Fingerprint, Seen};
-use crate::output::{first_control_or_replacement, write_data, FoundRecord};
+use crate::output::{first_control_or_replacement, FoundRecord};
 use crate::tally::{counted, Tally};
 use crate::Status;
 
@@ -51,7 +51,8 @@ pub fn run(lines: &Lines, options: &Options, unique: bool) -> io::Result<Status>
                     };
                     serde_json::to_writer(&mut out, &record)?;
                 } else {
-                    write_data(&mut out, f.handle().as_str())?;
+                    // Found in a run of text (`text_runs`): no control character to escape.
+                    out.write_all(f.handle().as_str().as_bytes())?;
                 }
                 out.write_all(b"\n")?;
             }

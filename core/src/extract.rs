@@ -449,11 +449,23 @@ static CONTINUES_WORD: [bool; 256] = {
     table
 };
 
+/// The bytes of a plain local name ([`Extract::plain_end`]): ASCII letters, digits, `-`
+/// and `_`.
+static PLAIN_LOCAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b as u8 == b'-' || b as u8 == b'_';
+        b += 1;
+    }
+    table
+};
+
 /// What may start at a word: the kind of identifier, read by its own steps.
 #[derive(Clone, Copy, Debug)]
 enum Start {
-    /// A DOI written bare (`bare_doi_form`).
-    Bare,
+    /// A DOI written bare (`bare_doi_form`), its local name's first byte `local` bytes in.
+    Bare { local: usize },
     /// A handle under a prefix the caller named.
     Named,
     /// A label and the white space after it (`DOI: `, `hdl `, `doi:`), then a handle (for
@@ -482,7 +494,12 @@ impl<'a> Extract<'a, '_> {
             return None;
         }
         match self.start_at(i, true)? {
-            Start::Bare | Start::Named => self.bare(i, token),
+            // A local name that ends at its first byte (`10.1000/)`, `10.1000/"`) is empty:
+            // nothing, without the scan (a DOI's prefix holds no bracket that a closing one
+            // could be the partner of).
+            Start::Bare { local } if ends_at_once(r[local]) => None,
+            Start::Bare { local } => self.bare(i, Some(i + local), token),
+            Start::Named => self.bare(i, None, token),
             Start::Label { len, doi, slash } => self.labelled(i, len, doi, slash),
             Start::Uri { form, prefix } => self.uri(i, form, prefix),
             Start::Url { scheme } => self.url(i, scheme),
@@ -584,23 +601,65 @@ impl<'a> Extract<'a, '_> {
         }
         g::BARE_DOI_FORM
             .accepted_prefix(r)
-            .is_some()
-            .then_some(Start::Bare)
+            .map(|p| Start::Bare { local: p - 1 })
     }
 
     /// A bare DOI or a handle under a named prefix at `i`: what cleaning reads there is the
     /// text as a bare handle (it starts with a digit or letter, holds no white space and
     /// ends in no punctuation cleaning would take off), without the detour. In another
     /// site's URL it ends before the URL's query and fragment and a view's segment (C3).
-    fn bare(&mut self, i: usize, token: usize) -> Option<(Found<'a>, usize)> {
+    /// For a DOI, `doi_local` is where its local name begins: glued words are looked for
+    /// from there on (its prefix, digits and dots, starts none).
+    fn bare(
+        &mut self,
+        i: usize,
+        doi_local: Option<usize>,
+        token: usize,
+    ) -> Option<(Found<'a>, usize)> {
         // Its scan is kept for the starts after it only in a URL, where the query ends it
         // short of where the scan ended; elsewhere it is taken whole or is punctuation
         // alone (its local name empty), which holds no other start.
         let in_url = self.in_url(token, i);
+        if let Some((local, end)) = doi_local
+            .filter(|_| !in_url)
+            .and_then(|l| Some((l, self.plain_end(l)?)))
+        {
+            // (On short texts a debug build checks that the whole reading agrees.)
+            #[cfg(debug_assertions)]
+            if self.text.len() <= VERIFIED {
+                let whole = self.clone().scanned(i, doi_local, in_url);
+                debug_assert_eq!(whole.map(|(f, _)| f.span()), Some(i..end), "{}", self.text);
+            }
+            // A handle as it stands: `bare_doi_form`'s prefix (digits and dots) is a naming
+            // authority, its '/' the one before `local`, and any local name is one (a debug
+            // build asks the grammar).
+            let text = &self.text[i..end];
+            let h = HandleRef::__from_validated_parts(text, local - 1 - i);
+            debug_assert_eq!(HandleRef::parse(text), Ok(h));
+            self.work += text.len();
+            let found = Found {
+                start: i,
+                text,
+                form: Form::Handle,
+                handle: ReadHandle::Slice(h),
+            };
+            return Some((found, 0));
+        }
+        self.scanned(i, doi_local, in_url)
+    }
+
+    /// [`bare`](Self::bare) read by the scan of its end.
+    fn scanned(
+        &mut self,
+        i: usize,
+        doi_local: Option<usize>,
+        in_url: bool,
+    ) -> Option<(Found<'a>, usize)> {
+        let local = doi_local.unwrap_or(i);
         let (_, cut, _) = self
             .ends
             .query_kept(self.text, i, in_url, false, &mut self.work);
-        let mut kept = self.kept(i, i, cut);
+        let mut kept = self.kept(i, local, cut);
         if in_url {
             let q = self.query.at(
                 &self.text.as_bytes()[..kept],
@@ -608,13 +667,13 @@ impl<'a> Extract<'a, '_> {
                 |b| memchr::memchr2(b'?', b'#', b),
                 &mut self.work,
             );
-            kept = self.kept(i, i, kept.min(q));
+            kept = self.kept(i, local, kept.min(q));
             let text = &self.text[i..kept];
             self.work += text.len();
             let first = text.find('/').unwrap_or(text.len());
             if let Some(last) = text.rfind('/').filter(|&l| l > first) {
                 if g::URL_VIEW_FORM.run(&text.as_bytes()[last..]).is_ok() {
-                    kept = self.kept(i, i, i + last);
+                    kept = self.kept(i, local, i + last);
                 }
             }
         }
@@ -631,6 +690,28 @@ impl<'a> Extract<'a, '_> {
             handle: ReadHandle::Slice(h),
         };
         Some((found, 0))
+    }
+
+    /// Where a DOI whose local name starts at `local` ends, when that name is plain: letters,
+    /// digits, `-` and `_`, ending in a letter or digit, up to where an identifier ends
+    /// whatever came before (white space, a `"`, a tag, a closing bracket: none partners a
+    /// bracket inside) or the text does. What the scan, the glued words and the sentence
+    /// punctuation would give it (no byte of it ends, opens, glues or is taken off), without
+    /// them: most DOIs in dense text are such.
+    fn plain_end(&mut self, local: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let end = crate::dfa::skip(bytes, local, &PLAIN_LOCAL, 1);
+        self.work += end - local;
+        if end == local || !bytes[end - 1].is_ascii_alphanumeric() {
+            return None;
+        }
+        match bytes.get(end) {
+            None => Some(end),
+            Some(&b) if ends_at_once(b) => Some(end),
+            Some(_) => g::IDENTIFIER_END_FORM
+                .accepted_prefix(&bytes[end..])
+                .map(|_| end),
+        }
     }
 
     /// A label and the handle after it (`doi:10.1/x`, `DOI: 10.1/x`, `hdl: 20.1/x`).
@@ -1086,10 +1167,20 @@ impl<'a> Extract<'a, '_> {
         let from = searched.saturating_sub(2).max(token);
         if from < i {
             let bytes = &self.text.as_bytes()[..i];
-            for colon in memchr::memchr_iter(b':', &bytes[from..]) {
+            // (Most are a few bytes, where memchr's setup costs more than a look at each.)
+            let mut scheme = |colon: usize| {
                 if bytes.get(from + colon + 1..from + colon + 3) == Some(b"//".as_slice()) {
                     last = Some(from + colon);
                 }
+            };
+            if i - from < 32 {
+                let mut x = 0;
+                while let Some(k) = bytes[from + x..].iter().position(|&b| b == b':') {
+                    scheme(x + k);
+                    x += k + 1;
+                }
+            } else {
+                memchr::memchr_iter(b':', &bytes[from..]).for_each(scheme);
             }
             self.work += i - from;
         }
@@ -1524,8 +1615,41 @@ const KEPT: u8 = 2;
 /// Both: the bytes the scan passes over while all so far were kept.
 const CONTINUES_KEPT: u8 = 4;
 
+/// Whether an identifier ends at the ASCII byte `b` whatever came before it in a DOI's
+/// prefix (no bracket): a `"` (`identifier_end_form`) or a closing bracket.
+fn ends_at_once(b: u8) -> bool {
+    b == b'"' || (b.is_ascii() && matches!(bracket(char::from(b)), Some((_, false))))
+}
+
+/// [`bracket`] of each ASCII character, worked out from `PAIRS` at compile time: 0 for none,
+/// else `2 + 2 * pair + opens`.
+const ASCII_BRACKETS: [u8; 128] = {
+    let mut table = [0_u8; 128];
+    let mut k = 0;
+    while k < PAIRS.len() {
+        let (o, c) = PAIRS[k];
+        if o != c {
+            if (o as u32) < 128 {
+                table[o as usize] = 2 + 2 * k as u8 + 1;
+            }
+            if (c as u32) < 128 {
+                table[c as usize] = 2 + 2 * k as u8;
+            }
+        }
+        k += 1;
+    }
+    table
+};
+
 /// A bracket or quote of `PAIRS` that is not its own partner: which, and whether it opens.
+#[inline]
 fn bracket(c: char) -> Option<(usize, bool)> {
+    if c.is_ascii() {
+        return match ASCII_BRACKETS[c as usize] {
+            0 => None,
+            v => Some((usize::from((v - 2) / 2), (v - 2) % 2 == 1)),
+        };
+    }
     PAIRS
         .iter()
         .position(|&(o, cl)| o == c && o != cl)
@@ -1880,5 +2004,33 @@ mod tests {
             }
             assert!(!seen.is_empty(), "{}", dfa.rule);
         }
+    }
+
+    /// A plain DOI ends where the whole reading ends it: at each end that needs no scan (its
+    /// bytes checked in a debug build against that reading), and past the plain bytes at
+    /// the rest.
+    #[test]
+    fn plain_dois_end_as_the_whole_reading_says() {
+        let cases: [(&str, &[&str]); 12] = [
+            ("10.1000/abc", &["10.1000/abc"]),
+            ("see 10.1000/a-b_c9 and", &["10.1000/a-b_c9"]),
+            ("(10.1000/abc)", &["10.1000/abc"]),
+            ("[10.1000/abc]", &["10.1000/abc"]),
+            ("\"10.1000/abc\"", &["10.1000/abc"]),
+            ("<a>10.1000/abc</a>", &["10.1000/abc"]),
+            ("10.1000/abc>x", &["10.1000/abc"]),
+            ("10.1000/a)10.1000/b}", &["10.1000/a", "10.1000/b"]),
+            // Not plain: the scan, glued words and punctuation decide.
+            ("10.1000/abc.", &["10.1000/abc"]),
+            ("10.1000/abc(1)", &["10.1000/abc(1)"]),
+            ("10.1000/abc.Available", &["10.1000/abc"]),
+            ("https://x.org/10.1000/abc?q", &["10.1000/abc"]),
+        ];
+        for (text, want) in cases {
+            let got: Vec<&str> = extract(text, &Options::new()).map(|f| f.text()).collect();
+            assert_eq!(got, want, "{text}");
+        }
+        // `10.1000/)` repeated finds nothing, its local name ending at its first byte.
+        assert_eq!(extract(&"10.1000/)".repeat(100), &Options::new()).count(), 0);
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::io::{self, BufWriter, Write};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -110,17 +110,11 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
                 .ok_or_else(|| usage(format!("--server {server:?}: not HOST:PORT")))?;
             Target::Server(addr, transports, None)
         }
-        None => {
-            let bytes = match &args.root_info {
-                Some(path) => {
-                    std::fs::read(path).map_err(|e| usage(format!("{}: {e}", path.display())))?
-                }
-                None => handle_proto::root::BUILT_IN.to_vec(),
-            };
-            let values = handle_proto::root::read(&bytes)
-                .map_err(|e| usage(format!("the root info does not read: {e}")))?;
-            Target::Root(Resolver::new(&values, timeouts.clone()).with_transports(transports))
-        }
+        None => Target::Root(
+            root_resolver(args.root_info.as_deref(), timeouts.clone())
+                .map_err(usage)?
+                .with_transports(transports),
+        ),
     };
     // One thread: the requests in flight are tasks it runs whenever the oldest is waited
     // for, so that an answer wakes no other thread (measured: the multi-threaded runtime
@@ -270,4 +264,20 @@ fn request_id(handle: &str) -> u32 {
     handle.hash(&mut h);
     std::time::SystemTime::now().hash(&mut h);
     (h.finish() as u32) & 0x7FFF_FFFF
+}
+
+/// A resolver from the root whose sites `root_info` holds (a root info file, as the
+/// reference ships it), or from the global root built in.
+///
+/// # Errors
+///
+/// The file cannot be read, or does not read as root info: the message.
+pub fn root_resolver(root_info: Option<&Path>, timeouts: Timeouts) -> Result<Resolver, String> {
+    let bytes = match root_info {
+        Some(path) => std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        None => handle_proto::root::BUILT_IN.to_vec(),
+    };
+    let values = handle_proto::root::read(&bytes)
+        .map_err(|e| format!("the root info does not read: {e}"))?;
+    Ok(Resolver::new(&values, timeouts))
 }

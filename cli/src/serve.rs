@@ -8,7 +8,7 @@ use std::time::Duration;
 use handle_net::client::Timeouts;
 use handle_net::limit::{Counters, RateLimits, REPORT_EVERY};
 use handle_net::server::Service;
-use handle_serve::upstream::{Limits as UpstreamLimits, Upstream};
+use handle_serve::upstream::{Limits as UpstreamLimits, Upstream, Via};
 use handle_serve::{Config, Imported, Store};
 
 use crate::output::report;
@@ -176,18 +176,28 @@ pub struct ServeArgs {
     pub upstream: UpstreamArgs,
 }
 
-/// `hdl serve --upstream` (SPEC P13): a handle the store does not hold is asked of a handle
-/// server, and its answer kept as its values' TTLs say.
+/// `hdl serve --upstream` (SPEC P13): a handle the store does not hold is resolved through
+/// the Handle protocol, and its answer kept as its values' TTLs say.
 #[derive(clap::Args)]
 #[command(next_help_heading = "Upstream: handles the store does not hold")]
 pub struct UpstreamArgs {
-    /// Resolve handles the store does not hold through the Handle protocol (with
-    /// --server); with no store there, an empty one is made.
-    #[arg(long, requires = "server")]
+    /// Resolve handles the store does not hold through the Handle protocol: from the global
+    /// root, as `hdl resolve` does (or --root-info's root, or one --server); with no store
+    /// there, an empty one is made.
+    #[arg(long)]
     pub upstream: bool,
-    /// The handle server asked, over TCP (`hdl resolve --server` asks the same way).
-    #[arg(long, value_name = "HOST:PORT", requires = "upstream")]
+    /// The one handle server asked, over TCP (`hdl resolve --server` asks the same way).
+    #[arg(
+        long,
+        value_name = "HOST:PORT",
+        requires = "upstream",
+        conflicts_with = "root_info"
+    )]
     pub server: Option<std::net::SocketAddr>,
+    /// The root resolution starts from, as a root info file holds it (HANDLE.NET's
+    /// `root_info`); the global root's, built in, otherwise.
+    #[arg(long, value_name = "FILE", requires = "upstream")]
+    pub root_info: Option<PathBuf>,
     /// Handles the upstream cache holds at once.
     #[arg(long, value_name = "N", default_value_t = UpstreamLimits::default().entries, value_parser = at_least_one)]
     pub upstream_cache_entries: usize,
@@ -296,6 +306,14 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
         .and_then(|l| l.set_nonblocking(true).map(|()| l))
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.bind)))?;
     let native = args.handle_bind.map(bind_native).transpose()?;
+    let via = match (&args.upstream, args.upstream.server) {
+        (u, _) if !u.upstream => None,
+        (_, Some(server)) => Some(Via::Server(server)),
+        (u, None) => Some(Via::Root(Box::new(
+            crate::resolve::root_resolver(u.root_info.as_deref(), Timeouts::default())
+                .map_err(io::Error::other)?,
+        ))),
+    };
     let cache = args.cache_mib << 20;
     let db = match &args.records {
         Some(records) if !args.store.exists() => {
@@ -355,9 +373,9 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             max_connections: args.max_connections,
             write_timeout: Duration::from_secs(args.write_timeout),
             access_log: !args.quiet,
-            upstream: args.upstream.server.map(|server| {
+            upstream: via.map(|via| {
                 Arc::new(Upstream::new(
-                    server,
+                    via,
                     Timeouts::default(),
                     UpstreamLimits {
                         entries: args.upstream.upstream_cache_entries,

@@ -572,3 +572,43 @@ fn serve_and_import() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn an_upstream_root_that_does_not_read_is_said_before_a_store_is_made() {
+    let dir = TempDir::new("serve-root-info");
+    let store = dir.path().join("s.redb");
+    let (bad, missing) = (dir.path().join("bad"), dir.path().join("missing"));
+    std::fs::write(&bad, b"\x00\x00\x00\x08not root").unwrap();
+    let store_arg = store.to_str().unwrap();
+    for (root, said) in [
+        (&bad, "the root info does not read"),
+        (&missing, "missing: "),
+    ] {
+        let args = ["serve", "--upstream", "--root-info", root.to_str().unwrap()];
+        let out = hdl(
+            &[&args[..], &["--store", store_arg, "--bind", "127.0.0.1:0"]].concat(),
+            b"",
+        );
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(said), "{}", text(&out.stderr));
+        assert!(!store.exists());
+    }
+    // One server or a root, not both.
+    let out = hdl(
+        &[
+            "serve",
+            "--upstream",
+            "--server",
+            "127.0.0.1:1",
+            "--root-info",
+            "x",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("cannot be used with"),
+        "{}",
+        text(&out.stderr)
+    );
+}

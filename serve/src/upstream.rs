@@ -1,6 +1,7 @@
 //! Handles the store does not hold, resolved through the Handle protocol (`hdl serve
-//! --upstream`, SPEC P13): asked of one handle server over TCP, each answer kept as its
-//! values' TTLs say, in a cache bounded in entries and bytes.
+//! --upstream`, SPEC P13): asked of one handle server over TCP, or from the global root
+//! (or a root info file's) as `hdl resolve` resolves them, each answer kept as its values'
+//! TTLs say, in a cache bounded in entries and bytes.
 //!
 //! The answers to HTTP requests come from [`crate::app`], which is synchronous: it reads
 //! the cache with [`Upstream::cached`] and says which handles it missed; the server fetches
@@ -14,6 +15,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use handle_id::record::{Response, ResponseCode, Ttl};
 use handle_net::client::{ask, Timeouts, Transport};
+use handle_net::resolver::{ResolveError, Resolver};
 use handle_proto::{rest, Message, OpFlags};
 use tokio::sync::Notify;
 
@@ -99,9 +101,28 @@ struct Cache {
     generation: u64,
 }
 
+/// Where the handles the store does not hold are asked.
+#[derive(Clone, Debug)]
+pub enum Via {
+    /// One handle server, over TCP (a private deployment, a test).
+    Server(SocketAddr),
+    /// The Handle System from its root: the prefix handle's sites, the server the site's
+    /// hash picks, a primary site when asked authoritatively, referrals followed.
+    Root(Box<Resolver>),
+}
+
+impl std::fmt::Display for Via {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Server(addr) => write!(f, "the handle server {addr}"),
+            Self::Root(_) => f.write_str("the Handle System"),
+        }
+    }
+}
+
 /// Handle servers asked for what the store does not hold, and the cache of their answers.
 pub struct Upstream {
-    server: SocketAddr,
+    via: Via,
     timeouts: Timeouts,
     limits: Limits,
     cache: Mutex<Cache>,
@@ -114,7 +135,7 @@ pub struct Upstream {
 impl std::fmt::Debug for Upstream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Upstream")
-            .field("server", &self.server)
+            .field("via", &self.via)
             .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
@@ -127,11 +148,11 @@ fn key(handle: &str) -> Box<str> {
 }
 
 impl Upstream {
-    /// Asks `server` (a handle server's TCP address), keeping answers within `limits`.
+    /// Asks `via`, keeping answers within `limits`.
     #[must_use]
-    pub fn new(server: SocketAddr, timeouts: Timeouts, limits: Limits) -> Self {
+    pub fn new(via: Via, timeouts: Timeouts, limits: Limits) -> Self {
         Self {
-            server,
+            via,
             timeouts,
             limits,
             cache: Mutex::new(Cache::default()),
@@ -240,8 +261,22 @@ impl Upstream {
         request.header.flags = request.header.flags.with(OpFlags::AUTH, authoritative);
         let id = (self.queries() as u32).wrapping_mul(0x9E37_79B9) & 0x7FFF_FFFF;
         let failed = |message: String| (Cached::Failed(message.into()), self.limits.failure_ttl);
-        match ask(self.server, Transport::Tcp, &request, id, &self.timeouts).await {
-            Ok((_, answer)) => {
+        let answer = match &self.via {
+            Via::Server(server) => ask(*server, Transport::Tcp, &request, id, &self.timeouts)
+                .await
+                .map(|(_, answer)| answer)
+                .map_err(|e| e.to_string()),
+            // A prefix with no site is a handle not found, as the reference's resolver
+            // says it (its SERVICE_NOT_FOUND answered as RC_HANDLE_NOT_FOUND).
+            Via::Root(resolver) => match resolver.resolve(&request).await {
+                Err(ResolveError::NoService(_)) => {
+                    return (Cached::NotFound, self.limits.not_found_ttl)
+                }
+                answer => answer.map_err(|e| e.to_string()),
+            },
+        };
+        match answer {
+            Ok(answer) => {
                 let response = rest::answer(handle, &answer);
                 match response.code() {
                     ResponseCode::Success => {
@@ -251,8 +286,8 @@ impl Upstream {
                     }
                     ResponseCode::HandleNotFound => (Cached::NotFound, self.limits.not_found_ttl),
                     code => failed(format!(
-                        "the handle server {} answered {}{}",
-                        self.server,
+                        "{} answered {}{}",
+                        self.via,
                         code.as_u32(),
                         response
                             .message()
@@ -261,7 +296,7 @@ impl Upstream {
                     )),
                 }
             }
-            Err(e) => failed(format!("the handle server {}: {e}", self.server)),
+            Err(e) => failed(format!("{}: {e}", self.via)),
         }
     }
 

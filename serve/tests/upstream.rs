@@ -1,5 +1,6 @@
 //! `hdl serve --upstream` (SPEC P13): handles the store does not hold, resolved through the
-//! Handle protocol from a handle server (this project's, in process, over loopback), kept
+//! Handle protocol from a handle server (this project's, in process, over loopback), asked
+//! directly or found from a root whose site is that server, kept
 //! as their TTLs say, one query for many requests, failures answered with code 2, and a
 //! cache that stays within its bounds.
 
@@ -12,10 +13,11 @@ use std::time::Duration;
 
 use handle_id::record::Response;
 use handle_net::client::Timeouts;
+use handle_net::resolver::Resolver;
 use handle_net::server::{Limits as ServerLimits, Service};
 use handle_net::Records;
 use handle_proto::{rest, WireValue};
-use handle_serve::upstream::{Limits, Upstream};
+use handle_serve::upstream::{Limits, Upstream, Via};
 use handle_serve::{Config, Store};
 
 /// The handle server's records, changed as a test goes; each look-up takes `delay`.
@@ -73,6 +75,12 @@ struct Setup {
 }
 
 fn setup(limits: Limits, delay: Duration) -> Setup {
+    setup_via(limits, delay, false)
+}
+
+/// [`setup`], with the handle server found from a root (`root`): its site is the root's,
+/// and it holds the prefix handle `0.NA/4263537`, whose site is its own.
+fn setup_via(limits: Limits, delay: Duration, root: bool) -> Setup {
     let held = Arc::new(Held {
         delay,
         ..Held::default()
@@ -83,6 +91,7 @@ fn setup(limits: Limits, delay: Duration) -> Setup {
     let (stop_handle_server, handle_server_stopped) = tokio::sync::oneshot::channel::<()>();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let records: Arc<dyn Records> = held.clone();
+    let prefixes = held.clone();
     let thread = std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(4)
@@ -95,9 +104,18 @@ fn setup(limits: Limits, delay: Duration) -> Setup {
                 .await
                 .unwrap();
             let address = tcp.local_addr().unwrap();
+            let site = handle_serve::native::site(address, Vec::new());
+            let site_value = WireValue::new(1, "HS_SITE", &site.to_bytes());
+            if root {
+                prefixes
+                    .values
+                    .lock()
+                    .unwrap()
+                    .insert("0.na/4263537".into(), vec![site_value.clone()]);
+            }
             let service = Service {
                 records,
-                site: handle_serve::native::site(address, Vec::new()),
+                site,
                 key: None,
                 limits: ServerLimits::default(),
                 counters: Arc::default(),
@@ -105,7 +123,12 @@ fn setup(limits: Limits, delay: Duration) -> Setup {
             tokio::spawn(handle_net::server::serve(service, udp, tcp, async {
                 let _ = handle_server_stopped.await;
             }));
-            let upstream = Arc::new(Upstream::new(address, Timeouts::default(), limits));
+            let via = if root {
+                Via::Root(Box::new(Resolver::new(&[site_value], Timeouts::default())))
+            } else {
+                Via::Server(address)
+            };
+            let upstream = Arc::new(Upstream::new(via, Timeouts::default(), limits));
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send((listener.local_addr().unwrap(), upstream.clone()))
                 .unwrap();
@@ -194,6 +217,26 @@ fn an_upstream_handle_is_served_as_a_stored_one() {
     assert_eq!(status, 404);
     assert!(body.contains("\"responseCode\":100"), "{body}");
     assert_eq!(s.upstream.queries(), 2);
+}
+
+#[test]
+fn an_upstream_handle_is_found_from_the_root() {
+    let s = setup_via(Limits::default(), Duration::ZERO, true);
+    s.held
+        .set("4263537/ROOTED", "https://example.org/rooted", 86_400);
+    let (status, location, _) = get(s.http, "/4263537/ROOTED");
+    assert_eq!(
+        (status, location.as_deref()),
+        (302, Some("https://example.org/rooted"))
+    );
+    let (status, _, body) = get(s.http, "/api/handles/4263537/NONE");
+    assert_eq!(status, 404);
+    assert!(body.contains("\"responseCode\":100"), "{body}");
+    // A prefix the root holds no site for: the Handle System's answer, as the REST API says it.
+    let (status, _, body) = get(s.http, "/api/handles/99999/x");
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("\"responseCode\":100"), "{body}");
+    assert_eq!(s.upstream.queries(), 3);
 }
 
 #[test]

@@ -145,6 +145,12 @@ pub const QUERY_VALUE: EscapeSet = ALPHA_DIGIT.chars(b"-._~");
 /// (its URL-component encoding): `ALPHA DIGIT . - * _`; a space is `%20`.
 pub const URL_COMPONENT: EscapeSet = ALPHA_DIGIT.chars(b".-*_");
 
+/// What the reference proxy's `encodeURL` keeps of a `Link` header's target (L8): every
+/// character a URI may hold (RFC 3986's unreserved and reserved) and `%` (escapes, and a
+/// `%` that starts none, stay as written).
+#[cfg(feature = "json")]
+pub(crate) const LINK_TARGET: EscapeSet = ALPHA_DIGIT.chars(b"-._~:/?#[]@!$&'()*+,;=%");
+
 /// The value of a hex digit.
 const fn hex(b: u8) -> Option<u8> {
     match b {

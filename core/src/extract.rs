@@ -2031,6 +2031,9 @@ mod tests {
             assert_eq!(got, want, "{text}");
         }
         // `10.1000/)` repeated finds nothing, its local name ending at its first byte.
-        assert_eq!(extract(&"10.1000/)".repeat(100), &Options::new()).count(), 0);
+        assert_eq!(
+            extract(&"10.1000/)".repeat(100), &Options::new()).count(),
+            0
+        );
     }
 }

@@ -578,6 +578,24 @@ pub fn locations_text(text: &str) {
             );
         }
     }
+    // The text as a record's `10320/links` and `10320/headers` values beside a URL (L8): a
+    // redirect to the URL, whose headers are lines of the values (no line break in one)
+    // and whose `Link`s are targets in angle brackets.
+    let value = |i: u32, t: &str, v: &str| serde_json::json!({"index": i, "type": t, "data": {"format": "string", "value": v}});
+    let json = serde_json::json!({"responseCode": 1, "handle": "20.1000/f", "values": [
+        value(1, "URL", "http://x.example/"), value(2, "10320/links", text),
+        value(3, "10320/headers", text)]});
+    let record = handle_id::record::Response::parse(&json.to_string()).expect("a record");
+    let to = record
+        .proxy_redirect(&ClientContext::new(), &mut SplitMix64::new(1))
+        .expect("the URL weighs 1");
+    for (name, value) in &to.headers {
+        assert!(!name.contains('\n') && !value.contains('\n'), "{text:?}");
+        assert!(
+            name != "Link" || value.starts_with('<'),
+            "{text:?}: {value:?}"
+        );
+    }
     let read = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || Locations::parse(text));
     let Ok(loc) = read else { return };
     assert_eq!(

@@ -15,7 +15,7 @@ use handle_id::{
     Action, Form, Handle, HandleRef, HdlUri, Options, ProxyBase, ProxyQuery, API_PATH,
 };
 use http_body_util::Full;
-use hyper::header::{HeaderValue, CONTENT_TYPE, EXPIRES, LOCATION, VARY};
+use hyper::header::{HeaderName, HeaderValue, CONTENT_TYPE, EXPIRES, LOCATION, VARY};
 use hyper::{Method, Response, StatusCode};
 
 use crate::store::{parse_stored, stored_handle, Store};
@@ -618,10 +618,21 @@ fn resolve(
             } else {
                 StatusCode::from_u16(to.status).unwrap_or(StatusCode::FOUND)
             };
-            let mut r = redirect_page(status, &target, &to.ttls);
+            let mut r = redirect_page(status, &target, &to.ttls, &to.page_head);
+            let h = r.headers_mut();
             if to.vary_accept {
-                r.headers_mut()
-                    .append(VARY, HeaderValue::from_static("Accept"));
+                h.append(VARY, HeaderValue::from_static("Accept"));
+            }
+            // The record's own headers (L8), but those that frame the answer.
+            for (name, value) in &to.headers {
+                if let (Ok(name), Ok(value)) = (
+                    HeaderName::from_bytes(name.as_bytes()),
+                    HeaderValue::from_str(value),
+                ) {
+                    if !FRAMING.contains(&name.as_str()) {
+                        h.append(name, value);
+                    }
+                }
             }
             return Ok(r);
         }
@@ -652,12 +663,38 @@ fn client_context(query: &ProxyQuery, request: &Request<'_>) -> ClientContext {
     )
 }
 
+/// Headers a record's `10320/headers` may not set (L8): the server frames its answers.
+const FRAMING: [&str; 8] = [
+    "connection",
+    "content-length",
+    "keep-alive",
+    "proxy-connection",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+];
+
 /// A redirect to `target` (P7): the URL encoded as a URI, `Expires` after the smallest
-/// time to live of the values used, and a short page naming the target.
-fn redirect_page(status: StatusCode, target: &str, ttls: &[Ttl]) -> Response<Full<Bytes>> {
+/// time to live of the values used, and a short page naming the target, with `head`'s
+/// lines in its head (L8).
+fn redirect_page(
+    status: StatusCode,
+    target: &str,
+    ttls: &[Ttl],
+    head: &[String],
+) -> Response<Full<Bytes>> {
     let shown = escape(target);
+    let mut lines = String::new();
+    for (i, line) in head.iter().enumerate() {
+        if i == 0 {
+            lines.push('\n');
+        }
+        lines.push_str(line);
+        lines.push('\n');
+    }
     let body = format!(
-        "<html><head><title>Handle Redirect</title></head>\n<body><a href=\"{shown}\">{shown}</a></body></html>"
+        "<html><head><title>Handle Redirect</title>{lines}</head>\n<body><a href=\"{shown}\">{shown}</a></body></html>"
     );
     let mut r = Response::new(Full::new(Bytes::from(body)));
     *r.status_mut() = status;
@@ -804,6 +841,8 @@ fn redirect_filter() -> &'static Filter {
         Filter::new()
             .value_type("URL.")
             .value_type("10320/loc.")
+            .value_type("10320/links.")
+            .value_type("10320/headers.")
             .value_type(ALIAS_TYPE)
     })
 }

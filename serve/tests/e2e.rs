@@ -474,6 +474,58 @@ fn an_unreadable_location_value_is_passed_over() {
     assert_eq!(get(server.addr, "/20.1000/bad-loc?noredirect").status, 200);
 }
 
+/// L8: `10320/headers` lines and `10320/links` (and locations with `rel`) go out with the
+/// redirect, as the reference proxy sends them (tests/loc_oracle.rs holds them to it); a
+/// header that frames the answer is not the record's to set.
+#[test]
+fn a_redirect_carries_the_record_s_headers_and_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let store = Store::open(&path).unwrap();
+    let value = |i: u32, t: &str, v: &str| {
+        format!(
+            r#"{{"index":{i},"type":"{t}","data":{{"format":"string","value":{}}}}}"#,
+            serde_json::Value::from(v)
+        )
+    };
+    let record = format!(
+        r#"{{"responseCode":1,"handle":"20.1000/h","values":[{},{},{}]}}"#,
+        value(1, "URL", "https://example.org/h"),
+        value(
+            2,
+            "10320/headers",
+            "X-Handle: {hdl}\nContent-Length: 0\nTransfer-Encoding: chunked\n<meta name=\"h\" content=\"{hdl}\">"
+        ),
+        value(
+            3,
+            "10320/links",
+            r#"<links><location href="https://example.org/h.json" rel="describedby" media-type="application/json"/></links>"#
+        ),
+    );
+    store.import(record.as_bytes(), "records").unwrap();
+    let server = Server::on(store, quiet(), dir, path);
+    let a = get(server.addr, "/20.1000/h");
+    assert_eq!(
+        (a.status, a.header("location")),
+        (302, Some("https://example.org/h")),
+        "{a:?}"
+    );
+    assert_eq!(a.header("x-handle"), Some("20.1000%2Fh"), "{a:?}");
+    assert_eq!(
+        a.header("link"),
+        Some(r#"<https://example.org/h.json>; rel="describedby"; type="application/json""#)
+    );
+    assert_eq!(a.header("transfer-encoding"), None, "{a:?}");
+    let length: usize = a.header("content-length").unwrap().parse().unwrap();
+    assert_eq!(length, a.body.len(), "{a:?}");
+    assert!(
+        a.body.starts_with(
+            "<html><head><title>Handle Redirect</title>\n<meta name=\"h\" content=\"20.1000%2Fh\">\n</head>"
+        ),
+        "{a:?}"
+    );
+}
+
 #[test]
 fn bad_requests_are_answered_never_hang() {
     let server = Server::start(Config {

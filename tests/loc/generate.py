@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Makes tests/loc/cases.jsonl: 10320/loc values, queries, headers and client addresses,
 each with the reference proxy's surviving locations and their probabilities, as
-LocOracle (../shared/reference/cnri) computes them with the reference's own handler.
+LocOracle (../shared/reference/cnri) computes them with the reference's own handler; then
+cases with 10320/links and 10320/headers values, with the headers and page head of the
+reference's redirect (L8).
 
 Run where Java and the reference are present (its README's set-up):
     python3 tests/loc/generate.py [--reference DIR] [--out FILE]
@@ -20,6 +22,7 @@ from xml.sax.saxutils import quoteattr
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CASES = 480
+LINKS_CASES = 60
 
 JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]
 SYSTEM_JARS = ["gson", "commons-codec", "bcprov", "bcpkix", "servlet-api"]
@@ -205,6 +208,84 @@ def case(rng, n):
     }
 
 
+TITLES = [None, None, "Plain", 'With "quotes" and \\ back', "Caf\u00e9", "tab\tin"]
+LINK_HREFS = ["http://l.example/a", "http://l.example/a b", "http://l.example/\u00fc?x=1&y=<2>", "mailto:x@y.example",
+              "http://l.example/%41%zz|{}", None]
+
+
+def link(rng, n, ids):
+    attrs = [("id", f"l{n}")] if rng.random() < 0.6 else []
+    href = rng.choice(LINK_HREFS)
+    if href is None:
+        attrs.append(("href_template", rng.choice(["http://t.example/{hdl}", "http://t.example/p/{hdl:path}"])))
+    else:
+        attrs.append(("href", href))
+    if rng.random() < 0.85:
+        attrs.append(("rel", rng.choice(["describedby", "alternate", "cite-as", "item license"])))
+    if ids and rng.random() < 0.4:
+        attrs.append(("anchor-id", rng.choice(ids + ["missing"])))
+    if rng.random() < 0.15:
+        attrs.append(("anchor", "http://anchor.example/x y"))
+    maybe(rng, attrs, "media-type", [None, "text/html", "application/json"])
+    maybe(rng, attrs, "target-type", [None, None, "x"])
+    maybe(rng, attrs, "media", [None, None, "screen"])
+    maybe(rng, attrs, "hreflang", [None, None, "fr"])
+    maybe(rng, attrs, "title", TITLES)
+    maybe(rng, attrs, "titlelang", [None, None, None, "en"])
+    return attrs
+
+
+def links_value(rng):
+    root = rng.choice(["links", "locations", "Links"])
+    xml, ids = f"<{root}>", []
+    for n in range(rng.randint(1, 4)):
+        tag = rng.choice(["location", "location", "location", "Location", "loc_template", "other"])
+        attrs = link(rng, n, ids)
+        ids += [v for k, v in attrs if k == "id"]
+        xml += f"<{tag}" + "".join(f" {k}={quoteattr(v)}" for k, v in attrs) + " />"
+    return xml + f"</{root}>"
+
+
+HEADER_LINES = ["X-Handle: {hdl}", "X-Path: {hdl:path}", "Cache-Control: no-store", "  X-Spaced  :  value  ",
+                "no colon here", "", "<meta name=\"handle\" content=\"{hdl}\">", "  <link rel=\"x\" href=\"y\">",
+                "X-Empty:", "X-Colons: a:b:c"]
+
+
+def links_case(rng, n):
+    """A case with 10320/links or 10320/headers values (and maybe 10320/loc and URL ones)."""
+    values, index = [], 1
+    kinds = rng.choice([["links"], ["headers"], ["links", "headers"], ["links", "loc"], ["headers", "loc"],
+                        ["links", "links"], ["loc-rel"]])
+    for kind in kinds:
+        if kind == "links":
+            data, vtype = links_value(rng), rng.choice(["10320/links", "10320/LINKS", "10320/links.x"])
+        elif kind == "headers":
+            data = "\n".join(rng.choice(HEADER_LINES) for _ in range(rng.randint(1, 4)))
+            vtype = rng.choice(["10320/headers", "10320/Headers"])
+        else:
+            xml, _ = locations_value(rng, 0, None)
+            if kind == "loc-rel":
+                xml = xml.replace("<location ", '<location rel="alternate" ', 1)
+            data, vtype = xml, "10320/loc"
+        values.append({"index": index, "type": vtype, "data": data, "ttl": 86400})
+        index += 1
+    for _ in range(rng.choice([0, 1, 1, 2])):
+        values.append({"index": index, "type": rng.choice(URL_TYPES), "data": f"http://legacy{index}.example/", "ttl": 86400})
+        index += 1
+    rng.shuffle(values)
+    return {
+        "handle": rng.choice(HANDLES),
+        "values": values,
+        "query": "",
+        "ip": rng.choice(IPS),
+        "headers": {},
+        "protocol": "HTTP/1.1",
+        "seed": n + 1,
+        "redirect_trials": 2000,
+        "links": True,
+    }
+
+
 def attrs_of(elem):
     return {k: v for k, v in elem.attrib.items()}
 
@@ -233,6 +314,11 @@ def answer(spec, out):
             survivors.append({"url": url, "weight": s["effective_weight"], "probability": s["probability"]})
         ref["survivors"] = survivors
     ref["redirects"] = out.get("redirect_histogram", {})
+    if spec.get("links"):
+        seeded = out["redirect_seeded"]
+        ref["redirect_headers"] = {k: v for k, v in seeded["headers"].items() if k not in ("Location", "Expires")}
+        body = seeded["body"] or ""
+        ref["page_head"] = body.split("<title>Handle Redirect</title>", 1)[-1].split("</head>", 1)[0] if seeded["returned"] else None
     return ref
 
 
@@ -244,6 +330,8 @@ def main():
     REF, OUT = args.reference, args.out
     rng = random.Random(10320)
     specs = [case(rng, n) for n in range(CASES)]
+    rng = random.Random(10321)
+    specs += [links_case(rng, n) for n in range(LINKS_CASES)]
     cp = [os.path.join(REF, j) for j in JARS] + [f"/usr/share/java/{j}.jar" for j in SYSTEM_JARS]
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "LocBatch.java"), "w") as f:
@@ -258,8 +346,10 @@ def main():
         for n, (spec, out) in enumerate(zip(specs, outs)):
             if "error" in out:
                 sys.exit(f"case {n}: LocOracle failed: {out['error']}")
+            reference = answer(spec, out)
             del spec["redirect_trials"]
-            f.write(json.dumps({"case": n, "input": spec, "reference": answer(spec, out)}, ensure_ascii=False) + "\n")
+            spec.pop("links", None)
+            f.write(json.dumps({"case": n, "input": spec, "reference": reference}, ensure_ascii=False) + "\n")
     print(f"{len(specs)} cases written to {OUT}")
 
 

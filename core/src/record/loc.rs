@@ -694,11 +694,7 @@ impl Locations {
             let Some(template) = l.attribute("href_template") else {
                 continue;
             };
-            let component = alloc::format!("{}", crate::escape::URL_COMPONENT.encode(handle));
-            let path = alloc::format!("{}", crate::escape::PROXY_PATH.encode(handle));
-            let href = template
-                .replace("{hdl}", &component)
-                .replace("{hdl:path}", &path);
+            let href = fill_template(template, handle);
             l.attributes.retain(|(n, _)| n != "href");
             l.attributes.push(("href".to_string(), href));
         }
@@ -856,6 +852,18 @@ fn read_location(node: roxmltree::Node<'_, '_>, lenient: bool) -> Result<Locatio
         score,
         networks,
     })
+}
+
+/// `{hdl}` and `{hdl:path}` in `text` replaced by `handle` as a URL component and as a
+/// URL path (L5, P2): the reference's templates, in `href_template`, links and headers.
+pub(crate) fn fill_template(text: &str, handle: &str) -> String {
+    if !text.contains("{hdl") {
+        return text.to_string();
+    }
+    let component = alloc::format!("{}", crate::escape::URL_COMPONENT.encode(handle));
+    let path = alloc::format!("{}", crate::escape::PROXY_PATH.encode(handle));
+    text.replace("{hdl}", &component)
+        .replace("{hdl:path}", &path)
 }
 
 /// The value of attribute `name` among `attributes`, as written.

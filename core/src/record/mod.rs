@@ -19,6 +19,7 @@
 mod conneg;
 mod error;
 mod json;
+mod links;
 mod loc;
 mod markup;
 mod random;
@@ -29,6 +30,7 @@ mod value;
 
 pub use error::{RecordError, RecordErrorKind};
 pub use json::jsonp;
+pub use links::{HEADERS_TYPE, LINKS_TYPE};
 pub use loc::{ChooseBy, ClientContext, Location, Locations, LOC_TYPE};
 pub use markup::escape_markup;
 pub use random::{RandomSource, SplitMix64};

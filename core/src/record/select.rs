@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::RecordError;
+use super::links::{header_lines, link_headers, HEADERS_TYPE, LINKS_TYPE};
 use super::loc::{ClientContext, Location, Locations, LOC_TYPE};
 use super::random::RandomSource;
 use super::response::{Response, ResponseCode};
@@ -208,6 +209,7 @@ impl Response {
                 let chosen = locations
                     .choose_as_proxy(client, random)
                     .filter(|l| !l.href().is_empty())?;
+                let (headers, page_head) = self.redirect_headers();
                 Some(ProxyRedirect {
                     url: chosen.href().into(),
                     status: location_status(&locations, chosen),
@@ -216,6 +218,8 @@ impl Response {
                             .is_some_and(|r| r.contains("conneg"))
                     }),
                     ttls: used.iter().filter_map(|v| v.ttl().cloned()).collect(),
+                    headers,
+                    page_head,
                 })
             }
             None => {
@@ -225,6 +229,8 @@ impl Response {
                     status: 302,
                     vary_accept: false,
                     ttls: v.ttl().cloned().into_iter().collect(),
+                    headers: Vec::new(),
+                    page_head: Vec::new(),
                 })
             }
         }
@@ -298,12 +304,43 @@ impl Response {
             .or_else(|| urls().find(|v| is_type_or_subtype(&v.value_type, URL_TYPE)))
     }
 
+    /// The headers a redirect carries besides its target (L8), and the lines of its page's
+    /// head: each `10320/headers` value's lines, then a `Link` for each link of the
+    /// `10320/links` values and each location with `rel` of the `10320/loc` values.
+    fn redirect_headers(&self) -> (Vec<(String, String)>, Vec<String>) {
+        let handle = self.handle.as_ref().map_or("", Handle::as_str);
+        let of_type = |t: &'static str| {
+            self.values()
+                .iter()
+                .filter(move |v| is_type_or_subtype(&v.value_type, t))
+                .filter_map(HandleValue::as_text)
+        };
+        let (mut fields, mut head, mut links) = (Vec::new(), Vec::new(), Vec::new());
+        for text in of_type(HEADERS_TYPE) {
+            header_lines(text, handle, &mut fields, &mut head);
+        }
+        for xml in of_type(LINKS_TYPE).chain(of_type(LOC_TYPE)) {
+            link_headers(xml, handle, &mut links);
+        }
+        fields.extend(links.into_iter().map(|l| (String::from("Link"), l)));
+        (fields, head)
+    }
+
     /// The locations of every `10320/loc` value that reads, then the URL values as legacy
-    /// locations (weight 0, as beside locations), and the values they came from; `None`
-    /// when no `10320/loc` value reads.
+    /// locations, and the values they came from; `None` when no `10320/loc` value reads
+    /// and there is no `10320/links` or `10320/headers` value (L8: with one, the URL values
+    /// are the locations, a plain `URL` of weight 1 by default).
     fn all_locations(&self) -> Option<(Locations, Vec<&HandleValue>)> {
         let mut all: Option<Locations> = None;
         let mut used = Vec::new();
+        let extras: Vec<&HandleValue> = self
+            .values()
+            .iter()
+            .filter(|v| {
+                is_type_or_subtype(&v.value_type, LINKS_TYPE)
+                    || is_type_or_subtype(&v.value_type, HEADERS_TYPE)
+            })
+            .collect();
         for v in self
             .values()
             .iter()
@@ -324,7 +361,14 @@ impl Response {
                 None => all = Some(l),
             }
         }
-        let mut all = all?;
+        // (A plain `URL` weighs 1 by default when no `<locations>` was read.)
+        let default_weight = if all.is_some() { 0.0 } else { 1.0 };
+        let mut all = match all {
+            Some(all) => all,
+            None if !extras.is_empty() => Locations::empty(),
+            None => return None,
+        };
+        used.extend(extras);
         if let Some(handle) = &self.handle {
             all.apply_templates(handle.as_str());
         }
@@ -344,7 +388,10 @@ impl Response {
             .values()
             .iter()
             .any(|v| v.value_type.eq_ignore_ascii_case(URL_TYPE));
-        let plain = weight("urlWeight");
+        let plain = all
+            .attribute("urlWeight")
+            .and_then(super::loc::parse_java_double)
+            .unwrap_or(default_weight);
         let subtype = if has_plain {
             weight("urlSubtypeWeight")
         } else {
@@ -449,6 +496,10 @@ pub struct ProxyRedirect {
     pub vary_accept: bool,
     /// The times to live of the values used (the redirect expires at the earliest).
     pub ttls: Vec<Ttl>,
+    /// Headers besides `Location`, in order (L8): `10320/headers` lines, then `Link`s.
+    pub headers: Vec<(String, String)>,
+    /// Lines of `10320/headers` values that go into the redirect page's head (L8).
+    pub page_head: Vec<String>,
 }
 
 /// The status of a redirect to `l`: its `http_sc`, else its `<locations>`'s.

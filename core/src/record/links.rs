@@ -1,0 +1,188 @@
+//! What a redirect carries besides its target (L8): the `Link` headers of the `10320/links`
+//! values and of the locations with `rel` in `10320/loc` values, and the header lines of
+//! `10320/headers` values, as the reference proxy writes them (its `Location` handler's
+//! `writeLinks` and `writeHttpHeaders`).
+
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::Write as _;
+
+use super::loc::fill_template;
+use crate::escape::{LINK_TARGET, URL_COMPONENT};
+
+/// The type whose values are `Link` headers.
+pub const LINKS_TYPE: &str = "10320/links";
+
+/// The type whose values are header lines.
+pub const HEADERS_TYPE: &str = "10320/headers";
+
+/// The `Link` header values of one value's XML (`10320/links`, or `10320/loc` for its
+/// locations with `rel`), added to `out`: each `<location>` (or `<loc_template>`) child of
+/// the root with `rel` and an `href` (or an `href_template`, filled for `handle`), its
+/// `anchor-id` turned into the `anchor` of the location with that `id`. XML that does not
+/// read adds nothing.
+pub(crate) fn link_headers(xml: &str, handle: &str, out: &mut Vec<String>) {
+    let Ok(doc) = roxmltree::Document::parse_with_options(
+        xml,
+        roxmltree::ParsingOptions {
+            allow_dtd: false,
+            nodes_limit: 100_000,
+        },
+    ) else {
+        return;
+    };
+    let mut links: Vec<BTreeMap<&str, String>> = Vec::new();
+    let mut anchors: BTreeMap<&str, String> = BTreeMap::new();
+    for node in doc
+        .root_element()
+        .children()
+        .filter(roxmltree::Node::is_element)
+    {
+        let name = node.tag_name().name();
+        if !name.eq_ignore_ascii_case("location") && !name.eq_ignore_ascii_case("loc_template") {
+            continue;
+        }
+        if node.attribute("rel").is_none() {
+            continue;
+        }
+        let mut attributes: BTreeMap<&str, String> = node
+            .attributes()
+            .map(|a| (a.name(), a.value().to_string()))
+            .collect();
+        if !attributes.contains_key("href") {
+            if let Some(template) = attributes.get("href_template") {
+                let href = fill_template(template, handle);
+                attributes.insert("href", href);
+            }
+        }
+        let Some(href) = attributes.get("href") else {
+            continue;
+        };
+        if let Some(id) = node.attribute("id") {
+            anchors.insert(id, href.clone());
+        }
+        links.push(attributes);
+    }
+    for mut link in links {
+        if !link.contains_key("anchor") {
+            if let Some(anchor) = link
+                .get("anchor-id")
+                .and_then(|id| anchors.get(id.as_str()))
+            {
+                let anchor = anchor.clone();
+                link.insert("anchor", anchor);
+            }
+        }
+        out.push(link_value(&link));
+    }
+}
+
+/// One `Link` header value: the target, then `anchor`, `rel`, `type` (the location's
+/// `media-type`), `target-type`, `media`, `hreflang` and `title` (as `title*` when it is not
+/// printable ASCII or has a `titlelang`), in that order.
+fn link_value(link: &BTreeMap<&str, String>) -> String {
+    let get = |name: &str| link.get(name).map(String::as_str);
+    let mut out = String::new();
+    let _ = write!(out, "<{}>", LINK_TARGET.encode(get("href").unwrap_or("")));
+    if let Some(anchor) = get("anchor") {
+        let _ = write!(out, "; anchor=\"{}\"", LINK_TARGET.encode(anchor));
+    }
+    for (attribute, parameter) in [
+        ("rel", "rel"),
+        ("media-type", "type"),
+        ("target-type", "target-type"),
+        ("media", "media"),
+        ("hreflang", "hreflang"),
+    ] {
+        if let Some(v) = get(attribute) {
+            let _ = write!(out, "; {parameter}=\"{v}\"");
+        }
+    }
+    if let Some(title) = get("title") {
+        let lang = get("titlelang");
+        if lang.is_none() && title.chars().all(|c| (' '..'\u{7f}').contains(&c)) {
+            let quoted = title.replace('\\', "\\\\").replace('"', "\\\"");
+            let _ = write!(out, "; title=\"{quoted}\"");
+        } else {
+            let _ = write!(
+                out,
+                "; title*=UTF-8'{}'{}",
+                lang.unwrap_or(""),
+                URL_COMPONENT.encode(title)
+            );
+        }
+    }
+    out
+}
+
+/// The header lines of a `10320/headers` value, added to `fields` (`Name: value`, each
+/// trimmed, the value's templates filled for `handle`; a line with no `:` is none) and to
+/// `head` (a line that starts with `<` goes into the redirect page's head, as written,
+/// its templates filled).
+pub(crate) fn header_lines(
+    text: &str,
+    handle: &str,
+    fields: &mut Vec<(String, String)>,
+    head: &mut Vec<String>,
+) {
+    for line in text.split('\n') {
+        let trimmed = line.trim();
+        if trimmed.starts_with('<') {
+            head.push(fill_template(line, handle));
+            continue;
+        }
+        if let Some((name, value)) = trimmed.split_once(':') {
+            fields.push((name.trim().to_string(), fill_template(value.trim(), handle)));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    #[test]
+    fn links_as_the_reference_writes_them() {
+        let mut out = Vec::new();
+        link_headers(
+            r#"<links>
+                 <location id="a" href="http://x.example/a b" rel="describedby" media-type="text/html" title="A &quot;t&quot;"/>
+                 <location href_template="http://x.example/{hdl}" rel="alternate" anchor-id="a" title="é" titlelang="fr"/>
+                 <location href="http://x.example/no-rel"/>
+                 <other rel="x" href="http://x.example/other"/>
+               </links>"#,
+            "10.1/a b",
+            &mut out,
+        );
+        assert_eq!(
+            out,
+            vec![
+                r#"<http://x.example/a%20b>; rel="describedby"; type="text/html"; title="A \"t\"""#,
+                r#"<http://x.example/10.1%2Fa%20b>; anchor="http://x.example/a%20b"; rel="alternate"; title*=UTF-8'fr'%C3%A9"#,
+            ]
+        );
+        link_headers("<not xml", "h", &mut out);
+        assert_eq!(out.len(), 2);
+    }
+
+    #[test]
+    fn header_lines_and_the_page_head() {
+        let (mut fields, mut head) = (Vec::new(), Vec::new());
+        header_lines(
+            "X-Handle: {hdl}\n  <meta name=\"h\" content=\"{hdl:path}\">\nno colon\n\n Cache-Control : no-store \n",
+            "10.1/a b",
+            &mut fields,
+            &mut head,
+        );
+        assert_eq!(
+            fields,
+            vec![
+                ("X-Handle".to_string(), "10.1%2Fa%20b".to_string()),
+                ("Cache-Control".to_string(), "no-store".to_string()),
+            ]
+        );
+        assert_eq!(head, vec!["  <meta name=\"h\" content=\"10.1/a%20b\">"]);
+    }
+}

@@ -21,7 +21,7 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
         "pub(crate) static {name}: crate::dfa::Dfa = crate::dfa::Dfa {{"
     )
     .unwrap();
-    writeln!(s, "    rule: {rule:?},").unwrap();
+    writeln!(s, "    rule: Rule::{},", variant(rule)).unwrap();
     writeln!(s, "    walk: run_{rule},").unwrap();
     writeln!(s, "    classes: &CLASSES_{name},").unwrap();
     writeln!(s, "    start: {},", dfa.start).unwrap();
@@ -38,7 +38,12 @@ pub fn validator(path: &str, rule: &str, dfa: &Dfa) -> String {
     .unwrap();
     writeln!(s, "    accepting: &{:?},", dfa.accepting).unwrap();
     writeln!(s, "    labels: &{:?},", dfa.labels).unwrap();
-    writeln!(s, "    label_names: &{:?},", dfa.label_names).unwrap();
+    let names: Vec<String> = dfa
+        .label_names
+        .iter()
+        .map(|n| format!("Rule::{}", variant(n)))
+        .collect();
+    writeln!(s, "    label_names: &[{}],", names.join(", ")).unwrap();
     s.push_str("};\n");
     s
 }
@@ -79,7 +84,7 @@ fn byte_rows<T: std::fmt::Debug>(table: &[T]) -> String {
     rows(table, 16, "", |i| format!("{i:#04x}"))
 }
 
-/// The name of the `Label` variant of rule `rule`: `u_na_segment` → `UNaSegment`.
+/// The name of the `Rule` variant of rule `rule`: `u_na_segment` → `UNaSegment`.
 pub fn variant(rule: &str) -> String {
     rule.split('_')
         .map(|word| {
@@ -91,17 +96,46 @@ pub fn variant(rule: &str) -> String {
         .collect()
 }
 
-/// The `Label` enum: one variant per rule of the grammars, which the walkers report.
-pub fn labels(rules: &std::collections::BTreeSet<String>) -> String {
+/// A rule's documentation: the `///` lines before it in the first grammar file that has
+/// it, and that file's path.
+pub type RuleDocs = std::collections::BTreeMap<String, (String, Vec<String>)>;
+
+/// The `Rule` enum: one variant per rule of the grammars, documented as the grammar
+/// documents it (as pest's derive does), which the walkers report and rejections name;
+/// and its `name`, the rule as the grammar files write it.
+pub fn rules(rules: &RuleDocs) -> String {
     let mut s = String::from(
-        "\n/// A rule of the grammars, as a walk reports entering it (see `crate::dfa::Sink`).\n",
+        "\n/// A rule of the grammars: what a walk reports entering (see `crate::dfa::Sink`) and\n\
+         /// what a rejection was inside. Code names rules by these variants, never by strings,\n\
+         /// so that a rule renamed in a grammar fails to compile where it is used.\n",
     );
     s.push_str("#[allow(dead_code, clippy::enum_variant_names)]\n");
-    s.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq)]\npub(crate) enum Label {\n");
-    for rule in rules {
-        writeln!(s, "    /// `{rule}`.\n    {},", variant(rule)).unwrap();
+    s.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\npub(crate) enum Rule {\n");
+    for (rule, (path, doc)) in rules {
+        for line in doc {
+            writeln!(
+                s,
+                "    ///{}",
+                if line.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {line}")
+                }
+            )
+            .unwrap();
+        }
+        if !doc.is_empty() {
+            s.push_str("    ///\n");
+        }
+        writeln!(s, "    /// `{rule}` in `{path}`.\n    {},", variant(rule)).unwrap();
     }
-    s.push_str("}\n");
+    s.push_str("}\n\nimpl Rule {\n");
+    s.push_str("    /// The rule's name in its grammar file.\n");
+    s.push_str("    pub(crate) const fn name(self) -> &'static str {\n        match self {\n");
+    for rule in rules.keys() {
+        writeln!(s, "            Self::{} => {rule:?},", variant(rule)).unwrap();
+    }
+    s.push_str("        }\n    }\n}\n");
     s
 }
 
@@ -143,7 +177,7 @@ pub fn walker(rule: &str, dfa: &Dfa) -> String {
     let header = format!(
         "\n/// The validator of rule `{rule}`, reporting the rules it enters to `sink`.\n\
          #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]\n\
-         pub(crate) fn scan_{rule}<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {{\n"
+         pub(crate) fn scan_{rule}<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {{\n"
     );
     let start = usize::from(dfa.start);
     if accept_rest(start) {
@@ -428,8 +462,8 @@ fn walker_state(
     {
         let reject = |at: &str| {
             format!(
-                "return Err(crate::dfa::Reject {{ index: {at}, rule: {:?} }})",
-                label(state)
+                "return Err(crate::dfa::Reject {{ index: {at}, rule: Rule::{} }})",
+                variant(label(state))
             )
         };
         s.push_str("loop {\n");
@@ -472,7 +506,7 @@ fn walker_state(
         let action = |to: usize| {
             let report = if reported(state, to) {
                 format!(
-                    "sink.enter(Label::{}, i, b); ",
+                    "sink.enter(Rule::{}, i, b); ",
                     variant(&dfa.label_names[usize::from(dfa.labels[to])])
                 )
             } else {

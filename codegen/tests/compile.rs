@@ -48,17 +48,17 @@ fn handle_grammar() {
     // reported and accepts everything after it, '@' is rejected, and any other byte stays
     // and starts a run, skipped at once (tested by the run table before the match).
     assert!(code.contains("pub(crate) fn run_handle(input: &[u8])"));
-    assert!(code.contains("0x2e => { sink.enter(Label::Dot, i, b); i += 1; break; },"));
-    assert!(code.contains("0x2f => { sink.enter(Label::Slash, i, b); return Ok(i + 1) },"));
+    assert!(code.contains("0x2e => { sink.enter(Rule::Dot, i, b); i += 1; break; },"));
+    assert!(code.contains("0x2f => { sink.enter(Rule::Slash, i, b); return Ok(i + 1) },"));
     assert!(code.contains(
         "if SETS_HANDLE[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HANDLE, 1 << 0); continue; }"
     ));
     // After '.', a segment's first character (one byte of a set, by the table; any other is
     // rejected) goes back to the segment's code.
-    assert!(code.contains("{ sink.enter(Label::NaSegment, i, b); i += 1; continue 's2; };"));
+    assert!(code.contains("{ sink.enter(Rule::NaSegment, i, b); i += 1; continue 's2; };"));
     // Past the run test, what is neither '.' nor '/' ('@') is rejected inside the segment.
     assert!(
-        code.contains("_ => return Err(crate::dfa::Reject { index: i, rule: \"na_segment\" }),")
+        code.contains("_ => return Err(crate::dfa::Reject { index: i, rule: Rule::NaSegment }),")
     );
     assert!(d.accepts_all.iter().any(|&a| a));
 }

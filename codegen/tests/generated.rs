@@ -70,9 +70,11 @@ fn a_changed_rule_changes_the_automaton() {
     }
 }
 
-/// A copy of `core` whose generated module comes from the grammars in `grammar`, built on
-/// its own in `work`: what `validate` says of each of `texts`.
-fn verdicts_of_a_regenerated_core(work: &Path, grammar: &Path, texts: &[&str]) -> String {
+/// A copy of `core` in `work`, standing alone, whose generated module comes from the
+/// grammars in `grammar` (what `cargo run -p handle-id-codegen` writes from them), with an
+/// example that prints what `validate` says of each argument; `cargo` run in it with `args`
+/// (offline, its build kept in the workspace's target directory).
+fn cargo_in_a_regenerated_core(work: &Path, grammar: &Path, args: &[&str]) -> std::process::Output {
     let root = root();
     let _ = std::fs::remove_dir_all(work);
     copy_dir(&root.join("core/src"), &work.join("core/src"));
@@ -97,24 +99,91 @@ fn verdicts_of_a_regenerated_core(work: &Path, grammar: &Path, texts: &[&str]) -
          println!(\"{text} {}\", handle_id_core::validate(&text).is_ok());\n    }\n}\n",
     )
     .unwrap();
-    // What `cargo run -p handle-id-codegen` writes, from the changed grammar files.
     copy_dir(grammar, &work.join("grammar"));
     for (name, code) in generate_all(work).unwrap() {
         std::fs::write(work.join(OUTPUT_DIR).join(name), code).unwrap();
     }
-    let output = Command::new(env!("CARGO"))
-        .args(["run", "--quiet", "--offline", "--example", "verdicts", "--"])
-        .args(texts)
+    Command::new(env!("CARGO"))
+        .arg("--offline")
+        .args(args)
         .current_dir(work.join("core"))
         .env("CARGO_TARGET_DIR", root.join("target/grammar_follows"))
         .output()
-        .expect("cargo runs");
+        .expect("cargo runs")
+}
+
+/// [`cargo_in_a_regenerated_core`]: what `validate` says of each of `texts`.
+fn verdicts_of_a_regenerated_core(work: &Path, grammar: &Path, texts: &[&str]) -> String {
+    let args = [&["run", "--quiet", "--example", "verdicts", "--"], texts].concat();
+    let output = cargo_in_a_regenerated_core(work, grammar, &args);
     assert!(
         output.status.success(),
         "the regenerated core does not build:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     String::from_utf8(output.stdout).unwrap()
+}
+
+/// `text` with every whole word `from` (a rule's name: letters, digits and `_`) made `to`.
+fn rename_word(text: &str, from: &str, to: &str) -> String {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(from) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + from.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        if before.is_some_and(word) || after.is_some_and(word) {
+            out.push_str(from);
+        } else {
+            out.push_str(to);
+        }
+        rest = &rest[at + from.len()..];
+    }
+    out + rest
+}
+
+/// No rule name travels as a string (issue "the grammar, typed"): code names rules by the
+/// generated `Rule`, so a rule renamed in a copy of the grammars, the copy regenerated,
+/// fails to build at each place that used it, and builds again with the name put back.
+#[test]
+fn a_renamed_rule_fails_to_build_where_it_is_used() {
+    let root = root();
+    let work = root.join("target/grammar_follows/renamed");
+    let grammar = work.join("renamed-grammar");
+    copy_dir(&root.join("grammar"), &grammar);
+    for file in file_names(&grammar) {
+        let path = grammar.join(&file);
+        let source = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, rename_word(&source, "u_na_segment", "u_na_part")).unwrap();
+    }
+    let check = [
+        "check",
+        "--quiet",
+        "--all-features",
+        "--message-format",
+        "short",
+    ];
+    let output = cargo_in_a_regenerated_core(&work.join("tree"), &grammar, &check);
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "it built:\n{errors}");
+    // Where the library names the rule: the error's words for it, and the `hdl:` reader.
+    for place in ["src/error.rs", "src/forms/hdl.rs"] {
+        assert!(
+            errors
+                .lines()
+                .any(|l| l.starts_with(place) && l.contains("UNaSegment")),
+            "no error at {place}:\n{errors}"
+        );
+    }
+    // Every error is that one: the rule's old name.
+    assert!(
+        errors
+            .lines()
+            .filter(|l| l.contains("error"))
+            .all(|l| l.contains("UNaSegment") || l.starts_with("error: could not compile")),
+        "{errors}"
+    );
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -4,7 +4,7 @@
 use alloc::string::String;
 
 use crate::error::{ParseError, ParseErrorKind};
-use crate::generated as g;
+use crate::generated::{self as g, Rule};
 use crate::handle::HandleRef;
 use crate::parts::check;
 
@@ -62,7 +62,7 @@ impl ProxyBase {
             .find(|&(i, c)| matches!(c, '?' | '#') || (c == '/' && (i > 0 || empty_segment)))
             .map(|(i, c)| (host_end + i + usize::from(empty_segment), c));
         if let Some((at, c)) = extra {
-            return Err(ParseError::new(at, ParseErrorKind::UriSyntax, Some(c)).in_rule("path"));
+            return Err(ParseError::new(at, ParseErrorKind::UriSyntax, Some(c)).in_rule(Rule::Path));
         }
         let scheme = &url[..host_start - 3];
         let host = &url[host_start..host_end];

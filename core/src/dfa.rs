@@ -4,18 +4,18 @@
 //! machine as code (a loop per state, with a `match` on the byte or its class) and reports
 //! the rules it enters to a [`Sink`]; `run_<rule>`, the same walk reporting nothing; and a
 //! `Dfa` value that names it and keeps the tables a rejection is explained with. Nothing
-//! here knows a rule; the generated code does.
+//! here knows a rule; the generated code does (`R`, the generated `Rule`, names them).
 
 /// A generated validator.
 #[derive(Debug)]
-pub(crate) struct Dfa {
+pub(crate) struct Dfa<R: 'static = crate::generated::Rule> {
     /// The entry rule it was generated from.
-    pub(crate) rule: &'static str,
+    pub(crate) rule: R,
     /// The state machine as code (`run_<rule>` in the generated file), over the bytes of a
     /// `str` (only those: a continuation byte is looked for only after a lead byte). `Ok`
     /// holds where it accepted: the end of the input, or the index after which every
     /// continuation is accepted.
-    pub(crate) walk: fn(&[u8]) -> Result<usize, Reject>,
+    pub(crate) walk: fn(&[u8]) -> Result<usize, Reject<R>>,
     /// The class of each byte.
     pub(crate) classes: &'static [u8; 256],
     /// The start state.
@@ -29,24 +29,24 @@ pub(crate) struct Dfa {
     /// Per state, the grammar rule that consumed the character leading there (the entry
     /// rule for the start), as an index into `label_names`: what a rejection was inside.
     pub(crate) labels: &'static [u8],
-    pub(crate) label_names: &'static [&'static str],
+    pub(crate) label_names: &'static [R],
 }
 
 /// Where and in what a validator rejected its input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Reject {
+pub(crate) struct Reject<R = crate::generated::Rule> {
     /// The index of the first byte no match can contain, or the length when the input ends
     /// too early.
     pub(crate) index: usize,
     /// The grammar rule the validator was inside (see `Dfa::labels`).
-    pub(crate) rule: &'static str,
+    pub(crate) rule: R,
 }
 
 /// What a walk reports as it goes (`scan_<rule>` in the generated code): each move into a
 /// state of another rule than the one it was in, and each character the entry rule itself
 /// consumes (the delimiters it writes as literals), with the byte's index and the byte.
 /// Readers use it to find the parts of a text in the pass that validates it. `L` names the
-/// rules (the generated `Label`): the runtime knows no grammar.
+/// rules (the generated `Rule`): the runtime knows no grammar.
 pub(crate) trait Sink<L> {
     /// The walk moved into rule `label` on the byte `byte` at `at`.
     fn enter(&mut self, label: L, at: usize, byte: u8);
@@ -98,16 +98,16 @@ pub(crate) fn skip<W: Copy + Into<u64>>(
 /// State 0 of every table: nothing can follow.
 const DEAD: usize = 0;
 
-impl Dfa {
+impl<R: Copy + PartialEq> Dfa<R> {
     /// Whether `input` (the bytes of a `str`) matches the rule.
     #[inline]
-    pub(crate) fn run(&self, input: &[u8]) -> Result<(), Reject> {
+    pub(crate) fn run(&self, input: &[u8]) -> Result<(), Reject<R>> {
         (self.walk)(input).map(|_| ())
     }
 
     /// Whether the grammar reads `c` somewhere as the first character of one of the rules
     /// `rules`: some state moves on it to a state labelled with one of them.
-    pub(crate) fn leads_to(&self, c: char, rules: &[&str]) -> bool {
+    pub(crate) fn leads_to(&self, c: char, rules: &[R]) -> bool {
         let mut buf = [0; 4];
         let class = usize::from(self.classes[usize::from(c.encode_utf8(&mut buf).as_bytes()[0])]);
         (1..self.labels.len()).any(|state| {

@@ -6,6 +6,8 @@
 
 use core::fmt;
 
+use crate::generated::Rule;
+
 /// Why a string is not a handle: where, what, and which part of the grammar said no.
 ///
 /// The error is `Copy` and holds no text: the byte index into the input, a [`ParseErrorKind`]
@@ -30,7 +32,7 @@ pub struct ParseError {
     kind: ParseErrorKind,
     found: Option<char>,
     escaped: bool,
-    rule: &'static str,
+    rule: Option<Rule>,
 }
 
 /// The grammar element that failed. New kinds may be added as new forms are parsed.
@@ -102,7 +104,7 @@ impl ParseError {
             kind,
             found,
             escaped: false,
-            rule: "",
+            rule: None,
         }
     }
 
@@ -124,8 +126,8 @@ impl ParseError {
     }
 
     /// An error inside grammar rule `rule`.
-    pub(crate) const fn in_rule(mut self, rule: &'static str) -> Self {
-        self.rule = rule;
+    pub(crate) const fn in_rule(mut self, rule: Rule) -> Self {
+        self.rule = Some(rule);
         self
     }
 
@@ -155,7 +157,10 @@ impl ParseError {
     /// empty otherwise.
     #[must_use]
     pub const fn rule(&self) -> &'static str {
-        self.rule
+        match self.rule {
+            Some(rule) => rule.name(),
+            None => "",
+        }
     }
 
     /// The byte index into the input where the input stops being a handle.
@@ -339,28 +344,69 @@ impl fmt::Display for ParseError {
 
 /// Words for a grammar rule in messages, what the rule is as a reader knows it, and
 /// whether a character it does not allow could be written there percent-encoded.
-fn part(rule: &str) -> (&str, bool) {
+fn part(rule: Option<Rule>) -> (&'static str, bool) {
+    let Some(rule) = rule else {
+        return ("the text", false);
+    };
     match rule {
-        "hdl_host" | "hdl_path" | "hdl_resolution" | "cordra_host" | "cordra_path" => {
-            ("the hdl: URI", false)
-        }
-        "scheme" | "http_scheme" | "info_scheme" => ("the scheme", false),
-        "info_uri" => ("the info: URI", false),
-        "namespace" => ("the info: namespace", false),
-        "http_url" | "cordra_http" => ("the URL", false),
-        "pct_encoded" => ("a percent-encoded octet", false),
-        "server" => ("the server", true),
-        "u_handle" => ("the handle", true),
-        "u_naming_authority" => ("the naming authority", true),
-        "u_na_segment" => ("a naming authority segment", true),
-        "u_local_name" => ("the local name", true),
-        "query" => ("the query", true),
-        "fragment" => ("the fragment", true),
-        "identifier" => ("the info: identifier", true),
-        "authority" | "reg_name" | "userinfo" => ("the host", true),
-        "path" | "segment" | "segment_nz" => ("the path", true),
-        "" => ("the text", false),
-        other => (other, false),
+        Rule::HdlHost
+        | Rule::HdlPath
+        | Rule::HdlResolution
+        | Rule::CordraHost
+        | Rule::CordraPath => ("the hdl: URI", false),
+        Rule::Scheme | Rule::HttpScheme | Rule::InfoScheme => ("the scheme", false),
+        Rule::InfoUri => ("the info: URI", false),
+        Rule::Namespace => ("the info: namespace", false),
+        Rule::HttpUrl | Rule::CordraHttp => ("the URL", false),
+        Rule::PctEncoded => ("a percent-encoded octet", false),
+        Rule::Server => ("the server", true),
+        Rule::UHandle => ("the handle", true),
+        Rule::UNamingAuthority => ("the naming authority", true),
+        Rule::UNaSegment => ("a naming authority segment", true),
+        Rule::ULocalName => ("the local name", true),
+        Rule::Query => ("the query", true),
+        Rule::Fragment => ("the fragment", true),
+        Rule::Identifier => ("the info: identifier", true),
+        Rule::Authority | Rule::RegName | Rule::Userinfo => ("the host", true),
+        Rule::Path | Rule::Segment | Rule::SegmentNz => ("the path", true),
+        // Rules no URI or URL error is inside (the bare handle's, the written forms', the
+        // character sets'), named as the grammar names them.
+        Rule::AsciiSpace
+        | Rule::BareDoiForm
+        | Rule::BracketedWord
+        | Rule::DoiForm
+        | Rule::DoiPrefixForm
+        | Rule::DoiStartForm
+        | Rule::Dot
+        | Rule::GluedWord
+        | Rule::GluedWordForm
+        | Rule::Handle
+        | Rule::HdlForm
+        | Rule::HdlHostForm
+        | Rule::HttpForm
+        | Rule::IdentifierEndForm
+        | Rule::InfoDoiForm
+        | Rule::InfoHdlForm
+        | Rule::InfoOtherForm
+        | Rule::LabelForm
+        | Rule::LabelSpace
+        | Rule::LocalName
+        | Rule::NaSegment
+        | Rule::NamingAuthority
+        | Rule::OtherUrlForm
+        | Rule::PathChar
+        | Rule::Pchar
+        | Rule::ProxyPath
+        | Rule::Slash
+        | Rule::SubDelims
+        | Rule::ULocalNameKept
+        | Rule::UNaSegmentKept
+        | Rule::UUnreserved
+        | Rule::Unreserved
+        | Rule::UrlViewForm
+        | Rule::UrnDoiForm
+        | Rule::UrnHdlForm
+        | Rule::UrnOtherForm => (rule.name(), false),
     }
 }
 

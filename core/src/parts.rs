@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use crate::dfa::{Dfa, Reject};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape::{self, original_index};
-use crate::generated as g;
+use crate::generated::{self as g, Rule};
 use crate::validate::parse_handle;
 
 /// A byte range `start..end` of the input.
@@ -22,7 +22,7 @@ pub(crate) fn check(dfa: &Dfa, text: &str) -> Result<(), ParseError> {
 /// The [`ParseError`] of a URI grammar's rejection, naming the rule.
 pub(crate) fn uri_error(text: &str, r: Reject) -> ParseError {
     let found = text[r.index..].chars().next();
-    if r.rule == "pct_encoded" {
+    if r.rule == Rule::PctEncoded {
         // Point at the '%' that started the escape.
         let at = text[..r.index].rfind('%').unwrap_or(r.index);
         ParseError::new(at, ParseErrorKind::PercentEncoding, Some('%')).in_rule(r.rule)
@@ -65,8 +65,8 @@ pub(crate) fn handle_from_parts<'a>(
     if parts.escaped.0 {
         // U11: an escaped character is a character of its segment, never a '.' or '/' that
         // starts a new one. The handle grammar says which a segment may hold (H3).
-        let excluded =
-            escape::ascii_escapes(na_raw).find(|&(_, c)| !g::HANDLE.leads_to(c, &["na_segment"]));
+        let excluded = escape::ascii_escapes(na_raw)
+            .find(|&(_, c)| !g::HANDLE.leads_to(c, &[Rule::NaSegment]));
         if let Some((i, c)) = excluded {
             return Err(
                 ParseError::new(na.0 + i, ParseErrorKind::InvalidCharacter, Some(c))

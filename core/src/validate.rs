@@ -2,7 +2,7 @@
 
 use crate::dfa::Reject;
 use crate::error::{ParseError, ParseErrorKind};
-use crate::generated;
+use crate::generated::{self, Rule};
 
 /// Checks that `text` is a bare handle (H1–H4), without building anything.
 ///
@@ -45,11 +45,11 @@ fn explain(text: &str, reject: Reject) -> ParseError {
     let kind = match (reject.rule, found) {
         _ if text.is_empty() => ParseErrorKind::Empty,
         // Inside a segment: only '.' or '/' could have followed.
-        ("na_segment", None) => ParseErrorKind::MissingSlash,
-        ("na_segment", Some(_)) => ParseErrorKind::InvalidCharacter,
+        (Rule::NaSegment, None) => ParseErrorKind::MissingSlash,
+        (Rule::NaSegment, Some(_)) => ParseErrorKind::InvalidCharacter,
         // Where a segment must start (the start, after '.'): a separator means it is empty.
         (_, None) => ParseErrorKind::EmptySegment,
-        (_, Some(c)) if generated::HANDLE.leads_to(c, &["dot", "slash"]) => {
+        (_, Some(c)) if generated::HANDLE.leads_to(c, &[Rule::Dot, Rule::Slash]) => {
             ParseErrorKind::EmptySegment
         }
         (_, Some(_)) => ParseErrorKind::InvalidCharacter,

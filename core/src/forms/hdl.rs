@@ -8,7 +8,7 @@ use crate::dfa::{Dfa, Reject, Sink};
 use crate::error::ParseError;
 use crate::escape;
 use crate::form::Form;
-use crate::generated::{self as g, Label};
+use crate::generated::{self as g, Rule};
 use crate::handle::HandleRef;
 use crate::parts::{check, handle_from_parts, query_and_fragment, uri_error, Parts};
 use crate::uri::HdlUri;
@@ -26,22 +26,22 @@ struct HdlParts {
     fragment: Option<usize>,
 }
 
-impl Sink<Label> for HdlParts {
+impl Sink<Rule> for HdlParts {
     #[inline(always)]
-    fn enter(&mut self, label: Label, at: usize, byte: u8) {
+    fn enter(&mut self, label: Rule, at: usize, byte: u8) {
         // Every call passes a constant label: the compiler keeps one arm at each.
         match label {
-            Label::UNaSegment | Label::PctEncoded if self.na_start == 0 => {
+            Rule::UNaSegment | Rule::PctEncoded if self.na_start == 0 => {
                 self.na_start = at;
-                self.escaped.0 = label == Label::PctEncoded;
+                self.escaped.0 = label == Rule::PctEncoded;
             }
-            Label::PctEncoded if self.slash == 0 => self.escaped.0 = true,
-            Label::PctEncoded if self.query.is_none() && self.fragment.is_none() => {
+            Rule::PctEncoded if self.slash == 0 => self.escaped.0 = true,
+            Rule::PctEncoded if self.query.is_none() && self.fragment.is_none() => {
                 self.escaped.1 = true;
             }
-            Label::UHandle => self.slash = at,
+            Rule::UHandle => self.slash = at,
             // After the handle, the entry rule itself reads only "?" and "#".
-            Label::HdlPath | Label::HdlHost if self.slash != 0 => {
+            Rule::HdlPath | Rule::HdlHost if self.slash != 0 => {
                 if byte == b'?' {
                     self.query = Some(at);
                 } else {
@@ -135,7 +135,7 @@ pub(super) fn read_hdl<'a>(text: &'a str, dfa: &Dfa, form: Form) -> Result<HdlUr
         na: (at, na_end),
         local: (na_end + 1, local_end),
         escaped: (na_escaped, local_escaped),
-        na_is_u_naming_authority: !matches!(dfa.rule, "cordra_host" | "cordra_path"),
+        na_is_u_naming_authority: !matches!(dfa.rule, Rule::CordraHost | Rule::CordraPath),
     };
     let (handle, slash) = handle_from_parts(text, &parts)?;
     let (query, fragment) = query_and_fragment(text, local_end);

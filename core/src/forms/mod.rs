@@ -24,7 +24,7 @@ use crate::base::ProxyBase;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape;
 use crate::form::{Form, Options};
-use crate::generated as g;
+use crate::generated::{self as g, Rule};
 use crate::handle::HandleRef;
 use crate::uri::HdlUri;
 
@@ -194,8 +194,13 @@ impl HandleRef<'_> {
         };
         if matches!(form, Form::UrnHdl | Form::UrnDoi) {
             if let Some(colon) = self.prefix().find(':') {
+                let rule = if form == Form::UrnHdl {
+                    Rule::UrnHdlForm
+                } else {
+                    Rule::UrnDoiForm
+                };
                 return Err(
-                    ParseError::new(colon, ParseErrorKind::Unwritable, Some(':')).in_rule("urn"),
+                    ParseError::new(colon, ParseErrorKind::Unwritable, Some(':')).in_rule(rule),
                 );
             }
         }

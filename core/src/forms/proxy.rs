@@ -10,7 +10,7 @@ use crate::error::{ParseError, ParseErrorKind};
 use crate::escape::decode_path;
 use crate::escape::PROXY_PATH;
 use crate::form::{Form, Options};
-use crate::generated as g;
+use crate::generated::{self as g, Rule};
 use crate::handle::HandleRef;
 use crate::parts::{check, query_and_fragment};
 use crate::uri::HdlUri;
@@ -116,7 +116,7 @@ fn read_path<'a>(
             // REST API path is not one of its URLs.
             return Err(
                 ParseError::new(start, ParseErrorKind::NotAHandleForm, Some('a'))
-                    .in_rule("cordra_http"),
+                    .in_rule(Rule::CordraHttp),
             );
         }
         form = Form::Api;

@@ -2,11 +2,11 @@
 // and run `cargo run -p handle-id-codegen`.
 
 #[allow(unused_imports)]
-use super::Label;
+use super::Rule;
 
 /// The validator of rule `cordra_host` in `grammar/cordra-uri.pest`: 27 states, 13 byte classes.
 pub(crate) static CORDRA_HOST: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "cordra_host",
+    rule: Rule::CordraHost,
     walk: run_cordra_host,
     classes: &CLASSES_CORDRA_HOST,
     start: 1,
@@ -42,7 +42,7 @@ pub(crate) static CORDRA_HOST: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, true, true, false, true, false, true, false, true, false, false, true, true],
     labels: &[0, 0, 1, 1, 1, 0, 0, 0, 2, 3, 0, 3, 4, 3, 3, 0, 0, 3, 6, 3, 5, 3, 3, 3, 3, 3, 3],
-    label_names: &["cordra_host", "scheme", "reg_name", "pct_encoded", "segment_nz", "query", "fragment"],
+    label_names: &[Rule::CordraHost, Rule::Scheme, Rule::RegName, Rule::PctEncoded, Rule::SegmentNz, Rule::Query, Rule::Fragment],
 };
 
 /// The byte classes of rule `cordra_host`.
@@ -94,7 +94,7 @@ static SETS_CORDRA_HOST: [u32; 256] = [
 
 /// The validator of rule `cordra_host`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -103,86 +103,86 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 1, in `cordra_host`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }) };
                         match b {
-                            0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                            0x48 | 0x68 => { sink.enter(Rule::Scheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                         }
                     }
                     // State 2, in `scheme`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                             match b {
                                 0x44 | 0x64 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                             }
                         }
                         // State 3, in `scheme`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                                 match b {
                                     0x4c | 0x6c => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                                 }
                             }
                             // State 4, in `scheme`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                        0x3a => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                                     }
                                 }
                                 // State 5, in `cordra_host`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }) };
                                         match b {
-                                            0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                            0x2f => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                         }
                                     }
                                     // State 6, in `cordra_host`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }) };
                                             match b {
-                                                0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                                0x2f => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                             }
                                         }
                                         // State 7, in `cordra_host`.
                                         's7: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }) };
+                                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::RegName, i, b); i += 1; break; }; }
                                                 match b {
-                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                                 }
                                             }
                                             // State 8, in `reg_name`.
                                             's8: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }) };
                                                     if SETS_CORDRA_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 1); continue; }
                                                     match b {
-                                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                                                        0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                        0x2f => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }),
                                                     }
                                                 }
                                                 // State 10, in `cordra_host`.
                                                 's10: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }) };
+                                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                                         match b {
-                                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                                         }
                                                     }
                                                     // State 12, in `segment_nz`.
@@ -191,10 +191,10 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                                             if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
                                                             match b {
-                                                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                                                0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
-                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                                                0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                                0x3f => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                                             }
                                                         }
                                                     }
@@ -212,47 +212,47 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 9, in `pct_encoded`.
                 's9: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 12) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 12) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 11, in `pct_encoded`.
                     's11: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 14, in `pct_encoded`.
                         's14: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::RegName, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's9; },
-                                    0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 10; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2f => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 10; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 8, in `reg_name`.
                             's8: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }) };
                                     if SETS_CORDRA_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 1); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's9; },
-                                        0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's9; },
+                                        0x2f => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }),
                                     }
                                 }
                                 // State 10, in `cordra_host`.
                                 's10: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }) };
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                         }
                                     }
                                     // State 12, in `segment_nz`.
@@ -261,10 +261,10 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                                0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                                0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x3f => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                             }
                                         }
                                     }
@@ -278,27 +278,27 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 13, in `pct_encoded`.
                 's13: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 17, in `pct_encoded`.
                     's17: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 22, in `pct_encoded`.
                         's22: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
                                     0x25 => { i += 1; continue 's13; },
-                                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x3f => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 16; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 12, in `segment_nz`.
@@ -307,21 +307,21 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's13; },
-                                        0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                        0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's13; },
+                                        0x3f => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                     }
                                 }
                                 // State 16, in `cordra_host`.
                                 's16: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                            0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                         }
                                     }
                                     // State 20, in `query`.
@@ -330,9 +330,9 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                                0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                             }
                                         }
                                     }
@@ -347,11 +347,11 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 's16: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                         match b {
-                            0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                            0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                         }
                     }
                     // State 20, in `query`.
@@ -360,44 +360,44 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                             }
                         }
                         // State 21, in `pct_encoded`.
                         's21: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 24, in `pct_encoded`.
                             's24: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 26, in `pct_encoded`.
                                 's26: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's20; }; }
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's20; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                            0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
                                             0x25 => { i += 1; continue 's21; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                     // State 15, in `cordra_host`.
                                     's15: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 18; continue 'walk; }; }
+                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; state = 18; continue 'walk; }; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                             }
                                         }
                                     }
@@ -411,25 +411,25 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 19, in `pct_encoded`.
                 's19: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 23, in `pct_encoded`.
                     's23: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 25, in `pct_encoded`.
                         's25: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's19; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 18, in `fragment`.
@@ -438,8 +438,8 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's19; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                     }
                                 }
                             }
@@ -451,26 +451,26 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 21, in `pct_encoded`.
                 's21: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 24, in `pct_encoded`.
                     's24: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 26, in `pct_encoded`.
                         's26: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
                                     0x25 => { i += 1; continue 's21; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 20, in `query`.
@@ -479,19 +479,19 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's21; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's21; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                                 // State 15, in `cordra_host`.
                                 's15: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                         }
                                     }
                                     // State 18, in `fragment`.
@@ -500,8 +500,8 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -515,22 +515,22 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 8, in `reg_name`.
                 's8: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }) };
                         if SETS_CORDRA_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 1); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                            0x2f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                            0x2f => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }),
                         }
                     }
                     // State 10, in `cordra_host`.
                     's10: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                             }
                         }
                         // State 12, in `segment_nz`.
@@ -539,21 +539,21 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                    0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                 }
                             }
                             // State 16, in `cordra_host`.
                             's16: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 20; continue 'walk; }; }
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; state = 20; continue 'walk; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                        0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                     }
                                 }
                             }
@@ -565,11 +565,11 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 10, in `cordra_host`.
                 's10: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }) };
-                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }) };
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                         }
                     }
                     // State 12, in `segment_nz`.
@@ -578,21 +578,21 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                0x3f => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                             }
                         }
                         // State 16, in `cordra_host`.
                         's16: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                    0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                 }
                             }
                             // State 20, in `query`.
@@ -601,9 +601,9 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                             }
@@ -616,10 +616,10 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 's15: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                         }
                     }
                     // State 18, in `fragment`.
@@ -628,32 +628,32 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                             }
                         }
                         // State 19, in `pct_encoded`.
                         's19: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 23, in `pct_encoded`.
                             's23: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 25, in `pct_encoded`.
                                 's25: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's18; }; }
                                         match b {
                                             0x25 => { i += 1; continue 's19; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                 }
@@ -669,21 +669,21 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_CORDRA_HOST[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 3); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                            0x3f => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                            0x3f => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                         }
                     }
                     // State 16, in `cordra_host`.
                     's16: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                             match b {
-                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                             }
                         }
                         // State 20, in `query`.
@@ -692,34 +692,34 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                 }
                             }
                             // State 21, in `pct_encoded`.
                             's21: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 24, in `pct_encoded`.
                                 's24: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                         { i += 1; break; };
                                     }
                                     // State 26, in `pct_encoded`.
                                     's26: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's20; }; }
+                                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's20; }; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                                                0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
                                                 0x25 => { i += 1; continue 's21; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                             }
                                         }
                                     }
@@ -736,32 +736,32 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                         }
                     }
                     // State 19, in `pct_encoded`.
                     's19: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 23, in `pct_encoded`.
                         's23: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 25, in `pct_encoded`.
                             's25: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's18; }; }
                                     match b {
                                         0x25 => { i += 1; continue 's19; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                             }
@@ -776,44 +776,44 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_CORDRA_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 8); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; state = 15; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                         }
                     }
                     // State 21, in `pct_encoded`.
                     's21: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 24, in `pct_encoded`.
                         's24: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 26, in `pct_encoded`.
                             's26: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's20; }; }
+                                    if SETS_CORDRA_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's20; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHost, i, b); i += 1; break; },
+                                        0x23 => { sink.enter(Rule::CordraHost, i, b); i += 1; break; },
                                         0x25 => { i += 1; continue 's21; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                                 // State 15, in `cordra_host`.
                                 's15: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_host" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHost }),
                                         }
                                     }
                                     // State 18, in `fragment`.
@@ -822,8 +822,8 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HOST[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HOST, 1 << 7); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -840,7 +840,7 @@ pub(crate) fn scan_cordra_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
 
 /// The validator of rule `cordra_path` in `grammar/cordra-uri.pest`: 25 states, 12 byte classes.
 pub(crate) static CORDRA_PATH: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "cordra_path",
+    rule: Rule::CordraPath,
     walk: run_cordra_path,
     classes: &CLASSES_CORDRA_PATH,
     start: 1,
@@ -874,7 +874,7 @@ pub(crate) static CORDRA_PATH: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, true, false, false, true, true, false, true, false, true, false, true, false, false, true, true],
     labels: &[0, 0, 1, 1, 1, 0, 2, 3, 0, 3, 2, 3, 3, 0, 0, 3, 5, 3, 4, 3, 3, 3, 3, 3, 3],
-    label_names: &["cordra_path", "scheme", "segment_nz", "pct_encoded", "query", "fragment"],
+    label_names: &[Rule::CordraPath, Rule::Scheme, Rule::SegmentNz, Rule::PctEncoded, Rule::Query, Rule::Fragment],
 };
 
 /// The byte classes of rule `cordra_path`.
@@ -926,7 +926,7 @@ static SETS_CORDRA_PATH: [u32; 256] = [
 
 /// The validator of rule `cordra_path`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -935,68 +935,68 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 1, in `cordra_path`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }) };
                         match b {
-                            0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                            0x48 | 0x68 => { sink.enter(Rule::Scheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                         }
                     }
                     // State 2, in `scheme`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                             match b {
                                 0x44 | 0x64 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                             }
                         }
                         // State 3, in `scheme`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                                 match b {
                                     0x4c | 0x6c => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                                 }
                             }
                             // State 4, in `scheme`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                        0x3a => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                                     }
                                 }
                                 // State 5, in `cordra_path`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                                         }
                                     }
                                     // State 6, in `segment_nz`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }) };
                                             if SETS_CORDRA_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 1); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                                                0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                                                0x2f => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                             }
                                         }
                                         // State 8, in `cordra_path`.
                                         's8: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }) };
+                                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                                 match b {
-                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                                                 }
                                             }
                                             // State 10, in `segment_nz`.
@@ -1005,10 +1005,10 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                                     if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
                                                     match b {
-                                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                                        0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                                        0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                                        0x3f => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                                     }
                                                 }
                                             }
@@ -1024,47 +1024,47 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 7, in `pct_encoded`.
                 's7: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 12) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 12) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 9, in `pct_encoded`.
                     's9: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 12, in `pct_encoded`.
                         's12: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's7; },
-                                    0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 8; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2f => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 8; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 6, in `segment_nz`.
                             's6: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }) };
                                     if SETS_CORDRA_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 1); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's7; },
-                                        0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's7; },
+                                        0x2f => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                     }
                                 }
                                 // State 8, in `cordra_path`.
                                 's8: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                                         }
                                     }
                                     // State 10, in `segment_nz`.
@@ -1073,10 +1073,10 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                                0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                                0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                                0x3f => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                             }
                                         }
                                     }
@@ -1090,27 +1090,27 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 11, in `pct_encoded`.
                 's11: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 15, in `pct_encoded`.
                     's15: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 20, in `pct_encoded`.
                         's20: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
                                     0x25 => { i += 1; continue 's11; },
-                                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x3f => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 14; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 10, in `segment_nz`.
@@ -1119,21 +1119,21 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's11; },
-                                        0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                        0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's11; },
+                                        0x3f => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                     }
                                 }
                                 // State 14, in `cordra_path`.
                                 's14: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                            0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                                         }
                                     }
                                     // State 18, in `query`.
@@ -1142,9 +1142,9 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                                0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                             }
                                         }
                                     }
@@ -1159,11 +1159,11 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 's14: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                         match b {
-                            0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                            0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                         }
                     }
                     // State 18, in `query`.
@@ -1172,44 +1172,44 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                             }
                         }
                         // State 19, in `pct_encoded`.
                         's19: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 22, in `pct_encoded`.
                             's22: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 24, in `pct_encoded`.
                                 's24: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's18; }; }
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's18; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                            0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
                                             0x25 => { i += 1; continue 's19; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                     // State 13, in `cordra_path`.
                                     's13: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
+                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                                             }
                                         }
                                     }
@@ -1223,25 +1223,25 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 17, in `pct_encoded`.
                 's17: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 21, in `pct_encoded`.
                     's21: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 23, in `pct_encoded`.
                         's23: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's17; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 16, in `fragment`.
@@ -1250,8 +1250,8 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's17; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                     }
                                 }
                             }
@@ -1263,26 +1263,26 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 19, in `pct_encoded`.
                 's19: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 22, in `pct_encoded`.
                     's22: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 24, in `pct_encoded`.
                         's24: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
                                     0x25 => { i += 1; continue 's19; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 18, in `query`.
@@ -1291,19 +1291,19 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's19; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                                 // State 13, in `cordra_path`.
                                 's13: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                                         }
                                     }
                                     // State 16, in `fragment`.
@@ -1312,8 +1312,8 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -1327,22 +1327,22 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 6, in `segment_nz`.
                 's6: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }) };
                         if SETS_CORDRA_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 1); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                            0x2f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                            0x2f => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                         }
                     }
                     // State 8, in `cordra_path`.
                     's8: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                             }
                         }
                         // State 10, in `segment_nz`.
@@ -1351,21 +1351,21 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                    0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                 }
                             }
                             // State 14, in `cordra_path`.
                             's14: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 18; continue 'walk; }; }
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; state = 18; continue 'walk; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                        0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                                     }
                                 }
                             }
@@ -1377,11 +1377,11 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 8, in `cordra_path`.
                 's8: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }) };
-                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }) };
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                         }
                     }
                     // State 10, in `segment_nz`.
@@ -1390,21 +1390,21 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                0x3f => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                             }
                         }
                         // State 14, in `cordra_path`.
                         's14: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                    0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                                 }
                             }
                             // State 18, in `query`.
@@ -1413,9 +1413,9 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                             }
@@ -1428,10 +1428,10 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 's13: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                         }
                     }
                     // State 16, in `fragment`.
@@ -1440,32 +1440,32 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                             }
                         }
                         // State 17, in `pct_encoded`.
                         's17: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 21, in `pct_encoded`.
                             's21: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 23, in `pct_encoded`.
                                 's23: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's16; }; }
                                         match b {
                                             0x25 => { i += 1; continue 's17; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                 }
@@ -1481,21 +1481,21 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_CORDRA_PATH[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 3); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                            0x3f => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                            0x3f => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                         }
                     }
                     // State 14, in `cordra_path`.
                     's14: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                             match b {
-                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                             }
                         }
                         // State 18, in `query`.
@@ -1504,34 +1504,34 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                 }
                             }
                             // State 19, in `pct_encoded`.
                             's19: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 22, in `pct_encoded`.
                                 's22: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                         { i += 1; break; };
                                     }
                                     // State 24, in `pct_encoded`.
                                     's24: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's18; }; }
+                                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's18; }; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
                                                 0x25 => { i += 1; continue 's19; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                             }
                                         }
                                     }
@@ -1548,32 +1548,32 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                         }
                     }
                     // State 17, in `pct_encoded`.
                     's17: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 21, in `pct_encoded`.
                         's21: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 23, in `pct_encoded`.
                             's23: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's16; }; }
                                     match b {
                                         0x25 => { i += 1; continue 's17; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                             }
@@ -1588,44 +1588,44 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_CORDRA_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 8); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; state = 13; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                         }
                     }
                     // State 19, in `pct_encoded`.
                     's19: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 22, in `pct_encoded`.
                         's22: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 24, in `pct_encoded`.
                             's24: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's18; }; }
+                                    if SETS_CORDRA_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's18; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraPath, i, b); i += 1; break; },
+                                        0x23 => { sink.enter(Rule::CordraPath, i, b); i += 1; break; },
                                         0x25 => { i += 1; continue 's19; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                                 // State 13, in `cordra_path`.
                                 's13: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_path" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraPath }),
                                         }
                                     }
                                     // State 16, in `fragment`.
@@ -1634,8 +1634,8 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_PATH[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_PATH, 1 << 7); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -1652,7 +1652,7 @@ pub(crate) fn scan_cordra_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
 
 /// The validator of rule `cordra_http` in `grammar/cordra-uri.pest`: 55 states, 15 byte classes.
 pub(crate) static CORDRA_HTTP: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "cordra_http",
+    rule: Rule::CordraHttp,
     walk: run_cordra_http,
     classes: &CLASSES_CORDRA_HTTP,
     start: 1,
@@ -1716,7 +1716,7 @@ pub(crate) static CORDRA_HTTP: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, true, true, false, true, false, false, true, false, true, false, true, false, false, false, true, true, true],
     labels: &[0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 3, 4, 3, 2, 0, 3, 4, 4, 5, 4, 6, 4, 0, 4, 4, 2, 4, 0, 4, 7, 4, 4, 4, 7, 4, 4, 0, 4, 0, 0, 4, 7, 4, 4, 9, 4, 8, 4, 4, 4, 4, 4, 4, 4, 4],
-    label_names: &["cordra_http", "http_scheme", "authority", "userinfo", "pct_encoded", "reg_name", "segment", "segment_nz", "query", "fragment"],
+    label_names: &[Rule::CordraHttp, Rule::HttpScheme, Rule::Authority, Rule::Userinfo, Rule::PctEncoded, Rule::RegName, Rule::Segment, Rule::SegmentNz, Rule::Query, Rule::Fragment],
 };
 
 /// The byte classes of rule `cordra_http`.
@@ -1768,7 +1768,7 @@ static SETS_CORDRA_HTTP: [u64; 256] = [
 
 /// The validator of rule `cordra_http`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1777,99 +1777,99 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 1, in `cordra_http`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
                         match b {
-                            0x48 | 0x68 => { sink.enter(Label::HttpScheme, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            0x48 | 0x68 => { sink.enter(Rule::HttpScheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                         }
                     }
                     // State 2, in `http_scheme`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                             match b {
                                 0x54 | 0x74 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                             }
                         }
                         // State 3, in `http_scheme`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                                 match b {
                                     0x54 | 0x74 => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                                 }
                             }
                             // State 4, in `http_scheme`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                                     match b {
                                         0x50 | 0x70 => { i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                                     }
                                 }
                                 // State 5, in `http_scheme`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                                         match b {
-                                            0x3a => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 6; continue 'walk; },
+                                            0x3a => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 6; continue 'walk; },
                                             0x53 | 0x73 => { i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                                         }
                                     }
                                     // State 7, in `http_scheme`.
                                     's7: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                                             match b {
-                                                0x3a => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                                0x3a => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                                             }
                                         }
                                         // State 6, in `cordra_http`.
                                         's6: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
                                                 match b {
-                                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                                 }
                                             }
                                             // State 8, in `cordra_http`.
                                             's8: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
                                                     match b {
-                                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                                        0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                                     }
                                                 }
                                                 // State 9, in `cordra_http`.
                                                 's9: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::Userinfo, i, b); i += 1; break; }; }
                                                         match b {
-                                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                                            0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
-                                                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                                            0x3a => { sink.enter(Rule::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
+                                                            0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                                         }
                                                     }
                                                     // State 10, in `userinfo`.
                                                     's10: loop {
                                                         loop {
-                                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
                                                             match b {
-                                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
                                                                 0x3a => { i += 1; state = 15; continue 'walk; },
-                                                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                                                0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                                             }
                                                         }
                                                     }
@@ -1887,66 +1887,66 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 7, in `http_scheme`.
                 's7: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                         match b {
-                            0x3a => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                            0x3a => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                         }
                     }
                     // State 6, in `cordra_http`.
                     's6: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
                             match b {
-                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                             }
                         }
                         // State 8, in `cordra_http`.
                         's8: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
                                 match b {
-                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                 }
                             }
                             // State 9, in `cordra_http`.
                             's9: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::Userinfo, i, b); i += 1; break; }; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                        0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
-                                        0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                        0x3a => { sink.enter(Rule::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
+                                        0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                     }
                                 }
                                 // State 10, in `userinfo`.
                                 's10: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
                                             0x3a => { i += 1; break; },
-                                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                            0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                         }
                                     }
                                     // State 15, in `userinfo`.
                                     's15: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; state = 12; continue 'walk; }; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
                                                 0x30..=0x39 => i += 1,
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                             }
                                         }
                                     }
@@ -1960,65 +1960,65 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 11, in `pct_encoded`.
                 's11: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 28) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 28) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 16, in `pct_encoded`.
                     's16: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 29) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 29) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 23, in `pct_encoded`.
                         's23: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Rule::Userinfo, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's11; },
-                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                                    0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 15; continue 'walk; },
-                                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x3a => { sink.enter(Rule::Userinfo, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 10, in `userinfo`.
                             's10: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's11; },
-                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's11; },
+                                        0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
                                         0x3a => { i += 1; break; },
-                                        0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                        0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                     }
                                 }
                                 // State 15, in `userinfo`.
                                 's15: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
                                             0x30..=0x39 => i += 1,
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                         }
                                     }
                                     // State 12, in `userinfo`.
                                     's12: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                             }
                                         }
                                     }
@@ -2032,59 +2032,59 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 12, in `userinfo`.
                 's12: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                         }
                     }
                     // State 17, in `pct_encoded`.
                     's17: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 24, in `pct_encoded`.
                         's24: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 31, in `pct_encoded`.
                             's31: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; continue 's12; }; }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Rule::Userinfo, i, b); i += 1; continue 's12; }; }
                                     match b {
                                         0x25 => { i += 1; continue 's17; },
-                                        0x40 => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        0x40 => { sink.enter(Rule::Authority, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                                 // State 13, in `authority`.
                                 's13: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::RegName, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }),
                                         }
                                     }
                                     // State 18, in `reg_name`.
                                     's18: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                                                0x3a => { sink.enter(Label::Authority, i, b); i += 1; state = 25; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x3a => { sink.enter(Rule::Authority, i, b); i += 1; state = 25; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }),
                                             }
                                         }
                                     }
@@ -2098,44 +2098,44 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 13, in `authority`.
                 's13: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::RegName, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }),
                         }
                     }
                     // State 18, in `reg_name`.
                     's18: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }) };
                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                                0x3a => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                0x3a => { sink.enter(Rule::Authority, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }),
                             }
                         }
                         // State 25, in `authority`.
                         's25: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }) };
                                 if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
                                 match b {
-                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }),
                                 }
                             }
                             // State 14, in `cordra_http`.
                             's14: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; state = 20; continue 'walk; }; }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::Segment, i, b); i += 1; state = 20; continue 'walk; }; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                     }
                                 }
                             }
@@ -2147,60 +2147,60 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 15, in `userinfo`.
                 's15: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                            0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
                             0x30..=0x39 => i += 1,
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                         }
                     }
                     // State 12, in `userinfo`.
                     's12: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                             }
                         }
                         // State 17, in `pct_encoded`.
                         's17: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 24, in `pct_encoded`.
                             's24: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 31, in `pct_encoded`.
                                 's31: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; continue 's12; }; }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Rule::Userinfo, i, b); i += 1; continue 's12; }; }
                                         match b {
                                             0x25 => { i += 1; continue 's17; },
-                                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            0x40 => { sink.enter(Rule::Authority, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                     // State 13, in `authority`.
                                     's13: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; state = 18; continue 'walk; }; }
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::RegName, i, b); i += 1; state = 18; continue 'walk; }; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }),
                                             }
                                         }
                                     }
@@ -2214,60 +2214,60 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 19, in `pct_encoded`.
                 's19: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 31) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 31) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 26, in `pct_encoded`.
                     's26: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 34) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 34) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 32, in `pct_encoded`.
                         's32: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 14) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 14) != 0 { { sink.enter(Rule::RegName, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's19; },
-                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                                    0x3a => { sink.enter(Label::Authority, i, b); i += 1; state = 25; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x3a => { sink.enter(Rule::Authority, i, b); i += 1; state = 25; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 18, in `reg_name`.
                             's18: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
-                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                                        0x3a => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's19; },
+                                        0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x3a => { sink.enter(Rule::Authority, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }),
                                     }
                                 }
                                 // State 25, in `authority`.
                                 's25: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }) };
                                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
                                         match b {
-                                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }),
                                         }
                                     }
                                     // State 14, in `cordra_http`.
                                     's14: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; state = 20; continue 'walk; }; }
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::Segment, i, b); i += 1; state = 20; continue 'walk; }; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                             }
                                         }
                                     }
@@ -2281,47 +2281,47 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 21, in `pct_encoded`.
                 's21: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 32) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 32) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 28, in `pct_encoded`.
                     's28: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 35) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 35) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 35, in `pct_encoded`.
                         's35: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Rule::Segment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's21; },
-                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 27; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 27; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 20, in `segment`.
                             's20: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Segment }) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's21; },
-                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's21; },
+                                        0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Segment }),
                                     }
                                 }
                                 // State 27, in `cordra_http`.
                                 's27: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                         }
                                     }
                                     // State 33, in `segment_nz`.
@@ -2330,11 +2330,11 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                                                0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                                0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                             }
                                         }
                                     }
@@ -2348,32 +2348,32 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 22, in `cordra_http`.
                 's22: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 8) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 8) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                         }
                     }
                     // State 29, in `segment_nz`.
                     's29: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }) };
                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 12); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
-                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
+                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                             }
                         }
                         // State 36, in `cordra_http`.
                         's36: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                 match b {
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                 }
                             }
                             // State 41, in `segment_nz`.
@@ -2382,10 +2382,10 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                                        0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                        0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                                        0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                     }
                                 }
                             }
@@ -2397,47 +2397,47 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 30, in `pct_encoded`.
                 's30: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 36) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 36) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 37, in `pct_encoded`.
                     's37: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 38) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 38) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 43, in `pct_encoded`.
                         's43: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 21) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 21) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's30; },
-                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 29, in `segment_nz`.
                             's29: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 12); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's30; },
-                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's30; },
+                                        0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                     }
                                 }
                                 // State 36, in `cordra_http`.
                                 's36: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                         }
                                     }
                                     // State 41, in `segment_nz`.
@@ -2446,10 +2446,10 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                                                0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                                                0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                             }
                                         }
                                     }
@@ -2463,28 +2463,28 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 34, in `pct_encoded`.
                 's34: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 37) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 37) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 40, in `pct_encoded`.
                     's40: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 39) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 39) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 48, in `pct_encoded`.
                         's48: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 24) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 24) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
                                     0x25 => { i += 1; continue 's34; },
-                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 33, in `segment_nz`.
@@ -2493,22 +2493,22 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's34; },
-                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                                        0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                        0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's34; },
+                                        0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                        0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                     }
                                 }
                                 // State 39, in `cordra_http`.
                                 's39: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                            0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                         }
                                     }
                                     // State 46, in `query`.
@@ -2517,9 +2517,9 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                             }
                                         }
                                     }
@@ -2534,10 +2534,10 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 's38: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                         }
                     }
                     // State 44, in `fragment`.
@@ -2546,32 +2546,32 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                             }
                         }
                         // State 45, in `pct_encoded`.
                         's45: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 50, in `pct_encoded`.
                             's50: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 53, in `pct_encoded`.
                                 's53: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's44; }; }
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's44; }; }
                                         match b {
                                             0x25 => { i += 1; continue 's45; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                 }
@@ -2585,11 +2585,11 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 's39: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                         match b {
-                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                         }
                     }
                     // State 46, in `query`.
@@ -2598,44 +2598,44 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                             }
                         }
                         // State 47, in `pct_encoded`.
                         's47: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 51, in `pct_encoded`.
                             's51: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 54, in `pct_encoded`.
                                 's54: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's46; }; }
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's46; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                            0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
                                             0x25 => { i += 1; continue 's47; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                     // State 38, in `cordra_http`.
                                     's38: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 44; continue 'walk; }; }
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; state = 44; continue 'walk; }; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                             }
                                         }
                                     }
@@ -2649,27 +2649,27 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 42, in `pct_encoded`.
                 's42: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 49, in `pct_encoded`.
                     's49: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 52, in `pct_encoded`.
                         's52: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
                                     0x25 => { i += 1; continue 's42; },
-                                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 41, in `segment_nz`.
@@ -2678,21 +2678,21 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's42; },
-                                        0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                        0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's42; },
+                                        0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                     }
                                 }
                                 // State 39, in `cordra_http`.
                                 's39: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                            0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                         }
                                     }
                                     // State 46, in `query`.
@@ -2701,9 +2701,9 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                             }
                                         }
                                     }
@@ -2717,25 +2717,25 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 45, in `pct_encoded`.
                 's45: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 50, in `pct_encoded`.
                     's50: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 53, in `pct_encoded`.
                         's53: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's45; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 44, in `fragment`.
@@ -2744,8 +2744,8 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's45; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's45; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                     }
                                 }
                             }
@@ -2757,26 +2757,26 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 47, in `pct_encoded`.
                 's47: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 51, in `pct_encoded`.
                     's51: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 54, in `pct_encoded`.
                         's54: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
                                     0x25 => { i += 1; continue 's47; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 46, in `query`.
@@ -2785,19 +2785,19 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's47; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's47; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                                 // State 38, in `cordra_http`.
                                 's38: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                         }
                                     }
                                     // State 44, in `fragment`.
@@ -2806,8 +2806,8 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -2821,68 +2821,68 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 6, in `cordra_http`.
                 's6: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
                         match b {
-                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                         }
                     }
                     // State 8, in `cordra_http`.
                     's8: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
                             match b {
-                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                             }
                         }
                         // State 9, in `cordra_http`.
                         's9: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::Userinfo, i, b); i += 1; break; }; }
                                 match b {
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                    0x3a => { sink.enter(Label::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
-                                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                    0x3a => { sink.enter(Rule::Userinfo, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                 }
                             }
                             // State 10, in `userinfo`.
                             's10: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                                        0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
                                         0x3a => { i += 1; break; },
-                                        0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                        0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                     }
                                 }
                                 // State 15, in `userinfo`.
                                 's15: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
                                             0x30..=0x39 => i += 1,
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                         }
                                     }
                                     // State 12, in `userinfo`.
                                     's12: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                             }
                                         }
                                     }
@@ -2896,33 +2896,33 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 14, in `cordra_http`.
                 's14: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::Segment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                         }
                     }
                     // State 20, in `segment`.
                     's20: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Segment }) };
                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Segment }),
                             }
                         }
                         // State 27, in `cordra_http`.
                         's27: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                                 match b {
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                 }
                             }
                             // State 33, in `segment_nz`.
@@ -2931,11 +2931,11 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                                        0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                        0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                        0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                        0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                     }
                                 }
                             }
@@ -2947,59 +2947,59 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 17, in `pct_encoded`.
                 's17: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 24, in `pct_encoded`.
                     's24: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 31, in `pct_encoded`.
                         's31: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Rule::Userinfo, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's17; },
-                                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 12, in `userinfo`.
                             's12: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
-                                        0x40 => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's17; },
+                                        0x40 => { sink.enter(Rule::Authority, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                     }
                                 }
                                 // State 13, in `authority`.
                                 's13: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::RegName, i, b); i += 1; break; }; }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::RegName, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }),
                                         }
                                     }
                                     // State 18, in `reg_name`.
                                     's18: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                                                0x3a => { sink.enter(Label::Authority, i, b); i += 1; state = 25; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x3a => { sink.enter(Rule::Authority, i, b); i += 1; state = 25; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }),
                                             }
                                         }
                                     }
@@ -3013,63 +3013,63 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 10, in `userinfo`.
                 's10: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 1); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
-                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 11; continue 'walk; },
+                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
                             0x3a => { i += 1; break; },
-                            0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                            0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                         }
                     }
                     // State 15, in `userinfo`.
                     's15: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 5) != 0 { { i += 1; break; }; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                                0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
                                 0x30..=0x39 => i += 1,
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                             }
                         }
                         // State 12, in `userinfo`.
                         's12: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "userinfo" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }) };
                                 if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 2) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 2); continue; }
                                 match b {
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                    0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "userinfo" }),
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                    0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Userinfo }),
                                 }
                             }
                             // State 17, in `pct_encoded`.
                             's17: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 30) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 24, in `pct_encoded`.
                                 's24: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 33) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                         { i += 1; break; };
                                     }
                                     // State 31, in `pct_encoded`.
                                     's31: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Label::Userinfo, i, b); i += 1; continue 's12; }; }
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 13) != 0 { { sink.enter(Rule::Userinfo, i, b); i += 1; continue 's12; }; }
                                             match b {
                                                 0x25 => { i += 1; continue 's17; },
-                                                0x40 => { sink.enter(Label::Authority, i, b); i += 1; state = 13; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                0x40 => { sink.enter(Rule::Authority, i, b); i += 1; state = 13; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                             }
                                         }
                                     }
@@ -3083,11 +3083,11 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 36, in `cordra_http`.
                 's36: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                         }
                     }
                     // State 41, in `segment_nz`.
@@ -3096,47 +3096,47 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                             }
                         }
                         // State 42, in `pct_encoded`.
                         's42: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 49, in `pct_encoded`.
                             's49: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 52, in `pct_encoded`.
                                 's52: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; continue 's41; }; }
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; continue 's41; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                            0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
                                             0x25 => { i += 1; continue 's42; },
-                                            0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                     // State 39, in `cordra_http`.
                                     's39: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 46; continue 'walk; }; }
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Rule::Query, i, b); i += 1; state = 46; continue 'walk; }; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                             }
                                         }
                                     }
@@ -3150,45 +3150,45 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 18, in `reg_name`.
                 's18: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "reg_name" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 6) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 6); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
-                            0x3a => { sink.enter(Label::Authority, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "reg_name" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 14; continue 'walk; },
+                            0x3a => { sink.enter(Rule::Authority, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::RegName }),
                         }
                     }
                     // State 25, in `authority`.
                     's25: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }) };
                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
                             match b {
-                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }),
                             }
                         }
                         // State 14, in `cordra_http`.
                         's14: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::Segment, i, b); i += 1; break; }; }
                                 match b {
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                 }
                             }
                             // State 20, in `segment`.
                             's20: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Segment }) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                        0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 27; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 27; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Segment }),
                                     }
                                 }
                             }
@@ -3200,43 +3200,43 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 25, in `authority`.
                 's25: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "authority" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 10) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 10); continue; }
                         match b {
-                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }),
                         }
                     }
                     // State 14, in `cordra_http`.
                     's14: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Segment, i, b); i += 1; break; }; }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::Segment, i, b); i += 1; break; }; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 22; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                             }
                         }
                         // State 20, in `segment`.
                         's20: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Segment }) };
                                 if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
                                 match b {
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Segment }),
                                 }
                             }
                             // State 27, in `cordra_http`.
                             's27: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; state = 33; continue 'walk; }; }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; state = 33; continue 'walk; }; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                     }
                                 }
                             }
@@ -3248,22 +3248,22 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 20, in `segment`.
                 's20: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Segment }) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 7) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 7); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Segment }),
                         }
                     }
                     // State 27, in `cordra_http`.
                     's27: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                             }
                         }
                         // State 33, in `segment_nz`.
@@ -3272,22 +3272,22 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                                    0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                    0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                 }
                             }
                             // State 39, in `cordra_http`.
                             's39: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 46; continue 'walk; }; }
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Rule::Query, i, b); i += 1; state = 46; continue 'walk; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                        0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                     }
                                 }
                             }
@@ -3299,11 +3299,11 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 27, in `cordra_http`.
                 's27: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                         }
                     }
                     // State 33, in `segment_nz`.
@@ -3312,22 +3312,22 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                                0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                                0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                                0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                                0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                             }
                         }
                         // State 39, in `cordra_http`.
                         's39: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                    0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                 }
                             }
                             // State 46, in `query`.
@@ -3336,9 +3336,9 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                             }
@@ -3350,22 +3350,22 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                 // State 29, in `segment_nz`.
                 's29: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 12); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
-                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 30; continue 'walk; },
+                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                         }
                     }
                     // State 36, in `cordra_http`.
                     's36: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; break; }; }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 17) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; break; }; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 42; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                             }
                         }
                         // State 41, in `segment_nz`.
@@ -3374,36 +3374,36 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                    0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                                    0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                    0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                                 }
                             }
                             // State 42, in `pct_encoded`.
                             's42: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 49, in `pct_encoded`.
                                 's49: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                         { i += 1; break; };
                                     }
                                     // State 52, in `pct_encoded`.
                                     's52: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; continue 's41; }; }
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; continue 's41; }; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
                                                 0x25 => { i += 1; continue 's42; },
-                                                0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                             }
                                         }
                                     }
@@ -3420,22 +3420,22 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 15) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 15); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
-                            0x2f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
-                            0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 34; continue 'walk; },
+                            0x2f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 36; continue 'walk; },
+                            0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                         }
                     }
                     // State 39, in `cordra_http`.
                     's39: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                             match b {
-                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                             }
                         }
                         // State 46, in `query`.
@@ -3444,34 +3444,34 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                 }
                             }
                             // State 47, in `pct_encoded`.
                             's47: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 51, in `pct_encoded`.
                                 's51: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                         { i += 1; break; };
                                     }
                                     // State 54, in `pct_encoded`.
                                     's54: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's46; }; }
+                                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's46; }; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
                                                 0x25 => { i += 1; continue 's47; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                             }
                                         }
                                     }
@@ -3488,47 +3488,47 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 20) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 20); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "segment_nz" }),
+                            0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 39; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::SegmentNz }),
                         }
                     }
                     // State 42, in `pct_encoded`.
                     's42: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 40) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 49, in `pct_encoded`.
                         's49: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 43) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 52, in `pct_encoded`.
                             's52: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Label::SegmentNz, i, b); i += 1; continue 's41; }; }
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 25) != 0 { { sink.enter(Rule::SegmentNz, i, b); i += 1; continue 's41; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                        0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
                                         0x25 => { i += 1; continue 's42; },
-                                        0x3f => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        0x3f => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                                 // State 39, in `cordra_http`.
                                 's39: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 19) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                            0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                         }
                                     }
                                     // State 46, in `query`.
@@ -3537,9 +3537,9 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                                0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 47; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                             }
                                         }
                                     }
@@ -3556,32 +3556,32 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                         }
                     }
                     // State 45, in `pct_encoded`.
                     's45: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 41) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 50, in `pct_encoded`.
                         's50: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 44) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 53, in `pct_encoded`.
                             's53: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's44; }; }
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 26) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's44; }; }
                                     match b {
                                         0x25 => { i += 1; continue 's45; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                             }
@@ -3596,44 +3596,44 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 23) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 23); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; state = 38; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                         }
                     }
                     // State 47, in `pct_encoded`.
                     's47: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 42) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 51, in `pct_encoded`.
                         's51: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 45) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 54, in `pct_encoded`.
                             's54: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's46; }; }
+                                    if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 27) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's46; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::CordraHttp, i, b); i += 1; break; },
+                                        0x23 => { sink.enter(Rule::CordraHttp, i, b); i += 1; break; },
                                         0x25 => { i += 1; continue 's47; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                                 // State 38, in `cordra_http`.
                                 's38: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 18) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "cordra_http" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::CordraHttp }),
                                         }
                                     }
                                     // State 44, in `fragment`.
@@ -3642,8 +3642,8 @@ pub(crate) fn scan_cordra_http<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_CORDRA_HTTP[usize::from(b)] & (1 << 22) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_CORDRA_HTTP, 1 << 22); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 45; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }

@@ -2,11 +2,11 @@
 // and run `cargo run -p handle-id-codegen`.
 
 #[allow(unused_imports)]
-use super::Label;
+use super::Rule;
 
 /// The validator of rule `hdl_host_form` in `grammar/forms.pest`: 8 states, 7 byte classes.
 pub(crate) static HDL_HOST_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "hdl_host_form",
+    rule: Rule::HdlHostForm,
     walk: run_hdl_host_form,
     classes: &CLASSES_HDL_HOST_FORM,
     start: 1,
@@ -23,7 +23,7 @@ pub(crate) static HDL_HOST_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0],
-    label_names: &["hdl_host_form"],
+    label_names: &[Rule::HdlHostForm],
 };
 
 /// The byte classes of rule `hdl_host_form`.
@@ -55,7 +55,7 @@ pub(crate) fn run_hdl_host_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
 
 /// The validator of rule `hdl_host_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_host_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_hdl_host_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -64,55 +64,55 @@ pub(crate) fn scan_hdl_host_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 1, in `hdl_host_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }) };
                         match b {
-                            0x48 | 0x68 => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                            0x48 | 0x68 => { sink.enter(Rule::HdlHostForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }),
                         }
                     }
                     // State 2, in `hdl_host_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }) };
                             match b {
-                                0x44 | 0x64 => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                0x44 | 0x64 => { sink.enter(Rule::HdlHostForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }),
                             }
                         }
                         // State 3, in `hdl_host_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }) };
                                 match b {
-                                    0x4c | 0x6c => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                    0x4c | 0x6c => { sink.enter(Rule::HdlHostForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }),
                                 }
                             }
                             // State 4, in `hdl_host_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                        0x3a => { sink.enter(Rule::HdlHostForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }),
                                     }
                                 }
                                 // State 5, in `hdl_host_form`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }) };
                                         match b {
-                                            0x2f => { sink.enter(Label::HdlHostForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                            0x2f => { sink.enter(Rule::HdlHostForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }),
                                         }
                                     }
                                     // State 6, in `hdl_host_form`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }) };
                                             match b {
-                                                0x2f => { sink.enter(Label::HdlHostForm, i, b); return Ok(i + 1) },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host_form" }),
+                                                0x2f => { sink.enter(Rule::HdlHostForm, i, b); return Ok(i + 1) },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHostForm }),
                                             }
                                         }
                                     }
@@ -129,7 +129,7 @@ pub(crate) fn scan_hdl_host_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
 
 /// The validator of rule `hdl_form` in `grammar/forms.pest`: 6 states, 6 byte classes.
 pub(crate) static HDL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "hdl_form",
+    rule: Rule::HdlForm,
     walk: run_hdl_form,
     classes: &CLASSES_HDL_FORM,
     start: 1,
@@ -144,7 +144,7 @@ pub(crate) static HDL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0],
-    label_names: &["hdl_form"],
+    label_names: &[Rule::HdlForm],
 };
 
 /// The byte classes of rule `hdl_form`.
@@ -176,7 +176,7 @@ pub(crate) fn run_hdl_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
 
 /// The validator of rule `hdl_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_hdl_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -185,37 +185,37 @@ pub(crate) fn scan_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 1, in `hdl_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlForm }) };
                         match b {
-                            0x48 | 0x68 => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                            0x48 | 0x68 => { sink.enter(Rule::HdlForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlForm }),
                         }
                     }
                     // State 2, in `hdl_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlForm }) };
                             match b {
-                                0x44 | 0x64 => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                                0x44 | 0x64 => { sink.enter(Rule::HdlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlForm }),
                             }
                         }
                         // State 3, in `hdl_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlForm }) };
                                 match b {
-                                    0x4c | 0x6c => { sink.enter(Label::HdlForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                                    0x4c | 0x6c => { sink.enter(Rule::HdlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlForm }),
                                 }
                             }
                             // State 4, in `hdl_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlForm }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::HdlForm, i, b); return Ok(i + 1) },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_form" }),
+                                        0x3a => { sink.enter(Rule::HdlForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlForm }),
                                     }
                                 }
                             }
@@ -230,7 +230,7 @@ pub(crate) fn scan_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
 
 /// The validator of rule `info_hdl_form` in `grammar/forms.pest`: 11 states, 11 byte classes.
 pub(crate) static INFO_HDL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "info_hdl_form",
+    rule: Rule::InfoHdlForm,
     walk: run_info_hdl_form,
     classes: &CLASSES_INFO_HDL_FORM,
     start: 1,
@@ -250,7 +250,7 @@ pub(crate) static INFO_HDL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    label_names: &["info_hdl_form"],
+    label_names: &[Rule::InfoHdlForm],
 };
 
 /// The byte classes of rule `info_hdl_form`.
@@ -282,7 +282,7 @@ pub(crate) fn run_info_hdl_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
 
 /// The validator of rule `info_hdl_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_info_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_info_hdl_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -291,82 +291,82 @@ pub(crate) fn scan_info_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 1, in `info_hdl_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }) };
                         match b {
-                            0x49 | 0x69 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                            0x49 | 0x69 => { sink.enter(Rule::InfoHdlForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }),
                         }
                     }
                     // State 2, in `info_hdl_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }) };
                             match b {
-                                0x4e | 0x6e => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                0x4e | 0x6e => { sink.enter(Rule::InfoHdlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }),
                             }
                         }
                         // State 3, in `info_hdl_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }) };
                                 match b {
-                                    0x46 | 0x66 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                    0x46 | 0x66 => { sink.enter(Rule::InfoHdlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }),
                                 }
                             }
                             // State 4, in `info_hdl_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }) };
                                     match b {
-                                        0x4f | 0x6f => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                        0x4f | 0x6f => { sink.enter(Rule::InfoHdlForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }),
                                     }
                                 }
                                 // State 5, in `info_hdl_form`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }) };
                                         match b {
-                                            0x3a => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                            0x3a => { sink.enter(Rule::InfoHdlForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }),
                                         }
                                     }
                                     // State 6, in `info_hdl_form`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }) };
                                             match b {
-                                                0x48 | 0x68 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                                0x48 | 0x68 => { sink.enter(Rule::InfoHdlForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }),
                                             }
                                         }
                                         // State 7, in `info_hdl_form`.
                                         's7: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }) };
                                                 match b {
-                                                    0x44 | 0x64 => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                                    0x44 | 0x64 => { sink.enter(Rule::InfoHdlForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }),
                                                 }
                                             }
                                             // State 8, in `info_hdl_form`.
                                             's8: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }) };
                                                     match b {
-                                                        0x4c | 0x6c => { sink.enter(Label::InfoHdlForm, i, b); i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                                        0x4c | 0x6c => { sink.enter(Rule::InfoHdlForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }),
                                                     }
                                                 }
                                                 // State 9, in `info_hdl_form`.
                                                 's9: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }) };
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }) };
                                                         match b {
-                                                            0x2f => { sink.enter(Label::InfoHdlForm, i, b); return Ok(i + 1) },
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_hdl_form" }),
+                                                            0x2f => { sink.enter(Rule::InfoHdlForm, i, b); return Ok(i + 1) },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoHdlForm }),
                                                         }
                                                     }
                                                 }
@@ -386,7 +386,7 @@ pub(crate) fn scan_info_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
 
 /// The validator of rule `info_doi_form` in `grammar/forms.pest`: 11 states, 9 byte classes.
 pub(crate) static INFO_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "info_doi_form",
+    rule: Rule::InfoDoiForm,
     walk: run_info_doi_form,
     classes: &CLASSES_INFO_DOI_FORM,
     start: 1,
@@ -406,7 +406,7 @@ pub(crate) static INFO_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    label_names: &["info_doi_form"],
+    label_names: &[Rule::InfoDoiForm],
 };
 
 /// The byte classes of rule `info_doi_form`.
@@ -438,7 +438,7 @@ pub(crate) fn run_info_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
 
 /// The validator of rule `info_doi_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_info_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_info_doi_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -447,82 +447,82 @@ pub(crate) fn scan_info_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 1, in `info_doi_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }) };
                         match b {
-                            0x49 | 0x69 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                            0x49 | 0x69 => { sink.enter(Rule::InfoDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }),
                         }
                     }
                     // State 2, in `info_doi_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }) };
                             match b {
-                                0x4e | 0x6e => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                0x4e | 0x6e => { sink.enter(Rule::InfoDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }),
                             }
                         }
                         // State 3, in `info_doi_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }) };
                                 match b {
-                                    0x46 | 0x66 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                    0x46 | 0x66 => { sink.enter(Rule::InfoDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }),
                                 }
                             }
                             // State 4, in `info_doi_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }) };
                                     match b {
-                                        0x4f | 0x6f => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                        0x4f | 0x6f => { sink.enter(Rule::InfoDoiForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }),
                                     }
                                 }
                                 // State 5, in `info_doi_form`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }) };
                                         match b {
-                                            0x3a => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                            0x3a => { sink.enter(Rule::InfoDoiForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }),
                                         }
                                     }
                                     // State 6, in `info_doi_form`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }) };
                                             match b {
-                                                0x44 | 0x64 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                                0x44 | 0x64 => { sink.enter(Rule::InfoDoiForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }),
                                             }
                                         }
                                         // State 7, in `info_doi_form`.
                                         's7: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }) };
                                                 match b {
-                                                    0x4f | 0x6f => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                                    0x4f | 0x6f => { sink.enter(Rule::InfoDoiForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }),
                                                 }
                                             }
                                             // State 8, in `info_doi_form`.
                                             's8: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }) };
                                                     match b {
-                                                        0x49 | 0x69 => { sink.enter(Label::InfoDoiForm, i, b); i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                                        0x49 | 0x69 => { sink.enter(Rule::InfoDoiForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }),
                                                     }
                                                 }
                                                 // State 9, in `info_doi_form`.
                                                 's9: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }) };
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }) };
                                                         match b {
-                                                            0x2f => { sink.enter(Label::InfoDoiForm, i, b); return Ok(i + 1) },
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_doi_form" }),
+                                                            0x2f => { sink.enter(Rule::InfoDoiForm, i, b); return Ok(i + 1) },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoDoiForm }),
                                                         }
                                                     }
                                                 }
@@ -542,7 +542,7 @@ pub(crate) fn scan_info_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
 
 /// The validator of rule `doi_form` in `grammar/forms.pest`: 6 states, 6 byte classes.
 pub(crate) static DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "doi_form",
+    rule: Rule::DoiForm,
     walk: run_doi_form,
     classes: &CLASSES_DOI_FORM,
     start: 1,
@@ -557,7 +557,7 @@ pub(crate) static DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0],
-    label_names: &["doi_form"],
+    label_names: &[Rule::DoiForm],
 };
 
 /// The byte classes of rule `doi_form`.
@@ -589,7 +589,7 @@ pub(crate) fn run_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
 
 /// The validator of rule `doi_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_doi_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -598,37 +598,37 @@ pub(crate) fn scan_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 1, in `doi_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiForm }) };
                         match b {
-                            0x44 | 0x64 => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                            0x44 | 0x64 => { sink.enter(Rule::DoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::DoiForm }),
                         }
                     }
                     // State 2, in `doi_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiForm }) };
                             match b {
-                                0x4f | 0x6f => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                                0x4f | 0x6f => { sink.enter(Rule::DoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::DoiForm }),
                             }
                         }
                         // State 3, in `doi_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiForm }) };
                                 match b {
-                                    0x49 | 0x69 => { sink.enter(Label::DoiForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                                    0x49 | 0x69 => { sink.enter(Rule::DoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::DoiForm }),
                                 }
                             }
                             // State 4, in `doi_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiForm }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::DoiForm, i, b); return Ok(i + 1) },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "doi_form" }),
+                                        0x3a => { sink.enter(Rule::DoiForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::DoiForm }),
                                     }
                                 }
                             }
@@ -643,7 +643,7 @@ pub(crate) fn scan_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
 
 /// The validator of rule `urn_hdl_form` in `grammar/forms.pest`: 10 states, 9 byte classes.
 pub(crate) static URN_HDL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "urn_hdl_form",
+    rule: Rule::UrnHdlForm,
     walk: run_urn_hdl_form,
     classes: &CLASSES_URN_HDL_FORM,
     start: 1,
@@ -662,7 +662,7 @@ pub(crate) static URN_HDL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    label_names: &["urn_hdl_form"],
+    label_names: &[Rule::UrnHdlForm],
 };
 
 /// The byte classes of rule `urn_hdl_form`.
@@ -694,7 +694,7 @@ pub(crate) fn run_urn_hdl_form(input: &[u8]) -> Result<usize, crate::dfa::Reject
 
 /// The validator of rule `urn_hdl_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_urn_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_urn_hdl_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -703,73 +703,73 @@ pub(crate) fn scan_urn_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: 
                 // State 1, in `urn_hdl_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }) };
                         match b {
-                            0x55 | 0x75 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                            0x55 | 0x75 => { sink.enter(Rule::UrnHdlForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }),
                         }
                     }
                     // State 2, in `urn_hdl_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }) };
                             match b {
-                                0x52 | 0x72 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                0x52 | 0x72 => { sink.enter(Rule::UrnHdlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }),
                             }
                         }
                         // State 3, in `urn_hdl_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }) };
                                 match b {
-                                    0x4e | 0x6e => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                    0x4e | 0x6e => { sink.enter(Rule::UrnHdlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }),
                                 }
                             }
                             // State 4, in `urn_hdl_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                        0x3a => { sink.enter(Rule::UrnHdlForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }),
                                     }
                                 }
                                 // State 5, in `urn_hdl_form`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }) };
                                         match b {
-                                            0x48 | 0x68 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                            0x48 | 0x68 => { sink.enter(Rule::UrnHdlForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }),
                                         }
                                     }
                                     // State 6, in `urn_hdl_form`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }) };
                                             match b {
-                                                0x44 | 0x64 => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                                0x44 | 0x64 => { sink.enter(Rule::UrnHdlForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }),
                                             }
                                         }
                                         // State 7, in `urn_hdl_form`.
                                         's7: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }) };
                                                 match b {
-                                                    0x4c | 0x6c => { sink.enter(Label::UrnHdlForm, i, b); i += 1; break; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                                    0x4c | 0x6c => { sink.enter(Rule::UrnHdlForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }),
                                                 }
                                             }
                                             // State 8, in `urn_hdl_form`.
                                             's8: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }) };
                                                     match b {
-                                                        0x3a => { sink.enter(Label::UrnHdlForm, i, b); return Ok(i + 1) },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_hdl_form" }),
+                                                        0x3a => { sink.enter(Rule::UrnHdlForm, i, b); return Ok(i + 1) },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnHdlForm }),
                                                     }
                                                 }
                                             }
@@ -788,7 +788,7 @@ pub(crate) fn scan_urn_hdl_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: 
 
 /// The validator of rule `urn_doi_form` in `grammar/forms.pest`: 10 states, 9 byte classes.
 pub(crate) static URN_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "urn_doi_form",
+    rule: Rule::UrnDoiForm,
     walk: run_urn_doi_form,
     classes: &CLASSES_URN_DOI_FORM,
     start: 1,
@@ -807,7 +807,7 @@ pub(crate) static URN_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    label_names: &["urn_doi_form"],
+    label_names: &[Rule::UrnDoiForm],
 };
 
 /// The byte classes of rule `urn_doi_form`.
@@ -839,7 +839,7 @@ pub(crate) fn run_urn_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Reject
 
 /// The validator of rule `urn_doi_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_urn_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_urn_doi_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -848,73 +848,73 @@ pub(crate) fn scan_urn_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: 
                 // State 1, in `urn_doi_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }) };
                         match b {
-                            0x55 | 0x75 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                            0x55 | 0x75 => { sink.enter(Rule::UrnDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }),
                         }
                     }
                     // State 2, in `urn_doi_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }) };
                             match b {
-                                0x52 | 0x72 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                0x52 | 0x72 => { sink.enter(Rule::UrnDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }),
                             }
                         }
                         // State 3, in `urn_doi_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }) };
                                 match b {
-                                    0x4e | 0x6e => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                    0x4e | 0x6e => { sink.enter(Rule::UrnDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }),
                                 }
                             }
                             // State 4, in `urn_doi_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                        0x3a => { sink.enter(Rule::UrnDoiForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }),
                                     }
                                 }
                                 // State 5, in `urn_doi_form`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }) };
                                         match b {
-                                            0x44 | 0x64 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                            0x44 | 0x64 => { sink.enter(Rule::UrnDoiForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }),
                                         }
                                     }
                                     // State 6, in `urn_doi_form`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }) };
                                             match b {
-                                                0x4f | 0x6f => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                                0x4f | 0x6f => { sink.enter(Rule::UrnDoiForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }),
                                             }
                                         }
                                         // State 7, in `urn_doi_form`.
                                         's7: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }) };
                                                 match b {
-                                                    0x49 | 0x69 => { sink.enter(Label::UrnDoiForm, i, b); i += 1; break; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                                    0x49 | 0x69 => { sink.enter(Rule::UrnDoiForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }),
                                                 }
                                             }
                                             // State 8, in `urn_doi_form`.
                                             's8: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }) };
                                                     match b {
-                                                        0x3a => { sink.enter(Label::UrnDoiForm, i, b); return Ok(i + 1) },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_doi_form" }),
+                                                        0x3a => { sink.enter(Rule::UrnDoiForm, i, b); return Ok(i + 1) },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnDoiForm }),
                                                     }
                                                 }
                                             }
@@ -933,7 +933,7 @@ pub(crate) fn scan_urn_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: 
 
 /// The validator of rule `http_form` in `grammar/forms.pest`: 8 states, 7 byte classes.
 pub(crate) static HTTP_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "http_form",
+    rule: Rule::HttpForm,
     walk: run_http_form,
     classes: &CLASSES_HTTP_FORM,
     start: 1,
@@ -950,7 +950,7 @@ pub(crate) static HTTP_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, true, false],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0],
-    label_names: &["http_form"],
+    label_names: &[Rule::HttpForm],
 };
 
 /// The byte classes of rule `http_form`.
@@ -982,7 +982,7 @@ pub(crate) fn run_http_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
 
 /// The validator of rule `http_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_http_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_http_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -991,56 +991,56 @@ pub(crate) fn scan_http_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mu
                 // State 1, in `http_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }) };
                         match b {
-                            0x48 | 0x68 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                            0x48 | 0x68 => { sink.enter(Rule::HttpForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }),
                         }
                     }
                     // State 2, in `http_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }) };
                             match b {
-                                0x54 | 0x74 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                0x54 | 0x74 => { sink.enter(Rule::HttpForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }),
                             }
                         }
                         // State 3, in `http_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }) };
                                 match b {
-                                    0x54 | 0x74 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                    0x54 | 0x74 => { sink.enter(Rule::HttpForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }),
                                 }
                             }
                             // State 4, in `http_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }) };
                                     match b {
-                                        0x50 | 0x70 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                        0x50 | 0x70 => { sink.enter(Rule::HttpForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }),
                                     }
                                 }
                                 // State 5, in `http_form`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }) };
                                         match b {
-                                            0x3a => { sink.enter(Label::HttpForm, i, b); return Ok(i + 1) },
-                                            0x53 | 0x73 => { sink.enter(Label::HttpForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                            0x3a => { sink.enter(Rule::HttpForm, i, b); return Ok(i + 1) },
+                                            0x53 | 0x73 => { sink.enter(Rule::HttpForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }),
                                         }
                                     }
                                     // State 7, in `http_form`.
                                     's7: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }) };
                                             match b {
-                                                0x3a => { sink.enter(Label::HttpForm, i, b); return Ok(i + 1) },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_form" }),
+                                                0x3a => { sink.enter(Rule::HttpForm, i, b); return Ok(i + 1) },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpForm }),
                                             }
                                         }
                                     }
@@ -1057,7 +1057,7 @@ pub(crate) fn scan_http_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mu
 
 /// The validator of rule `info_other_form` in `grammar/forms.pest`: 7 states, 7 byte classes.
 pub(crate) static INFO_OTHER_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "info_other_form",
+    rule: Rule::InfoOtherForm,
     walk: run_info_other_form,
     classes: &CLASSES_INFO_OTHER_FORM,
     start: 1,
@@ -1073,7 +1073,7 @@ pub(crate) static INFO_OTHER_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0],
-    label_names: &["info_other_form"],
+    label_names: &[Rule::InfoOtherForm],
 };
 
 /// The byte classes of rule `info_other_form`.
@@ -1105,7 +1105,7 @@ pub(crate) fn run_info_other_form(input: &[u8]) -> Result<usize, crate::dfa::Rej
 
 /// The validator of rule `info_other_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_info_other_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_info_other_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1114,46 +1114,46 @@ pub(crate) fn scan_info_other_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 1, in `info_other_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoOtherForm }) };
                         match b {
-                            0x49 | 0x69 => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                            0x49 | 0x69 => { sink.enter(Rule::InfoOtherForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoOtherForm }),
                         }
                     }
                     // State 2, in `info_other_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoOtherForm }) };
                             match b {
-                                0x4e | 0x6e => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                                0x4e | 0x6e => { sink.enter(Rule::InfoOtherForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoOtherForm }),
                             }
                         }
                         // State 3, in `info_other_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoOtherForm }) };
                                 match b {
-                                    0x46 | 0x66 => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                                    0x46 | 0x66 => { sink.enter(Rule::InfoOtherForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoOtherForm }),
                                 }
                             }
                             // State 4, in `info_other_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoOtherForm }) };
                                     match b {
-                                        0x4f | 0x6f => { sink.enter(Label::InfoOtherForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                                        0x4f | 0x6f => { sink.enter(Rule::InfoOtherForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoOtherForm }),
                                     }
                                 }
                                 // State 5, in `info_other_form`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoOtherForm }) };
                                         match b {
-                                            0x3a => { sink.enter(Label::InfoOtherForm, i, b); return Ok(i + 1) },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_other_form" }),
+                                            0x3a => { sink.enter(Rule::InfoOtherForm, i, b); return Ok(i + 1) },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoOtherForm }),
                                         }
                                     }
                                 }
@@ -1169,7 +1169,7 @@ pub(crate) fn scan_info_other_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
 
 /// The validator of rule `urn_other_form` in `grammar/forms.pest`: 6 states, 6 byte classes.
 pub(crate) static URN_OTHER_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "urn_other_form",
+    rule: Rule::UrnOtherForm,
     walk: run_urn_other_form,
     classes: &CLASSES_URN_OTHER_FORM,
     start: 1,
@@ -1184,7 +1184,7 @@ pub(crate) static URN_OTHER_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0],
-    label_names: &["urn_other_form"],
+    label_names: &[Rule::UrnOtherForm],
 };
 
 /// The byte classes of rule `urn_other_form`.
@@ -1216,7 +1216,7 @@ pub(crate) fn run_urn_other_form(input: &[u8]) -> Result<usize, crate::dfa::Reje
 
 /// The validator of rule `urn_other_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_urn_other_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_urn_other_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1225,37 +1225,37 @@ pub(crate) fn scan_urn_other_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 1, in `urn_other_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnOtherForm }) };
                         match b {
-                            0x55 | 0x75 => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                            0x55 | 0x75 => { sink.enter(Rule::UrnOtherForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnOtherForm }),
                         }
                     }
                     // State 2, in `urn_other_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnOtherForm }) };
                             match b {
-                                0x52 | 0x72 => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                                0x52 | 0x72 => { sink.enter(Rule::UrnOtherForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnOtherForm }),
                             }
                         }
                         // State 3, in `urn_other_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnOtherForm }) };
                                 match b {
-                                    0x4e | 0x6e => { sink.enter(Label::UrnOtherForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                                    0x4e | 0x6e => { sink.enter(Rule::UrnOtherForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnOtherForm }),
                                 }
                             }
                             // State 4, in `urn_other_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrnOtherForm }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::UrnOtherForm, i, b); return Ok(i + 1) },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "urn_other_form" }),
+                                        0x3a => { sink.enter(Rule::UrnOtherForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrnOtherForm }),
                                     }
                                 }
                             }
@@ -1270,7 +1270,7 @@ pub(crate) fn scan_urn_other_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink
 
 /// The validator of rule `other_url_form` in `grammar/forms.pest`: 6 states, 6 byte classes.
 pub(crate) static OTHER_URL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "other_url_form",
+    rule: Rule::OtherUrlForm,
     walk: run_other_url_form,
     classes: &CLASSES_OTHER_URL_FORM,
     start: 1,
@@ -1285,7 +1285,7 @@ pub(crate) static OTHER_URL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0],
-    label_names: &["other_url_form"],
+    label_names: &[Rule::OtherUrlForm],
 };
 
 /// The byte classes of rule `other_url_form`.
@@ -1337,7 +1337,7 @@ static SETS_OTHER_URL_FORM: [u8; 256] = [
 
 /// The validator of rule `other_url_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_other_url_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_other_url_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1346,36 +1346,36 @@ pub(crate) fn scan_other_url_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 1, in `other_url_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
-                        if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) }
-                        { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::OtherUrlForm }) };
+                        if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::OtherUrlForm }) }
+                        { sink.enter(Rule::OtherUrlForm, i, b); i += 1; break; };
                     }
                     // State 2, in `other_url_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::OtherUrlForm }) };
                             if SETS_OTHER_URL_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_OTHER_URL_FORM, 1 << 0); continue; }
                             match b {
-                                0x3a => { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
+                                0x3a => { sink.enter(Rule::OtherUrlForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::OtherUrlForm }),
                             }
                         }
                         // State 3, in `other_url_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::OtherUrlForm }) };
                                 match b {
-                                    0x2f => { sink.enter(Label::OtherUrlForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
+                                    0x2f => { sink.enter(Rule::OtherUrlForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::OtherUrlForm }),
                                 }
                             }
                             // State 4, in `other_url_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::OtherUrlForm }) };
                                     match b {
-                                        0x2f => { sink.enter(Label::OtherUrlForm, i, b); return Ok(i + 1) },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "other_url_form" }),
+                                        0x2f => { sink.enter(Rule::OtherUrlForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::OtherUrlForm }),
                                     }
                                 }
                             }
@@ -1390,7 +1390,7 @@ pub(crate) fn scan_other_url_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink
 
 /// The validator of rule `label_form` in `grammar/forms.pest`: 12 states, 10 byte classes.
 pub(crate) static LABEL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "label_form",
+    rule: Rule::LabelForm,
     walk: run_label_form,
     classes: &CLASSES_LABEL_FORM,
     start: 1,
@@ -1411,7 +1411,7 @@ pub(crate) static LABEL_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, true, true, true, false],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0],
-    label_names: &["label_form", "label_space"],
+    label_names: &[Rule::LabelForm, Rule::LabelSpace],
 };
 
 /// The byte classes of rule `label_form`.
@@ -1443,7 +1443,7 @@ pub(crate) fn run_label_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> 
 
 /// The validator of rule `label_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_label_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_label_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1452,39 +1452,39 @@ pub(crate) fn scan_label_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &m
                 // State 1, in `label_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }) };
                         match CLASSES_LABEL_FORM[usize::from(b)] {
-                            4 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                            5 => { sink.enter(Label::LabelForm, i, b); i += 1; state = 3; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                            4 => { sink.enter(Rule::LabelForm, i, b); i += 1; break; },
+                            5 => { sink.enter(Rule::LabelForm, i, b); i += 1; state = 3; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }),
                         }
                     }
                     // State 2, in `label_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }) };
                             match b {
-                                0x4f | 0x6f => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                0x4f | 0x6f => { sink.enter(Rule::LabelForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }),
                             }
                         }
                         // State 4, in `label_form`.
                         's4: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }) };
                                 match b {
-                                    0x49 | 0x69 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                    0x49 | 0x69 => { sink.enter(Rule::LabelForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }),
                                 }
                             }
                             // State 6, in `label_form`.
                             's6: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }) };
                                     match b {
-                                        0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
-                                        0x2e | 0x3a => { sink.enter(Label::LabelForm, i, b); return Ok(i + 1) },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                        0x09 | 0x20 => { sink.enter(Rule::LabelSpace, i, b); return Ok(i + 1) },
+                                        0x2e | 0x3a => { sink.enter(Rule::LabelForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }),
                                     }
                                 }
                             }
@@ -1496,38 +1496,38 @@ pub(crate) fn scan_label_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &m
                 // State 3, in `label_form`.
                 's3: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }) };
                         match b {
-                            0x44 | 0x64 => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                            0x44 | 0x64 => { sink.enter(Rule::LabelForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }),
                         }
                     }
                     // State 5, in `label_form`.
                     's5: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }) };
                             match b {
-                                0x4c | 0x6c => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                0x4c | 0x6c => { sink.enter(Rule::LabelForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }),
                             }
                         }
                         // State 7, in `label_form`.
                         's7: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }) };
                                 match b {
-                                    0x3a => { sink.enter(Label::LabelForm, i, b); i += 1; break; },
-                                    0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                    0x3a => { sink.enter(Rule::LabelForm, i, b); i += 1; break; },
+                                    0x09 | 0x20 => { sink.enter(Rule::LabelSpace, i, b); return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }),
                                 }
                             }
                             // State 11, in `label_form`.
                             's11: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "label_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }) };
                                     match b {
-                                        0x09 | 0x20 => { sink.enter(Label::LabelSpace, i, b); return Ok(i + 1) },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "label_form" }),
+                                        0x09 | 0x20 => { sink.enter(Rule::LabelSpace, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::LabelForm }),
                                     }
                                 }
                             }
@@ -1542,7 +1542,7 @@ pub(crate) fn scan_label_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &m
 
 /// The validator of rule `bare_doi_form` in `grammar/forms.pest`: 14 states, 11 byte classes.
 pub(crate) static BARE_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "bare_doi_form",
+    rule: Rule::BareDoiForm,
     walk: run_bare_doi_form,
     classes: &CLASSES_BARE_DOI_FORM,
     start: 1,
@@ -1565,7 +1565,7 @@ pub(crate) static BARE_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    label_names: &["bare_doi_form"],
+    label_names: &[Rule::BareDoiForm],
 };
 
 /// The byte classes of rule `bare_doi_form`.
@@ -1617,7 +1617,7 @@ static SETS_BARE_DOI_FORM: [u16; 256] = [
 
 /// The validator of rule `bare_doi_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1626,78 +1626,78 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 1, in `bare_doi_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
                         match b {
-                            0x31 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                            0x31 => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                         }
                     }
                     // State 2, in `bare_doi_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
                             match b {
-                                0x30 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                0x30 => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                             }
                         }
                         // State 3, in `bare_doi_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
                                 match b {
-                                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                    0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                                 }
                             }
                             // State 4, in `bare_doi_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; break; }; }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; }; }
                                     match b {
-                                        0x39 => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 6; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                        0x39 => { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 6; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                                     }
                                 }
                                 // State 5, in `bare_doi_form`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 5) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                                        { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 5) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                        { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
                                     }
                                     // State 7, in `bare_doi_form`.
                                     's7: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                                            { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                            { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
                                         }
                                         // State 9, in `bare_doi_form`.
                                         's9: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                                                { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                                { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
                                             }
                                             // State 11, in `bare_doi_form`.
                                             's11: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
                                                     if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                                                     match b {
-                                                        0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
-                                                        0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                                        0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; continue 's9; },
+                                                        0x2f => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                                                     }
                                                 }
                                                 // State 12, in `bare_doi_form`.
                                                 's12: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                                                        { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                                        { sink.enter(Rule::BareDoiForm, i, b); return Ok(i + 1) };
                                                     }
                                                 }
                                             }
@@ -1713,50 +1713,50 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 6, in `bare_doi_form`.
                 's6: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 7; continue 'walk; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) != 0 { { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 7; continue 'walk; }; }
                         match b {
-                            0x37 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                            0x37 => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                         }
                     }
                     // State 8, in `bare_doi_form`.
                     's8: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; }; }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; }; }
                             match b {
-                                0x38..=0x39 => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                0x38..=0x39 => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                             }
                         }
                         // State 10, in `bare_doi_form`.
                         's10: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::BareDoiForm, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; }; }
                                 match b {
-                                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                    0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                                 }
                             }
                             // State 11, in `bare_doi_form`.
                             's11: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
                                     if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                                     match b {
-                                        0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
-                                        0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                        0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
+                                        0x2f => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                                     }
                                 }
                                 // State 12, in `bare_doi_form`.
                                 's12: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                                        { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                        { sink.enter(Rule::BareDoiForm, i, b); return Ok(i + 1) };
                                     }
                                 }
                             }
@@ -1768,34 +1768,34 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 7, in `bare_doi_form`.
                 's7: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                        { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                        { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
                     }
                     // State 9, in `bare_doi_form`.
                     's9: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                            { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                            { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
                         }
                         // State 11, in `bare_doi_form`.
                         's11: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
                                 if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                                 match b {
-                                    0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
-                                    0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                    0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; continue 's9; },
+                                    0x2f => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                                 }
                             }
                             // State 12, in `bare_doi_form`.
                             's12: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                                    { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                    { sink.enter(Rule::BareDoiForm, i, b); return Ok(i + 1) };
                                 }
                             }
                         }
@@ -1806,27 +1806,27 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 9, in `bare_doi_form`.
                 's9: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                        { sink.enter(Label::BareDoiForm, i, b); i += 1; break; };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                        { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
                     }
                     // State 11, in `bare_doi_form`.
                     's11: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
                             if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                             match b {
-                                0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; continue 's9; },
-                                0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                                0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; continue 's9; },
+                                0x2f => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                             }
                         }
                         // State 12, in `bare_doi_form`.
                         's12: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                                { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                { sink.enter(Rule::BareDoiForm, i, b); return Ok(i + 1) };
                             }
                         }
                     }
@@ -1836,20 +1836,20 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 11, in `bare_doi_form`.
                 's11: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
                         if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                         match b {
-                            0x2e => { sink.enter(Label::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
-                            0x2f => { sink.enter(Label::BareDoiForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }),
+                            0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
+                            0x2f => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                         }
                     }
                     // State 12, in `bare_doi_form`.
                     's12: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) };
-                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "bare_doi_form" }) }
-                            { sink.enter(Label::BareDoiForm, i, b); return Ok(i + 1) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                            { sink.enter(Rule::BareDoiForm, i, b); return Ok(i + 1) };
                         }
                     }
                 }
@@ -1861,7 +1861,7 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
 
 /// The validator of rule `doi_start_form` in `grammar/forms.pest`: 5 states, 5 byte classes.
 pub(crate) static DOI_START_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "doi_start_form",
+    rule: Rule::DoiStartForm,
     walk: run_doi_start_form,
     classes: &CLASSES_DOI_START_FORM,
     start: 1,
@@ -1875,7 +1875,7 @@ pub(crate) static DOI_START_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, true],
     labels: &[0, 0, 0, 0, 0],
-    label_names: &["doi_start_form"],
+    label_names: &[Rule::DoiStartForm],
 };
 
 /// The byte classes of rule `doi_start_form`.
@@ -1927,7 +1927,7 @@ static SETS_DOI_START_FORM: [u8; 256] = [
 
 /// The validator of rule `doi_start_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_doi_start_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_doi_start_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1936,27 +1936,27 @@ pub(crate) fn scan_doi_start_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 1, in `doi_start_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiStartForm }) };
                         match b {
-                            0x31 => { sink.enter(Label::DoiStartForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }),
+                            0x31 => { sink.enter(Rule::DoiStartForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::DoiStartForm }),
                         }
                     }
                     // State 2, in `doi_start_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiStartForm }) };
                             match b {
-                                0x30 => { sink.enter(Label::DoiStartForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }),
+                                0x30 => { sink.enter(Rule::DoiStartForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::DoiStartForm }),
                             }
                         }
                         // State 3, in `doi_start_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) };
-                                if SETS_DOI_START_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "doi_start_form" }) }
-                                { sink.enter(Label::DoiStartForm, i, b); return Ok(i + 1) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiStartForm }) };
+                                if SETS_DOI_START_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiStartForm }) }
+                                { sink.enter(Rule::DoiStartForm, i, b); return Ok(i + 1) };
                             }
                         }
                     }
@@ -1969,7 +1969,7 @@ pub(crate) fn scan_doi_start_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink
 
 /// The validator of rule `doi_prefix_form` in `grammar/forms.pest`: 7 states, 7 byte classes.
 pub(crate) static DOI_PREFIX_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "doi_prefix_form",
+    rule: Rule::DoiPrefixForm,
     walk: run_doi_prefix_form,
     classes: &CLASSES_DOI_PREFIX_FORM,
     start: 1,
@@ -1985,7 +1985,7 @@ pub(crate) static DOI_PREFIX_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, true, false],
     labels: &[0, 0, 0, 0, 0, 0, 0],
-    label_names: &["doi_prefix_form"],
+    label_names: &[Rule::DoiPrefixForm],
 };
 
 /// The byte classes of rule `doi_prefix_form`.
@@ -2037,7 +2037,7 @@ static SETS_DOI_PREFIX_FORM: [u8; 256] = [
 
 /// The validator of rule `doi_prefix_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_doi_prefix_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_doi_prefix_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -2046,47 +2046,47 @@ pub(crate) fn scan_doi_prefix_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 1, in `doi_prefix_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiPrefixForm }) };
                         match b {
-                            0x31 => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                            0x31 => { sink.enter(Rule::DoiPrefixForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::DoiPrefixForm }),
                         }
                     }
                     // State 2, in `doi_prefix_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiPrefixForm }) };
                             match b {
-                                0x30 => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                                0x30 => { sink.enter(Rule::DoiPrefixForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::DoiPrefixForm }),
                             }
                         }
                         // State 3, in `doi_prefix_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiPrefixForm }) };
                                 match b {
-                                    0x2e => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; },
-                                    0x2f => { sink.enter(Label::DoiPrefixForm, i, b); return Ok(i + 1) },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                                    0x2e => { sink.enter(Rule::DoiPrefixForm, i, b); i += 1; break; },
+                                    0x2f => { sink.enter(Rule::DoiPrefixForm, i, b); return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::DoiPrefixForm }),
                                 }
                             }
                             // State 4, in `doi_prefix_form`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
-                                    if SETS_DOI_PREFIX_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) }
-                                    { sink.enter(Label::DoiPrefixForm, i, b); i += 1; break; };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiPrefixForm }) };
+                                    if SETS_DOI_PREFIX_FORM[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiPrefixForm }) }
+                                    { sink.enter(Rule::DoiPrefixForm, i, b); i += 1; break; };
                                 }
                                 // State 6, in `doi_prefix_form`.
                                 's6: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::DoiPrefixForm }) };
                                         if SETS_DOI_PREFIX_FORM[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_DOI_PREFIX_FORM, 1 << 0); continue; }
                                         match b {
-                                            0x2e => { sink.enter(Label::DoiPrefixForm, i, b); i += 1; continue 's4; },
-                                            0x2f => { sink.enter(Label::DoiPrefixForm, i, b); return Ok(i + 1) },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "doi_prefix_form" }),
+                                            0x2e => { sink.enter(Rule::DoiPrefixForm, i, b); i += 1; continue 's4; },
+                                            0x2f => { sink.enter(Rule::DoiPrefixForm, i, b); return Ok(i + 1) },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::DoiPrefixForm }),
                                         }
                                     }
                                 }
@@ -2102,7 +2102,7 @@ pub(crate) fn scan_doi_prefix_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
 
 /// The validator of rule `glued_word_form` in `grammar/forms.pest`: 50 states, 25 byte classes.
 pub(crate) static GLUED_WORD_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "glued_word_form",
+    rule: Rule::GluedWordForm,
     walk: run_glued_word_form,
     classes: &CLASSES_GLUED_WORD_FORM,
     start: 1,
@@ -2161,7 +2161,7 @@ pub(crate) static GLUED_WORD_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false],
     labels: &[0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 0, 2, 2, 2, 2, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1],
-    label_names: &["glued_word_form", "glued_word", "bracketed_word"],
+    label_names: &[Rule::GluedWordForm, Rule::GluedWord, Rule::BracketedWord],
 };
 
 /// The byte classes of rule `glued_word_form`.
@@ -2193,7 +2193,7 @@ pub(crate) fn run_glued_word_form(input: &[u8]) -> Result<usize, crate::dfa::Rej
 
 /// The validator of rule `glued_word_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -2202,91 +2202,91 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 1, in `glued_word_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWordForm }) };
                         match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
-                            20 => { sink.enter(Label::GluedWordForm, i, b); i += 1; state = 3; continue 'walk; },
-                            1 => { sink.enter(Label::GluedWordForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                            20 => { sink.enter(Rule::GluedWordForm, i, b); i += 1; state = 3; continue 'walk; },
+                            1 => { sink.enter(Rule::GluedWordForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWordForm }),
                         }
                     }
                     // State 2, in `glued_word_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWordForm }) };
                             match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
-                                22 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 10; continue 'walk; },
-                                2 => { sink.enter(Label::GluedWord, i, b); i += 1; break; },
-                                5 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 5; continue 'walk; },
-                                6 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 6; continue 'walk; },
-                                8 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 7; continue 'walk; },
-                                13 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 8; continue 'walk; },
-                                17 => { sink.enter(Label::GluedWord, i, b); i += 1; state = 9; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                                22 => { sink.enter(Rule::GluedWord, i, b); i += 1; state = 10; continue 'walk; },
+                                2 => { sink.enter(Rule::GluedWord, i, b); i += 1; break; },
+                                5 => { sink.enter(Rule::GluedWord, i, b); i += 1; state = 5; continue 'walk; },
+                                6 => { sink.enter(Rule::GluedWord, i, b); i += 1; state = 6; continue 'walk; },
+                                8 => { sink.enter(Rule::GluedWord, i, b); i += 1; state = 7; continue 'walk; },
+                                13 => { sink.enter(Rule::GluedWord, i, b); i += 1; state = 8; continue 'walk; },
+                                17 => { sink.enter(Rule::GluedWord, i, b); i += 1; state = 9; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWordForm }),
                             }
                         }
                         // State 4, in `glued_word`.
                         's4: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                 match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
                                     4 => { i += 1; break; },
                                     14 => { i += 1; state = 15; continue 'walk; },
                                     18 => { i += 1; state = 16; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                 }
                             }
                             // State 14, in `glued_word`.
                             's14: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                     match b {
                                         0x43 | 0x63 => { i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                     }
                                 }
                                 // State 29, in `glued_word`.
                                 's29: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                         match b {
                                             0x45 | 0x65 => { i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                         }
                                     }
                                     // State 40, in `glued_word`.
                                     's40: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                             match b {
                                                 0x53 | 0x73 => { i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                             }
                                         }
                                         // State 44, in `glued_word`.
                                         's44: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                                 match b {
                                                     0x53 | 0x73 => { i += 1; break; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                                 }
                                             }
                                             // State 46, in `glued_word`.
                                             's46: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                                     match b {
                                                         0x45 | 0x65 => { i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                                     }
                                                 }
                                                 // State 34, in `glued_word`.
                                                 's34: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                                         match b {
                                                             0x44 | 0x64 => { return Ok(i + 1) },
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                                         }
                                                     }
                                                 }
@@ -2303,39 +2303,39 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 3, in `glued_word_form`.
                 's3: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWordForm }) };
                         match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
-                            5 => { sink.enter(Label::BracketedWord, i, b); i += 1; break; },
-                            6 => { sink.enter(Label::BracketedWord, i, b); i += 1; state = 12; continue 'walk; },
-                            13 => { sink.enter(Label::BracketedWord, i, b); i += 1; state = 13; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word_form" }),
+                            5 => { sink.enter(Rule::BracketedWord, i, b); i += 1; break; },
+                            6 => { sink.enter(Rule::BracketedWord, i, b); i += 1; state = 12; continue 'walk; },
+                            13 => { sink.enter(Rule::BracketedWord, i, b); i += 1; state = 13; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWordForm }),
                         }
                     }
                     // State 11, in `bracketed_word`.
                     's11: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                             match b {
                                 0x4f | 0x6f => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                             }
                         }
                         // State 24, in `bracketed_word`.
                         's24: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                                 match b {
                                     0x49 | 0x69 => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                                 }
                             }
                             // State 36, in `bracketed_word`.
                             's36: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                                     match b {
-                                        0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                        0x5d => { sink.enter(Rule::GluedWordForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                                     }
                                 }
                             }
@@ -2347,19 +2347,19 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 5, in `glued_word`.
                 's5: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match b {
                             0x4f | 0x6f => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                     // State 17, in `glued_word`.
                     's17: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                             match b {
                                 0x49 | 0x69 => { return Ok(i + 1) },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                             }
                         }
                     }
@@ -2369,28 +2369,28 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 6, in `glued_word`.
                 's6: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match b {
                             0x50 | 0x70 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                     // State 18, in `glued_word`.
                     's18: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                             match b {
                                 0x55 | 0x75 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                             }
                         }
                         // State 32, in `glued_word`.
                         's32: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                 match b {
                                     0x42 | 0x62 => { return Ok(i + 1) },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                 }
                             }
                         }
@@ -2401,29 +2401,29 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 7, in `glued_word`.
                 's7: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
                             6 => { i += 1; state = 19; continue 'walk; },
                             16 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                     // State 20, in `glued_word`.
                     's20: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                             match b {
                                 0x54 | 0x74 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                             }
                         }
                         // State 19, in `glued_word`.
                         's19: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                 match b {
                                     0x50 | 0x70 => { return Ok(i + 1) },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                 }
                             }
                         }
@@ -2434,38 +2434,38 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 8, in `glued_word`.
                 's8: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match b {
                             0x4d | 0x6d => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                     // State 21, in `glued_word`.
                     's21: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                             match b {
                                 0x43 | 0x63 => { i += 1; break; },
                                 0x49 | 0x69 => { i += 1; state = 34; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                             }
                         }
                         // State 33, in `glued_word`.
                         's33: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                 match b {
                                     0x49 | 0x69 => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                 }
                             }
                             // State 34, in `glued_word`.
                             's34: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                     match b {
                                         0x44 | 0x64 => { return Ok(i + 1) },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                     }
                                 }
                             }
@@ -2477,19 +2477,19 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 9, in `glued_word`.
                 's9: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match b {
                             0x52 | 0x72 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                     // State 22, in `glued_word`.
                     's22: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                             match b {
                                 0x4c | 0x6c => { return Ok(i + 1) },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                             }
                         }
                     }
@@ -2499,10 +2499,10 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 10, in `glued_word`.
                 's10: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match b {
                             0x6e => { return Ok(i + 1) },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                 }
@@ -2511,37 +2511,37 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 12, in `bracketed_word`.
                 's12: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                         match b {
                             0x50 | 0x70 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                         }
                     }
                     // State 25, in `bracketed_word`.
                     's25: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                             match b {
                                 0x55 | 0x75 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                             }
                         }
                         // State 37, in `bracketed_word`.
                         's37: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                                 match b {
                                     0x42 | 0x62 => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                                 }
                             }
                             // State 36, in `bracketed_word`.
                             's36: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                                     match b {
-                                        0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                        0x5d => { sink.enter(Rule::GluedWordForm, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                                     }
                                 }
                             }
@@ -2553,31 +2553,31 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 13, in `bracketed_word`.
                 's13: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                         match CLASSES_GLUED_WORD_FORM[usize::from(b)] {
                             5 => { i += 1; break; },
                             9 | 22 => { i += 1; state = 24; continue 'walk; },
                             11 => { i += 1; state = 27; continue 'walk; },
                             17 => { i += 1; state = 28; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                         }
                     }
                     // State 26, in `bracketed_word`.
                     's26: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                             match b {
                                 0x46 | 0x66 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                             }
                         }
                         // State 36, in `bracketed_word`.
                         's36: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                                 match b {
-                                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                    0x5d => { sink.enter(Rule::GluedWordForm, i, b); return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                                 }
                             }
                         }
@@ -2588,28 +2588,28 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 15, in `glued_word`.
                 's15: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match b {
                             0x58 | 0x78 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                     // State 30, in `glued_word`.
                     's30: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                             match b {
                                 0x49 | 0x69 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                             }
                         }
                         // State 41, in `glued_word`.
                         's41: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                 match b {
                                     0x56 | 0x76 => { return Ok(i + 1) },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                 }
                             }
                         }
@@ -2620,64 +2620,64 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 16, in `glued_word`.
                 's16: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match b {
                             0x41 | 0x61 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                     // State 31, in `glued_word`.
                     's31: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                             match b {
                                 0x49 | 0x69 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                             }
                         }
                         // State 42, in `glued_word`.
                         's42: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                 match b {
                                     0x4c | 0x6c => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                 }
                             }
                             // State 45, in `glued_word`.
                             's45: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                     match b {
                                         0x41 | 0x61 => { i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                     }
                                 }
                                 // State 47, in `glued_word`.
                                 's47: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                         match b {
                                             0x42 | 0x62 => { i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                         }
                                     }
                                     // State 48, in `glued_word`.
                                     's48: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                             match b {
                                                 0x4c | 0x6c => { i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                             }
                                         }
                                         // State 49, in `glued_word`.
                                         's49: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                                                 match b {
                                                     0x45 | 0x65 => { return Ok(i + 1) },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                                                 }
                                             }
                                         }
@@ -2692,19 +2692,19 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 20, in `glued_word`.
                 's20: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match b {
                             0x54 | 0x74 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                     // State 19, in `glued_word`.
                     's19: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                             match b {
                                 0x50 | 0x70 => { return Ok(i + 1) },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                             }
                         }
                     }
@@ -2714,28 +2714,28 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 27, in `bracketed_word`.
                 's27: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                         match b {
                             0x49 | 0x69 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                         }
                     }
                     // State 38, in `bracketed_word`.
                     's38: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                             match b {
                                 0x44 | 0x64 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                             }
                         }
                         // State 36, in `bracketed_word`.
                         's36: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                                 match b {
-                                    0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                    0x5d => { sink.enter(Rule::GluedWordForm, i, b); return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                                 }
                             }
                         }
@@ -2746,46 +2746,46 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 28, in `bracketed_word`.
                 's28: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                         match b {
                             0x42 | 0x62 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                         }
                     }
                     // State 39, in `bracketed_word`.
                     's39: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                             match b {
                                 0x4d | 0x6d => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                             }
                         }
                         // State 43, in `bracketed_word`.
                         's43: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                                 match b {
                                     0x45 | 0x65 => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                                 }
                             }
                             // State 38, in `bracketed_word`.
                             's38: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                                     match b {
                                         0x44 | 0x64 => { i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                                     }
                                 }
                                 // State 36, in `bracketed_word`.
                                 's36: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                                         match b {
-                                            0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                            0x5d => { sink.enter(Rule::GluedWordForm, i, b); return Ok(i + 1) },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                                         }
                                     }
                                 }
@@ -2798,19 +2798,19 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 24, in `bracketed_word`.
                 's24: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                         match b {
                             0x49 | 0x69 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                         }
                     }
                     // State 36, in `bracketed_word`.
                     's36: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                             match b {
-                                0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                0x5d => { sink.enter(Rule::GluedWordForm, i, b); return Ok(i + 1) },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                             }
                         }
                     }
@@ -2820,10 +2820,10 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 19, in `glued_word`.
                 's19: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match b {
                             0x50 | 0x70 => { return Ok(i + 1) },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                 }
@@ -2832,10 +2832,10 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 34, in `glued_word`.
                 's34: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "glued_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }) };
                         match b {
                             0x44 | 0x64 => { return Ok(i + 1) },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "glued_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedWord }),
                         }
                     }
                 }
@@ -2844,10 +2844,10 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 36, in `bracketed_word`.
                 's36: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                         match b {
-                            0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            0x5d => { sink.enter(Rule::GluedWordForm, i, b); return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                         }
                     }
                 }
@@ -2856,19 +2856,19 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
                 // State 38, in `bracketed_word`.
                 's38: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                         match b {
                             0x44 | 0x64 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                         }
                     }
                     // State 36, in `bracketed_word`.
                     's36: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }) };
                             match b {
-                                0x5d => { sink.enter(Label::GluedWordForm, i, b); return Ok(i + 1) },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "bracketed_word" }),
+                                0x5d => { sink.enter(Rule::GluedWordForm, i, b); return Ok(i + 1) },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BracketedWord }),
                             }
                         }
                     }
@@ -2881,7 +2881,7 @@ pub(crate) fn scan_glued_word_form<S: crate::dfa::Sink<Label>>(input: &[u8], sin
 
 /// The validator of rule `identifier_end_form` in `grammar/forms.pest`: 5 states, 6 byte classes.
 pub(crate) static IDENTIFIER_END_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "identifier_end_form",
+    rule: Rule::IdentifierEndForm,
     walk: run_identifier_end_form,
     classes: &CLASSES_IDENTIFIER_END_FORM,
     start: 1,
@@ -2895,7 +2895,7 @@ pub(crate) static IDENTIFIER_END_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, true, true, false],
     labels: &[0, 0, 1, 0, 0],
-    label_names: &["identifier_end_form", "ascii_space"],
+    label_names: &[Rule::IdentifierEndForm, Rule::AsciiSpace],
 };
 
 /// The byte classes of rule `identifier_end_form`.
@@ -2947,7 +2947,7 @@ static SETS_IDENTIFIER_END_FORM: [u8; 256] = [
 
 /// The validator of rule `identifier_end_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -2956,20 +2956,20 @@ pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink<Label>>(input: &[u8],
                 // State 1, in `identifier_end_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::IdentifierEndForm }) };
                         match CLASSES_IDENTIFIER_END_FORM[usize::from(b)] {
-                            3 => { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) },
-                            4 => { sink.enter(Label::IdentifierEndForm, i, b); i += 1; break; },
-                            1 => { sink.enter(Label::AsciiSpace, i, b); return Ok(i + 1) },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }),
+                            3 => { sink.enter(Rule::IdentifierEndForm, i, b); return Ok(i + 1) },
+                            4 => { sink.enter(Rule::IdentifierEndForm, i, b); i += 1; break; },
+                            1 => { sink.enter(Rule::AsciiSpace, i, b); return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::IdentifierEndForm }),
                         }
                     }
                     // State 4, in `identifier_end_form`.
                     's4: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) };
-                            if SETS_IDENTIFIER_END_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: "identifier_end_form" }) }
-                            { sink.enter(Label::IdentifierEndForm, i, b); return Ok(i + 1) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::IdentifierEndForm }) };
+                            if SETS_IDENTIFIER_END_FORM[usize::from(b)] & (1 << 0) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::IdentifierEndForm }) }
+                            { sink.enter(Rule::IdentifierEndForm, i, b); return Ok(i + 1) };
                         }
                     }
                 }
@@ -2981,7 +2981,7 @@ pub(crate) fn scan_identifier_end_form<S: crate::dfa::Sink<Label>>(input: &[u8],
 
 /// The validator of rule `url_view_form` in `grammar/forms.pest`: 44 states, 21 byte classes.
 pub(crate) static URL_VIEW_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "url_view_form",
+    rule: Rule::UrlViewForm,
     walk: run_url_view_form,
     classes: &CLASSES_URL_VIEW_FORM,
     start: 1,
@@ -3034,7 +3034,7 @@ pub(crate) static URL_VIEW_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, false, false, true, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false],
     labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    label_names: &["url_view_form"],
+    label_names: &[Rule::UrlViewForm],
 };
 
 /// The byte classes of rule `url_view_form`.
@@ -3066,7 +3066,7 @@ pub(crate) fn run_url_view_form(input: &[u8]) -> Result<usize, crate::dfa::Rejec
 
 /// The validator of rule `url_view_form`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -3075,87 +3075,87 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 1, in `url_view_form`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                         match b {
-                            0x2f => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            0x2f => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                     // State 2, in `url_view_form`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                             match b {
-                                0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 4; continue 'walk; },
-                                0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 5; continue 'walk; },
-                                0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 6; continue 'walk; },
-                                0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 7; continue 'walk; },
-                                0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 8; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                0x61 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                0x65 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; state = 4; continue 'walk; },
+                                0x66 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; state = 5; continue 'walk; },
+                                0x70 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; state = 6; continue 'walk; },
+                                0x72 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; state = 7; continue 'walk; },
+                                0x73 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; state = 8; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                             }
                         }
                         // State 3, in `url_view_form`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                 match b {
-                                    0x62 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    0x62 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                 }
                             }
                             // State 9, in `url_view_form`.
                             's9: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                     match b {
-                                        0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        0x73 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                     }
                                 }
                                 // State 16, in `url_view_form`.
                                 's16: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                         match b {
-                                            0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            0x74 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                         }
                                     }
                                     // State 23, in `url_view_form`.
                                     's23: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                             match b {
-                                                0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                0x72 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                             }
                                         }
                                         // State 30, in `url_view_form`.
                                         's30: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                                 match b {
-                                                    0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    0x61 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                 }
                                             }
                                             // State 36, in `url_view_form`.
                                             's36: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                                     match b {
-                                                        0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                        0x63 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                     }
                                                 }
                                                 // State 42, in `url_view_form`.
                                                 's42: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                                         match b {
-                                                            0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                            0x74 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                         }
                                                     }
                                                     // State 24, in `url_view_form`.
@@ -3163,7 +3163,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                                                         loop {
                                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                                             match b {
-                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                             }
                                                         }
                                                     }
@@ -3181,28 +3181,28 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 4, in `url_view_form`.
                 's4: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                         match b {
-                            0x70 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            0x70 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                     // State 10, in `url_view_form`.
                     's10: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                             match b {
-                                0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                0x64 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                             }
                         }
                         // State 17, in `url_view_form`.
                         's17: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                 match b {
-                                    0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    0x66 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                 }
                             }
                             // State 24, in `url_view_form`.
@@ -3210,7 +3210,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     match b {
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                     }
                                 }
                             }
@@ -3222,56 +3222,56 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 5, in `url_view_form`.
                 's5: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                         match b {
-                            0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                            0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; state = 12; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            0x69 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                            0x75 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; state = 12; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                     // State 11, in `url_view_form`.
                     's11: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                             match b {
-                                0x67 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                0x67 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                             }
                         }
                         // State 18, in `url_view_form`.
                         's18: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                 match b {
-                                    0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    0x75 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                 }
                             }
                             // State 25, in `url_view_form`.
                             's25: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                     match b {
-                                        0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        0x72 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                     }
                                 }
                                 // State 31, in `url_view_form`.
                                 's31: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                         match b {
-                                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            0x65 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                         }
                                     }
                                     // State 37, in `url_view_form`.
                                     's37: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                             match b {
-                                                0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                0x73 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                             }
                                         }
                                         // State 24, in `url_view_form`.
@@ -3279,7 +3279,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                                             loop {
                                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                                 match b {
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                 }
                                             }
                                         }
@@ -3294,19 +3294,19 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 6, in `url_view_form`.
                 's6: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                         match b {
-                            0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            0x64 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                     // State 13, in `url_view_form`.
                     's13: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                             match b {
-                                0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                0x66 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                             }
                         }
                         // State 20, in `url_view_form`.
@@ -3314,53 +3314,53 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 match b {
-                                    0x64 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    0x64 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                 }
                             }
                             // State 27, in `url_view_form`.
                             's27: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                     match b {
-                                        0x69 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        0x69 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                     }
                                 }
                                 // State 33, in `url_view_form`.
                                 's33: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                         match b {
-                                            0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            0x72 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                         }
                                     }
                                     // State 39, in `url_view_form`.
                                     's39: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                             match b {
-                                                0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                0x65 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                             }
                                         }
                                         // State 36, in `url_view_form`.
                                         's36: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                                 match b {
-                                                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    0x63 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                 }
                                             }
                                             // State 42, in `url_view_form`.
                                             's42: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                                     match b {
-                                                        0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                        0x74 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                     }
                                                 }
                                                 // State 24, in `url_view_form`.
@@ -3368,7 +3368,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                                                     loop {
                                                         let Some(&b) = input.get(i) else { return Ok(i) };
                                                         match b {
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                         }
                                                     }
                                                 }
@@ -3385,82 +3385,82 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 7, in `url_view_form`.
                 's7: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                         match b {
-                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            0x65 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                     // State 14, in `url_view_form`.
                     's14: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                             match b {
-                                0x66 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                0x66 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                             }
                         }
                         // State 21, in `url_view_form`.
                         's21: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                 match b {
-                                    0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    0x65 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                 }
                             }
                             // State 28, in `url_view_form`.
                             's28: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                     match b {
-                                        0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        0x72 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                     }
                                 }
                                 // State 34, in `url_view_form`.
                                 's34: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                         match b {
-                                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            0x65 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                         }
                                     }
                                     // State 40, in `url_view_form`.
                                     's40: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                             match b {
-                                                0x6e => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                0x6e => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                             }
                                         }
                                         // State 43, in `url_view_form`.
                                         's43: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                                 match b {
-                                                    0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    0x63 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                 }
                                             }
                                             // State 31, in `url_view_form`.
                                             's31: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                                     match b {
-                                                        0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                        0x65 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                     }
                                                 }
                                                 // State 37, in `url_view_form`.
                                                 's37: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                                         match b {
-                                                            0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                            0x73 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                         }
                                                     }
                                                     // State 24, in `url_view_form`.
@@ -3468,7 +3468,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                                                         loop {
                                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                                             match b {
-                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                             }
                                                         }
                                                     }
@@ -3486,55 +3486,55 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 8, in `url_view_form`.
                 's8: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                         match b {
-                            0x75 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            0x75 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                     // State 15, in `url_view_form`.
                     's15: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                             match b {
-                                0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                0x6d => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                             }
                         }
                         // State 22, in `url_view_form`.
                         's22: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                 match b {
-                                    0x6d => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    0x6d => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                 }
                             }
                             // State 29, in `url_view_form`.
                             's29: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                     match b {
-                                        0x61 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        0x61 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                     }
                                 }
                                 // State 35, in `url_view_form`.
                                 's35: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                         match b {
-                                            0x72 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            0x72 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                         }
                                     }
                                     // State 41, in `url_view_form`.
                                     's41: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                             match b {
-                                                0x79 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                0x79 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                             }
                                         }
                                         // State 24, in `url_view_form`.
@@ -3542,7 +3542,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                                             loop {
                                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                                 match b {
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                 }
                                             }
                                         }
@@ -3557,19 +3557,19 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 12, in `url_view_form`.
                 's12: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                         match b {
-                            0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            0x6c => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                     // State 19, in `url_view_form`.
                     's19: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                             match b {
-                                0x6c => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                0x6c => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                             }
                         }
                         // State 26, in `url_view_form`.
@@ -3577,35 +3577,35 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 match b {
-                                    0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    0x74 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                 }
                             }
                             // State 32, in `url_view_form`.
                             's32: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                     match b {
-                                        0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                        0x65 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                     }
                                 }
                                 // State 38, in `url_view_form`.
                                 's38: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                         match b {
-                                            0x78 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                            0x78 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                         }
                                     }
                                     // State 42, in `url_view_form`.
                                     's42: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                                             match b {
-                                                0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                0x74 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                             }
                                         }
                                         // State 24, in `url_view_form`.
@@ -3613,7 +3613,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                                             loop {
                                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                                 match b {
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                                 }
                                             }
                                         }
@@ -3630,7 +3630,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         match b {
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                 }
@@ -3639,10 +3639,10 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 42, in `url_view_form`.
                 's42: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                         match b {
-                            0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            0x74 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                     // State 24, in `url_view_form`.
@@ -3650,7 +3650,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             match b {
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                             }
                         }
                     }
@@ -3660,19 +3660,19 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 36, in `url_view_form`.
                 's36: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                         match b {
-                            0x63 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            0x63 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                     // State 42, in `url_view_form`.
                     's42: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                             match b {
-                                0x74 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                0x74 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                             }
                         }
                         // State 24, in `url_view_form`.
@@ -3680,7 +3680,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 match b {
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                 }
                             }
                         }
@@ -3691,19 +3691,19 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                 // State 31, in `url_view_form`.
                 's31: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                         match b {
-                            0x65 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                            0x65 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                         }
                     }
                     // State 37, in `url_view_form`.
                     's37: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }) };
                             match b {
-                                0x73 => { sink.enter(Label::UrlViewForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                0x73 => { sink.enter(Rule::UrlViewForm, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                             }
                         }
                         // State 24, in `url_view_form`.
@@ -3711,7 +3711,7 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Label>>(input: &[u8], sink:
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 match b {
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "url_view_form" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UrlViewForm }),
                                 }
                             }
                         }

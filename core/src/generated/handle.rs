@@ -2,11 +2,11 @@
 // and run `cargo run -p handle-id-codegen`.
 
 #[allow(unused_imports)]
-use super::Label;
+use super::Rule;
 
 /// The validator of rule `handle` in `grammar/handle.pest`: 6 states, 5 byte classes.
 pub(crate) static HANDLE: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "handle",
+    rule: Rule::Handle,
     walk: run_handle,
     classes: &CLASSES_HANDLE,
     start: 1,
@@ -21,7 +21,7 @@ pub(crate) static HANDLE: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, true, true],
     labels: &[0, 0, 2, 3, 4, 5],
-    label_names: &["handle", "naming_authority", "na_segment", "dot", "slash", "local_name"],
+    label_names: &[Rule::Handle, Rule::NamingAuthority, Rule::NaSegment, Rule::Dot, Rule::Slash, Rule::LocalName],
 };
 
 /// The byte classes of rule `handle`.
@@ -73,7 +73,7 @@ static SETS_HANDLE: [u8; 256] = [
 
 /// The validator of rule `handle`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_handle<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_handle<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -82,27 +82,27 @@ pub(crate) fn scan_handle<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S
                 // State 1, in `handle`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "handle" }) };
-                        if SETS_HANDLE[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "handle" }) }
-                        { sink.enter(Label::NaSegment, i, b); i += 1; break; };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Handle }) };
+                        if SETS_HANDLE[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::Handle }) }
+                        { sink.enter(Rule::NaSegment, i, b); i += 1; break; };
                     }
                     // State 2, in `na_segment`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "na_segment" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::NaSegment }) };
                             if SETS_HANDLE[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HANDLE, 1 << 0); continue; }
                             match b {
-                                0x2e => { sink.enter(Label::Dot, i, b); i += 1; break; },
-                                0x2f => { sink.enter(Label::Slash, i, b); return Ok(i + 1) },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "na_segment" }),
+                                0x2e => { sink.enter(Rule::Dot, i, b); i += 1; break; },
+                                0x2f => { sink.enter(Rule::Slash, i, b); return Ok(i + 1) },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::NaSegment }),
                             }
                         }
                         // State 3, in `dot`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "dot" }) };
-                                if SETS_HANDLE[usize::from(b)] & (1 << 2) == 0 { return Err(crate::dfa::Reject { index: i, rule: "dot" }) }
-                                { sink.enter(Label::NaSegment, i, b); i += 1; continue 's2; };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Dot }) };
+                                if SETS_HANDLE[usize::from(b)] & (1 << 2) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::Dot }) }
+                                { sink.enter(Rule::NaSegment, i, b); i += 1; continue 's2; };
                             }
                         }
                     }

@@ -2,11 +2,11 @@
 // and run `cargo run -p handle-id-codegen`.
 
 #[allow(unused_imports)]
-use super::Label;
+use super::Rule;
 
 /// The validator of rule `hdl_host` in `grammar/hdl-uri.pest`: 28 states, 14 byte classes.
 pub(crate) static HDL_HOST: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "hdl_host",
+    rule: Rule::HdlHost,
     walk: run_hdl_host,
     classes: &CLASSES_HDL_HOST,
     start: 1,
@@ -43,7 +43,7 @@ pub(crate) static HDL_HOST: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, false, true, false, true, true, false, true, false, true, false, false, true, false, false, true, false, true, true],
     labels: &[0, 0, 1, 1, 1, 0, 0, 0, 4, 5, 3, 2, 5, 6, 0, 5, 0, 5, 8, 5, 5, 7, 5, 5, 5, 5, 5, 5],
-    label_names: &["hdl_host", "scheme", "u_handle", "u_naming_authority", "u_na_segment", "pct_encoded", "u_local_name", "query", "fragment"],
+    label_names: &[Rule::HdlHost, Rule::Scheme, Rule::UHandle, Rule::UNamingAuthority, Rule::UNaSegment, Rule::PctEncoded, Rule::ULocalName, Rule::Query, Rule::Fragment],
 };
 
 /// The byte classes of rule `hdl_host`.
@@ -95,7 +95,7 @@ static SETS_HDL_HOST: [u32; 256] = [
 
 /// The validator of rule `hdl_host`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -104,89 +104,89 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 1, in `hdl_host`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }) };
                         match b {
-                            0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                            0x48 | 0x68 => { sink.enter(Rule::Scheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                         }
                     }
                     // State 2, in `scheme`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                             match b {
                                 0x44 | 0x64 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                             }
                         }
                         // State 3, in `scheme`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                                 match b {
                                     0x4c | 0x6c => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                                 }
                             }
                             // State 4, in `scheme`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                        0x3a => { sink.enter(Rule::HdlHost, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                                     }
                                 }
                                 // State 5, in `hdl_host`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }) };
                                         match b {
-                                            0x2f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                            0x2f => { sink.enter(Rule::HdlHost, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                                         }
                                     }
                                     // State 6, in `hdl_host`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }) };
                                             match b {
-                                                0x2f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                                0x2f => { sink.enter(Rule::HdlHost, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                                             }
                                         }
                                         // State 7, in `hdl_host`.
                                         's7: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }) };
-                                                if SETS_HDL_HOST[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }) };
+                                                if SETS_HDL_HOST[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                                                 match b {
-                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                                                 }
                                             }
                                             // State 8, in `u_na_segment`.
                                             's8: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                                                     if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
                                                     match b {
-                                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                                                        0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
-                                                        0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                        0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
+                                                        0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                                                     }
                                                 }
                                                 // State 11, in `u_handle`.
                                                 's11: loop {
                                                     loop {
                                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                                         match b {
-                                                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                                            0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                                            0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                                            0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                                                         }
                                                     }
                                                     // State 13, in `u_local_name`.
@@ -195,10 +195,10 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                                             if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
                                                             match b {
-                                                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                                                0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                                                0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                                                0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                                             }
                                                         }
                                                     }
@@ -216,51 +216,51 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 9, in `pct_encoded`.
                 's9: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_HOST[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 12, in `pct_encoded`.
                     's12: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_HOST[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 17, in `pct_encoded`.
                         's17: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_HOST[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's9; },
-                                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
-                                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 11; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
+                                    0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; state = 11; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 8, in `u_na_segment`.
                             's8: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                                     if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's9; },
-                                        0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
-                                        0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's9; },
+                                        0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
+                                        0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                                     }
                                 }
                                 // State 11, in `u_handle`.
                                 's11: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                            0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                            0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                            0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                                         }
                                     }
                                     // State 13, in `u_local_name`.
@@ -269,10 +269,10 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                                0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                                0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                                0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                             }
                                         }
                                     }
@@ -287,12 +287,12 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 's11: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                            0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                            0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                            0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                         }
                     }
                     // State 13, in `u_local_name`.
@@ -301,21 +301,21 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                             }
                         }
                         // State 16, in `hdl_host`.
                         's16: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                    0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                                 }
                             }
                             // State 21, in `query`.
@@ -324,9 +324,9 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                             }
@@ -339,10 +339,10 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 's14: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                         }
                     }
                     // State 18, in `fragment`.
@@ -351,32 +351,32 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                             }
                         }
                         // State 19, in `pct_encoded`.
                         's19: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 23, in `pct_encoded`.
                             's23: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 26, in `pct_encoded`.
                                 's26: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's18; }; }
                                         match b {
                                             0x25 => { i += 1; continue 's19; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                 }
@@ -389,27 +389,27 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 15, in `pct_encoded`.
                 's15: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_HOST[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 20, in `pct_encoded`.
                     's20: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 24, in `pct_encoded`.
                         's24: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
                                     0x25 => { i += 1; continue 's15; },
-                                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 13, in `u_local_name`.
@@ -418,21 +418,21 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's15; },
-                                        0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                        0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's15; },
+                                        0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                     }
                                 }
                                 // State 16, in `hdl_host`.
                                 's16: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                            0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                                         }
                                     }
                                     // State 21, in `query`.
@@ -441,9 +441,9 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                                0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                             }
                                         }
                                     }
@@ -458,11 +458,11 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 's16: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                            0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                         }
                     }
                     // State 21, in `query`.
@@ -471,44 +471,44 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                             }
                         }
                         // State 22, in `pct_encoded`.
                         's22: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 25, in `pct_encoded`.
                             's25: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 27, in `pct_encoded`.
                                 's27: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's21; }; }
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's21; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                            0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; break; },
                                             0x25 => { i += 1; continue 's22; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                     // State 14, in `hdl_host`.
                                     's14: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 18; continue 'walk; }; }
+                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; state = 18; continue 'walk; }; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                                             }
                                         }
                                     }
@@ -522,25 +522,25 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 19, in `pct_encoded`.
                 's19: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 23, in `pct_encoded`.
                     's23: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 26, in `pct_encoded`.
                         's26: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's19; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 18, in `fragment`.
@@ -549,8 +549,8 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's19; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's19; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                     }
                                 }
                             }
@@ -562,26 +562,26 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 22, in `pct_encoded`.
                 's22: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 25, in `pct_encoded`.
                     's25: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 27, in `pct_encoded`.
                         's27: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
                                     0x25 => { i += 1; continue 's22; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 21, in `query`.
@@ -590,19 +590,19 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's22; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's22; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                                 // State 14, in `hdl_host`.
                                 's14: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                                         }
                                     }
                                     // State 18, in `fragment`.
@@ -611,8 +611,8 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -626,25 +626,25 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 8, in `u_na_segment`.
                 's8: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                         if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                            0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
-                            0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                            0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 10; continue 'walk; },
+                            0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                         }
                     }
                     // State 11, in `u_handle`.
                     's11: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                             }
                         }
                         // State 13, in `u_local_name`.
@@ -653,21 +653,21 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                    0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                 }
                             }
                             // State 16, in `hdl_host`.
                             's16: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 21; continue 'walk; }; }
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; state = 21; continue 'walk; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                        0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                                     }
                                 }
                             }
@@ -679,35 +679,35 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 10, in `u_naming_authority`.
                 's10: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }) };
-                        if SETS_HDL_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNamingAuthority }) };
+                        if SETS_HDL_HOST[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNamingAuthority }),
                         }
                     }
                     // State 8, in `u_na_segment`.
                     's8: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                             if SETS_HDL_HOST[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 1); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                                0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; continue 's10; },
-                                0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; continue 's10; },
+                                0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                             }
                         }
                         // State 11, in `u_handle`.
                         's11: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                    0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                    0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                                 }
                             }
                             // State 13, in `u_local_name`.
@@ -716,10 +716,10 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                        0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                        0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                        0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 16; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                     }
                                 }
                             }
@@ -734,21 +734,21 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_HDL_HOST[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 4); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                            0x3f => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                            0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                            0x3f => { sink.enter(Rule::HdlHost, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                         }
                     }
                     // State 16, in `hdl_host`.
                     's16: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 22; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                             }
                         }
                         // State 21, in `query`.
@@ -757,34 +757,34 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                 }
                             }
                             // State 22, in `pct_encoded`.
                             's22: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 25, in `pct_encoded`.
                                 's25: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                         { i += 1; break; };
                                     }
                                     // State 27, in `pct_encoded`.
                                     's27: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's21; }; }
+                                            if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's21; }; }
                                             match b {
-                                                0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                                                0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
                                                 0x25 => { i += 1; continue 's22; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                             }
                                         }
                                     }
@@ -801,32 +801,32 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                         }
                     }
                     // State 19, in `pct_encoded`.
                     's19: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 23, in `pct_encoded`.
                         's23: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 26, in `pct_encoded`.
                             's26: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's18; }; }
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's18; }; }
                                     match b {
                                         0x25 => { i += 1; continue 's19; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                             }
@@ -841,44 +841,44 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_HDL_HOST[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 9); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                         }
                     }
                     // State 22, in `pct_encoded`.
                     's22: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_HOST[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 25, in `pct_encoded`.
                         's25: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_HOST[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 27, in `pct_encoded`.
                             's27: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's21; }; }
+                                    if SETS_HDL_HOST[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's21; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlHost, i, b); i += 1; break; },
+                                        0x23 => { sink.enter(Rule::HdlHost, i, b); i += 1; break; },
                                         0x25 => { i += 1; continue 's22; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                                 // State 14, in `hdl_host`.
                                 's14: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_HDL_HOST[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_host" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlHost }),
                                         }
                                     }
                                     // State 18, in `fragment`.
@@ -887,8 +887,8 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_HOST[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_HOST, 1 << 8); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 19; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -905,7 +905,7 @@ pub(crate) fn scan_hdl_host<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
 
 /// The validator of rule `hdl_path` in `grammar/hdl-uri.pest`: 26 states, 14 byte classes.
 pub(crate) static HDL_PATH: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "hdl_path",
+    rule: Rule::HdlPath,
     walk: run_hdl_path,
     classes: &CLASSES_HDL_PATH,
     start: 1,
@@ -940,7 +940,7 @@ pub(crate) static HDL_PATH: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, true, false, true, true, false, true, false, true, false, false, true, false, false, true, false, true, true],
     labels: &[0, 0, 1, 1, 1, 0, 4, 5, 3, 2, 5, 6, 0, 5, 0, 5, 8, 5, 5, 7, 5, 5, 5, 5, 5, 5],
-    label_names: &["hdl_path", "scheme", "u_handle", "u_naming_authority", "u_na_segment", "pct_encoded", "u_local_name", "query", "fragment"],
+    label_names: &[Rule::HdlPath, Rule::Scheme, Rule::UHandle, Rule::UNamingAuthority, Rule::UNaSegment, Rule::PctEncoded, Rule::ULocalName, Rule::Query, Rule::Fragment],
 };
 
 /// The byte classes of rule `hdl_path`.
@@ -992,7 +992,7 @@ static SETS_HDL_PATH: [u32; 256] = [
 
 /// The validator of rule `hdl_path`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1001,71 +1001,71 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 1, in `hdl_path`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }) };
                         match b {
-                            0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                            0x48 | 0x68 => { sink.enter(Rule::Scheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                         }
                     }
                     // State 2, in `scheme`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                             match b {
                                 0x44 | 0x64 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                             }
                         }
                         // State 3, in `scheme`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                                 match b {
                                     0x4c | 0x6c => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                                 }
                             }
                             // State 4, in `scheme`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                        0x3a => { sink.enter(Rule::HdlPath, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                                     }
                                 }
                                 // State 5, in `hdl_path`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }) };
-                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }) };
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                                         }
                                     }
                                     // State 6, in `u_na_segment`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                                             if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                                                0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
-                                                0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                                                0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
+                                                0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                                             }
                                         }
                                         // State 9, in `u_handle`.
                                         's9: loop {
                                             loop {
                                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                                 match b {
-                                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                                    0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                    0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                                                 }
                                             }
                                             // State 11, in `u_local_name`.
@@ -1074,10 +1074,10 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                                     if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
                                                     match b {
-                                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                                        0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                                        0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                        0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                                     }
                                                 }
                                             }
@@ -1093,51 +1093,51 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 7, in `pct_encoded`.
                 's7: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_PATH[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 13) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 10, in `pct_encoded`.
                     's10: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_PATH[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 14) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 15, in `pct_encoded`.
                         's15: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_PATH[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's7; },
-                                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
-                                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 9; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
+                                    0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; state = 9; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 6, in `u_na_segment`.
                             's6: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                                     if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's7; },
-                                        0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
-                                        0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's7; },
+                                        0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
+                                        0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                                     }
                                 }
                                 // State 9, in `u_handle`.
                                 's9: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                            0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                            0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                            0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                                         }
                                     }
                                     // State 11, in `u_local_name`.
@@ -1146,10 +1146,10 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                                0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                                0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                                0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                             }
                                         }
                                     }
@@ -1164,12 +1164,12 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 's9: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                            0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                            0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                            0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                         }
                     }
                     // State 11, in `u_local_name`.
@@ -1178,21 +1178,21 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                             }
                         }
                         // State 14, in `hdl_path`.
                         's14: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                    0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                                 }
                             }
                             // State 19, in `query`.
@@ -1201,9 +1201,9 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                             }
@@ -1216,10 +1216,10 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 's12: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                         }
                     }
                     // State 16, in `fragment`.
@@ -1228,32 +1228,32 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                             }
                         }
                         // State 17, in `pct_encoded`.
                         's17: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 21, in `pct_encoded`.
                             's21: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 24, in `pct_encoded`.
                                 's24: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's16; }; }
                                         match b {
                                             0x25 => { i += 1; continue 's17; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                 }
@@ -1266,27 +1266,27 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 13, in `pct_encoded`.
                 's13: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_PATH[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 15) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 18, in `pct_encoded`.
                     's18: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 22, in `pct_encoded`.
                         's22: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
                                     0x25 => { i += 1; continue 's13; },
-                                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 11, in `u_local_name`.
@@ -1295,21 +1295,21 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's13; },
-                                        0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                        0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's13; },
+                                        0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                     }
                                 }
                                 // State 14, in `hdl_path`.
                                 's14: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                            0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                                         }
                                     }
                                     // State 19, in `query`.
@@ -1318,9 +1318,9 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                                0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                             }
                                         }
                                     }
@@ -1335,11 +1335,11 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 's14: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                            0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                         }
                     }
                     // State 19, in `query`.
@@ -1348,44 +1348,44 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                             }
                         }
                         // State 20, in `pct_encoded`.
                         's20: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 23, in `pct_encoded`.
                             's23: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 25, in `pct_encoded`.
                                 's25: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's19; }; }
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's19; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
+                                            0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; break; },
                                             0x25 => { i += 1; continue 's20; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                     // State 12, in `hdl_path`.
                                     's12: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
+                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                                             }
                                         }
                                     }
@@ -1399,25 +1399,25 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 17, in `pct_encoded`.
                 's17: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 21, in `pct_encoded`.
                     's21: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 24, in `pct_encoded`.
                         's24: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's17; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 16, in `fragment`.
@@ -1426,8 +1426,8 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's17; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                     }
                                 }
                             }
@@ -1439,26 +1439,26 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 20, in `pct_encoded`.
                 's20: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 23, in `pct_encoded`.
                     's23: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 25, in `pct_encoded`.
                         's25: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
                                     0x25 => { i += 1; continue 's20; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 19, in `query`.
@@ -1467,19 +1467,19 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's20; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's20; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                                 // State 12, in `hdl_path`.
                                 's12: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                                         }
                                     }
                                     // State 16, in `fragment`.
@@ -1488,8 +1488,8 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -1503,25 +1503,25 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 6, in `u_na_segment`.
                 's6: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                         if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                            0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
-                            0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                            0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 8; continue 'walk; },
+                            0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                         }
                     }
                     // State 9, in `u_handle`.
                     's9: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                             }
                         }
                         // State 11, in `u_local_name`.
@@ -1530,21 +1530,21 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                    0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                 }
                             }
                             // State 14, in `hdl_path`.
                             's14: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 19; continue 'walk; }; }
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; state = 19; continue 'walk; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                        0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                                     }
                                 }
                             }
@@ -1556,35 +1556,35 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 8, in `u_naming_authority`.
                 's8: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }) };
-                        if SETS_HDL_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNamingAuthority }) };
+                        if SETS_HDL_PATH[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNamingAuthority }),
                         }
                     }
                     // State 6, in `u_na_segment`.
                     's6: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                             if SETS_HDL_PATH[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 1); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
-                                0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; continue 's8; },
-                                0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 7; continue 'walk; },
+                                0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; continue 's8; },
+                                0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                             }
                         }
                         // State 9, in `u_handle`.
                         's9: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                    0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                    0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                                 }
                             }
                             // State 11, in `u_local_name`.
@@ -1593,10 +1593,10 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                                        0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                        0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                                        0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 14; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                     }
                                 }
                             }
@@ -1611,21 +1611,21 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_HDL_PATH[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 4); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
-                            0x3f => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                            0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 13; continue 'walk; },
+                            0x3f => { sink.enter(Rule::HdlPath, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                         }
                     }
                     // State 14, in `hdl_path`.
                     's14: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 20; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                             }
                         }
                         // State 19, in `query`.
@@ -1634,34 +1634,34 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                 }
                             }
                             // State 20, in `pct_encoded`.
                             's20: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 23, in `pct_encoded`.
                                 's23: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                         { i += 1; break; };
                                     }
                                     // State 25, in `pct_encoded`.
                                     's25: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's19; }; }
+                                            if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's19; }; }
                                             match b {
-                                                0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                                                0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
                                                 0x25 => { i += 1; continue 's20; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                             }
                                         }
                                     }
@@ -1678,32 +1678,32 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                         }
                     }
                     // State 17, in `pct_encoded`.
                     's17: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 16) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 21, in `pct_encoded`.
                         's21: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 24, in `pct_encoded`.
                             's24: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's16; }; }
                                     match b {
                                         0x25 => { i += 1; continue 's17; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                             }
@@ -1718,44 +1718,44 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_HDL_PATH[usize::from(b)] & (1 << 9) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 9); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; state = 12; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                         }
                     }
                     // State 20, in `pct_encoded`.
                     's20: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_PATH[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 23, in `pct_encoded`.
                         's23: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_PATH[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 25, in `pct_encoded`.
                             's25: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's19; }; }
+                                    if SETS_HDL_PATH[usize::from(b)] & (1 << 12) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's19; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlPath, i, b); i += 1; break; },
+                                        0x23 => { sink.enter(Rule::HdlPath, i, b); i += 1; break; },
                                         0x25 => { i += 1; continue 's20; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                                 // State 12, in `hdl_path`.
                                 's12: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_HDL_PATH[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_path" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlPath }),
                                         }
                                     }
                                     // State 16, in `fragment`.
@@ -1764,8 +1764,8 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_PATH[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_PATH, 1 << 8); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -1782,7 +1782,7 @@ pub(crate) fn scan_hdl_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
 
 /// The validator of rule `hdl_resolution` in `grammar/hdl-uri.pest`: 34 states, 15 byte classes.
 pub(crate) static HDL_RESOLUTION: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "hdl_resolution",
+    rule: Rule::HdlResolution,
     walk: run_hdl_resolution,
     classes: &CLASSES_HDL_RESOLUTION,
     start: 1,
@@ -1825,7 +1825,7 @@ pub(crate) static HDL_RESOLUTION: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false, true, true, false, true, false, true, false, false, true, false, false, true, false, true, true],
     labels: &[0, 0, 1, 1, 1, 0, 0, 0, 2, 3, 0, 2, 3, 6, 3, 3, 5, 4, 3, 7, 0, 3, 0, 3, 9, 3, 3, 8, 3, 3, 3, 3, 3, 3],
-    label_names: &["hdl_resolution", "scheme", "server", "pct_encoded", "u_handle", "u_naming_authority", "u_na_segment", "u_local_name", "query", "fragment"],
+    label_names: &[Rule::HdlResolution, Rule::Scheme, Rule::Server, Rule::PctEncoded, Rule::UHandle, Rule::UNamingAuthority, Rule::UNaSegment, Rule::ULocalName, Rule::Query, Rule::Fragment],
 };
 
 /// The byte classes of rule `hdl_resolution`.
@@ -1877,7 +1877,7 @@ static SETS_HDL_RESOLUTION: [u32; 256] = [
 
 /// The validator of rule `hdl_resolution`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -1886,97 +1886,97 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 1, in `hdl_resolution`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }) };
                         match b {
-                            0x48 | 0x68 => { sink.enter(Label::Scheme, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                            0x48 | 0x68 => { sink.enter(Rule::Scheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                         }
                     }
                     // State 2, in `scheme`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                             match b {
                                 0x44 | 0x64 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                             }
                         }
                         // State 3, in `scheme`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                                 match b {
                                     0x4c | 0x6c => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                                 }
                             }
                             // State 4, in `scheme`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "scheme" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }) };
                                     match b {
-                                        0x3a => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "scheme" }),
+                                        0x3a => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Scheme }),
                                     }
                                 }
                                 // State 5, in `hdl_resolution`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }) };
                                         match b {
-                                            0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                            0x2f => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                         }
                                     }
                                     // State 6, in `hdl_resolution`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }) };
                                             match b {
-                                                0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                                0x2f => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                             }
                                         }
                                         // State 7, in `hdl_resolution`.
                                         's7: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Server, i, b); i += 1; break; }; }
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }) };
+                                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::Server, i, b); i += 1; break; }; }
                                                 match b {
-                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                                 }
                                             }
                                             // State 8, in `server`.
                                             's8: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Server }) };
                                                     if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 1); continue; }
                                                     match b {
-                                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                                                        0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
+                                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                                                        0x2f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
                                                         0x3a => { i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Server }),
                                                     }
                                                 }
                                                 // State 11, in `server`.
                                                 's11: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Server }) };
                                                         if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
                                                         match b {
-                                                            0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                                                            0x2f => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Server }),
                                                         }
                                                     }
                                                     // State 10, in `hdl_resolution`.
                                                     's10: loop {
                                                         loop {
-                                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; state = 13; continue 'walk; }; }
+                                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }) };
+                                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; state = 13; continue 'walk; }; }
                                                             match b {
-                                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                                             }
                                                         }
                                                     }
@@ -1994,59 +1994,59 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 9, in `pct_encoded`.
                 's9: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 17) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 12, in `pct_encoded`.
                     's12: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 18) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 15, in `pct_encoded`.
                         's15: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Server, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Server, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's9; },
-                                    0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
-                                    0x3a => { sink.enter(Label::Server, i, b); i += 1; state = 11; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
+                                    0x3a => { sink.enter(Rule::Server, i, b); i += 1; state = 11; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 8, in `server`.
                             's8: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Server }) };
                                     if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 1); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's9; },
-                                        0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's9; },
+                                        0x2f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
                                         0x3a => { i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Server }),
                                     }
                                 }
                                 // State 11, in `server`.
                                 's11: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Server }) };
                                         if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
                                         match b {
-                                            0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                                            0x2f => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Server }),
                                         }
                                     }
                                     // State 10, in `hdl_resolution`.
                                     's10: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; state = 13; continue 'walk; }; }
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }) };
+                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; state = 13; continue 'walk; }; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                             }
                                         }
                                     }
@@ -2060,45 +2060,45 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 11, in `server`.
                 's11: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Server }) };
                         if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
                         match b {
-                            0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                            0x2f => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Server }),
                         }
                     }
                     // State 10, in `hdl_resolution`.
                     's10: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                             }
                         }
                         // State 13, in `u_na_segment`.
                         's13: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                                 if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
                                 match b {
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                                    0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                                 }
                             }
                             // State 17, in `u_handle`.
                             's17: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; state = 19; continue 'walk; }; }
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; state = 19; continue 'walk; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                        0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                        0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                                     }
                                 }
                             }
@@ -2110,51 +2110,51 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 14, in `pct_encoded`.
                 's14: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 19) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 18, in `pct_encoded`.
                     's18: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 20) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 23, in `pct_encoded`.
                         's23: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 11) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's14; },
-                                    0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                                    0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 17; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                                    0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; state = 17; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 13, in `u_na_segment`.
                             's13: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                                     if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's14; },
-                                        0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                                        0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's14; },
+                                        0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                                        0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                                     }
                                 }
                                 // State 17, in `u_handle`.
                                 's17: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                            0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                            0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                            0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                                         }
                                     }
                                     // State 19, in `u_local_name`.
@@ -2163,10 +2163,10 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                                0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                                0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                                0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                             }
                                         }
                                     }
@@ -2181,12 +2181,12 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 's17: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                            0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                            0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                            0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                         }
                     }
                     // State 19, in `u_local_name`.
@@ -2195,21 +2195,21 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                             }
                         }
                         // State 22, in `hdl_resolution`.
                         's22: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                    0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                 }
                             }
                             // State 27, in `query`.
@@ -2218,9 +2218,9 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                             }
@@ -2233,10 +2233,10 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 's20: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                         }
                     }
                     // State 24, in `fragment`.
@@ -2245,32 +2245,32 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                             }
                         }
                         // State 25, in `pct_encoded`.
                         's25: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 29, in `pct_encoded`.
                             's29: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 32, in `pct_encoded`.
                                 's32: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's24; }; }
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's24; }; }
                                         match b {
                                             0x25 => { i += 1; continue 's25; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                 }
@@ -2283,27 +2283,27 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 21, in `pct_encoded`.
                 's21: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 21) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 21) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 26, in `pct_encoded`.
                     's26: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 23) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 23) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 30, in `pct_encoded`.
                         's30: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 14) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 14) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
                                     0x25 => { i += 1; continue 's21; },
-                                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 19, in `u_local_name`.
@@ -2312,21 +2312,21 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's21; },
-                                        0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                        0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's21; },
+                                        0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                     }
                                 }
                                 // State 22, in `hdl_resolution`.
                                 's22: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                            0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                         }
                                     }
                                     // State 27, in `query`.
@@ -2335,9 +2335,9 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
                                             match b {
-                                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                                0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                             }
                                         }
                                     }
@@ -2352,11 +2352,11 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 's22: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                            0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                         }
                     }
                     // State 27, in `query`.
@@ -2365,44 +2365,44 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                             }
                         }
                         // State 28, in `pct_encoded`.
                         's28: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 31, in `pct_encoded`.
                             's31: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 33, in `pct_encoded`.
                                 's33: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's27; }; }
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's27; }; }
                                         match b {
-                                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                            0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
                                             0x25 => { i += 1; continue 's28; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                     // State 20, in `hdl_resolution`.
                                     's20: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 24; continue 'walk; }; }
+                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; state = 24; continue 'walk; }; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                             }
                                         }
                                     }
@@ -2416,25 +2416,25 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 25, in `pct_encoded`.
                 's25: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 29, in `pct_encoded`.
                     's29: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 32, in `pct_encoded`.
                         's32: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's25; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 24, in `fragment`.
@@ -2443,8 +2443,8 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's25; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's25; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                     }
                                 }
                             }
@@ -2456,26 +2456,26 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 28, in `pct_encoded`.
                 's28: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 31, in `pct_encoded`.
                     's31: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 33, in `pct_encoded`.
                         's33: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
                                     0x25 => { i += 1; continue 's28; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 27, in `query`.
@@ -2484,19 +2484,19 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's28; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                        0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's28; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                     }
                                 }
                                 // State 20, in `hdl_resolution`.
                                 's20: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                         }
                                     }
                                     // State 24, in `fragment`.
@@ -2505,8 +2505,8 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -2520,35 +2520,35 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 10, in `hdl_resolution`.
                 's10: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                         }
                     }
                     // State 13, in `u_na_segment`.
                     's13: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                             if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                                0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                                0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                                0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                             }
                         }
                         // State 17, in `u_handle`.
                         's17: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                    0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                                 }
                             }
                             // State 19, in `u_local_name`.
@@ -2557,10 +2557,10 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                        0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                        0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                     }
                                 }
                             }
@@ -2572,45 +2572,45 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 8, in `server`.
                 's8: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Server }) };
                         if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 1); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
-                            0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 9; continue 'walk; },
+                            0x2f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 10; continue 'walk; },
                             0x3a => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Server }),
                         }
                     }
                     // State 11, in `server`.
                     's11: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "server" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Server }) };
                             if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 3); continue; }
                             match b {
-                                0x2f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "server" }),
+                                0x2f => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Server }),
                             }
                         }
                         // State 10, in `hdl_resolution`.
                         's10: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                                 match b {
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                 }
                             }
                             // State 13, in `u_na_segment`.
                             's13: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                                     if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                                        0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                                        0x2f => { sink.enter(Label::UHandle, i, b); i += 1; state = 17; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                                        0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; state = 17; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                                     }
                                 }
                             }
@@ -2622,25 +2622,25 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 13, in `u_na_segment`.
                 's13: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                         if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                            0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
-                            0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                            0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; state = 16; continue 'walk; },
+                            0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                         }
                     }
                     // State 17, in `u_handle`.
                     's17: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                             }
                         }
                         // State 19, in `u_local_name`.
@@ -2649,21 +2649,21 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                    0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                 }
                             }
                             // State 22, in `hdl_resolution`.
                             's22: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; state = 27; continue 'walk; }; }
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Query, i, b); i += 1; state = 27; continue 'walk; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                        0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                     }
                                 }
                             }
@@ -2675,35 +2675,35 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                 // State 16, in `u_naming_authority`.
                 's16: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }) };
-                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Label::UNaSegment, i, b); i += 1; break; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNamingAuthority }) };
+                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 6) != 0 { { sink.enter(Rule::UNaSegment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_naming_authority" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNamingAuthority }),
                         }
                     }
                     // State 13, in `u_na_segment`.
                     's13: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }) };
                             if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 4); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
-                                0x2e => { sink.enter(Label::UNamingAuthority, i, b); i += 1; continue 's16; },
-                                0x2f => { sink.enter(Label::UHandle, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "u_na_segment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 14; continue 'walk; },
+                                0x2e => { sink.enter(Rule::UNamingAuthority, i, b); i += 1; continue 's16; },
+                                0x2f => { sink.enter(Rule::UHandle, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UNaSegment }),
                             }
                         }
                         // State 17, in `u_handle`.
                         's17: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Label::ULocalName, i, b); i += 1; break; }; }
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 7) != 0 { { sink.enter(Rule::ULocalName, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                    0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "u_handle" }),
+                                    0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                    0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::UHandle }),
                                 }
                             }
                             // State 19, in `u_local_name`.
@@ -2712,10 +2712,10 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                                        0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                                        0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                                        0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 22; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                                     }
                                 }
                             }
@@ -2730,21 +2730,21 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 8) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 8); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
-                            0x3f => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "u_local_name" }),
+                            0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 21; continue 'walk; },
+                            0x3f => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ULocalName }),
                         }
                     }
                     // State 22, in `hdl_resolution`.
                     's22: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Label::Query, i, b); i += 1; break; }; }
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 10) != 0 { { sink.enter(Rule::Query, i, b); i += 1; break; }; }
                             match b {
-                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 28; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                             }
                         }
                         // State 27, in `query`.
@@ -2753,34 +2753,34 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                                    0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                                 }
                             }
                             // State 28, in `pct_encoded`.
                             's28: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 31, in `pct_encoded`.
                                 's31: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                         { i += 1; break; };
                                     }
                                     // State 33, in `pct_encoded`.
                                     's33: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's27; }; }
+                                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's27; }; }
                                             match b {
-                                                0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                                                0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
                                                 0x25 => { i += 1; continue 's28; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                             }
                                         }
                                     }
@@ -2797,32 +2797,32 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                         }
                     }
                     // State 25, in `pct_encoded`.
                     's25: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 22) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 29, in `pct_encoded`.
                         's29: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 25) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 32, in `pct_encoded`.
                             's32: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's24; }; }
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 15) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's24; }; }
                                     match b {
                                         0x25 => { i += 1; continue 's25; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                             }
@@ -2837,44 +2837,44 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 13) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 13); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "query" }),
+                            0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; state = 20; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Query }),
                         }
                     }
                     // State 28, in `pct_encoded`.
                     's28: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 24) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 31, in `pct_encoded`.
                         's31: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 26) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 33, in `pct_encoded`.
                             's33: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Label::Query, i, b); i += 1; continue 's27; }; }
+                                    if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 16) != 0 { { sink.enter(Rule::Query, i, b); i += 1; continue 's27; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HdlResolution, i, b); i += 1; break; },
+                                        0x23 => { sink.enter(Rule::HdlResolution, i, b); i += 1; break; },
                                         0x25 => { i += 1; continue 's28; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                                 // State 20, in `hdl_resolution`.
                                 's20: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 9) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "hdl_resolution" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HdlResolution }),
                                         }
                                     }
                                     // State 24, in `fragment`.
@@ -2883,8 +2883,8 @@ pub(crate) fn scan_hdl_resolution<S: crate::dfa::Sink<Label>>(input: &[u8], sink
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_HDL_RESOLUTION[usize::from(b)] & (1 << 12) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HDL_RESOLUTION, 1 << 12); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 25; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }

@@ -2,11 +2,11 @@
 // and run `cargo run -p handle-id-codegen`.
 
 #[allow(unused_imports)]
-use super::Label;
+use super::Rule;
 
 /// The validator of rule `info_uri` in `grammar/info-uri.pest`: 22 states, 15 byte classes.
 pub(crate) static INFO_URI: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "info_uri",
+    rule: Rule::InfoUri,
     walk: run_info_uri,
     classes: &CLASSES_INFO_URI,
     start: 1,
@@ -37,7 +37,7 @@ pub(crate) static INFO_URI: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, true, true, true, false, true, false, false, false, true, true],
     labels: &[0, 0, 1, 1, 1, 1, 0, 2, 2, 2, 2, 2, 0, 3, 0, 4, 5, 4, 4, 4, 4, 4],
-    label_names: &["info_uri", "info_scheme", "namespace", "identifier", "pct_encoded", "fragment"],
+    label_names: &[Rule::InfoUri, Rule::InfoScheme, Rule::Namespace, Rule::Identifier, Rule::PctEncoded, Rule::Fragment],
 };
 
 /// The byte classes of rule `info_uri`.
@@ -89,7 +89,7 @@ static SETS_INFO_URI: [u16; 256] = [
 
 /// The validator of rule `info_uri`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -98,94 +98,94 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 1, in `info_uri`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_uri" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }) };
                         match b {
-                            0x49 | 0x69 => { sink.enter(Label::InfoScheme, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                            0x49 | 0x69 => { sink.enter(Rule::InfoScheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }),
                         }
                     }
                     // State 2, in `info_scheme`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoScheme }) };
                             match b {
                                 0x4e | 0x6e => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoScheme }),
                             }
                         }
                         // State 3, in `info_scheme`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoScheme }) };
                                 match b {
                                     0x46 | 0x66 => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoScheme }),
                                 }
                             }
                             // State 4, in `info_scheme`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoScheme }) };
                                     match b {
                                         0x4f | 0x6f => { i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoScheme }),
                                     }
                                 }
                                 // State 5, in `info_scheme`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoScheme }) };
                                         match b {
-                                            0x3a => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_scheme" }),
+                                            0x3a => { sink.enter(Rule::InfoUri, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoScheme }),
                                         }
                                     }
                                     // State 6, in `info_uri`.
                                     's6: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "info_uri" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }) };
                                             match CLASSES_INFO_URI[usize::from(b)] {
-                                                7 => { sink.enter(Label::Namespace, i, b); i += 1; break; },
-                                                9 => { sink.enter(Label::Namespace, i, b); i += 1; state = 8; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                                7 => { sink.enter(Rule::Namespace, i, b); i += 1; break; },
+                                                9 => { sink.enter(Rule::Namespace, i, b); i += 1; state = 8; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }),
                                             }
                                         }
                                         // State 7, in `namespace`.
                                         's7: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }) };
                                                 match b {
                                                     0x4f | 0x6f => { i += 1; break; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }),
                                                 }
                                             }
                                             // State 9, in `namespace`.
                                             's9: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }) };
                                                     match b {
                                                         0x49 | 0x69 => { i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }),
                                                     }
                                                 }
                                                 // State 11, in `namespace`.
                                                 's11: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }) };
                                                         match b {
-                                                            0x2f => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                                                            _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                                                            0x2f => { sink.enter(Rule::InfoUri, i, b); i += 1; break; },
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }),
                                                         }
                                                     }
                                                     // State 12, in `info_uri`.
                                                     's12: loop {
                                                         loop {
                                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                                            if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
+                                                            if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::Identifier, i, b); i += 1; break; }; }
                                                             match b {
-                                                                0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                                                0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }),
                                                             }
                                                         }
                                                         // State 13, in `identifier`.
@@ -194,34 +194,34 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                                                 if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
                                                                 match b {
-                                                                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                                                                    0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Identifier }),
                                                                 }
                                                             }
                                                             // State 15, in `pct_encoded`.
                                                             's15: loop {
                                                                 loop {
-                                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                                                    if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                                                    if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                                                     { i += 1; break; };
                                                                 }
                                                                 // State 18, in `pct_encoded`.
                                                                 's18: loop {
                                                                     loop {
-                                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                                                        if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                                                        if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                                                         { i += 1; break; };
                                                                     }
                                                                     // State 20, in `pct_encoded`.
                                                                     's20: loop {
                                                                         loop {
                                                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                                                            if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
+                                                                            if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::Identifier, i, b); i += 1; continue 's13; }; }
                                                                             match b {
-                                                                                0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                                                                0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
                                                                                 0x25 => { i += 1; continue 's15; },
-                                                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                                                             }
                                                                         }
                                                                     }
@@ -243,39 +243,39 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 8, in `namespace`.
                 's8: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }) };
                         match b {
                             0x44 | 0x64 => { i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }),
                         }
                     }
                     // State 10, in `namespace`.
                     's10: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }) };
                             match b {
                                 0x4c | 0x6c => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }),
                             }
                         }
                         // State 11, in `namespace`.
                         's11: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }) };
                                 match b {
-                                    0x2f => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                                    0x2f => { sink.enter(Rule::InfoUri, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }),
                                 }
                             }
                             // State 12, in `info_uri`.
                             's12: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::Identifier, i, b); i += 1; break; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                        0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }),
                                     }
                                 }
                                 // State 13, in `identifier`.
@@ -284,34 +284,34 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                         let Some(&b) = input.get(i) else { return Ok(i) };
                                         if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
                                         match b {
-                                            0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                                            0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Identifier }),
                                         }
                                     }
                                     // State 15, in `pct_encoded`.
                                     's15: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                            if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                            if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                             { i += 1; break; };
                                         }
                                         // State 18, in `pct_encoded`.
                                         's18: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                                 { i += 1; break; };
                                             }
                                             // State 20, in `pct_encoded`.
                                             's20: loop {
                                                 loop {
                                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                                    if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
+                                                    if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::Identifier, i, b); i += 1; continue 's13; }; }
                                                     match b {
-                                                        0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                                        0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
                                                         0x25 => { i += 1; continue 's15; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                                     }
                                                 }
                                             }
@@ -328,10 +328,10 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 's14: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                        if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }),
                         }
                     }
                     // State 16, in `fragment`.
@@ -340,32 +340,32 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                             let Some(&b) = input.get(i) else { return Ok(i) };
                             if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
                             match b {
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                             }
                         }
                         // State 17, in `pct_encoded`.
                         's17: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 19, in `pct_encoded`.
                             's19: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 21, in `pct_encoded`.
                                 's21: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                        if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's16; }; }
                                         match b {
                                             0x25 => { i += 1; continue 's17; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                         }
                                     }
                                 }
@@ -378,26 +378,26 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 15, in `pct_encoded`.
                 's15: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 18, in `pct_encoded`.
                     's18: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 20, in `pct_encoded`.
                         's20: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::Identifier, i, b); i += 1; break; }; }
                                 match b {
-                                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
                                     0x25 => { i += 1; continue 's15; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 13, in `identifier`.
@@ -406,19 +406,19 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's15; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                                        0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; break; },
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's15; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Identifier }),
                                     }
                                 }
                                 // State 14, in `info_uri`.
                                 's14: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }),
                                         }
                                     }
                                     // State 16, in `fragment`.
@@ -427,8 +427,8 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -442,25 +442,25 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 17, in `pct_encoded`.
                 's17: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                        if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                        if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                         { i += 1; break; };
                     }
                     // State 19, in `pct_encoded`.
                     's19: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 21, in `pct_encoded`.
                         's21: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                 match b {
                                     0x25 => { i += 1; continue 's17; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                 }
                             }
                             // State 16, in `fragment`.
@@ -469,8 +469,8 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
                                     match b {
-                                        0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; continue 's17; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                        0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; continue 's17; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                     }
                                 }
                             }
@@ -482,21 +482,21 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 11, in `namespace`.
                 's11: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "namespace" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }) };
                         match b {
-                            0x2f => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "namespace" }),
+                            0x2f => { sink.enter(Rule::InfoUri, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Namespace }),
                         }
                     }
                     // State 12, in `info_uri`.
                     's12: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; break; }; }
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::Identifier, i, b); i += 1; break; }; }
                             match b {
-                                0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 15; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }),
                             }
                         }
                         // State 13, in `identifier`.
@@ -505,44 +505,44 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                 let Some(&b) = input.get(i) else { return Ok(i) };
                                 if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
                                 match b {
-                                    0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                                    0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Identifier }),
                                 }
                             }
                             // State 15, in `pct_encoded`.
                             's15: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                    if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                     { i += 1; break; };
                                 }
                                 // State 18, in `pct_encoded`.
                                 's18: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                        if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                        if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                         { i += 1; break; };
                                     }
                                     // State 20, in `pct_encoded`.
                                     's20: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
+                                            if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::Identifier, i, b); i += 1; continue 's13; }; }
                                             match b {
-                                                0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
+                                                0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; break; },
                                                 0x25 => { i += 1; continue 's15; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                             }
                                         }
                                         // State 14, in `info_uri`.
                                         's14: loop {
                                             loop {
                                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                                if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
+                                                if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; state = 16; continue 'walk; }; }
                                                 match b {
-                                                    0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                    _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                                    0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }),
                                                 }
                                             }
                                         }
@@ -560,44 +560,44 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_INFO_URI[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 1); continue; }
                         match b {
-                            0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "identifier" }),
+                            0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; state = 14; continue 'walk; },
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Identifier }),
                         }
                     }
                     // State 15, in `pct_encoded`.
                     's15: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 18, in `pct_encoded`.
                         's18: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 20, in `pct_encoded`.
                             's20: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Label::Identifier, i, b); i += 1; continue 's13; }; }
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 4) != 0 { { sink.enter(Rule::Identifier, i, b); i += 1; continue 's13; }; }
                                     match b {
-                                        0x23 => { sink.enter(Label::InfoUri, i, b); i += 1; break; },
+                                        0x23 => { sink.enter(Rule::InfoUri, i, b); i += 1; break; },
                                         0x25 => { i += 1; continue 's15; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                                 // State 14, in `info_uri`.
                                 's14: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; break; }; }
+                                        if SETS_INFO_URI[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; break; }; }
                                         match b {
-                                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "info_uri" }),
+                                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::InfoUri }),
                                         }
                                     }
                                     // State 16, in `fragment`.
@@ -606,8 +606,8 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                             let Some(&b) = input.get(i) else { return Ok(i) };
                                             if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
                                             match b {
-                                                0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                                                0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; state = 17; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                                             }
                                         }
                                     }
@@ -624,32 +624,32 @@ pub(crate) fn scan_info_uri<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                         let Some(&b) = input.get(i) else { return Ok(i) };
                         if SETS_INFO_URI[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_INFO_URI, 1 << 3); continue; }
                         match b {
-                            0x25 => { sink.enter(Label::PctEncoded, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "fragment" }),
+                            0x25 => { sink.enter(Rule::PctEncoded, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Fragment }),
                         }
                     }
                     // State 17, in `pct_encoded`.
                     's17: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                            if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                            if SETS_INFO_URI[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                             { i += 1; break; };
                         }
                         // State 19, in `pct_encoded`.
                         's19: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) };
-                                if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) };
+                                if SETS_INFO_URI[usize::from(b)] & (1 << 9) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }) }
                                 { i += 1; break; };
                             }
                             // State 21, in `pct_encoded`.
                             's21: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Label::Fragment, i, b); i += 1; continue 's16; }; }
+                                    if SETS_INFO_URI[usize::from(b)] & (1 << 5) != 0 { { sink.enter(Rule::Fragment, i, b); i += 1; continue 's16; }; }
                                     match b {
                                         0x25 => { i += 1; continue 's17; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "pct_encoded" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::PctEncoded }),
                                     }
                                 }
                             }

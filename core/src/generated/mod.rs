@@ -29,136 +29,390 @@ pub(crate) use proxy_url::*;
 mod forms;
 pub(crate) use forms::*;
 
-/// A rule of the grammars, as a walk reports entering it (see `crate::dfa::Sink`).
+/// A rule of the grammars: what a walk reports entering (see `crate::dfa::Sink`) and
+/// what a rejection was inside. Code names rules by these variants, never by strings,
+/// so that a rule renamed in a grammar fails to compile where it is used.
 #[allow(dead_code, clippy::enum_variant_names)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Label {
-    /// `ascii_space`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Rule {
+    /// ASCII white space.
+    ///
+    /// `ascii_space` in `grammar/forms.pest`.
     AsciiSpace,
-    /// `authority`.
+    /// RFC 3986 `authority = [ userinfo "@" ] host [ ":" port ]`, with `host` a registered name
+    /// or IPv4 address (IP literals in brackets are left out: no resolver uses them).
+    ///
+    /// `authority` in `grammar/cordra-uri.pest`.
     Authority,
-    /// `bare_doi_form`.
+    /// C3: a DOI written bare in running text starts `10.`, a registrant code of four digits or
+    /// more (every registered DOI prefix has one: `10.0.0.0/8` is a network, not a DOI) or an
+    /// ISBN-A's `978.` or `979.` and its digits (`10.978.8898392/315`), its sub-prefixes of
+    /// digits, `/` and a first character of its suffix that is not white space.
+    ///
+    /// `bare_doi_form` in `grammar/forms.pest`.
     BareDoiForm,
-    /// `bracketed_word`.
+    /// `bracketed_word` in `grammar/forms.pest`.
     BracketedWord,
-    /// `cordra_host`.
+    /// Host encoding: `hdl ":" "//" <registered name> / <segment> [ "?" <query>] [ "#" <fragment> ]`.
+    /// The host SHALL NOT be empty and the path is one segment that SHALL NOT be empty, so a
+    /// "/" inside the local name is written `%2F` (U5).
+    ///
+    /// `cordra_host` in `grammar/cordra-uri.pest`.
     CordraHost,
-    /// `cordra_http`.
+    /// HTTP encoding: `http ":" "//" <authority> / [ <segment> / ] <segment> / <segment> …`
+    /// (P1). The ABNF's optional first segment is written as an ordered choice of the
+    /// three-segment and the two-segment path: a PEG does not backtrack into `[ … ]`, so
+    /// `(segment ~ "/")? ~ segment_nz ~ "/" ~ segment_nz` would refuse every two-segment path.
+    /// Which reading applies is the resolver's to say (its first segment, if it has one).
+    ///
+    /// `cordra_http` in `grammar/cordra-uri.pest`.
     CordraHttp,
-    /// `cordra_path`.
+    /// Path encoding: `hdl ":" <segment> / <segment> [ "?" <query>] [ "#" <fragment> ]`, exactly
+    /// two segments, neither empty (U5).
+    ///
+    /// `cordra_path` in `grammar/cordra-uri.pest`.
     CordraPath,
-    /// `doi_form`.
+    /// U8: `doi:`, a textual prefix: what follows is taken as it is.
+    ///
+    /// `doi_form` in `grammar/forms.pest`.
     DoiForm,
-    /// `doi_prefix_form`.
+    /// C3: a DOI's prefix written whole, `10` and sub-prefixes of digits, then its `/`: what a
+    /// DOI split by white space after a label or a resolver's host is joined up to.
+    ///
+    /// `doi_prefix_form` in `grammar/forms.pest`.
     DoiPrefixForm,
-    /// `doi_start_form`.
+    /// C3: what a DOI label or a DOI URI is followed by in running text: the start of a DOI's
+    /// prefix, `10` and then `.` or its `/` (a shortDOI, `10/abc`; a `urn:doi:` writes ':'). Text
+    /// that says "DOI" before anything else holds no identifier there; what does follow is a
+    /// DOI (H8) or nothing.
+    ///
+    /// `doi_start_form` in `grammar/forms.pest`.
     DoiStartForm,
-    /// `dot`.
+    /// The "." that joins naming authority segments (H2). A rule of its own so that
+    /// errors can say a "." was expected.
+    ///
+    /// `dot` in `grammar/handle.pest`.
     Dot,
-    /// `fragment`.
+    /// RFC 3986 `fragment = *( pchar / "/" / "?" )` (U7).
+    ///
+    /// `fragment` in `grammar/hdl-uri.pest`.
     Fragment,
-    /// `glued_word`.
+    /// `glued_word` in `grammar/forms.pest`.
     GluedWord,
-    /// `glued_word_form`.
+    /// C3: a word of a reference that text taken from a PDF glues to the DOI before it, after a
+    /// `.`, `,` or `;` or in brackets (`…PhysRevD.11.395.URL`, `…151502,arXiv`, `…06.022[doi]`):
+    /// the DOI ends before it (where a word of letters or digits does not go on after it).
+    ///
+    /// `glued_word_form` in `grammar/forms.pest`.
     GluedWordForm,
-    /// `handle`.
+    /// Entry rule: a whole string that is one handle, and nothing else.
+    ///
+    /// `handle` in `grammar/handle.pest`.
     Handle,
-    /// `hdl_form`.
+    /// U1, U4: `hdl:` followed by anything else, the path form.
+    ///
+    /// `hdl_form` in `grammar/forms.pest`.
     HdlForm,
-    /// `hdl_host`.
+    /// U2: `hdl-uri = "hdl" ":" "//" u-handle [ "?" query ] [ "#" fragment ]`, the host form.
+    /// D4: `hdl://a/b/c` is the handle `a/b/c`.
+    ///
+    /// `hdl_host` in `grammar/hdl-uri.pest`.
     HdlHost,
-    /// `hdl_host_form`.
+    /// U2, U4: `hdl://`, the host form (or, on request, the resolution form, U3).
+    ///
+    /// `hdl_host_form` in `grammar/forms.pest`.
     HdlHostForm,
-    /// `hdl_path`.
+    /// U1: the path form, "the handle as a name" (WIKI's `hdl:1234/567`): the same `u-handle`
+    /// right after `hdl:`. A `u-na-segment` cannot start with "/", so no string is in both forms.
+    ///
+    /// `hdl_path` in `grammar/hdl-uri.pest`.
     HdlPath,
-    /// `hdl_resolution`.
+    /// U3: the resolution form `hdl://<server>/<u-handle>` that WIKI offers by example
+    /// (`hdl://190.12.34.56/1234/567`), read only when the caller asks for it (D4).
+    ///
+    /// `hdl_resolution` in `grammar/hdl-uri.pest`.
     HdlResolution,
-    /// `http_form`.
+    /// P1: an HTTP(S) URL, a proxy's or resolver's if its base is known.
+    ///
+    /// `http_form` in `grammar/forms.pest`.
     HttpForm,
-    /// `http_scheme`.
+    /// `http`, and `https` as the proxies serve it (PROXY), case-insensitive (RFC 3986).
+    ///
+    /// `http_scheme` in `grammar/cordra-uri.pest`.
     HttpScheme,
-    /// `http_url`.
+    /// `http(s)://<authority><path>[?<query>][#<fragment>]`.
+    ///
+    /// `http_url` in `grammar/proxy-url.pest`.
     HttpUrl,
-    /// `identifier`.
+    /// `identifier = *( pchar / "/" / "?" )`.
+    ///
+    /// `identifier` in `grammar/info-uri.pest`.
     Identifier,
-    /// `identifier_end_form`.
+    /// C3: where an identifier in running text ends, of what a grammar can say: ASCII white
+    /// space, a `"`, or an HTML tag (`</`, `<` and a letter, `<!`). A `<` before anything else
+    /// stays: SICI DOIs hold `<` and a digit or `:` (`…36:4<538::AID-JBM12>3.0.CO;2-B`).
+    /// Unicode white space and a closing bracket with no partner inside the identifier are said
+    /// in Rust (core/src/extract.rs): the generator reads every non-ASCII character as one
+    /// symbol, and balance is not a regular language.
+    ///
+    /// `identifier_end_form` in `grammar/forms.pest`.
     IdentifierEndForm,
-    /// `info_doi_form`.
+    /// U8: `info:doi/`.
+    ///
+    /// `info_doi_form` in `grammar/forms.pest`.
     InfoDoiForm,
-    /// `info_hdl_form`.
+    /// U8: `info:hdl/` (RFC 4452 namespaces are case-insensitive).
+    ///
+    /// `info_hdl_form` in `grammar/forms.pest`.
     InfoHdlForm,
-    /// `info_other_form`.
+    /// Another `info:` namespace: not a handle.
+    ///
+    /// `info_other_form` in `grammar/forms.pest`.
     InfoOtherForm,
-    /// `info_scheme`.
+    /// `info-scheme = "info"`; schemes are case-insensitive (RFC 3986).
+    ///
+    /// `info_scheme` in `grammar/info-uri.pest`.
     InfoScheme,
-    /// `info_uri`.
+    /// `info-URI = info-scheme ":" info-identifier [ "#" fragment ]`, with
+    /// `info-identifier = namespace "/" identifier`. A `?` belongs to the identifier (U8).
+    ///
+    /// `info_uri` in `grammar/info-uri.pest`.
     InfoUri,
-    /// `label_form`.
+    /// C2: a label written before an identifier in citations and catalogues, in any case:
+    /// `doi:`, `DOI `, `doi: `, `doi :` (text from PDFs puts a space before the colon), `doi.`,
+    /// `hdl: `, `HDL ` (an `hdl:` directly followed by a handle is the URI of U1, which
+    /// `hdl_form` reads). Cleaning removes it, and the white space after it with the rest. A
+    /// `doi.` is a label only before a DOI (`doi_start_form`): `doi.org/` is a resolver's host.
+    /// Only ASCII white space: the generator reads every non-ASCII character as one symbol.
+    ///
+    /// `label_form` in `grammar/forms.pest`.
     LabelForm,
-    /// `label_space`.
+    /// `label_space` in `grammar/forms.pest`.
     LabelSpace,
-    /// `local_name`.
+    /// `local-name = *(%x00-FF)` (H4): any characters, "/" included, possibly none (D2).
+    /// PEG repetition is greedy and `ANY` takes everything up to the end, which is what
+    /// the ABNF means here: nothing follows the local name.
+    ///
+    /// `local_name` in `grammar/handle.pest`.
     LocalName,
-    /// `na_segment`.
+    /// `na-segment = 1*(%x00-2D / %x30-3F / %x41-FF)` (H3): one or more characters, none of
+    /// them "." (%x2E), "/" (%x2F) or "@" (%x40). The ABNF's comment names only "." and "/";
+    /// we follow the ranges, which also exclude "@" (D1). %x41-FF is extended to U+10FFFF
+    /// because octets above %x7F are the UTF-8 bytes of non-ASCII characters (H5).
+    ///
+    /// `na_segment` in `grammar/handle.pest`.
     NaSegment,
-    /// `namespace`.
+    /// The two registered namespaces that hold handles, case-insensitive as RFC 4452 says
+    /// namespaces are.
+    ///
+    /// `namespace` in `grammar/info-uri.pest`.
     Namespace,
-    /// `naming_authority`.
+    /// `naming-authority = *(naming-authority ".") na-segment` (H2).
+    /// The ABNF is left-recursive, which a PEG cannot be; read as iteration it is one
+    /// segment, then any number of "." segment: the same language.
+    ///
+    /// `naming_authority` in `grammar/handle.pest`.
     NamingAuthority,
-    /// `other_url_form`.
+    /// Any other URL, `scheme "://"` (RFC 3986 `scheme`): not a handle, though read bare its
+    /// text would be one (D5).
+    ///
+    /// `other_url_form` in `grammar/forms.pest`.
     OtherUrlForm,
-    /// `path`.
+    /// Zero or more "/" segments.
+    ///
+    /// `path` in `grammar/proxy-url.pest`.
     Path,
-    /// `path_char`.
+    /// A path character: a `pct-encoded` octet, or any character but "/", "?" and "#" (a "%"
+    /// not followed by two hex digits is itself, as browsers read it: P3).
+    ///
+    /// `path_char` in `grammar/proxy-url.pest`.
     PathChar,
-    /// `pchar`.
+    /// RFC 3986 `pchar = unreserved / pct-encoded / sub-delims / ":" / "@"` (WIKI's quotation
+    /// writes `*( … )`; RFC 3986 defines one character, which is what `u-local-name` repeats).
+    ///
+    /// `pchar` in `grammar/hdl-uri.pest`.
     Pchar,
-    /// `pct_encoded`.
+    /// RFC 3986 `pct-encoded = "%" HEXDIG HEXDIG`.
+    ///
+    /// `pct_encoded` in `grammar/hdl-uri.pest`.
     PctEncoded,
-    /// `proxy_path`.
+    /// The path and query of a request to a proxy (what an HTTP request line holds): a proxy
+    /// URL without its scheme and host (P3, P5).
+    ///
+    /// `proxy_path` in `grammar/proxy-url.pest`.
     ProxyPath,
-    /// `query`.
+    /// RFC 3986 `query = *( pchar / "/" / "?" )` (U7).
+    ///
+    /// `query` in `grammar/hdl-uri.pest`.
     Query,
-    /// `reg_name`.
+    /// RFC 3986 `reg-name = *( unreserved / pct-encoded / sub-delims )`; CORDRA: SHALL NOT be empty.
+    ///
+    /// `reg_name` in `grammar/cordra-uri.pest`.
     RegName,
-    /// `scheme`.
+    /// `"hdl"`, case-insensitive (U4, CORDRA).
+    ///
+    /// `scheme` in `grammar/hdl-uri.pest`.
     Scheme,
-    /// `segment`.
+    /// RFC 3986 `segment = *pchar`.
+    ///
+    /// `segment` in `grammar/cordra-uri.pest`.
     Segment,
-    /// `segment_nz`.
+    /// RFC 3986 `segment-nz = 1*pchar`: the segments that SHALL NOT be empty.
+    ///
+    /// `segment_nz` in `grammar/cordra-uri.pest`.
     SegmentNz,
-    /// `server`.
+    /// The handle server of the resolution form: an RFC 3986 `reg-name` or IPv4 address (the
+    /// same characters), then an optional `":" port`.
+    ///
+    /// `server` in `grammar/hdl-uri.pest`.
     Server,
-    /// `slash`.
+    /// The "/" between naming authority and local name (H1). The first "/" is the
+    /// separator: a segment cannot contain one.
+    ///
+    /// `slash` in `grammar/handle.pest`.
     Slash,
-    /// `sub_delims`.
+    /// RFC 3986 `sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="`.
+    ///
+    /// `sub_delims` in `grammar/hdl-uri.pest`.
     SubDelims,
-    /// `u_handle`.
+    /// `u-handle = u-naming-authority "/" u-local-name`.
+    ///
+    /// `u_handle` in `grammar/hdl-uri.pest`.
     UHandle,
-    /// `u_local_name`.
+    /// `u-local-name = *( pchar / "/" )`.
+    ///
+    /// `u_local_name` in `grammar/hdl-uri.pest`.
     ULocalName,
-    /// `u_local_name_kept`.
+    /// U6: the characters a writer keeps as they are in a local name, WIKI's comment on
+    /// `u-local-name`: `%x21 / %x24 / %x26-2F / %x30-39 / %x3B / %x3D / %x41-5A / %x5F /
+    /// %x61-7A / %x7E`: a segment's, and `.` and `/`. The grammar's `u_local_name` would also
+    /// take `:` and `@` (pchar), which the writer encodes all the same (`escape::LOCAL_NAME`).
+    ///
+    /// `u_local_name_kept` in `grammar/hdl-uri.pest`.
     ULocalNameKept,
-    /// `u_na_segment`.
+    /// `u-na-segment = *( u-unreserved / pct-encoded / sub-delims )`. The ABNF's `*` would allow
+    /// an empty segment, which can never decode to a handle's segment (H2 wants one character),
+    /// so the transcription says `+` and the error points at the empty segment.
+    ///
+    /// `u_na_segment` in `grammar/hdl-uri.pest`.
     UNaSegment,
-    /// `u_na_segment_kept`.
+    /// U6: the characters a writer keeps as they are in a naming authority segment, WIKI's
+    /// comment on `u-na-segment`: `%x21 / %x24 / %x26-2D / %x30-39 / %x3B / %x3D / %x41-5A /
+    /// %x5F / %x61-7A / %x7E` (every other, `.` included, is percent-encoded; the `.` that joins
+    /// segments is written by the caller). Each is one `u_na_segment` allows (a test says so).
+    /// Not an entry rule: the generator writes the ASCII characters it matches as a bit set
+    /// (`escape::NA_SEGMENT`).
+    ///
+    /// `u_na_segment_kept` in `grammar/hdl-uri.pest`.
     UNaSegmentKept,
-    /// `u_naming_authority`.
+    /// `u-naming-authority = *(u-naming-authority ".") u-na-segment`: left recursion read as
+    /// iteration, as in handle.pest.
+    ///
+    /// `u_naming_authority` in `grammar/hdl-uri.pest`.
     UNamingAuthority,
-    /// `u_unreserved`.
+    /// `u-unreserved = ALPHA / DIGIT / "-" / "_" / "~"`: `unreserved` without ".".
+    ///
+    /// `u_unreserved` in `grammar/hdl-uri.pest`.
     UUnreserved,
-    /// `unreserved`.
+    /// RFC 3986 `unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"`.
+    ///
+    /// `unreserved` in `grammar/hdl-uri.pest`.
     Unreserved,
-    /// `url_view_form`.
+    /// C3: the last path segment a publisher's site adds after a DOI in its own URL to choose a
+    /// view of the article (`https://onlinelibrary.wiley.com/doi/10.1002/x.1/abstract`): not
+    /// part of the DOI found in that URL. Suffixes may hold `/`, so only these names, in the
+    /// case the sites write them. (This project's decision; C3 says the DOI is in the URL's
+    /// path, so the query and fragment are not part of it either.)
+    ///
+    /// `url_view_form` in `grammar/forms.pest`.
     UrlViewForm,
-    /// `urn_doi_form`.
+    /// U8: `urn:doi:`, a textual prefix.
+    ///
+    /// `urn_doi_form` in `grammar/forms.pest`.
     UrnDoiForm,
-    /// `urn_hdl_form`.
+    /// U8: `urn:hdl:`, a textual prefix.
+    ///
+    /// `urn_hdl_form` in `grammar/forms.pest`.
     UrnHdlForm,
-    /// `urn_other_form`.
+    /// Another `urn:` namespace: not a handle.
+    ///
+    /// `urn_other_form` in `grammar/forms.pest`.
     UrnOtherForm,
-    /// `userinfo`.
+    /// RFC 3986 `userinfo = *( unreserved / pct-encoded / sub-delims / ":" )`.
+    ///
+    /// `userinfo` in `grammar/cordra-uri.pest`.
     Userinfo,
+}
+
+impl Rule {
+    /// The rule's name in its grammar file.
+    pub(crate) const fn name(self) -> &'static str {
+        match self {
+            Self::AsciiSpace => "ascii_space",
+            Self::Authority => "authority",
+            Self::BareDoiForm => "bare_doi_form",
+            Self::BracketedWord => "bracketed_word",
+            Self::CordraHost => "cordra_host",
+            Self::CordraHttp => "cordra_http",
+            Self::CordraPath => "cordra_path",
+            Self::DoiForm => "doi_form",
+            Self::DoiPrefixForm => "doi_prefix_form",
+            Self::DoiStartForm => "doi_start_form",
+            Self::Dot => "dot",
+            Self::Fragment => "fragment",
+            Self::GluedWord => "glued_word",
+            Self::GluedWordForm => "glued_word_form",
+            Self::Handle => "handle",
+            Self::HdlForm => "hdl_form",
+            Self::HdlHost => "hdl_host",
+            Self::HdlHostForm => "hdl_host_form",
+            Self::HdlPath => "hdl_path",
+            Self::HdlResolution => "hdl_resolution",
+            Self::HttpForm => "http_form",
+            Self::HttpScheme => "http_scheme",
+            Self::HttpUrl => "http_url",
+            Self::Identifier => "identifier",
+            Self::IdentifierEndForm => "identifier_end_form",
+            Self::InfoDoiForm => "info_doi_form",
+            Self::InfoHdlForm => "info_hdl_form",
+            Self::InfoOtherForm => "info_other_form",
+            Self::InfoScheme => "info_scheme",
+            Self::InfoUri => "info_uri",
+            Self::LabelForm => "label_form",
+            Self::LabelSpace => "label_space",
+            Self::LocalName => "local_name",
+            Self::NaSegment => "na_segment",
+            Self::Namespace => "namespace",
+            Self::NamingAuthority => "naming_authority",
+            Self::OtherUrlForm => "other_url_form",
+            Self::Path => "path",
+            Self::PathChar => "path_char",
+            Self::Pchar => "pchar",
+            Self::PctEncoded => "pct_encoded",
+            Self::ProxyPath => "proxy_path",
+            Self::Query => "query",
+            Self::RegName => "reg_name",
+            Self::Scheme => "scheme",
+            Self::Segment => "segment",
+            Self::SegmentNz => "segment_nz",
+            Self::Server => "server",
+            Self::Slash => "slash",
+            Self::SubDelims => "sub_delims",
+            Self::UHandle => "u_handle",
+            Self::ULocalName => "u_local_name",
+            Self::ULocalNameKept => "u_local_name_kept",
+            Self::UNaSegment => "u_na_segment",
+            Self::UNaSegmentKept => "u_na_segment_kept",
+            Self::UNamingAuthority => "u_naming_authority",
+            Self::UUnreserved => "u_unreserved",
+            Self::Unreserved => "unreserved",
+            Self::UrlViewForm => "url_view_form",
+            Self::UrnDoiForm => "urn_doi_form",
+            Self::UrnHdlForm => "urn_hdl_form",
+            Self::UrnOtherForm => "urn_other_form",
+            Self::Userinfo => "userinfo",
+        }
+    }
 }
 
 /// Every generated validator, by entry rule.

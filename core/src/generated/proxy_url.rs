@@ -2,11 +2,11 @@
 // and run `cargo run -p handle-id-codegen`.
 
 #[allow(unused_imports)]
-use super::Label;
+use super::Rule;
 
 /// The validator of rule `http_url` in `grammar/proxy-url.pest`: 19 states, 13 byte classes.
 pub(crate) static HTTP_URL: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "http_url",
+    rule: Rule::HttpUrl,
     walk: run_http_url,
     classes: &CLASSES_HTTP_URL,
     start: 1,
@@ -34,7 +34,7 @@ pub(crate) static HTTP_URL: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true, true],
     labels: &[0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 2, 0, 3, 0, 6, 4, 5, 4, 4],
-    label_names: &["http_url", "http_scheme", "authority", "path", "pct_encoded", "query", "fragment"],
+    label_names: &[Rule::HttpUrl, Rule::HttpScheme, Rule::Authority, Rule::Path, Rule::PctEncoded, Rule::Query, Rule::Fragment],
 };
 
 /// The byte classes of rule `http_url`.
@@ -86,7 +86,7 @@ static SETS_HTTP_URL: [u8; 256] = [
 
 /// The validator of rule `http_url`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_http_url<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_http_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -95,56 +95,56 @@ pub(crate) fn scan_http_url<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 1, in `http_url`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpUrl }) };
                         match b {
-                            0x48 | 0x68 => { sink.enter(Label::HttpScheme, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                            0x48 | 0x68 => { sink.enter(Rule::HttpScheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpUrl }),
                         }
                     }
                     // State 2, in `http_scheme`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                             match b {
                                 0x54 | 0x74 => { i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                             }
                         }
                         // State 3, in `http_scheme`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                                 match b {
                                     0x54 | 0x74 => { i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                                 }
                             }
                             // State 4, in `http_scheme`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                                     match b {
                                         0x50 | 0x70 => { i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                                     }
                                 }
                                 // State 5, in `http_scheme`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                                         match b {
-                                            0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
+                                            0x3a => { sink.enter(Rule::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
                                             0x53 | 0x73 => { i += 1; break; },
-                                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                                         }
                                     }
                                     // State 7, in `http_scheme`.
                                     's7: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                                             match b {
-                                                0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
-                                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                                                0x3a => { sink.enter(Rule::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                                             }
                                         }
                                     }
@@ -158,10 +158,10 @@ pub(crate) fn scan_http_url<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 7, in `http_scheme`.
                 's7: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
                         match b {
-                            0x3a => { sink.enter(Label::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_scheme" }),
+                            0x3a => { sink.enter(Rule::HttpUrl, i, b); i += 1; state = 6; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
                         }
                     }
                 }
@@ -170,27 +170,27 @@ pub(crate) fn scan_http_url<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                 // State 6, in `http_url`.
                 's6: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpUrl }) };
                         match b {
-                            0x2f => { sink.enter(Label::HttpUrl, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                            0x2f => { sink.enter(Rule::HttpUrl, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpUrl }),
                         }
                     }
                     // State 8, in `http_url`.
                     's8: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpUrl }) };
                             match b {
-                                0x2f => { sink.enter(Label::HttpUrl, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: "http_url" }),
+                                0x2f => { sink.enter(Rule::HttpUrl, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpUrl }),
                             }
                         }
                         // State 9, in `http_url`.
                         's9: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) };
-                                if SETS_HTTP_URL[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: "http_url" }) }
-                                { sink.enter(Label::Authority, i, b); i += 1; break; };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpUrl }) };
+                                if SETS_HTTP_URL[usize::from(b)] & (1 << 1) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpUrl }) }
+                                { sink.enter(Rule::Authority, i, b); i += 1; break; };
                             }
                             // State 10, in `authority`.
                             's10: loop {
@@ -198,10 +198,10 @@ pub(crate) fn scan_http_url<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
                                     let Some(&b) = input.get(i) else { return Ok(i) };
                                     if SETS_HTTP_URL[usize::from(b)] & (1 << 0) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_HTTP_URL, 1 << 0); continue; }
                                     match b {
-                                        0x23 => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                                        0x2f => { sink.enter(Label::Path, i, b); return Ok(i + 1) },
-                                        0x3f => { sink.enter(Label::HttpUrl, i, b); return Ok(i + 1) },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: "authority" }),
+                                        0x23 => { sink.enter(Rule::HttpUrl, i, b); return Ok(i + 1) },
+                                        0x2f => { sink.enter(Rule::Path, i, b); return Ok(i + 1) },
+                                        0x3f => { sink.enter(Rule::HttpUrl, i, b); return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::Authority }),
                                     }
                                 }
                             }
@@ -216,7 +216,7 @@ pub(crate) fn scan_http_url<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut
 
 /// The validator of rule `proxy_path` in `grammar/proxy-url.pest`: 14 states, 7 byte classes.
 pub(crate) static PROXY_PATH: crate::dfa::Dfa = crate::dfa::Dfa {
-    rule: "proxy_path",
+    rule: Rule::ProxyPath,
     walk: run_proxy_path,
     classes: &CLASSES_PROXY_PATH,
     start: 1,
@@ -239,7 +239,7 @@ pub(crate) static PROXY_PATH: crate::dfa::Dfa = crate::dfa::Dfa {
     ],
     accepting: &[false, false, true, true, true, true, true, true, true, true, true, true, true, true],
     labels: &[0, 0, 0, 0, 1, 2, 0, 4, 1, 1, 3, 1, 1, 1],
-    label_names: &["proxy_path", "pct_encoded", "path", "query", "fragment"],
+    label_names: &[Rule::ProxyPath, Rule::PctEncoded, Rule::Path, Rule::Query, Rule::Fragment],
 };
 
 /// The byte classes of rule `proxy_path`.
@@ -271,7 +271,7 @@ pub(crate) fn run_proxy_path(input: &[u8]) -> Result<usize, crate::dfa::Reject> 
 
 /// The validator of rule `proxy_path`, reporting the rules it enters to `sink`.
 #[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
-pub(crate) fn scan_proxy_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+pub(crate) fn scan_proxy_path<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
     let mut i = 0_usize;
     let mut state = 1_u8;
     'walk: loop {
@@ -280,10 +280,10 @@ pub(crate) fn scan_proxy_path<S: crate::dfa::Sink<Label>>(input: &[u8], sink: &m
                 // State 1, in `proxy_path`.
                 's1: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: "proxy_path" }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::ProxyPath }) };
                         match b {
-                            0x2f => { sink.enter(Label::ProxyPath, i, b); return Ok(i + 1) },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: "proxy_path" }),
+                            0x2f => { sink.enter(Rule::ProxyPath, i, b); return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::ProxyPath }),
                         }
                     }
                 }

@@ -127,15 +127,22 @@ pub(crate) fn header_lines(
     head: &mut Vec<String>,
 ) {
     for line in text.split('\n') {
-        let trimmed = line.trim();
+        let trimmed = java_trim(line);
         if trimmed.starts_with('<') {
             head.push(fill_template(line, handle));
             continue;
         }
         if let Some((name, value)) = trimmed.split_once(':') {
-            fields.push((name.trim().to_string(), fill_template(value.trim(), handle)));
+            let value = fill_template(java_trim(value), handle);
+            fields.push((java_trim(name).to_string(), value));
         }
     }
+}
+
+/// `text` without what Java's `String.trim` takes off its ends: every character up to
+/// U+0020 (controls included), and no other white space.
+pub(crate) fn java_trim(text: &str) -> &str {
+    text.trim_matches(|c: char| c <= ' ')
 }
 
 #[cfg(test)]
@@ -184,5 +191,16 @@ mod tests {
             ]
         );
         assert_eq!(head, vec!["  <meta name=\"h\" content=\"10.1/a%20b\">"]);
+        // A line may name any header, `Link` too (the fuzzer's find: it is the line's own);
+        // trimmed as Java trims, controls off and a no-break space kept.
+        let mut fields = Vec::new();
+        header_lines("Link:{{hdhd\0l\0\n X:\u{a0}y ", "h", &mut fields, &mut head);
+        assert_eq!(
+            fields,
+            vec![
+                ("Link".to_string(), "{{hdhd\0l".to_string()),
+                ("X".to_string(), "\u{a0}y".to_string())
+            ]
+        );
     }
 }

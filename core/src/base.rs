@@ -6,7 +6,7 @@ use alloc::string::String;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::generated::{self as g, Rule};
 use crate::handle::HandleRef;
-use crate::parts::check;
+use crate::parts::url_parts;
 
 /// The path of the REST API under a proxy's base (P5): `api/handles/`, then the handle.
 pub const API_PATH: &str = "api/handles/";
@@ -46,11 +46,7 @@ impl ProxyBase {
     /// than one path segment, an empty one (`http://h//`), a query or a fragment
     /// ([`ParseErrorKind::UriSyntax`] at it).
     pub fn parse(url: &str) -> Result<Self, ParseError> {
-        check(&g::HTTP_URL, url)?;
-        let b = url.as_bytes();
-        let host_start = crate::bytes::find(b':', b).expect("validated") + 3;
-        let host_end = crate::bytes::find3(b'/', b'?', b'#', &b[host_start..])
-            .map_or(b.len(), |i| host_start + i);
+        let (host_start, host_end) = url_parts(url)?.host;
         let path = url[host_end..]
             .strip_suffix('/')
             .unwrap_or(&url[host_end..]);

@@ -5,7 +5,7 @@
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
-use crate::dfa::{Dfa, Reject};
+use crate::dfa::{Dfa, Reject, Sink};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape::{self, original_index};
 use crate::generated::{self as g, Rule};
@@ -29,6 +29,46 @@ pub(crate) fn uri_error(text: &str, r: Reject) -> ParseError {
     } else {
         ParseError::new(r.index, ParseErrorKind::UriSyntax, found).in_rule(r.rule)
     }
+}
+
+/// Where an HTTP(S) URL's host (`authority`) and path are, as the validator of
+/// proxy-url.pest (`http_url`) walks past them: the URL taken apart by its grammar, not by
+/// hand. (The walk ends once every continuation is accepted, at the host's end: the path
+/// then runs to the first `?` or `#`, as `path_char` says; tests/uri_grammar.rs holds both
+/// to pest's parse tree.)
+#[derive(Default)]
+pub(crate) struct UrlParts {
+    /// The authority: `host[:port]`, maybe with userinfo.
+    pub(crate) host: Span,
+    /// Where the path ends: at the `?` or `#` after it, or the end.
+    pub(crate) path_end: usize,
+}
+
+impl Sink<Rule> for UrlParts {
+    #[inline(always)]
+    fn enter(&mut self, rule: Rule, at: usize, _: u8) {
+        match rule {
+            Rule::Authority if self.host.0 == 0 => self.host = (at, at),
+            // What follows the authority: its path, or the entry rule's "?" or "#".
+            Rule::Path | Rule::HttpUrl if self.host.0 != 0 && self.host.1 == self.host.0 => {
+                self.host.1 = at;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The parts of the HTTP(S) URL `text` (grammar/proxy-url.pest), in the pass that checks it.
+pub(crate) fn url_parts(text: &str) -> Result<UrlParts, ParseError> {
+    let mut parts = UrlParts::default();
+    g::scan_http_url(text.as_bytes(), &mut parts).map_err(|r| uri_error(text, r))?;
+    if parts.host.1 == parts.host.0 {
+        // Neither a path nor a query nor a fragment: the authority runs to the end.
+        parts.host.1 = text.len();
+    }
+    let rest = &text.as_bytes()[parts.host.1..];
+    parts.path_end = crate::bytes::find2(b'?', b'#', rest).map_or(text.len(), |i| parts.host.1 + i);
+    Ok(parts)
 }
 
 /// Where a URI holds the parts of a handle.

@@ -12,7 +12,7 @@ use crate::escape::PROXY_PATH;
 use crate::form::{Form, Options};
 use crate::generated::{self as g, Rule};
 use crate::handle::HandleRef;
-use crate::parts::{check, query_and_fragment};
+use crate::parts::{check, query_and_fragment, url_parts};
 use crate::uri::HdlUri;
 use crate::validate::parse_handle;
 
@@ -24,13 +24,9 @@ pub(super) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
     if options.cordra {
         check(&g::CORDRA_HTTP, text)?;
     }
-    check(&g::HTTP_URL, text)?;
-    let b = text.as_bytes();
-    let host_start = crate::bytes::find(b':', b).expect("validated") + 3;
-    let host_end =
-        crate::bytes::find3(b'/', b'?', b'#', &b[host_start..]).map_or(b.len(), |i| host_start + i);
-    let path_end =
-        crate::bytes::find2(b'?', b'#', &b[host_end..]).map_or(b.len(), |i| host_end + i);
+    let parts = url_parts(text)?;
+    let (host_start, host_end) = parts.host;
+    let path_end = parts.path_end;
     let host = &text[host_start..host_end];
     let path = &text[host_end..path_end];
 

@@ -45,3 +45,6 @@ pub const IMPORT_STOP_WAIT: Duration = Duration::from_secs(10);
 
 /// The longest name an import gives its source (a file name), in bytes.
 pub const MAX_IMPORT_NAME: usize = 4096;
+
+/// How long a client may take to send a write's body, once its headers are read.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(60);

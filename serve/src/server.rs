@@ -17,7 +17,7 @@ use hyper::body::Incoming;
 use hyper::header::HOST;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Request, Response, Version};
+use hyper::{Method, Request, Response, StatusCode, Version};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
@@ -27,6 +27,7 @@ use crate::app;
 use crate::limits;
 use crate::store::Store;
 use crate::upstream::{Fetched, Upstream};
+use crate::writes;
 
 /// How the server treats its clients.
 #[derive(Clone, Debug)]
@@ -162,8 +163,23 @@ async fn respond(
     log: bool,
 ) -> Response<Full<Bytes>> {
     let start = Instant::now();
+    let method = request.method().clone();
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_owned();
+    let api = target == "/api" || target.starts_with("/api/") || target.starts_with("/api?");
+    let (parts, body) = request.into_parts();
+    let request = Request::from_parts(parts, ());
     let response = match host_problem(&request) {
         Some(problem) => app::bad_request(false, problem),
+        None if api && (method == Method::PUT || method == Method::DELETE) => {
+            write(&sources.store, &request, body, peer).await
+        }
+        None if api && !matches!(method, Method::GET | Method::HEAD | Method::POST) => {
+            writes::other_method(&method, &target)
+        }
         None => answer(sources, &request, peer, seed).await,
     };
     if log {
@@ -193,7 +209,7 @@ async fn respond(
 /// is known only once the alias is read: at most [`app::MAX_ALIASES`] rounds more).
 async fn answer(
     sources: Sources,
-    request: &Request<Incoming>,
+    request: &Request<()>,
     peer: SocketAddr,
     seed: u64,
 ) -> Response<Full<Bytes>> {
@@ -290,9 +306,90 @@ async fn answer(
     .unwrap_or_else(|_| app::bad_request(false, "the answer failed"))
 }
 
+/// A `PUT` or `DELETE` under `/api/` (SPEC W1–W8): the body read up to
+/// [`writes::MAX_BODY`] within [`limits::BODY_TIMEOUT`], then the write carried out on the
+/// blocking threads (it syncs the store to disk), and logged.
+async fn write(
+    store: &Arc<Store>,
+    request: &Request<()>,
+    body: Incoming,
+    peer: SocketAddr,
+) -> Response<Full<Bytes>> {
+    use http_body_util::BodyExt;
+    let declared = request
+        .headers()
+        .get(hyper::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let too_large = || {
+        writes::body_refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("the body is longer than {} bytes", writes::MAX_BODY),
+        )
+    };
+    if declared.is_some_and(|n| n > writes::MAX_BODY as u64) {
+        return too_large();
+    }
+    let limited = http_body_util::Limited::new(body, writes::MAX_BODY);
+    let bytes = match tokio::time::timeout(limits::BODY_TIMEOUT, limited.collect()).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
+        Ok(Err(e)) => {
+            return writes::body_refused(StatusCode::BAD_REQUEST, &format!("the body: {e}"))
+        }
+        Err(_) => {
+            return writes::body_refused(
+                StatusCode::REQUEST_TIMEOUT,
+                "the body was not sent in time",
+            )
+        }
+    };
+    let header = |name| {
+        request
+            .headers()
+            .get(name)
+            .map(|v: &hyper::header::HeaderValue| v.as_bytes().to_vec())
+    };
+    let content_type = header(hyper::header::CONTENT_TYPE).and_then(|v| String::from_utf8(v).ok());
+    let authorization = header(hyper::header::AUTHORIZATION);
+    let method = request.method().clone();
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_owned();
+    let store = store.clone();
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    let written = tokio::task::spawn_blocking(move || {
+        writes::write(
+            &store,
+            &writes::WriteRequest {
+                method: &method,
+                target: &target,
+                content_type: content_type.as_deref(),
+                authorization: authorization.as_deref(),
+                // Credentials travel in the clear here: only from this machine (W4).
+                secure: peer.ip().is_loopback(),
+                body: &bytes,
+                now,
+            },
+        )
+    })
+    .await;
+    match written {
+        Ok(written) => {
+            log_line(&written.log);
+            written.response
+        }
+        Err(_) => writes::body_refused(StatusCode::INTERNAL_SERVER_ERROR, "the write failed"),
+    }
+}
+
 /// Why a request's `Host` header makes it a bad request (RFC 9112 §3.2: an HTTP/1.1
 /// request without one, any request with two, or one that is no host), if it does.
-fn host_problem(request: &Request<Incoming>) -> Option<&'static str> {
+fn host_problem<B>(request: &Request<B>) -> Option<&'static str> {
     let mut hosts = request.headers().get_all(HOST).iter();
     match (hosts.next(), hosts.next()) {
         (Some(_), Some(_)) => Some("More than one Host header (RFC 9112 §3.2)."),

@@ -376,7 +376,7 @@ impl Store {
                             || stored_handle(bytes.value()).is_some_and(|(_, s)| s == h.as_str())
                     });
                     found
-                        .map(|bytes| parse_stored(h.as_str(), bytes.value(), None))
+                        .map(|bytes| parse_whole(h.as_str(), bytes.value(), None))
                         .transpose()
                 };
                 let current = read(handle)?;
@@ -453,8 +453,48 @@ pub fn loading_path(path: &Path) -> PathBuf {
 }
 
 /// A stored record read from its bytes (only the values `filter` selects, when there is
-/// one).
+/// one), as anyone may read it: without the values whose `permissions` deny public read
+/// (an `HS_SECKEY` written `1100`), as the reference answers a request that is not
+/// authenticated (SPEC W3).
 pub(crate) fn parse_stored(
+    handle: &str,
+    bytes: &[u8],
+    filter: Option<&Filter>,
+) -> Result<Response, StoreError> {
+    let record = parse_whole(handle, bytes, filter)?;
+    if !record.values().iter().any(|v| !public_read(v)) {
+        return Ok(record);
+    }
+    let Some(h) = record.handle().cloned() else {
+        return Ok(record);
+    };
+    let kept = record
+        .values()
+        .iter()
+        .filter(|v| public_read(v))
+        .cloned()
+        .collect();
+    Ok(Response::new(h, kept))
+}
+
+/// Whether anyone may read the value: its `permissions` (admin read, admin write,
+/// public read, public write, read from the right as the reference reads them) say so,
+/// or it has none.
+pub fn public_read(v: &handle_id::record::HandleValue) -> bool {
+    v.permissions()
+        .and_then(|p| p.as_bytes().iter().rev().nth(1))
+        .is_none_or(|&b| b == b'1')
+}
+
+/// Whether stored JSON may hold a value anyone may not read (then it is not served as
+/// it is).
+#[must_use]
+pub fn may_restrict(json: &[u8]) -> bool {
+    memchr::memmem::find(json, b"\"permissions\"").is_some()
+}
+
+/// A stored record read from its bytes, every value of it.
+fn parse_whole(
     handle: &str,
     bytes: &[u8],
     filter: Option<&Filter>,

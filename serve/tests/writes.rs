@@ -797,3 +797,26 @@ fn imports_and_writes_keep_each_others_changes() {
     let i = request(s.addr, "GET", "/api/handles/20.5000/imported", "", "");
     assert_eq!(i.status, 200);
 }
+
+/// The keys writes are authenticated with are not public (`permissions` `1100`): the REST
+/// API and the values page leave them out, as the reference leaves them out of an
+/// answer to anyone (SPEC W3); the other values are there.
+#[test]
+fn secret_keys_are_not_served() {
+    let s = Server::start("111111111111");
+    let users = values(s.addr, "20.5000/users");
+    assert_eq!(users.len(), 1, "{users:?}");
+    assert_eq!(users[0].1, "HS_ADMIN");
+    let page = request(s.addr, "GET", "/20.5000/users?noredirect", "", "");
+    assert_eq!(page.status, 200);
+    let only = request(s.addr, "GET", "/api/handles/20.5000/users?index=7", "", "");
+    assert_eq!((only.status, only.code()), (200, 200), "{only:?}");
+    assert!(s
+        .store
+        .get(HandleRef::parse("20.5000/users").unwrap())
+        .unwrap()
+        .unwrap()
+        .values()
+        .iter()
+        .all(|v| v.value_type() != "HS_SECKEY"));
+}

@@ -458,8 +458,10 @@ fn values_of(body: &[u8], handle: HandleRef<'_>) -> Result<Vec<HandleValue>, Ref
     }
     let wrapped =
         serde_json::json!({"responseCode": 1, "handle": handle.as_str(), "values": values});
+    // The reference's reader refuses what does not read as values before its server sees
+    // them: a protocol error (4), as any request it cannot read.
     let record = Record::parse(&wrapped.to_string())
-        .map_err(|e| Refused::new(rc::INVALID_VALUE, format!("the values: {e}")))?;
+        .map_err(|e| Refused::new(rc::PROTOCOL_ERROR, format!("the values: {e}")))?;
     if record.values().len() > crate::limits::MAX_RECORD_VALUES {
         return Err(Refused::new(
             rc::INVALID_VALUE,
@@ -675,6 +677,8 @@ fn decide(
                     }
                 }
             }
+            // In index order, as the reference merges them.
+            merged.sort_by_key(HandleValue::index);
             if let (Some(i), false) = (replaced, overwrite) {
                 return Err(Refused::new(
                     rc::VALUE_ALREADY_EXISTS,

@@ -68,6 +68,9 @@ struct Refused {
     message: Option<String>,
     /// The HTTP status when it is not the one the code maps to.
     status: Option<StatusCode>,
+    /// Whether the answer names the handle: not when the request was refused before the
+    /// reference forms it (a body or query it cannot read, W7).
+    echo: bool,
 }
 
 impl Refused {
@@ -76,6 +79,7 @@ impl Refused {
             code,
             message: message.into(),
             status: None,
+            echo: true,
         }
     }
 
@@ -160,7 +164,10 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
         if let Some(b) = &basic {
             who = b.identity.to_string();
         }
-        let op = operation(request, query, handle.as_handle_ref())?;
+        let op = operation(request, query, handle.as_handle_ref()).map_err(|r| Refused {
+            echo: r.code != rc::PROTOCOL_ERROR,
+            ..r
+        })?;
         op_name = op.name();
         indices = op.indices();
         let (done, written) = carry_out(store, handle, basic, op, request.now)?;
@@ -191,7 +198,7 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
             if let Some(m) = &refused.message {
                 body.push_str(&format!(",\"message\":{}", json_string(m)));
             }
-            if !handle_shown.is_empty() {
+            if refused.echo && !handle_shown.is_empty() {
                 body.push_str(&format!(",\"handle\":{}", json_string(&handle_shown)));
             }
             body.push('}');
@@ -744,8 +751,8 @@ fn decide(
 }
 
 /// The answer to a method the REST API does not take on `/api/…` (W1): JSON, as the
-/// reference answers it: `OPTIONS` with what it takes, other known methods 405, unknown
-/// ones 501; each with code 4.
+/// reference answers it: `OPTIONS` with what it takes, `TRACE` 405, any other method 501;
+/// each with code 4.
 #[must_use]
 pub fn other_method(method: &Method, target: &str) -> Response<Full<Bytes>> {
     const ALLOW: &str = "GET, HEAD, POST, PUT, DELETE, OPTIONS";
@@ -756,14 +763,9 @@ pub fn other_method(method: &Method, target: &str) -> Response<Full<Bytes>> {
             .insert("allow", HeaderValue::from_static(ALLOW));
         return r;
     }
-    let known = [
-        Method::TRACE,
-        Method::CONNECT,
-        Method::PATCH,
-        Method::PUT,
-        Method::DELETE,
-    ]
-    .contains(method);
+    // The servlet's own methods; it answers any other 501 (PATCH and CONNECT too). TRACE,
+    // which the servlet would echo back, is refused here as a method it does not take.
+    let known = [Method::TRACE, Method::PUT, Method::DELETE].contains(method);
     let (status, message) = if known {
         (
             StatusCode::METHOD_NOT_ALLOWED,

@@ -734,7 +734,8 @@ fn bad_requests_are_answered_in_json() {
         ),
         ("PUT", "/api/handles/", "[]", 400, 102),
         ("DELETE", "/api/handles/20.5000/none", "", 404, 100),
-        ("PATCH", "/api/handles/20.5000/t", "", 405, 4),
+        ("PATCH", "/api/handles/20.5000/t", "", 501, 4),
+        ("TRACE", "/api/handles/20.5000/t", "", 405, 4),
         ("BREW", "/api/handles/20.5000/t", "", 501, 4),
     ];
     for &(method, target, body, status, code) in cases {
@@ -745,6 +746,12 @@ fn bad_requests_are_answered_in_json() {
             "{method} {target} {body}: {a:?}"
         );
         assert!(a.body["message"].is_string() || code == 100, "{a:?}");
+        // A request the reference cannot read is answered without the handle (W7).
+        assert_eq!(
+            a.body["handle"].is_string(),
+            ![4, 102].contains(&code),
+            "{a:?}"
+        );
     }
     // Not JSON: refused before the body is read as values.
     let mut s2 = TcpStream::connect(s.addr).unwrap();

@@ -29,6 +29,7 @@ pub mod limits;
 pub mod native;
 pub mod server;
 pub mod store;
+pub mod tls;
 pub mod upstream;
 pub mod writes;
 

@@ -46,6 +46,9 @@ pub struct Config {
     pub access_log: bool,
     /// Where handles the store does not hold are resolved (SPEC P13), if anywhere.
     pub upstream: Option<Arc<Upstream>>,
+    /// TLS on every connection ([`crate::tls::config`]): then writes' credentials are taken
+    /// from any peer, else from loopback only (SPEC W4).
+    pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
 }
 
 impl Default for Config {
@@ -57,6 +60,7 @@ impl Default for Config {
             shutdown_grace: Duration::from_secs(30),
             access_log: true,
             upstream: None,
+            tls: None,
         }
     }
 }
@@ -118,6 +122,7 @@ pub async fn serve(
         let seeds = seeds.clone();
         let log = config.access_log;
         let upstream = config.upstream.clone();
+        let tls = config.tls.is_some();
         let service = service_fn(move |request: Request<Incoming>| {
             let (store, large, upstream) = (store.clone(), large.clone(), upstream.clone());
             let seed = seeds.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
@@ -127,19 +132,35 @@ pub async fn serve(
                     large,
                     upstream,
                 };
-                Ok::<_, Infallible>(respond(sources, request, peer, seed, log).await)
+                Ok::<_, Infallible>(respond(sources, request, peer, tls, seed, log).await)
             }
         });
-        let io = WriteDeadline::new(TokioIo::new(stream), config.write_timeout);
-        let connection = http1::Builder::new()
-            .timer(TokioTimer::new())
+        let mut http = http1::Builder::new();
+        http.timer(TokioTimer::new())
             .header_read_timeout(config.header_timeout)
-            .max_buf_size(64 * 1024)
-            .serve_connection(io, service);
-        let connection = graceful.watch(connection);
+            .max_buf_size(64 * 1024);
+        let watcher = graceful.watcher();
+        let (write_timeout, handshake_timeout) = (config.write_timeout, config.header_timeout);
+        let acceptor = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
         tokio::spawn(async move {
             let _permit = permit;
-            let _ = connection.await;
+            match acceptor {
+                None => {
+                    let io = WriteDeadline::new(TokioIo::new(stream), write_timeout);
+                    let _ = watcher.watch(http.serve_connection(io, service)).await;
+                }
+                Some(acceptor) => {
+                    // The handshake within the time a request's headers get: a client that
+                    // starts one and stops holds its connection no longer.
+                    let Ok(Ok(stream)) =
+                        tokio::time::timeout(handshake_timeout, acceptor.accept(stream)).await
+                    else {
+                        return;
+                    };
+                    let io = WriteDeadline::new(TokioIo::new(stream), write_timeout);
+                    let _ = watcher.watch(http.serve_connection(io, service)).await;
+                }
+            }
         });
     }
     drop(listener);
@@ -159,6 +180,7 @@ async fn respond(
     sources: Sources,
     request: Request<Incoming>,
     peer: SocketAddr,
+    tls: bool,
     seed: u64,
     log: bool,
 ) -> Response<Full<Bytes>> {
@@ -175,7 +197,13 @@ async fn respond(
     let response = match host_problem(&request) {
         Some(problem) => app::bad_request(false, problem),
         None if api && (method == Method::PUT || method == Method::DELETE) => {
-            write(&sources.store, &request, body, peer).await
+            write(
+                &sources.store,
+                &request,
+                body,
+                tls || peer.ip().is_loopback(),
+            )
+            .await
         }
         None if api && !matches!(method, Method::GET | Method::HEAD | Method::POST) => {
             writes::other_method(&method, &target)
@@ -306,14 +334,15 @@ async fn answer(
     .unwrap_or_else(|_| app::bad_request(false, "the answer failed"))
 }
 
-/// A `PUT` or `DELETE` under `/api/` (SPEC W1–W8): the body read up to
+/// A `PUT` or `DELETE` under `/api/` (SPEC W1–W8), `secure` when credentials may travel
+/// on its connection (TLS, or a loopback peer: W4): the body read up to
 /// [`writes::MAX_BODY`] within [`limits::BODY_TIMEOUT`], then the write carried out on the
 /// blocking threads (it syncs the store to disk), and logged.
 async fn write(
     store: &Arc<Store>,
     request: &Request<()>,
     body: Incoming,
-    peer: SocketAddr,
+    secure: bool,
 ) -> Response<Full<Bytes>> {
     use http_body_util::BodyExt;
     let declared = request
@@ -370,8 +399,7 @@ async fn write(
                 target: &target,
                 content_type: content_type.as_deref(),
                 authorization: authorization.as_deref(),
-                // Credentials travel in the clear here: only from this machine (W4).
-                secure: peer.ip().is_loopback(),
+                secure,
                 body: &bytes,
                 now,
             },

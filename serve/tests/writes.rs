@@ -94,6 +94,10 @@ struct Server {
 
 impl Server {
     fn start(perms: &str) -> Self {
+        Self::start_with(perms, None)
+    }
+
+    fn start_with(perms: &str, tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("store.redb")).unwrap();
         store.import(records(perms).as_bytes(), "records").unwrap();
@@ -112,6 +116,7 @@ impl Server {
                 tx.send(listener.local_addr().unwrap()).unwrap();
                 let config = Config {
                     access_log: false,
+                    tls,
                     ..Config::default()
                 };
                 handle_serve::serve(shared, listener, config, async {
@@ -826,4 +831,73 @@ fn secret_keys_are_not_served() {
         .values()
         .iter()
         .all(|v| v.value_type() != "HS_SECKEY"));
+}
+
+/// `--tls-cert`/`--tls-key` (SPEC W4): writes over HTTPS with the server's certificate
+/// trusted, and nothing answered to plain HTTP on that port.
+#[test]
+fn writes_over_tls() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio_rustls::rustls;
+    let dir = tempfile::tempdir().unwrap();
+    let made = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::write(&cert, made.cert.pem()).unwrap();
+    std::fs::write(&key, made.key_pair.serialize_pem()).unwrap();
+    // The key of another certificate is said, with both files.
+    let other = rcgen::generate_simple_self_signed(vec!["x".to_owned()]).unwrap();
+    let other_key = dir.path().join("other.pem");
+    std::fs::write(&other_key, other.key_pair.serialize_pem()).unwrap();
+    let e = handle_serve::tls::config(&cert, &other_key).unwrap_err();
+    assert!(e.contains("--tls-cert") && e.contains("other.pem"), "{e}");
+    let e = handle_serve::tls::config(&key, &key).unwrap_err();
+    assert!(e.contains("no PEM certificate"), "{e}");
+
+    let s = Server::start_with(
+        ADD_VALUE_BIT,
+        Some(handle_serve::tls::config(&cert, &key).unwrap()),
+    );
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(made.cert.der().clone()).unwrap();
+    let client = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(client));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (head, body) = rt.block_on(async {
+        let tcp = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+        let name = rustls::pki_types::ServerName::try_from("localhost").unwrap();
+        let mut tls = connector.connect(name, tcp).await.unwrap();
+        let request = format!(
+            "PUT /api/handles/20.5000/t?index=2 HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{}\r\n{ADD_EMAIL}",
+            ADD_EMAIL.len(),
+            as_user(USER7)
+        );
+        tls.write_all(request.as_bytes()).await.unwrap();
+        let mut raw = Vec::new();
+        let _ = tls.read_to_end(&mut raw).await;
+        let text = String::from_utf8_lossy(&raw).into_owned();
+        let (h, b) = text.split_once("\r\n\r\n").unwrap();
+        (h.to_owned(), b.to_owned())
+    });
+    assert!(head.starts_with("HTTP/1.1 201"), "{head}");
+    assert_eq!(body.trim(), r#"{"responseCode":1,"handle":"20.5000/t"}"#);
+    assert!(s
+        .store
+        .get(HandleRef::parse("20.5000/t").unwrap())
+        .unwrap()
+        .unwrap()
+        .values()
+        .iter()
+        .any(|v| v.value_type() == "EMAIL"));
+    // Plain HTTP to the TLS port: no HTTP answer.
+    let a = request(s.addr, "GET", "/api/handles/20.5000/t", "", "");
+    assert_eq!(a.status, 0, "{a:?}");
 }

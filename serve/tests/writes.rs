@@ -901,3 +901,51 @@ fn writes_over_tls() {
     let a = request(s.addr, "GET", "/api/handles/20.5000/t", "", "");
     assert_eq!(a.status, 0, "{a:?}");
 }
+
+/// Writes and imports at once, on other handles of one store: every one of each is there
+/// afterwards (one writer at a time, each reading what the other committed: SPEC W8), and
+/// the protocol server's view of the store follows each write.
+#[test]
+fn concurrent_imports_and_writes_lose_nothing() {
+    use handle_net::Records;
+    let s = Server::start("111111111111");
+    let records = handle_serve::native::StoreRecords(s.store.clone());
+    let generation = records.generation();
+    std::thread::scope(|scope| {
+        let store = &s.store;
+        scope.spawn(move || {
+            for i in 0..40 {
+                let line =
+                    format!(r#"{{"responseCode":1,"handle":"20.5000/imported-{i}","values":[]}}"#);
+                store.import(line.as_bytes(), "concurrent").unwrap();
+            }
+        });
+        for i in 0..40 {
+            let value = format!(
+                r#"[{{"index":{},"type":"EMAIL","data":"{i}@example.org"}}]"#,
+                1000 + i
+            );
+            let a = request(
+                s.addr,
+                "PUT",
+                &format!("/api/handles/20.5000/t?index={}", 1000 + i),
+                &as_user(USER7),
+                &value,
+            );
+            assert_eq!(a.status, 201, "{a:?}");
+        }
+    });
+    for i in 0..40 {
+        let h = format!("20.5000/imported-{i}");
+        assert!(
+            s.store
+                .get(HandleRef::parse(&h).unwrap())
+                .unwrap()
+                .is_some(),
+            "{h}"
+        );
+    }
+    let over_protocol = records.values("20.5000/t").unwrap().unwrap();
+    assert_eq!(over_protocol.len(), 4 + 40);
+    assert!(records.generation() >= generation + 80);
+}

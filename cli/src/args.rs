@@ -397,7 +397,7 @@ pub const SITEINFO_EXAMPLES: &str = "Examples:
 
 pub const CREATE_EXAMPLES: &str = "Examples:
   HDL_PASSWORD=secret hdl create 20.5000/report-7 --value 1:URL=https://example.org/7 --admin 100:300:0.NA/20.5000 --server http://127.0.0.1:8000 --user 300:0.NA/20.5000
-  hdl create 20.5000/ --mint --values-file values.json --server http://127.0.0.1:8000 --user 300:0.NA/20.5000 --password-file key.txt";
+  hdl create 20.5000/ --mint --values-file values.json --server https://handle.example:8000 --ca-cert server.pem --user 300:0.NA/20.5000 --password-file key.txt";
 
 pub const MODIFY_EXAMPLES: &str = "Examples:
   HDL_PASSWORD=secret hdl modify 20.5000/report-7 --value 1:URL=https://example.org/moved --server http://127.0.0.1:8000 --user 300:0.NA/20.5000

@@ -2,24 +2,46 @@
 //! or the reference's), authenticated as it takes them (SPEC W1–W7): HTTP Basic with
 //! `index:handle`, URL-encoded, and the secret key.
 //!
-//! Plain HTTP only: a server's answer says what it did, and this prints it.
+//! HTTP or HTTPS (rustls; the public roots, or `--ca-cert`, or `--insecure` for a
+//! server's self-signed certificate, as HANDLE.NET servers make by default). A server's
+//! answer says what it did, and this prints it.
 
 use std::io::{Read, Write as _};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use handle_id::Handle;
+use tokio_rustls::rustls::client::danger::{
+    HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier,
+};
+use tokio_rustls::rustls::crypto::{ring, verify_tls12_signature, verify_tls13_signature};
+use tokio_rustls::rustls::pki_types::pem::PemObject;
+use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use tokio_rustls::rustls::{
+    ClientConfig, ClientConnection, DigitallySignedStruct, RootCertStore, SignatureScheme,
+    StreamOwned,
+};
 
 use crate::Status;
 
 /// What every write is asked with: where, as whom.
 #[derive(clap::Args, Clone, Debug)]
 pub struct Connection {
-    /// The REST API's server: `http://HOST[:PORT]`, `/api/handles/` is added. (TLS is not
-    /// built in: reach an HTTPS server through a local TLS tunnel.)
+    /// The REST API's server: `https://HOST[:PORT]` or `http://HOST[:PORT]`;
+    /// `/api/handles/` is added.
     #[arg(long, value_name = "URL")]
     pub server: String,
+    /// Trust the certificates of this PEM file (a server's own self-signed one) instead of
+    /// the public roots.
+    #[arg(long, value_name = "FILE", conflicts_with = "insecure")]
+    pub ca_cert: Option<PathBuf>,
+    /// Accept any certificate the server shows (a test server's): the key still travels
+    /// encrypted, but to whoever answers.
+    #[arg(long)]
+    pub insecure: bool,
     /// Who writes: `INDEX:HANDLE` of a secret key (`300:0.NA/20.5000`).
     #[arg(long, value_name = "INDEX:HANDLE")]
     pub user: String,
@@ -53,6 +75,8 @@ pub struct Values {
 /// One write, its arguments resolved.
 pub struct Write {
     server: Server,
+    /// TLS, for an `https://` server.
+    tls: Option<Arc<ClientConfig>>,
     authorization: String,
     method: &'static str,
     /// Path and query, encoded.
@@ -64,6 +88,7 @@ pub struct Write {
 /// Where the server is.
 #[derive(Debug)]
 struct Server {
+    https: bool,
     host: String,
     port: u16,
     /// The path before `/api/handles/` (empty, or `/something`).
@@ -72,14 +97,12 @@ struct Server {
 
 impl Server {
     fn parse(url: &str) -> Result<Self, String> {
-        let rest = if let Some(rest) = url.strip_prefix("http://") {
-            rest
-        } else if url.starts_with("https://") {
-            return Err(format!(
-                "--server {url}: HTTPS is not built in; reach it through a local TLS tunnel (stunnel, ssh -L) and give its http:// address"
-            ));
+        let (https, rest) = if let Some(rest) = url.strip_prefix("http://") {
+            (false, rest)
+        } else if let Some(rest) = url.strip_prefix("https://") {
+            (true, rest)
         } else {
-            return Err(format!("--server {url}: not an http:// URL"));
+            return Err(format!("--server {url}: not an https:// or http:// URL"));
         };
         let (authority, base) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
         let (host, port) = match authority.rsplit_once(':') {
@@ -88,12 +111,13 @@ impl Server {
                 p.parse()
                     .map_err(|_| format!("--server {url}: the port {p:?} is not a number"))?,
             ),
-            _ => (authority, 80),
+            _ => (authority, if https { 443 } else { 80 }),
         };
         if host.is_empty() {
             return Err(format!("--server {url}: no host"));
         }
         Ok(Self {
+            https,
             host: host
                 .trim_start_matches('[')
                 .trim_end_matches(']')
@@ -245,6 +269,11 @@ impl Write {
     ) -> Result<Self, String> {
         let server = Server::parse(&connection.server)?;
         Handle::parse(handle).map_err(|e| format!("{handle}: {e}"))?;
+        let tls = if server.https {
+            Some(client_config(connection)?)
+        } else {
+            None
+        };
         let mut target = format!("{}/api/handles/{}", server.base, encode(handle, true));
         if !query.is_empty() {
             target.push('?');
@@ -252,6 +281,7 @@ impl Write {
         }
         Ok(Self {
             server,
+            tls,
             authorization: authorization(connection)?,
             method,
             target,
@@ -367,7 +397,7 @@ fn send(write: &Write) -> std::io::Result<(u16, Vec<u8>)> {
         .to_socket_addrs()?
         .next()
         .ok_or_else(|| std::io::Error::other("no address"))?;
-    let mut stream = TcpStream::connect_timeout(&addr, write.timeout)?;
+    let stream = TcpStream::connect_timeout(&addr, write.timeout)?;
     stream.set_read_timeout(Some(write.timeout))?;
     stream.set_write_timeout(Some(write.timeout))?;
     let host = if write.server.host.contains(':') {
@@ -387,11 +417,117 @@ fn send(write: &Write) -> std::io::Result<(u16, Vec<u8>)> {
         request.push_str("content-type: application/json\r\n");
     }
     request.push_str("\r\n");
-    stream.write_all(request.as_bytes())?;
-    stream.write_all(body.as_bytes())?;
     let mut raw = Vec::new();
-    stream.take(MAX_ANSWER).read_to_end(&mut raw)?;
+    match &write.tls {
+        None => exchange(stream, &request, body, &mut raw)?,
+        Some(config) => {
+            let name = ServerName::try_from(write.server.host.clone())
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+            let tls = ClientConnection::new(config.clone(), name).map_err(std::io::Error::other)?;
+            exchange(StreamOwned::new(tls, stream), &request, body, &mut raw)?;
+        }
+    }
     parse_answer(&raw)
+}
+
+/// The request sent on `stream`, and the answer read into `raw` to the close, at most
+/// [`MAX_ANSWER`] bytes.
+fn exchange(
+    mut stream: impl std::io::Read + std::io::Write,
+    head: &str,
+    body: &str,
+    raw: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body.as_bytes())?;
+    stream.flush()?;
+    match stream.take(MAX_ANSWER).read_to_end(raw) {
+        // A server that closes without TLS's close_notify (many do) has said all it said.
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof && !raw.is_empty() => Ok(()),
+        other => other.map(drop),
+    }
+}
+
+/// The TLS client: the public roots (webpki-roots), or the certificates of `--ca-cert`, or
+/// with `--insecure` any certificate (its signature on the handshake still checked).
+fn client_config(connection: &Connection) -> Result<Arc<ClientConfig>, String> {
+    let provider = Arc::new(ring::default_provider());
+    let builder = ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("TLS: {e}"))?;
+    let config = if connection.insecure {
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(AnyCertificate(provider)))
+            .with_no_client_auth()
+    } else {
+        let mut roots = RootCertStore::empty();
+        match &connection.ca_cert {
+            Some(path) => {
+                let here = |e: &dyn std::fmt::Display| format!("--ca-cert {}: {e}", path.display());
+                for cert in CertificateDer::pem_file_iter(path).map_err(|e| here(&e))? {
+                    roots
+                        .add(cert.map_err(|e| here(&e))?)
+                        .map_err(|e| here(&e))?;
+                }
+                if roots.is_empty() {
+                    return Err(here(&"no PEM certificate in it"));
+                }
+            }
+            None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
+        }
+        builder.with_root_certificates(roots).with_no_client_auth()
+    };
+    Ok(Arc::new(config))
+}
+
+/// `--insecure`: whatever certificate the server shows, as long as it signs the handshake.
+#[derive(Debug)]
+struct AnyCertificate(Arc<tokio_rustls::rustls::crypto::CryptoProvider>);
+
+impl ServerCertVerifier for AnyCertificate {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, tokio_rustls::rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, tokio_rustls::rustls::Error> {
+        verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, tokio_rustls::rustls::Error> {
+        verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
 }
 
 /// An HTTP/1.1 answer's status and body (`Content-Length`, chunked, or to the close).
@@ -470,9 +606,8 @@ mod tests {
         );
         let s = Server::parse("http://example.org").unwrap();
         assert_eq!((s.host.as_str(), s.port), ("example.org", 80));
-        assert!(Server::parse("https://example.org")
-            .unwrap_err()
-            .contains("HTTPS is not built in"));
+        let s = Server::parse("https://example.org").unwrap();
+        assert_eq!((s.https, s.port), (true, 443));
         assert!(Server::parse("ftp://x").is_err());
         assert!(Server::parse("http://x:port").is_err());
     }

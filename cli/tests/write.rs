@@ -188,22 +188,11 @@ fn mistakes_are_said_before_anything_is_sent() {
                 "delete",
                 "20.5000/x",
                 "--server",
-                "https://example.org",
-                "--user",
-                "300:0.NA/1",
-            ],
-            "HTTPS is not built in",
-        ),
-        (
-            &[
-                "delete",
-                "20.5000/x",
-                "--server",
                 "ftp://x",
                 "--user",
                 "300:0.NA/1",
             ],
-            "not an http:// URL",
+            "not an https:// or http:// URL",
         ),
         (
             &[
@@ -297,4 +286,70 @@ fn mistakes_are_said_before_anything_is_sent() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// Over HTTPS: `hdl serve --tls-cert --tls-key`, and the client trusting that certificate
+/// with --ca-cert, or any with --insecure; a certificate it does not trust is said.
+#[test]
+fn writes_over_https() {
+    let dir = TempDir::new("write-cli-tls");
+    let made = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).unwrap();
+    let (cert, key) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::write(&cert, made.cert.pem()).unwrap();
+    std::fs::write(&key, made.key_pair.serialize_pem()).unwrap();
+    let other = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_owned()]).unwrap();
+    let other_cert = dir.path().join("other.pem");
+    std::fs::write(&other_cert, other.cert.pem()).unwrap();
+    let records_file = dir.path().join("records.jsonl");
+    std::fs::write(&records_file, records()).unwrap();
+    let server = Running::start(
+        &dir.path().join("s.redb"),
+        &[
+            "--records",
+            records_file.to_str().unwrap(),
+            "--tls-cert",
+            cert.to_str().unwrap(),
+            "--tls-key",
+            key.to_str().unwrap(),
+        ],
+    );
+    assert!(
+        server.said.contains("listening on https://"),
+        "{}",
+        server.said
+    );
+    let url = format!("https://{}", server.addr);
+    let base = ["--server", url.as_str(), "--user", "300:0.NA/20.5000"];
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = [
+            "create",
+            "20.5000/tls",
+            "--value",
+            "1:URL=https://example.org/tls",
+        ]
+        .iter()
+        .chain(base.iter())
+        .chain(extra.iter())
+        .copied()
+        .collect();
+        hdl_with_key(&args, KEY)
+    };
+    let out = run(&["--ca-cert", cert.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"responseCode\":1,\"handle\":\"20.5000/tls\"}\n"
+    );
+    let out = run(&["--insecure"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Trusting another certificate, or only the public roots: refused before anything is sent.
+    for extra in [&["--ca-cert", other_cert.to_str().unwrap()][..], &[]] {
+        let out = run(extra);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert!(
+            text(&out.stderr).to_lowercase().contains("certificate"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
 }

@@ -87,6 +87,7 @@ pub async fn serve(
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(config.max_connections));
     let large = Arc::new(Semaphore::new(limits::large_at_once()));
+    let writes = Arc::new(Semaphore::new(limits::WRITES_AT_ONCE));
     let seeds = Arc::new(AtomicU64::new(
         handle_id::record::SplitMix64::seed_from_clock(),
     ));
@@ -119,17 +120,20 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         let store = store.clone();
         let large = large.clone();
+        let writes = writes.clone();
         let seeds = seeds.clone();
         let log = config.access_log;
         let upstream = config.upstream.clone();
         let tls = config.tls.is_some();
         let service = service_fn(move |request: Request<Incoming>| {
             let (store, large, upstream) = (store.clone(), large.clone(), upstream.clone());
+            let writes = writes.clone();
             let seed = seeds.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
             async move {
                 let sources = Sources {
                     store,
                     large,
+                    writes,
                     upstream,
                 };
                 Ok::<_, Infallible>(respond(sources, request, peer, tls, seed, log).await)
@@ -168,11 +172,12 @@ pub async fn serve(
     Ok(())
 }
 
-/// What a request is answered from: the store, the turns for large records, and the
-/// upstream, if any.
+/// What a request is answered from: the store, the turns for large records and for
+/// writes, and the upstream, if any.
 struct Sources {
     store: Arc<Store>,
     large: Arc<Semaphore>,
+    writes: Arc<Semaphore>,
     upstream: Option<Arc<Upstream>>,
 }
 
@@ -199,6 +204,7 @@ async fn respond(
         None if api && (method == Method::PUT || method == Method::DELETE) => {
             write(
                 &sources.store,
+                &sources.writes,
                 &request,
                 body,
                 tls || peer.ip().is_loopback(),
@@ -268,6 +274,7 @@ async fn answer(
         store,
         large,
         upstream,
+        ..
     } = sources;
     let mut refreshed = false;
     let mut fetched = Fetched::default();
@@ -336,10 +343,13 @@ async fn answer(
 
 /// A `PUT` or `DELETE` under `/api/` (SPEC W1–W8), `secure` when credentials may travel
 /// on its connection (TLS, or a loopback peer: W4): the body read up to
-/// [`writes::MAX_BODY`] within [`limits::BODY_TIMEOUT`], then the write carried out on the
-/// blocking threads (it syncs the store to disk), and logged.
+/// [`writes::MAX_BODY`] within [`limits::BODY_TIMEOUT`], at most
+/// [`limits::WRITES_AT_ONCE`] at a time (so that the bodies held are bounded, whatever the
+/// connections), then the write carried out on the blocking threads (it syncs the store to
+/// disk), and logged.
 async fn write(
     store: &Arc<Store>,
+    turns: &Arc<Semaphore>,
     request: &Request<()>,
     body: Incoming,
     secure: bool,
@@ -359,6 +369,9 @@ async fn write(
     if declared.is_some_and(|n| n > writes::MAX_BODY as u64) {
         return too_large();
     }
+    let Ok(_turn) = turns.clone().acquire_owned().await else {
+        return writes::body_refused(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
+    };
     let limited = http_body_util::Limited::new(body, writes::MAX_BODY);
     let bytes = match tokio::time::timeout(limits::BODY_TIMEOUT, limited.collect()).await {
         Ok(Ok(collected)) => collected.to_bytes(),

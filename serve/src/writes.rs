@@ -148,8 +148,12 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
     let asked = path
         .get(1..)
         .and_then(|p| p.strip_prefix(API_PATH))
-        .map(decode)
-        .unwrap_or_default();
+        .map_or_else(|| Ok(String::new()), decode);
+    // A handle is UTF-8 (H5): bytes that are not are refused, never replaced.
+    let (asked, not_utf8) = match asked {
+        Ok(text) => (text, false),
+        Err(lossy) => (lossy, true),
+    };
     let mut who = String::from("-");
     let mut op_name = if request.method == Method::DELETE {
         "delete"
@@ -159,6 +163,16 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
     let mut indices = Vec::new();
     let mut handle_shown = asked.clone();
     let result = (|| {
+        if not_utf8 {
+            // Not echoed: it is no handle to name.
+            return Err(Refused {
+                echo: false,
+                ..Refused::new(
+                    rc::INVALID_HANDLE,
+                    "the handle is not UTF-8 once percent-decoded (SPEC H5)".to_owned(),
+                )
+            });
+        }
         let handle = parse_handle(&asked)?;
         let basic = credentials(request)?;
         if let Some(b) = &basic {
@@ -277,7 +291,8 @@ fn parameters(query: &str) -> Vec<(String, String)> {
         .filter(|p| !p.is_empty())
         .map(|p| {
             let (n, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(&n.replace('+', " ")), decode(&v.replace('+', " ")))
+            let text = |t: &str| decode(&t.replace('+', " ")).unwrap_or_else(|lossy| lossy);
+            (text(n), text(v))
         })
         .collect()
 }
@@ -817,9 +832,9 @@ fn json_string(s: &str) -> String {
     serde_json::Value::from(s).to_string()
 }
 
-/// `text` percent-decoded (a `%` without two hex digits stays), bytes that are not UTF-8
-/// replaced.
-fn decode(text: &str) -> String {
+/// `text` percent-decoded (a `%` without two hex digits stays); bytes that are not UTF-8
+/// are an error, with the text where they are replaced.
+fn decode(text: &str) -> Result<String, String> {
     let b = text.as_bytes();
     let hex = |c: u8| char::from(c).to_digit(16);
     let mut out = Vec::with_capacity(b.len());
@@ -840,7 +855,7 @@ fn decode(text: &str) -> String {
             }
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
+    String::from_utf8(out).map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 #[cfg(test)]

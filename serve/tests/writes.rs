@@ -738,6 +738,7 @@ fn bad_requests_are_answered_in_json() {
             201,
         ),
         ("PUT", "/api/handles/", "[]", 400, 102),
+        ("PUT", "/api/handles/20.5000/%FF", "[]", 400, 102),
         ("DELETE", "/api/handles/20.5000/none", "", 404, 100),
         ("PATCH", "/api/handles/20.5000/t", "", 501, 4),
         ("TRACE", "/api/handles/20.5000/t", "", 405, 4),

@@ -205,8 +205,10 @@ enum Command {
     /// redirects to the URL value or the 10320/loc location chosen for the client;
     /// `noredirect`, `index`, `type`, `urlappend`, `locatt`, `action=showurls` and
     /// `ignore_aliases` work as the proxy's; `GET /api/handles/<handle>` answers the REST
-    /// JSON (`type`, `index`, `callback`, `pretty`). Stops on Ctrl-C or SIGTERM, letting
-    /// requests in flight finish.
+    /// JSON (`type`, `index`, `callback`, `pretty`); `PUT` and `DELETE` there write, as
+    /// HANDLE.NET's REST API takes them, authorised by the handle's HS_ADMIN values against
+    /// HTTP Basic and an HS_SECKEY, from loopback only (SPEC W1–W8). Stops on Ctrl-C or
+    /// SIGTERM, letting requests in flight finish.
     #[command(after_help = SERVE_EXAMPLES, args_conflicts_with_subcommands = true)]
     Serve {
         #[command(subcommand)]
@@ -232,6 +234,57 @@ enum Command {
         resolve: crate::resolve::ResolveArgs,
         #[command(flatten)]
         input: InputArgs,
+    },
+    /// Create a handle, or replace it, through a HANDLE.NET REST API (`hdl serve`'s or the
+    /// reference's), authenticated with a secret key (HTTP Basic, SPEC W3).
+    ///
+    /// Prints the server's JSON answer. Exit status: 0 when it took the write, 1 when it
+    /// refused (its answer, and the reason on standard error), 2 when it could not be asked
+    /// or on a usage error.
+    #[command(after_help = CREATE_EXAMPLES)]
+    Create {
+        /// The handle (with --mint, what the new handle begins with: `20.5000/`).
+        handle: String,
+        /// Make a new handle: the server puts a random suffix after HANDLE.
+        #[arg(long)]
+        mint: bool,
+        /// Refuse to replace a handle that exists (the server answers 409).
+        #[arg(long)]
+        no_overwrite: bool,
+        #[command(flatten)]
+        values: crate::write::Values,
+        #[command(flatten)]
+        connection: crate::write::Connection,
+    },
+    /// Add values to a handle, or replace those at their indices, through a HANDLE.NET REST
+    /// API, authenticated with a secret key.
+    ///
+    /// Prints the server's JSON answer; exit status as for `create`.
+    #[command(after_help = MODIFY_EXAMPLES)]
+    Modify {
+        /// The handle.
+        handle: String,
+        /// Refuse to replace a value at an index in use (the server answers 409).
+        #[arg(long)]
+        no_overwrite: bool,
+        #[command(flatten)]
+        values: crate::write::Values,
+        #[command(flatten)]
+        connection: crate::write::Connection,
+    },
+    /// Delete a handle, or some of its values, through a HANDLE.NET REST API,
+    /// authenticated with a secret key.
+    ///
+    /// Prints the server's JSON answer; exit status as for `create`.
+    #[command(after_help = DELETE_EXAMPLES)]
+    Delete {
+        /// The handle.
+        handle: String,
+        /// Delete only the value at this index. Repeatable.
+        #[arg(long = "index", value_name = "INDEX")]
+        indices: Vec<u32>,
+        #[command(flatten)]
+        connection: crate::write::Connection,
     },
     /// Show the parts of each identifier: prefix, its segments and parents, local name.
     ///
@@ -342,6 +395,18 @@ pub const SITEINFO_EXAMPLES: &str = "Examples:
   hdl serve siteinfo --handle-bind 127.0.0.1:2641 --store handles.redb > siteinfo.json
   hdl serve siteinfo --handle-bind 192.0.2.7:2641 --store handles.redb --binary siteinfo.bin";
 
+pub const CREATE_EXAMPLES: &str = "Examples:
+  HDL_PASSWORD=secret hdl create 20.5000/report-7 --value 1:URL=https://example.org/7 --admin 100:300:0.NA/20.5000 --server http://127.0.0.1:8000 --user 300:0.NA/20.5000
+  hdl create 20.5000/ --mint --values-file values.json --server https://handle.example:8000 --ca-cert server.pem --user 300:0.NA/20.5000 --password-file key.txt";
+
+pub const MODIFY_EXAMPLES: &str = "Examples:
+  HDL_PASSWORD=secret hdl modify 20.5000/report-7 --value 1:URL=https://example.org/moved --server http://127.0.0.1:8000 --user 300:0.NA/20.5000
+  hdl modify 20.5000/report-7 --no-overwrite --value 2:EMAIL=a@example.org --server http://127.0.0.1:8000 --user 300:0.NA/20.5000 --password-file key.txt";
+
+pub const DELETE_EXAMPLES: &str = "Examples:
+  HDL_PASSWORD=secret hdl delete 20.5000/report-7 --index 2 --server http://127.0.0.1:8000 --user 300:0.NA/20.5000
+  hdl delete 20.5000/report-7 --server http://127.0.0.1:8000 --user 300:0.NA/20.5000 --password-file key.txt";
+
 pub const PARSE_EXAMPLES: &str = "Examples:
   hdl parse --id 10.978.8896471/foo
   hdl parse --json --id 20.1000/5555 --id 0.NA/10.1045
@@ -391,6 +456,8 @@ pub enum Job {
         binary: Option<PathBuf>,
     },
     Completions(clap_complete::Shell),
+    /// `create`, `modify`, `delete`: one write through a REST API.
+    Write(crate::write::Write),
 }
 
 impl Cli {
@@ -495,6 +562,35 @@ impl Cli {
             },
             Command::Serve { action: None, args } => Job::Serve(args),
             Command::Completions { shell } => Job::Completions(shell),
+            Command::Create {
+                handle,
+                mint,
+                no_overwrite,
+                values,
+                connection,
+            } => Job::Write(crate::write::Write::create(
+                &connection,
+                &handle,
+                &values,
+                mint,
+                !no_overwrite,
+            )?),
+            Command::Modify {
+                handle,
+                no_overwrite,
+                values,
+                connection,
+            } => Job::Write(crate::write::Write::modify(
+                &connection,
+                &handle,
+                &values,
+                !no_overwrite,
+            )?),
+            Command::Delete {
+                handle,
+                indices,
+                connection,
+            } => Job::Write(crate::write::Write::delete(&connection, &handle, &indices)?),
         })
     }
 }

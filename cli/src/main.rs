@@ -22,6 +22,7 @@ mod resolve;
 mod serve;
 mod style;
 mod tally;
+mod write;
 
 use std::process::ExitCode;
 
@@ -64,6 +65,7 @@ fn main() -> ExitCode {
             store,
             binary,
         } => serve::siteinfo(handle_bind, &store, binary.as_deref()),
+        Job::Write(write) => write::run(&write),
         Job::Completions(shell) => {
             let mut command = Cli::command();
             clap_complete::generate(shell, &mut command, "hdl", &mut std::io::stdout());

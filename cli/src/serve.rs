@@ -171,6 +171,13 @@ pub struct ServeArgs {
     /// No access log.
     #[arg(long)]
     pub quiet: bool,
+    /// Serve HTTPS with this certificate chain (PEM, the server's certificate first):
+    /// then writes' credentials are taken from any client, not from loopback only.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM: PKCS #8, PKCS #1 or SEC1).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
     /// Handles the store does not hold, resolved through the Handle protocol.
     #[command(flatten)]
     pub upstream: UpstreamArgs,
@@ -301,6 +308,13 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             args.store.display()
         )));
     }
+    // The certificate and key read first: a mistake in them is said before anything is done.
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => {
+            Some(handle_serve::tls::config(cert, key).map_err(io::Error::other)?)
+        }
+        _ => None,
+    };
     // Bound first: an address in use is said before minutes of import, and leaves no store.
     let listener = std::net::TcpListener::bind(args.bind)
         .and_then(|l| l.set_nonblocking(true).map(|()| l))
@@ -385,7 +399,13 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
                     },
                 ))
             }),
+            tls,
             ..Config::default()
+        };
+        let scheme = if config.tls.is_some() {
+            "https"
+        } else {
+            "http"
         };
         let upstream = config.upstream.clone();
         let db = Arc::new(db);
@@ -419,7 +439,7 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
             ));
         }
         report(format_args!(
-            "hdl serve: listening on http://{}",
+            "hdl serve: listening on {scheme}://{}",
             listener.local_addr()?
         ));
         handle_serve::serve(db, listener, config, shutdown_signal()).await?;

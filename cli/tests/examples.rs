@@ -245,6 +245,7 @@ fn every_option_in_a_help_is_in_the_readme() {
     let mut seen = vec!["--help".to_owned(), "--version".to_owned()];
     for subcommand in [
         "check", "convert", "clean", "extract", "dedupe", "parse", "record", "serve", "resolve",
+        "create", "modify", "delete",
     ] {
         let help = text(&hdl(&[subcommand, "--help"], b"").stdout);
         for option in options(&help) {

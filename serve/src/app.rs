@@ -465,7 +465,10 @@ fn api(
         // The whole record, compact: the bytes `Response::to_json` wrote at import, as
         // they are (the one writer), without reading and writing them again; the handle
         // as asked when it was found in another ASCII case (P6).
-        if let Some(mut json) = store.get_json(handle)? {
+        if let Some(mut json) = store
+            .get_json(handle)?
+            .filter(|json| !crate::store::may_restrict(json))
+        {
             if let Some((at, stored)) = stored_handle(&json) {
                 if stored != handle.as_str() {
                     let asked = serde_json::to_string(handle.as_str()).unwrap_or_default();

@@ -172,3 +172,74 @@ fn body_bytes(body: http_body_util::Full<hyper::body::Bytes>) -> Vec<u8> {
     }
     out
 }
+
+/// A `PUT` body as the write API reads it (`writes::read_values`, SPEC W2): never a panic;
+/// the values read have distinct positive indices, no more than a record holds, and a
+/// record of them, as the one writer writes it, reads back the same values.
+pub fn write_body(body: &[u8]) {
+    use handle_id::record::Response;
+    let handle = handle_id::Handle::parse("20.1000/w").expect("a handle");
+    let Ok(values) = crate::writes::read_values(body, handle.as_handle_ref()) else {
+        return;
+    };
+    assert!(values.len() <= crate::limits::MAX_RECORD_VALUES);
+    let mut indices: Vec<u32> = values.iter().map(|v| v.index()).collect();
+    assert!(indices.iter().all(|&i| i > 0), "{indices:?}");
+    indices.sort_unstable();
+    indices.dedup();
+    assert_eq!(indices.len(), values.len(), "indices repeat");
+    let record = Response::new(handle, values.clone());
+    let again = Response::parse(&record.to_json()).expect("the writer's JSON reads");
+    assert_eq!(again.values(), &values[..]);
+}
+
+/// An `Authorization` header as the write API reads it (`auth::parse_authorization`,
+/// SPEC W3): never a panic; credentials read name a handle that parses, and written again
+/// as a client writes them (the user name URL-encoded, then base64) read back the same.
+pub fn authorization(header: &[u8]) {
+    let Ok(basic) = crate::auth::parse_authorization(header) else {
+        return;
+    };
+    assert!(handle_id::Handle::parse(basic.identity.handle.as_str()).is_ok());
+    let user = format!(
+        "{}:{}",
+        basic.identity.index,
+        basic.identity.handle.as_str()
+    );
+    let mut plain: Vec<u8> = Vec::new();
+    for b in user.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            plain.push(b);
+        } else {
+            plain.extend_from_slice(format!("%{b:02X}").as_bytes());
+        }
+    }
+    plain.push(b':');
+    plain.extend_from_slice(&basic.password);
+    let again = format!("Basic {}", base64(&plain));
+    if again.len() > crate::auth::MAX_AUTHORIZATION {
+        return;
+    }
+    let read = crate::auth::parse_authorization(again.as_bytes()).expect("written again, it reads");
+    assert_eq!(read, basic);
+}
+
+/// Standard base64 with padding.
+fn base64(bytes: &[u8]) -> String {
+    const T: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0_u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(T[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}

@@ -11,6 +11,8 @@
 //!   access log and graceful shutdown.
 //! - [`limits`]: what the server refuses and how long it waits.
 //! - [`native`]: the store answered over the Handle protocol (`handle-net`'s server).
+//! - [`writes`]: `PUT` and `DELETE` through the REST API, authorised by [`auth`]: HTTP
+//!   Basic against `HS_SECKEY`, permissions by `HS_ADMIN` and `HS_VLIST` (SPEC W1–W8).
 //!
 //! The library's parsers read every request: a request's path and query are read exactly
 //! as `handle_id::recognize` reads a proxy URL (P3), and the JSON is the one writer of
@@ -19,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod app;
+pub mod auth;
 pub mod imports;
 #[doc(hidden)]
 pub mod invariants;
@@ -26,7 +29,9 @@ pub mod limits;
 pub mod native;
 pub mod server;
 pub mod store;
+pub mod tls;
 pub mod upstream;
+pub mod writes;
 
 pub use server::{serve, Config};
 pub use store::{Imported, Store, StoreError, DEFAULT_CACHE};

@@ -45,3 +45,11 @@ pub const IMPORT_STOP_WAIT: Duration = Duration::from_secs(10);
 
 /// The longest name an import gives its source (a file name), in bytes.
 pub const MAX_IMPORT_NAME: usize = 4096;
+
+/// How long a client may take to send a write's body, once its headers are read.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Writes whose bodies are read and carried out at once: the rest wait their turn, so that
+/// the memory bodies take is at most this many times [`crate::writes::MAX_BODY`] (34 MiB),
+/// whatever the number of connections. The store takes one write at a time anyway.
+pub const WRITES_AT_ONCE: usize = 32;

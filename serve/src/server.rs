@@ -17,7 +17,7 @@ use hyper::body::Incoming;
 use hyper::header::HOST;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Request, Response, Version};
+use hyper::{Method, Request, Response, StatusCode, Version};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpListener;
@@ -27,6 +27,7 @@ use crate::app;
 use crate::limits;
 use crate::store::Store;
 use crate::upstream::{Fetched, Upstream};
+use crate::writes;
 
 /// How the server treats its clients.
 #[derive(Clone, Debug)]
@@ -45,6 +46,9 @@ pub struct Config {
     pub access_log: bool,
     /// Where handles the store does not hold are resolved (SPEC P13), if anywhere.
     pub upstream: Option<Arc<Upstream>>,
+    /// TLS on every connection ([`crate::tls::config`]): then writes' credentials are taken
+    /// from any peer, else from loopback only (SPEC W4).
+    pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
 }
 
 impl Default for Config {
@@ -56,6 +60,7 @@ impl Default for Config {
             shutdown_grace: Duration::from_secs(30),
             access_log: true,
             upstream: None,
+            tls: None,
         }
     }
 }
@@ -82,6 +87,7 @@ pub async fn serve(
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(config.max_connections));
     let large = Arc::new(Semaphore::new(limits::large_at_once()));
+    let writes = Arc::new(Semaphore::new(limits::WRITES_AT_ONCE));
     let seeds = Arc::new(AtomicU64::new(
         handle_id::record::SplitMix64::seed_from_clock(),
     ));
@@ -114,31 +120,51 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         let store = store.clone();
         let large = large.clone();
+        let writes = writes.clone();
         let seeds = seeds.clone();
         let log = config.access_log;
         let upstream = config.upstream.clone();
+        let tls = config.tls.is_some();
         let service = service_fn(move |request: Request<Incoming>| {
             let (store, large, upstream) = (store.clone(), large.clone(), upstream.clone());
+            let writes = writes.clone();
             let seed = seeds.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
             async move {
                 let sources = Sources {
                     store,
                     large,
+                    writes,
                     upstream,
                 };
-                Ok::<_, Infallible>(respond(sources, request, peer, seed, log).await)
+                Ok::<_, Infallible>(respond(sources, request, peer, tls, seed, log).await)
             }
         });
-        let io = WriteDeadline::new(TokioIo::new(stream), config.write_timeout);
-        let connection = http1::Builder::new()
-            .timer(TokioTimer::new())
+        let mut http = http1::Builder::new();
+        http.timer(TokioTimer::new())
             .header_read_timeout(config.header_timeout)
-            .max_buf_size(64 * 1024)
-            .serve_connection(io, service);
-        let connection = graceful.watch(connection);
+            .max_buf_size(64 * 1024);
+        let watcher = graceful.watcher();
+        let (write_timeout, handshake_timeout) = (config.write_timeout, config.header_timeout);
+        let acceptor = config.tls.clone().map(tokio_rustls::TlsAcceptor::from);
         tokio::spawn(async move {
             let _permit = permit;
-            let _ = connection.await;
+            match acceptor {
+                None => {
+                    let io = WriteDeadline::new(TokioIo::new(stream), write_timeout);
+                    let _ = watcher.watch(http.serve_connection(io, service)).await;
+                }
+                Some(acceptor) => {
+                    // The handshake within the time a request's headers get: a client that
+                    // starts one and stops holds its connection no longer.
+                    let Ok(Ok(stream)) =
+                        tokio::time::timeout(handshake_timeout, acceptor.accept(stream)).await
+                    else {
+                        return;
+                    };
+                    let io = WriteDeadline::new(TokioIo::new(stream), write_timeout);
+                    let _ = watcher.watch(http.serve_connection(io, service)).await;
+                }
+            }
         });
     }
     drop(listener);
@@ -146,11 +172,12 @@ pub async fn serve(
     Ok(())
 }
 
-/// What a request is answered from: the store, the turns for large records, and the
-/// upstream, if any.
+/// What a request is answered from: the store, the turns for large records and for
+/// writes, and the upstream, if any.
 struct Sources {
     store: Arc<Store>,
     large: Arc<Semaphore>,
+    writes: Arc<Semaphore>,
     upstream: Option<Arc<Upstream>>,
 }
 
@@ -158,12 +185,35 @@ async fn respond(
     sources: Sources,
     request: Request<Incoming>,
     peer: SocketAddr,
+    tls: bool,
     seed: u64,
     log: bool,
 ) -> Response<Full<Bytes>> {
     let start = Instant::now();
+    let method = request.method().clone();
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_owned();
+    let api = target == "/api" || target.starts_with("/api/") || target.starts_with("/api?");
+    let (parts, body) = request.into_parts();
+    let request = Request::from_parts(parts, ());
     let response = match host_problem(&request) {
         Some(problem) => app::bad_request(false, problem),
+        None if api && (method == Method::PUT || method == Method::DELETE) => {
+            write(
+                &sources.store,
+                &sources.writes,
+                &request,
+                body,
+                tls || peer.ip().is_loopback(),
+            )
+            .await
+        }
+        None if api && !matches!(method, Method::GET | Method::HEAD | Method::POST) => {
+            writes::other_method(&method, &target)
+        }
         None => answer(sources, &request, peer, seed).await,
     };
     if log {
@@ -193,7 +243,7 @@ async fn respond(
 /// is known only once the alias is read: at most [`app::MAX_ALIASES`] rounds more).
 async fn answer(
     sources: Sources,
-    request: &Request<Incoming>,
+    request: &Request<()>,
     peer: SocketAddr,
     seed: u64,
 ) -> Response<Full<Bytes>> {
@@ -224,6 +274,7 @@ async fn answer(
         store,
         large,
         upstream,
+        ..
     } = sources;
     let mut refreshed = false;
     let mut fetched = Fetched::default();
@@ -290,9 +341,96 @@ async fn answer(
     .unwrap_or_else(|_| app::bad_request(false, "the answer failed"))
 }
 
+/// A `PUT` or `DELETE` under `/api/` (SPEC W1–W8), `secure` when credentials may travel
+/// on its connection (TLS, or a loopback peer: W4): the body read up to
+/// [`writes::MAX_BODY`] within [`limits::BODY_TIMEOUT`], at most
+/// [`limits::WRITES_AT_ONCE`] at a time (so that the bodies held are bounded, whatever the
+/// connections), then the write carried out on the blocking threads (it syncs the store to
+/// disk), and logged.
+async fn write(
+    store: &Arc<Store>,
+    turns: &Arc<Semaphore>,
+    request: &Request<()>,
+    body: Incoming,
+    secure: bool,
+) -> Response<Full<Bytes>> {
+    use http_body_util::BodyExt;
+    let declared = request
+        .headers()
+        .get(hyper::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    let too_large = || {
+        writes::body_refused(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("the body is longer than {} bytes", writes::MAX_BODY),
+        )
+    };
+    if declared.is_some_and(|n| n > writes::MAX_BODY as u64) {
+        return too_large();
+    }
+    let Ok(_turn) = turns.clone().acquire_owned().await else {
+        return writes::body_refused(StatusCode::SERVICE_UNAVAILABLE, "the server is stopping");
+    };
+    let limited = http_body_util::Limited::new(body, writes::MAX_BODY);
+    let bytes = match tokio::time::timeout(limits::BODY_TIMEOUT, limited.collect()).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => return too_large(),
+        Ok(Err(e)) => {
+            return writes::body_refused(StatusCode::BAD_REQUEST, &format!("the body: {e}"))
+        }
+        Err(_) => {
+            return writes::body_refused(
+                StatusCode::REQUEST_TIMEOUT,
+                "the body was not sent in time",
+            )
+        }
+    };
+    let header = |name| {
+        request
+            .headers()
+            .get(name)
+            .map(|v: &hyper::header::HeaderValue| v.as_bytes().to_vec())
+    };
+    let content_type = header(hyper::header::CONTENT_TYPE).and_then(|v| String::from_utf8(v).ok());
+    let authorization = header(hyper::header::AUTHORIZATION);
+    let method = request.method().clone();
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or("/", |p| p.as_str())
+        .to_owned();
+    let store = store.clone();
+    let now = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    let written = tokio::task::spawn_blocking(move || {
+        writes::write(
+            &store,
+            &writes::WriteRequest {
+                method: &method,
+                target: &target,
+                content_type: content_type.as_deref(),
+                authorization: authorization.as_deref(),
+                secure,
+                body: &bytes,
+                now,
+            },
+        )
+    })
+    .await;
+    match written {
+        Ok(written) => {
+            log_line(&written.log);
+            written.response
+        }
+        Err(_) => writes::body_refused(StatusCode::INTERNAL_SERVER_ERROR, "the write failed"),
+    }
+}
+
 /// Why a request's `Host` header makes it a bad request (RFC 9112 §3.2: an HTTP/1.1
 /// request without one, any request with two, or one that is no host), if it does.
-fn host_problem(request: &Request<Incoming>) -> Option<&'static str> {
+fn host_problem<B>(request: &Request<B>) -> Option<&'static str> {
     let mut hosts = request.headers().get_all(HOST).iter();
     match (hosts.next(), hosts.next()) {
         (Some(_), Some(_)) => Some("More than one Host header (RFC 9112 §3.2)."),

@@ -9,7 +9,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use handle_id::record::{Filter, Locations, Response, ResponseCode, LOC_TYPE};
 use handle_id::{Handle, HandleRef};
-use redb::{Database, ReadOnlyTable, ReadableTableMetadata, TableDefinition};
+use redb::{Database, ReadOnlyTable, ReadableTable, ReadableTableMetadata, TableDefinition};
 
 use crate::limits::{MAX_RECORD_BYTES, MAX_RECORD_VALUES};
 
@@ -330,9 +330,15 @@ impl Store {
             }
         };
         txn.commit().map_err(|e| err("store", e))?;
-        // Reads from now on see these records; those under way finish on the snapshot they
-        // hold. The new snapshot is begun under the lock: of two imports committing at
-        // once, the one that replaces the snapshot last begins it after both commits.
+        self.publish()?;
+        Ok(done)
+    }
+
+    /// After a commit: reads from now on see it; those under way finish on the snapshot
+    /// they hold. The new snapshot is begun under the lock: of two commits at once, the
+    /// one that replaces the snapshot last begins it after both. The generation moves on,
+    /// so that every cache of answers (the protocol server's) lets go of the old records.
+    fn publish(&self) -> Result<(), StoreError> {
         let mut snapshot = self
             .snapshot
             .write()
@@ -340,7 +346,101 @@ impl Store {
         *snapshot = Arc::new(Self::begin(&self.db)?);
         self.generation
             .fetch_add(1, std::sync::atomic::Ordering::Release);
-        Ok(done)
+        Ok(())
+    }
+
+    /// One write of one handle's record, atomic and durable: `decide` is given a reader of
+    /// the records as this write transaction sees them (for the admins, keys and groups
+    /// it checks) and the record of `handle`, and says what becomes of it. redb has one
+    /// write transaction at a time, so an import and a write never lose each other's
+    /// changes: whichever comes second reads what the first committed. Committed (and
+    /// synced) before this returns; readers see it from then on.
+    ///
+    /// # Errors
+    ///
+    /// A read or the write failed, or a stored record does not read.
+    pub fn change<T>(
+        &self,
+        handle: HandleRef<'_>,
+        decide: impl FnOnce(&Lookup<'_>, Option<Response>) -> (Change, T),
+    ) -> Result<T, StoreError> {
+        let txn = self.db.begin_write().map_err(|e| err("store", e))?;
+        let outcome = {
+            let mut table = txn.open_table(RECORDS).map_err(|e| err("store", e))?;
+            let (change, outcome) = {
+                let read = |h: HandleRef<'_>| -> Result<Option<Response>, StoreError> {
+                    let found = table.get(key(h).as_bytes()).map_err(|e| err("store", e))?;
+                    let found = found.filter(|bytes| {
+                        !self.case_sensitive
+                            || h.is_doi()
+                            || stored_handle(bytes.value()).is_some_and(|(_, s)| s == h.as_str())
+                    });
+                    found
+                        .map(|bytes| parse_whole(h.as_str(), bytes.value(), None))
+                        .transpose()
+                };
+                let current = read(handle)?;
+                decide(&read, current)
+            };
+            match change {
+                Change::Keep => (false, outcome),
+                Change::Put(record) => {
+                    let stored = record_json(&record);
+                    if stored.len() > MAX_RECORD_BYTES {
+                        return Err(err(
+                            handle.as_str(),
+                            format!(
+                                "the record would be {} bytes: at most {MAX_RECORD_BYTES}",
+                                stored.len()
+                            ),
+                        ));
+                    }
+                    table
+                        .insert(key(handle).as_bytes(), stored.as_bytes())
+                        .map_err(|e| err("store", e))?;
+                    (true, outcome)
+                }
+                Change::Delete => {
+                    table
+                        .remove(key(handle).as_bytes())
+                        .map_err(|e| err("store", e))?;
+                    (true, outcome)
+                }
+            }
+        };
+        let (changed, outcome) = outcome;
+        if changed {
+            txn.commit().map_err(|e| err("store", e))?;
+            self.publish()?;
+        } else {
+            let _ = txn.abort();
+        }
+        Ok(outcome)
+    }
+}
+
+/// A reader of records by handle: `None` where there is none.
+pub type Lookup<'a> = dyn Fn(HandleRef<'_>) -> Result<Option<Response>, StoreError> + 'a;
+
+/// What a write does to a record.
+#[derive(Debug)]
+pub enum Change {
+    /// Nothing: the request is refused, or changes nothing.
+    Keep,
+    /// The record becomes this one.
+    Put(Response),
+    /// The record is removed.
+    Delete,
+}
+
+/// The JSON a record is stored as, as an import stores it (R6): data by what it is, no
+/// timestamp 0; a success without values as code 200.
+fn record_json(record: &Response) -> String {
+    let served = record.as_reference_writes();
+    if record.code() == ResponseCode::Success && record.values().is_empty() {
+        served.filtered(&Filter::new()).to_json()
+    } else {
+        served.to_json()
     }
 }
 
@@ -353,8 +453,48 @@ pub fn loading_path(path: &Path) -> PathBuf {
 }
 
 /// A stored record read from its bytes (only the values `filter` selects, when there is
-/// one).
+/// one), as anyone may read it: without the values whose `permissions` deny public read
+/// (an `HS_SECKEY` written `1100`), as the reference answers a request that is not
+/// authenticated (SPEC W3).
 pub(crate) fn parse_stored(
+    handle: &str,
+    bytes: &[u8],
+    filter: Option<&Filter>,
+) -> Result<Response, StoreError> {
+    let record = parse_whole(handle, bytes, filter)?;
+    if !record.values().iter().any(|v| !public_read(v)) {
+        return Ok(record);
+    }
+    let Some(h) = record.handle().cloned() else {
+        return Ok(record);
+    };
+    let kept = record
+        .values()
+        .iter()
+        .filter(|v| public_read(v))
+        .cloned()
+        .collect();
+    Ok(Response::new(h, kept))
+}
+
+/// Whether anyone may read the value: its `permissions` (admin read, admin write,
+/// public read, public write, read from the right as the reference reads them) say so,
+/// or it has none.
+pub fn public_read(v: &handle_id::record::HandleValue) -> bool {
+    v.permissions()
+        .and_then(|p| p.as_bytes().iter().rev().nth(1))
+        .is_none_or(|&b| b == b'1')
+}
+
+/// Whether stored JSON may hold a value anyone may not read (then it is not served as
+/// it is).
+#[must_use]
+pub fn may_restrict(json: &[u8]) -> bool {
+    memchr::memmem::find(json, b"\"permissions\"").is_some()
+}
+
+/// A stored record read from its bytes, every value of it.
+fn parse_whole(
     handle: &str,
     bytes: &[u8],
     filter: Option<&Filter>,
@@ -425,15 +565,7 @@ fn read_records(
                 ));
             }
         }
-        // As the reference server holds it (R6): data by what it is, no timestamp 0.
-        let served = record.as_reference_writes();
-        let json = if record.code() == ResponseCode::Success && record.values().is_empty() {
-            // Code 200, as the reference server answers a handle without values, and as
-            // `hdl record --json` writes it.
-            served.filtered(&Filter::new()).to_json()
-        } else {
-            served.to_json()
-        };
+        let json = record_json(&record);
         if let Some(old) = put(&key(handle.as_handle_ref()), &json)? {
             if old != handle.as_str() {
                 done.warn(format!(

@@ -124,3 +124,70 @@ fn imports_keep_their_invariants() {
     );
     handle_serve::invariants::import_stream(&format!("{one}\n{long}"));
 }
+
+/// The write API's readers of bodies and `Authorization` headers (SPEC W2, W3): the cases
+/// each must handle, then bodies and headers made of the pieces they care about.
+#[test]
+fn writes_read_bodies_and_credentials_as_they_must() {
+    for body in [
+        "",
+        "[]",
+        "null",
+        "{}",
+        r#"{"values":null}"#,
+        r#"{"handle":"20.1000/W","values":[{"index":1,"type":"URL","data":"x"}]}"#,
+        r#"{"index":2,"type":"URL","data":{"format":"string","value":"x"}}"#,
+        r#"[{"index":1,"type":"URL","data":1},{"index":1,"type":"URL","data":2}]"#,
+        r#"[{"index":0,"type":"URL","data":"x"}]"#,
+        r#"[{"index":-1,"type":"URL","data":"x"}]"#,
+        r#"[{"index":4294967297,"type":"URL","data":"x"}]"#,
+        r#"[{"index":1,"type":"HS_ADMIN","data":{"format":"admin","value":{"handle":"0.NA/1","index":300,"permissions":"011111111111"}}}]"#,
+        r#"[{"index":1,"type":"HS_VLIST","data":{"format":"vlist","value":[{"handle":"1/a","index":1}]}}]"#,
+    ] {
+        handle_serve::invariants::write_body(body.as_bytes());
+    }
+    for header in [
+        "Basic MzAwJTNBMC5OQSUyRjE6aw==",
+        "Basic MzAwJTNBMC5OQSUyRjE6aw",
+        "basic\tMzAwJTNBMC5OQSUyRjE6aw==",
+        "Basic",
+        "Basic =",
+        "Basic ====",
+        "Basic A",
+        "Handle sessionId=\"x\"",
+        "",
+        "Basic MzAwOjAuTkEvMTpr",
+    ] {
+        handle_serve::invariants::authorization(header.as_bytes());
+    }
+    const BODY: [&str; 16] = [
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        ":",
+        "\"index\"",
+        "\"type\"",
+        "\"data\"",
+        "\"values\"",
+        "\"handle\"",
+        "1",
+        "0",
+        "\"URL\"",
+        "\"x\"",
+        "null",
+    ];
+    const AUTH: [&str; 10] = [
+        "Basic ", "MzAw", "JTNB", "MC5O", "QSUy", "RjE6", "aw", "=", " ", "+/",
+    ];
+    let mut random = SplitMix64::new(0x2545_F491_4F6C_DD1D);
+    for _ in 0..3000 {
+        let n = random.below(24);
+        let body: String = (0..n).map(|_| BODY[random.below(BODY.len())]).collect();
+        handle_serve::invariants::write_body(body.as_bytes());
+        let n = random.below(8);
+        let header: String = (0..n).map(|_| AUTH[random.below(AUTH.len())]).collect();
+        handle_serve::invariants::authorization(header.as_bytes());
+    }
+}

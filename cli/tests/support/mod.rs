@@ -139,7 +139,11 @@ impl Running {
                 "hdl serve ended: {said}"
             );
             said.push_str(&line);
-            if let Some(addr) = line.trim().strip_prefix("hdl serve: listening on http://") {
+            let listening = line.trim().strip_prefix("hdl serve: listening on ");
+            if let Some(addr) = listening.and_then(|l| {
+                l.strip_prefix("http://")
+                    .or_else(|| l.strip_prefix("https://"))
+            }) {
                 break addr.to_owned();
             }
         };

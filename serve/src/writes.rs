@@ -1,0 +1,918 @@
+//! Writes through the REST API (SPEC W1–W8): `PUT` and `DELETE` of
+//! `/api/handles/<handle>`, as HANDLE.NET's `HandleJsonRestApiServlet` takes them and its
+//! server carries them out: the same query parameters, bodies, checks in the same order,
+//! `responseCode`s and HTTP statuses. Each request is one store transaction
+//! ([`Store::change`]): atomic, durable when answered, seen at once by every reader.
+//! No I/O here but the store's.
+
+use bytes::Bytes;
+use handle_id::record::{AdminPermissions as P, HandleValue, Response as Record};
+use handle_id::{Handle, HandleRef, API_PATH};
+use http_body_util::Full;
+use hyper::header::{HeaderValue, CONTENT_TYPE, WWW_AUTHENTICATE};
+use hyper::{Method, Response, StatusCode};
+
+use crate::auth::{self, Basic, Identity};
+use crate::store::{Change, Lookup, Store, StoreError};
+
+/// The largest request body read: a record at its largest, and room for the JSON around
+/// its values. Longer is answered 413 without reading on.
+pub const MAX_BODY: usize = crate::limits::MAX_RECORD_BYTES + 64 * 1024;
+
+/// A write request, as the server saw it.
+pub struct WriteRequest<'a> {
+    pub method: &'a Method,
+    /// The path and query as sent, not decoded.
+    pub target: &'a str,
+    /// The `Content-Type` header.
+    pub content_type: Option<&'a str>,
+    /// The `Authorization` header.
+    pub authorization: Option<&'a [u8]>,
+    /// Whether credentials may travel on this connection (TLS, or a loopback peer: W4).
+    pub secure: bool,
+    /// The body, read whole (at most [`MAX_BODY`]).
+    pub body: &'a [u8],
+    /// Seconds since 1970: the timestamp of the values written.
+    pub now: i64,
+}
+
+/// The answer to a write, and the log line of what it did (who, what handle, which
+/// indices, the result: never a value's data).
+pub struct Written {
+    pub response: Response<Full<Bytes>>,
+    pub log: String,
+}
+
+/// The reference's response codes that a write can answer (RFC 3652 §2.2.2.3).
+mod rc {
+    pub const SUCCESS: u32 = 1;
+    pub const ERROR: u32 = 2;
+    pub const PROTOCOL_ERROR: u32 = 4;
+    pub const HANDLE_NOT_FOUND: u32 = 100;
+    pub const HANDLE_ALREADY_EXISTS: u32 = 101;
+    pub const INVALID_HANDLE: u32 = 102;
+    pub const VALUES_NOT_FOUND: u32 = 200;
+    pub const VALUE_ALREADY_EXISTS: u32 = 201;
+    pub const INVALID_VALUE: u32 = 202;
+    pub const SERVER_NOT_RESP: u32 = 301;
+    pub const INVALID_ADMIN: u32 = 400;
+    pub const AUTHENTICATION_NEEDED: u32 = 402;
+    pub const AUTHENTICATION_FAILED: u32 = 403;
+}
+
+/// An answer that is not a success: the response code, a message if any, and the
+/// handle it is about if any.
+#[derive(Debug)]
+struct Refused {
+    code: u32,
+    message: Option<String>,
+    /// The HTTP status when it is not the one the code maps to.
+    status: Option<StatusCode>,
+    /// Whether the answer names the handle: not when the request was refused before the
+    /// reference forms it (a body or query it cannot read, W7).
+    echo: bool,
+}
+
+impl Refused {
+    fn new(code: u32, message: impl Into<Option<String>>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            status: None,
+            echo: true,
+        }
+    }
+
+    fn status(mut self, status: StatusCode) -> Self {
+        self.status = Some(status);
+        self
+    }
+}
+
+impl From<StoreError> for Refused {
+    fn from(e: StoreError) -> Self {
+        Self::new(rc::ERROR, e.to_string())
+    }
+}
+
+/// What was asked: the operation, with what it needs.
+#[derive(Debug)]
+enum Op {
+    /// `PUT` without `index`: the handle with these values (created, or replaced unless
+    /// `overwrite=false`); `mint` puts a new suffix after the handle given.
+    Create {
+        values: Vec<HandleValue>,
+        overwrite: bool,
+        mint: bool,
+    },
+    /// `PUT` with `index`: these values added, or replacing those at their indices
+    /// unless `overwrite=false`.
+    Add {
+        values: Vec<HandleValue>,
+        overwrite: bool,
+    },
+    /// `DELETE` without `index`.
+    Delete,
+    /// `DELETE` with `index`.
+    Remove { indices: Vec<u32> },
+}
+
+impl Op {
+    fn name(&self) -> &'static str {
+        match self {
+            Self::Create { .. } => "create",
+            Self::Add { .. } => "add-values",
+            Self::Delete => "delete",
+            Self::Remove { .. } => "remove-values",
+        }
+    }
+
+    fn indices(&self) -> Vec<u32> {
+        match self {
+            Self::Create { values, .. } | Self::Add { values, .. } => {
+                values.iter().map(HandleValue::index).collect()
+            }
+            Self::Delete => Vec::new(),
+            Self::Remove { indices } => indices.clone(),
+        }
+    }
+}
+
+/// The answer to a `PUT` or `DELETE` under `/api/handles/`.
+#[must_use]
+pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
+    let (path, query) = request
+        .target
+        .split_once('?')
+        .unwrap_or((request.target, ""));
+    let asked = path
+        .get(1..)
+        .and_then(|p| p.strip_prefix(API_PATH))
+        .map_or_else(|| Ok(String::new()), decode);
+    // A handle is UTF-8 (H5): bytes that are not are refused, never replaced.
+    let (asked, not_utf8) = match asked {
+        Ok(text) => (text, false),
+        Err(lossy) => (lossy, true),
+    };
+    let mut who = String::from("-");
+    let mut op_name = if request.method == Method::DELETE {
+        "delete"
+    } else {
+        "put"
+    };
+    let mut indices = Vec::new();
+    let mut handle_shown = asked.clone();
+    let result = (|| {
+        if not_utf8 {
+            // Not echoed: it is no handle to name.
+            return Err(Refused {
+                echo: false,
+                ..Refused::new(
+                    rc::INVALID_HANDLE,
+                    "the handle is not UTF-8 once percent-decoded (SPEC H5)".to_owned(),
+                )
+            });
+        }
+        let handle = parse_handle(&asked)?;
+        let basic = credentials(request)?;
+        if let Some(b) = &basic {
+            who = b.identity.to_string();
+        }
+        let op = operation(request, query, handle.as_handle_ref()).map_err(|r| Refused {
+            echo: r.code != rc::PROTOCOL_ERROR,
+            ..r
+        })?;
+        op_name = op.name();
+        indices = op.indices();
+        let (done, written) = carry_out(store, handle, basic, op, request.now)?;
+        handle_shown = written.as_str().to_owned();
+        Ok::<_, Refused>(done)
+    })();
+    let (response, code) = match result {
+        Ok(done) => {
+            let status = if done.created {
+                StatusCode::CREATED
+            } else {
+                StatusCode::OK
+            };
+            (
+                json(
+                    status,
+                    &format!(
+                        "{{\"responseCode\":1,\"handle\":{}}}",
+                        json_string(&handle_shown)
+                    ),
+                ),
+                rc::SUCCESS,
+            )
+        }
+        Err(refused) => {
+            let status = refused.status.unwrap_or_else(|| status_of(refused.code));
+            let mut body = format!("{{\"responseCode\":{}", refused.code);
+            if let Some(m) = &refused.message {
+                body.push_str(&format!(",\"message\":{}", json_string(m)));
+            }
+            if refused.echo && !handle_shown.is_empty() {
+                body.push_str(&format!(",\"handle\":{}", json_string(&handle_shown)));
+            }
+            body.push('}');
+            let mut r = json(status, &body);
+            if status == StatusCode::UNAUTHORIZED {
+                r.headers_mut().insert(
+                    WWW_AUTHENTICATE,
+                    HeaderValue::from_static("Basic realm=\"handle\""),
+                );
+            }
+            (r, refused.code)
+        }
+    };
+    let log = format!(
+        "{{\"event\":\"write\",\"ts\":{},\"who\":{},\"op\":\"{op_name}\",\"handle\":{},\"indices\":{},\"responseCode\":{code},\"status\":{}}}",
+        request.now,
+        json_string(&who),
+        json_string(&handle_shown.chars().take(512).collect::<String>()),
+        serde_json::Value::from(indices),
+        response.status().as_u16()
+    );
+    Written { response, log }
+}
+
+/// The HTTP status of a response code to a write, as the reference's
+/// `statusCodeFromResponse` gives it (a success is 200 or 201, said elsewhere).
+fn status_of(code: u32) -> StatusCode {
+    match code {
+        rc::SUCCESS => StatusCode::OK,
+        rc::HANDLE_NOT_FOUND => StatusCode::NOT_FOUND,
+        rc::HANDLE_ALREADY_EXISTS | rc::VALUE_ALREADY_EXISTS => StatusCode::CONFLICT,
+        rc::PROTOCOL_ERROR
+        | rc::INVALID_HANDLE
+        | rc::INVALID_VALUE
+        | rc::VALUES_NOT_FOUND
+        | rc::SERVER_NOT_RESP => StatusCode::BAD_REQUEST,
+        rc::AUTHENTICATION_NEEDED => StatusCode::UNAUTHORIZED,
+        400 | 401 | rc::AUTHENTICATION_FAILED | 404 => StatusCode::FORBIDDEN,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+fn parse_handle(asked: &str) -> Result<Handle, Refused> {
+    if asked.is_empty() {
+        return Err(Refused::new(
+            rc::INVALID_HANDLE,
+            "Empty handle invalid".to_owned(),
+        ));
+    }
+    Handle::parse(asked).map_err(|e| Refused::new(rc::INVALID_HANDLE, e.to_string()))
+}
+
+/// The credentials of the request, if it has any, on a connection they may travel on
+/// (W4: TLS or loopback; elsewhere refused, as the reference refuses authentication on a
+/// plain channel).
+fn credentials(request: &WriteRequest<'_>) -> Result<Option<Basic>, Refused> {
+    let Some(header) = request.authorization else {
+        return Ok(None);
+    };
+    if !request.secure {
+        return Err(Refused::new(
+            rc::AUTHENTICATION_NEEDED,
+            "credentials are taken only over TLS or from a loopback address: this connection is neither (SPEC W4)".to_owned(),
+        )
+        .status(StatusCode::FORBIDDEN));
+    }
+    auth::parse_authorization(header).map(Some).map_err(|e| {
+        Refused::new(rc::AUTHENTICATION_FAILED, e.to_string()).status(StatusCode::UNAUTHORIZED)
+    })
+}
+
+/// The query's parameters, decoded as a servlet decodes them (`+` is a space).
+fn parameters(query: &str) -> Vec<(String, String)> {
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (n, v) = p.split_once('=').unwrap_or((p, ""));
+            let text = |t: &str| decode(&t.replace('+', " ")).unwrap_or_else(|lossy| lossy);
+            (text(n), text(v))
+        })
+        .collect()
+}
+
+/// Java's `Boolean.parseBoolean`: `true` in any case, anything else false.
+fn java_bool(v: &str) -> bool {
+    v.eq_ignore_ascii_case("true")
+}
+
+/// The operation asked for, with its body read (W1, W2).
+fn operation(
+    request: &WriteRequest<'_>,
+    query: &str,
+    handle: HandleRef<'_>,
+) -> Result<Op, Refused> {
+    let params = parameters(query);
+    let get = |name: &str| {
+        params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let raw_indices: Vec<&str> = params
+        .iter()
+        .filter(|(n, _)| n == "index")
+        .map(|(_, v)| v.as_str())
+        .collect();
+    let various = request.method == Method::PUT && get("index") == Some("various");
+    let indices = if various || raw_indices.is_empty() {
+        None
+    } else {
+        Some(
+            raw_indices
+                .iter()
+                .map(|i| {
+                    i.parse::<i64>()
+                        .ok()
+                        .and_then(|i| i32::try_from(i).ok())
+                        .ok_or_else(|| {
+                            Refused::new(
+                                rc::PROTOCOL_ERROR,
+                                format!("the index {i:?} is not a number"),
+                            )
+                        })
+                })
+                .collect::<Result<Vec<i32>, _>>()?,
+        )
+    };
+    if request.method == Method::DELETE {
+        return Ok(match indices {
+            None => Op::Delete,
+            // A negative index names no value: not found, as the reference finds it.
+            Some(indices) => Op::Remove {
+                indices: indices
+                    .into_iter()
+                    .map(|i| u32::try_from(i).unwrap_or(0))
+                    .collect(),
+            },
+        });
+    }
+    let json_body = request.content_type.is_some_and(|t| {
+        let t = t.trim().to_ascii_lowercase();
+        t == "application/json"
+            || t.strip_prefix("application/json")
+                .is_some_and(|rest| rest.trim_start().starts_with(';'))
+    });
+    if !json_body {
+        return Err(Refused::new(
+            rc::PROTOCOL_ERROR,
+            format!(
+                "Unsupported media type {}: the values are sent as application/json",
+                request.content_type.unwrap_or("(none)")
+            ),
+        ));
+    }
+    let values = values_of(request.body, handle)?;
+    if let Some(asked) = &indices {
+        let mut a: Vec<i64> = asked.iter().map(|&i| i64::from(i)).collect();
+        let mut v: Vec<i64> = values.iter().map(|v| i64::from(v.index())).collect();
+        a.sort_unstable();
+        a.dedup();
+        v.sort_unstable();
+        v.dedup();
+        if a != v {
+            return Err(Refused::new(
+                rc::PROTOCOL_ERROR,
+                "Mismatched indexes in PUT request".to_owned(),
+            ));
+        }
+    }
+    let overwrite = get("overwrite").is_none_or(java_bool);
+    if indices.is_none() && !various {
+        Ok(Op::Create {
+            values,
+            overwrite,
+            mint: get("mintNewSuffix").is_some_and(java_bool),
+        })
+    } else {
+        Ok(Op::Add { values, overwrite })
+    }
+}
+
+/// The values of a `PUT` body (W2), as the reference reads them: an array of values, an
+/// object with `values` (and a `handle`, which must be this one in any ASCII case), or one
+/// value (an object with `index`, `type` and `data`). Each value is read by the one reader
+/// of REST API values (`handle_id::record`).
+///
+/// # Errors
+///
+/// The body is none of these, or a value does not read: the message says which.
+pub fn read_values(body: &[u8], handle: HandleRef<'_>) -> Result<Vec<HandleValue>, String> {
+    values_of(body, handle)
+        .map(Ok)
+        .unwrap_or_else(|r| Err(r.message.unwrap_or_default()))
+}
+
+fn values_of(body: &[u8], handle: HandleRef<'_>) -> Result<Vec<HandleValue>, Refused> {
+    let invalid = || Refused::new(rc::PROTOCOL_ERROR, "Invalid JSON in PUT request".to_owned());
+    let json: serde_json::Value = serde_json::from_slice(body)
+        .map_err(|e| Refused::new(rc::PROTOCOL_ERROR, format!("the body is not JSON: {e}")))?;
+    let values = match json {
+        serde_json::Value::Array(_) => json,
+        serde_json::Value::Object(mut o) => {
+            if let Some(values) = o.remove("values") {
+                if let Some(h) = o.get("handle") {
+                    let same = h
+                        .as_str()
+                        .is_some_and(|h| h.eq_ignore_ascii_case(handle.as_str()));
+                    if !same {
+                        return Err(Refused::new(
+                            rc::PROTOCOL_ERROR,
+                            "Mismatched handle in PUT request".to_owned(),
+                        ));
+                    }
+                }
+                values
+            } else if ["index", "type", "data"].iter().all(|k| o.contains_key(*k)) {
+                serde_json::Value::Array(vec![serde_json::Value::Object(o)])
+            } else {
+                return Err(invalid());
+            }
+        }
+        _ => return Err(invalid()),
+    };
+    let mut values = match values {
+        serde_json::Value::Null => Vec::new(),
+        serde_json::Value::Array(v) => v,
+        _ => return Err(invalid()),
+    };
+    for v in &mut values {
+        // Data given as a bare string (or number): its text, as the reference reads it.
+        if let Some(data) = v.get_mut("data") {
+            let text = match data {
+                serde_json::Value::String(s) => Some(std::mem::take(s)),
+                serde_json::Value::Number(n) => Some(n.to_string()),
+                serde_json::Value::Bool(b) => Some(b.to_string()),
+                _ => None,
+            };
+            if let Some(text) = text {
+                *data = serde_json::json!({"format": "string", "value": text});
+            }
+        }
+    }
+    // The reference's own checks and codes first: the record reader would refuse these
+    // too, as an invalid record.
+    let raw: Vec<u32> = values
+        .iter()
+        .filter_map(|v| v.get("index").and_then(serde_json::Value::as_i64))
+        .map(|i| u32::try_from(i).unwrap_or(0))
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    for &i in &raw {
+        if i == 0 {
+            return Err(Refused::new(
+                rc::INVALID_VALUE,
+                "Indexes must be positive".to_owned(),
+            ));
+        }
+        if !seen.insert(i) {
+            return Err(Refused::new(
+                rc::VALUE_ALREADY_EXISTS,
+                format!("Index conflict for {i}"),
+            ));
+        }
+    }
+    let wrapped =
+        serde_json::json!({"responseCode": 1, "handle": handle.as_str(), "values": values});
+    // The reference's reader refuses what does not read as values before its server sees
+    // them: a protocol error (4), as any request it cannot read.
+    let record = Record::parse(&wrapped.to_string())
+        .map_err(|e| Refused::new(rc::PROTOCOL_ERROR, format!("the values: {e}")))?;
+    if record.values().len() > crate::limits::MAX_RECORD_VALUES {
+        return Err(Refused::new(
+            rc::INVALID_VALUE,
+            format!(
+                "{} values: a record holds at most {}",
+                record.values().len(),
+                crate::limits::MAX_RECORD_VALUES
+            ),
+        ));
+    }
+    Ok(record.values().to_vec())
+}
+
+/// What a write did.
+struct Done {
+    /// Answered 201: a handle made, or values added where none were.
+    created: bool,
+}
+
+/// Positive, distinct indices (the reference's checks, in its order and codes).
+fn check_indices(values: &[HandleValue]) -> Result<(), Refused> {
+    let mut seen = std::collections::HashSet::new();
+    for v in values {
+        if v.index() == 0 || v.index() > i32::MAX as u32 {
+            return Err(Refused::new(
+                rc::INVALID_VALUE,
+                "Indexes must be positive".to_owned(),
+            ));
+        }
+        if !seen.insert(v.index()) {
+            return Err(Refused::new(
+                rc::VALUE_ALREADY_EXISTS,
+                format!("Index conflict for {}", v.index()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The identity the credentials prove, or why there is none.
+fn authenticated(lookup: &Lookup<'_>, basic: Option<&Basic>) -> Result<Identity, Refused> {
+    let Some(basic) = basic else {
+        return Err(Refused::new(
+            rc::AUTHENTICATION_NEEDED,
+            "Authentication needed: HTTP Basic with index:handle and its secret key".to_owned(),
+        ));
+    };
+    auth::verify(lookup, basic)?.ok_or_else(|| {
+        Refused::new(
+            rc::AUTHENTICATION_FAILED,
+            "Identity not verified".to_owned(),
+        )
+        .status(StatusCode::UNAUTHORIZED)
+    })
+}
+
+fn not_admin() -> Refused {
+    Refused::new(rc::INVALID_ADMIN, None)
+}
+
+fn timestamp(now: i64) -> String {
+    handle_proto::rest::iso8601(now)
+}
+
+/// A suffix as the reference mints one: a random (version 4) UUID.
+fn uuid() -> Result<String, Refused> {
+    use std::io::Read;
+    let mut b = [0_u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut b))
+        .map_err(|e| Refused::new(rc::ERROR, format!("no random bytes for a suffix: {e}")))?;
+    b[6] = (b[6] & 0x0F) | 0x40;
+    b[8] = (b[8] & 0x3F) | 0x80;
+    let mut s = String::with_capacity(36);
+    for (i, byte) in b.iter().enumerate() {
+        if matches!(i, 4 | 6 | 8 | 10) {
+            s.push('-');
+        }
+        s.push_str(&format!("{byte:02x}"));
+    }
+    Ok(s)
+}
+
+/// The operation, in one store transaction; the handle written (a minted one, if so).
+fn carry_out(
+    store: &Store,
+    handle: Handle,
+    basic: Option<Basic>,
+    op: Op,
+    now: i64,
+) -> Result<(Done, Handle), Refused> {
+    let mut handle = handle;
+    if let Op::Create { mint: true, .. } = &op {
+        // The suffix is chosen before the transaction (it reads nothing) and checked in it.
+        handle = Handle::parse(&format!("{}{}", handle.as_str(), uuid()?))
+            .map_err(|e| Refused::new(rc::INVALID_HANDLE, e.to_string()))?;
+    }
+    let written = handle.clone();
+    let outcome = store.change(handle.as_handle_ref(), |lookup, current| {
+        match decide(lookup, &handle, basic.as_ref(), op, current, now) {
+            Ok((change, done)) => (change, Ok(done)),
+            Err(refused) => (Change::Keep, Err(refused)),
+        }
+    })?;
+    outcome.map(|done| (done, written))
+}
+
+/// What becomes of the record, and the answer: the reference server's checks, in its
+/// order (W5, W6).
+fn decide(
+    lookup: &Lookup<'_>,
+    handle: &Handle,
+    basic: Option<&Basic>,
+    op: Op,
+    current: Option<Record>,
+    now: i64,
+) -> Result<(Change, Done), Refused> {
+    let stamp = timestamp(now);
+    match op {
+        Op::Create {
+            values, overwrite, ..
+        } => {
+            let (creator, create_perm) = auth::creator(handle.as_handle_ref())
+                .ok_or_else(|| Refused::new(rc::INVALID_HANDLE, None))?;
+            let creator_record = lookup(creator.as_handle_ref())?;
+            if creator_record.is_none() && current.is_none() {
+                return Err(Refused::new(
+                    rc::SERVER_NOT_RESP,
+                    format!(
+                        "this server does not hold {}, so it takes no handles under it (SPEC W6)",
+                        creator.as_str()
+                    ),
+                ));
+            }
+            check_indices(&values)?;
+            if current.is_some() && !overwrite {
+                return Err(Refused::new(rc::HANDLE_ALREADY_EXISTS, None));
+            }
+            let who = authenticated(lookup, basic)?;
+            let mut new_values = Vec::with_capacity(values.len());
+            let mut needed = 0;
+            if let Some(old) = &current {
+                for v in old.values() {
+                    if !values.iter().any(|n| n.index() == v.index()) {
+                        needed |= auth::needed(Some(v), None);
+                    }
+                }
+                for n in values {
+                    let o = old.values().iter().find(|o| o.index() == n.index());
+                    needed |= auth::needed(o, Some(&n));
+                    new_values.push(match o {
+                        Some(o) if auth::same_value(o, &n) => o
+                            .timestamp()
+                            .map_or(n.clone(), |t| n.clone().with_timestamp(t)),
+                        _ => n.with_timestamp(&stamp),
+                    });
+                }
+                let own = old.values();
+                let authorised = needed == 0
+                    || (needed & P::ADD_ADMIN == 0 && auth::permitted(lookup, &who, needed, own)?)
+                    || auth::permitted(lookup, &who, P::ADD_ADMIN, own)?
+                    || auth::permitted(lookup, &who, P::DELETE_HANDLE, own)?;
+                if !authorised {
+                    return Err(not_admin());
+                }
+            } else {
+                let admins = creator_record
+                    .map(|r| r.values().to_vec())
+                    .unwrap_or_default();
+                if !auth::permitted(lookup, &who, create_perm, &admins)? {
+                    return Err(not_admin());
+                }
+                new_values = values
+                    .into_iter()
+                    .map(|v| v.with_timestamp(&stamp))
+                    .collect();
+            }
+            let created = current.is_none();
+            Ok((
+                Change::Put(Record::new(handle.clone(), new_values)),
+                Done { created },
+            ))
+        }
+        Op::Add { values, overwrite } => {
+            if values.is_empty() {
+                return Err(Refused::new(
+                    rc::INVALID_VALUE,
+                    "Empty value list".to_owned(),
+                ));
+            }
+            check_indices(&values)?;
+            let who = authenticated(lookup, basic)?;
+            let Some(old) = current else {
+                return Err(Refused::new(rc::HANDLE_NOT_FOUND, None));
+            };
+            let mut merged = old.values().to_vec();
+            let mut needed = 0;
+            let mut replaced = None;
+            for n in values {
+                match merged.iter_mut().find(|o| o.index() == n.index()) {
+                    Some(o) => {
+                        replaced.get_or_insert(n.index());
+                        needed |= auth::needed(Some(o), Some(&n));
+                        *o = if auth::same_value(o, &n) {
+                            o.clone()
+                        } else {
+                            n.with_timestamp(&stamp)
+                        };
+                    }
+                    None => {
+                        needed |= auth::needed(None, Some(&n));
+                        merged.push(n.with_timestamp(&stamp));
+                    }
+                }
+            }
+            // In index order, as the reference merges them.
+            merged.sort_by_key(HandleValue::index);
+            if let (Some(i), false) = (replaced, overwrite) {
+                return Err(Refused::new(
+                    rc::VALUE_ALREADY_EXISTS,
+                    format!("Index conflict for {i}"),
+                ));
+            }
+            if merged.len() > crate::limits::MAX_RECORD_VALUES {
+                return Err(Refused::new(
+                    rc::INVALID_VALUE,
+                    format!(
+                        "a record holds at most {} values",
+                        crate::limits::MAX_RECORD_VALUES
+                    ),
+                ));
+            }
+            if needed != 0 && !auth::permitted(lookup, &who, needed, old.values())? {
+                return Err(not_admin());
+            }
+            Ok((
+                Change::Put(Record::new(handle.clone(), merged)),
+                Done {
+                    created: replaced.is_none(),
+                },
+            ))
+        }
+        Op::Delete => {
+            let who = authenticated(lookup, basic)?;
+            let Some(old) = current else {
+                return Err(Refused::new(rc::HANDLE_NOT_FOUND, None));
+            };
+            if !auth::permitted(lookup, &who, P::DELETE_HANDLE, old.values())? {
+                return Err(not_admin());
+            }
+            Ok((Change::Delete, Done { created: false }))
+        }
+        Op::Remove { indices } => {
+            let who = authenticated(lookup, basic)?;
+            let Some(old) = current else {
+                return Err(Refused::new(rc::HANDLE_NOT_FOUND, None));
+            };
+            let mut needed = 0;
+            for &i in &indices {
+                let Some(v) = old.values().iter().find(|v| v.index() == i) else {
+                    return Err(Refused::new(rc::VALUES_NOT_FOUND, None));
+                };
+                needed |= auth::needed(Some(v), None);
+            }
+            if !auth::permitted(lookup, &who, needed, old.values())? {
+                return Err(not_admin());
+            }
+            let kept = old
+                .values()
+                .iter()
+                .filter(|v| !indices.contains(&v.index()))
+                .cloned()
+                .collect();
+            Ok((
+                Change::Put(Record::new(handle.clone(), kept)),
+                Done { created: false },
+            ))
+        }
+    }
+}
+
+/// The answer to a method the REST API does not take on `/api/…` (W1): JSON, as the
+/// reference answers it: `OPTIONS` with what it takes, `TRACE` 405, any other method 501;
+/// each with code 4.
+#[must_use]
+pub fn other_method(method: &Method, target: &str) -> Response<Full<Bytes>> {
+    const ALLOW: &str = "GET, HEAD, POST, PUT, DELETE, OPTIONS";
+    let path = target.split('?').next().unwrap_or("");
+    if method == Method::OPTIONS {
+        let mut r = Response::new(Full::new(Bytes::new()));
+        r.headers_mut()
+            .insert("allow", HeaderValue::from_static(ALLOW));
+        return r;
+    }
+    // The servlet's own methods; it answers any other 501 (PATCH and CONNECT too). TRACE,
+    // which the servlet would echo back, is refused here as a method it does not take.
+    let known = [Method::TRACE, Method::PUT, Method::DELETE].contains(method);
+    let (status, message) = if known {
+        (
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!("Unknown HTTP API endpoint {method} {path}"),
+        )
+    } else {
+        (
+            StatusCode::NOT_IMPLEMENTED,
+            format!("Unknown method {method}"),
+        )
+    };
+    let mut r = json(
+        status,
+        &format!(
+            "{{\"responseCode\":{},\"message\":{}}}",
+            rc::PROTOCOL_ERROR,
+            json_string(&message)
+        ),
+    );
+    r.headers_mut()
+        .insert("allow", HeaderValue::from_static(ALLOW));
+    r
+}
+
+/// A request body too large, or not sent in time (W8).
+#[must_use]
+pub fn body_refused(status: StatusCode, message: &str) -> Response<Full<Bytes>> {
+    json(
+        status,
+        &format!(
+            "{{\"responseCode\":{},\"message\":{}}}",
+            rc::PROTOCOL_ERROR,
+            json_string(message)
+        ),
+    )
+}
+
+fn json(status: StatusCode, body: &str) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::from(format!("{body}\n"))));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("application/json;charset=utf-8"),
+    );
+    r
+}
+
+fn json_string(s: &str) -> String {
+    serde_json::Value::from(s).to_string()
+}
+
+/// `text` percent-decoded (a `%` without two hex digits stays); bytes that are not UTF-8
+/// are an error, with the text where they are replaced.
+fn decode(text: &str) -> Result<String, String> {
+    let b = text.as_bytes();
+    let hex = |c: u8| char::from(c).to_digit(16);
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match (
+            b[i],
+            b.get(i + 1).copied().and_then(hex),
+            b.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(h), Some(l)) => {
+                out.push(u8::try_from(h * 16 + l).unwrap_or(b'?'));
+                i += 3;
+            }
+            (c, _, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Credentials from a peer that is not loopback, without TLS, are refused before the
+    /// store is read (W4): even right ones.
+    #[test]
+    fn credentials_on_a_plain_connection_from_afar_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("s.redb")).unwrap();
+        store
+            .import(
+                &br#"{"responseCode":1,"handle":"0.NA/1","values":[{"index":300,"type":"HS_SECKEY","data":{"format":"string","value":"k"}},{"index":100,"type":"HS_ADMIN","data":{"format":"admin","value":{"handle":"0.NA/1","index":300,"permissions":"111111111111"}}}]}"#[..],
+                "t",
+            )
+            .unwrap();
+        // `300%3A0.NA%2F1` and `k`.
+        let header = b"Basic MzAwJTNBMC5OQSUyRjE6aw==";
+        let request = |secure| WriteRequest {
+            method: &Method::PUT,
+            target: "/api/handles/1/a",
+            content_type: Some("application/json"),
+            authorization: Some(header),
+            secure,
+            body: b"[]",
+            now: 0,
+        };
+        let refused = write(&store, &request(false));
+        assert_eq!(refused.response.status(), StatusCode::FORBIDDEN);
+        assert!(
+            refused.log.contains("\"responseCode\":402"),
+            "{}",
+            refused.log
+        );
+        assert!(store
+            .get(HandleRef::parse("1/a").unwrap())
+            .unwrap()
+            .is_none());
+        let taken = write(&store, &request(true));
+        assert_eq!(
+            taken.response.status(),
+            StatusCode::CREATED,
+            "{}",
+            taken.log
+        );
+        assert!(store
+            .get(HandleRef::parse("1/a").unwrap())
+            .unwrap()
+            .is_some());
+        // The log says who and what, never the key.
+        assert!(
+            taken.log.contains("\"who\":\"300:0.NA/1\""),
+            "{}",
+            taken.log
+        );
+        assert!(!taken.log.contains("\"k\""), "{}", taken.log);
+    }
+}

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use std::sync::Arc;
 
+use handle_id::record::base64;
 use handle_id::Handle;
 use tokio_rustls::rustls::client::danger::{
     HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier,
@@ -136,25 +137,6 @@ fn encode(text: &str, slash: bool) -> String {
             out.push(char::from(b));
         } else {
             out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
-fn base64(bytes: &[u8]) -> String {
-    const T: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0_u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            out.push(if i <= chunk.len() {
-                char::from(T[(n >> (18 - 6 * i) & 63) as usize])
-            } else {
-                '='
-            });
         }
     }
     out

@@ -6,8 +6,8 @@
 //! they are not the default; an absolute TTL as a time.
 
 use handle_id::record::{
-    Admin, AdminPermissions, Data, HandleValue, Response, ResponseCode as RestCode, Ttl as RestTtl,
-    ValueReference,
+    base64, Admin, AdminPermissions, Data, HandleValue, Response, ResponseCode as RestCode,
+    Ttl as RestTtl, ValueReference,
 };
 use handle_id::Handle;
 use serde_json::{json, Map, Value};
@@ -500,26 +500,6 @@ fn unsigned(n: &[u8]) -> &[u8] {
         [0, rest @ ..] if !rest.is_empty() => rest,
         n => n,
     }
-}
-
-const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-fn base64(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0_u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(BASE64[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 fn base64url(bytes: &[u8]) -> String {

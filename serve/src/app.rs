@@ -398,11 +398,16 @@ fn trim_path(target: &str) -> std::borrow::Cow<'_, str> {
 /// `text` percent-decoded (a `%` without two hex digits stays), bytes that are not UTF-8
 /// replaced.
 fn percent_decode_lossy(text: &str) -> String {
+    String::from_utf8_lossy(&percent_decode(text)).into_owned()
+}
+
+/// The bytes `text` writes, percent-decoded (a `%` without two hex digits stays).
+pub(crate) fn percent_decode(text: &str) -> Vec<u8> {
     let b = text.as_bytes();
+    let hex = |c: u8| char::from(c).to_digit(16);
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        let hex = |c: u8| char::from(c).to_digit(16);
         match (
             b[i],
             b.get(i + 1).copied().and_then(hex),
@@ -418,7 +423,7 @@ fn percent_decode_lossy(text: &str) -> String {
             }
         }
     }
-    String::from_utf8_lossy(&out).into_owned()
+    out
 }
 
 /// The reference proxy's `robots.txt`.

@@ -197,6 +197,7 @@ pub fn write_body(body: &[u8]) {
 /// SPEC W3): never a panic; credentials read name a handle that parses, and written again
 /// as a client writes them (the user name URL-encoded, then base64) read back the same.
 pub fn authorization(header: &[u8]) {
+    use handle_id::record::base64;
     let Ok(basic) = crate::auth::parse_authorization(header) else {
         return;
     };
@@ -222,24 +223,4 @@ pub fn authorization(header: &[u8]) {
     }
     let read = crate::auth::parse_authorization(again.as_bytes()).expect("written again, it reads");
     assert_eq!(read, basic);
-}
-
-/// Standard base64 with padding.
-fn base64(bytes: &[u8]) -> String {
-    const T: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0_u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(T[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }

@@ -835,27 +835,8 @@ fn json_string(s: &str) -> String {
 /// `text` percent-decoded (a `%` without two hex digits stays); bytes that are not UTF-8
 /// are an error, with the text where they are replaced.
 fn decode(text: &str) -> Result<String, String> {
-    let b = text.as_bytes();
-    let hex = |c: u8| char::from(c).to_digit(16);
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match (
-            b[i],
-            b.get(i + 1).copied().and_then(hex),
-            b.get(i + 2).copied().and_then(hex),
-        ) {
-            (b'%', Some(h), Some(l)) => {
-                out.push(u8::try_from(h * 16 + l).unwrap_or(b'?'));
-                i += 3;
-            }
-            (c, _, _) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    String::from_utf8(crate::app::percent_decode(text))
+        .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 #[cfg(test)]

@@ -488,10 +488,14 @@ pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>, usize> {
     Ok(out)
 }
 
-/// Hex digits in pairs, either case; `Err` holds the index of the first byte that cannot
-/// be there.
-/// Standard base64 with padding (RFC 4648 §4), as the reference writes binary data.
-pub(crate) fn base64_encode(bytes: &[u8]) -> String {
+/// `bytes` in standard base64 with padding (RFC 4648 §4): the REST API's `base64` data, as
+/// the reference writes binary data (and HTTP Basic credentials are written).
+///
+/// ```
+/// assert_eq!(handle_id::record::base64(b"hello"), "aGVsbG8=");
+/// ```
+#[must_use]
+pub fn base64(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
@@ -509,6 +513,8 @@ pub(crate) fn base64_encode(bytes: &[u8]) -> String {
     out
 }
 
+/// Hex digits in pairs, either case; `Err` holds the index of the first byte that cannot
+/// be there.
 pub(crate) fn hex_decode(text: &str) -> Result<Vec<u8>, usize> {
     let b = text.as_bytes();
     let digit = |i: usize| char::from(b[i]).to_digit(16).ok_or(i);

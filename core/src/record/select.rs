@@ -438,7 +438,7 @@ impl Response {
                         Some(t) => Data::String(t.into()),
                         None => Data::Base64 {
                             bytes: bytes.to_vec(),
-                            text: super::json::base64_encode(bytes),
+                            text: super::json::base64(bytes),
                         },
                     };
                     v.data = data;

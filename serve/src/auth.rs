@@ -372,21 +372,7 @@ mod tests {
     use super::*;
 
     fn b64(s: &str) -> String {
-        const T: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        let mut out = String::new();
-        for chunk in s.as_bytes().chunks(3) {
-            let n = chunk
-                .iter()
-                .enumerate()
-                .fold(0_u32, |acc, (i, &b)| acc | u32::from(b) << (16 - 8 * i));
-            for i in 0..=chunk.len() {
-                out.push(char::from(T[(n >> (18 - 6 * i) & 63) as usize]));
-            }
-        }
-        while out.len() % 4 != 0 {
-            out.push('=');
-        }
-        out
+        handle_id::record::base64(s.as_bytes())
     }
 
     #[test]

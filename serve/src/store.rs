@@ -487,10 +487,19 @@ pub fn public_read(v: &handle_id::record::HandleValue) -> bool {
 }
 
 /// Whether stored JSON may hold a value anyone may not read (then it is not served as
-/// it is).
+/// it is): a `permissions` whose public-read flag (the second from the right, as
+/// [`public_read`] reads it) is not `1`, or one written in another shape than the one
+/// `Response::to_json` writes (looked at closer, by reading the record).
 #[must_use]
 pub fn may_restrict(json: &[u8]) -> bool {
-    memchr::memmem::find(json, b"\"permissions\"").is_some()
+    const KEY: &[u8] = b"\"permissions\":\"";
+    memchr::memmem::find_iter(json, b"\"permissions\"").any(|at| {
+        let Some(value) = json[at..].strip_prefix(KEY) else {
+            return true;
+        };
+        let end = memchr::memchr(b'"', value).unwrap_or(value.len());
+        value[..end].iter().rev().nth(1).is_some_and(|&b| b != b'1')
+    })
 }
 
 /// A stored record read from its bytes, every value of it.
@@ -664,6 +673,31 @@ pub fn stored_handle(json: &[u8]) -> Option<(std::ops::Range<usize>, String)> {
 
 #[cfg(test)]
 mod tests {
+    /// `may_restrict` says so of every record that `parse_stored` would serve with fewer
+    /// values, and passes over the usual ones (`1110`, none) without reading them.
+    #[test]
+    fn restricted_records_are_told_by_their_bytes() {
+        let record = |perms: &str| {
+            format!(
+                r#"{{"responseCode":1,"handle":"20.1000/k","values":[{{"index":1,"type":"URL","data":{{"format":"string","value":"http://x/\"permissions\":\"1100\""}}{perms}}}]}}"#
+            )
+        };
+        for (perms, restricted) in [
+            ("", false),
+            (r#","permissions":"1110""#, false),
+            (r#","permissions":"1111""#, false),
+            (r#","permissions":"1100""#, true),
+            (r#","permissions":"0""#, false),
+        ] {
+            let json = record(perms);
+            let read = parse_stored("20.1000/k", json.as_bytes(), None).unwrap();
+            assert_eq!(read.values().is_empty(), restricted, "{json}");
+            assert_eq!(may_restrict(json.as_bytes()), restricted, "{json}");
+        }
+        // Another shape than the one written: looked at closer.
+        assert!(may_restrict(br#"{"permissions" : "1110"}"#));
+    }
+
     use super::*;
 
     /// Imports two at a time: once both return, reads see both records (each commit puts

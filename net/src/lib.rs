@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod answer;
+mod batch;
 pub mod client;
 pub mod hash;
 #[doc(hidden)]

@@ -253,13 +253,11 @@ fn serve_udp(
     socket: &std::net::UdpSocket,
     stop: &std::sync::atomic::AtomicBool,
 ) -> io::Result<()> {
-    // A datagram is at most 512 bytes; a larger one is cut by the buffer and refused.
-    let mut buffer = [0_u8; 1024];
+    let mut batch = crate::batch::Batch::default();
     let mut key = Vec::with_capacity(1024);
     let mut reply = Vec::new();
-    let mut out = Vec::with_capacity(512);
     while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-        let (n, peer) = match socket.recv_from(&mut buffer) {
+        let n = match batch.receive(socket) {
             Ok(received) => received,
             Err(e)
                 if matches!(
@@ -271,19 +269,30 @@ fn serve_udp(
             {
                 continue
             }
-            // An ICMP error of an earlier send, on some systems: not the socket's end.
-            Err(e) if e.kind() == io::ErrorKind::ConnectionReset => continue,
+            // An ICMP error of an earlier send: not the socket's end.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionRefused
+                ) =>
+            {
+                continue
+            }
             Err(e) => return Err(e),
         };
-        let Some(envelope) = server.answer_datagram(&buffer[..n], peer.ip(), &mut key, &mut reply)
-        else {
-            continue;
-        };
-        // A client that is gone, or a full buffer: the answer is lost, as UDP loses.
-        for k in 0..fragments(&reply) {
-            udp::write_datagram(envelope, &reply, k, &mut out);
-            let _ = socket.send_to(&out, peer);
+        for k in 0..n {
+            let (bytes, peer) = batch.datagram(k);
+            let Some(envelope) = server.answer_datagram(bytes, peer.ip(), &mut key, &mut reply)
+            else {
+                continue;
+            };
+            for f in 0..fragments(&reply) {
+                batch.queue(socket, peer, |out| {
+                    udp::write_datagram(envelope, &reply, f, out);
+                });
+            }
         }
+        batch.send(socket);
     }
     Ok(())
 }

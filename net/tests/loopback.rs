@@ -150,6 +150,41 @@ async fn resolution_over_udp_and_tcp() {
 }
 
 /// The text of an `RC_ERROR` answer.
+/// Requests that wait on the socket together are taken in one batch and each answered to
+/// its own sender with its own id, answers of many datagrams among them (more datagrams
+/// than a batch sends at once).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn requests_waiting_together_are_each_answered_to_their_sender() {
+    let server = start(records(), RateLimits::NONE).await;
+    let asks: Vec<_> = (0..48_u32)
+        .map(|i| {
+            tokio::spawn(async move {
+                let handle = if i % 6 == 0 { "TEST/large" } else { "TEST/1" };
+                let request = Message::resolution(handle.as_bytes(), &[], &[], u32::MAX);
+                let (envelope, answer) = ask(
+                    server,
+                    Transport::Udp,
+                    &request,
+                    1000 + i,
+                    &Timeouts::default(),
+                )
+                .await
+                .unwrap_or_else(|e| panic!("{handle}, request {i}: {e}"));
+                assert_eq!(envelope.request_id, 1000 + i);
+                (handle, indexes(&answer).len())
+            })
+        })
+        .collect();
+    for a in asks {
+        let (handle, values) = a.await.unwrap();
+        assert_eq!(
+            values,
+            if handle == "TEST/large" { 60 } else { 3 },
+            "{handle}"
+        );
+    }
+}
+
 fn refused(answer: &Message) -> String {
     assert_eq!(answer.header.response_code, ResponseCode::ERROR);
     match &answer.body {

@@ -638,3 +638,37 @@ pub fn char_set(rule: &str, dfa: &Dfa) -> String {
         rule.to_ascii_uppercase()
     )
 }
+
+/// The first two bytes of the inputs rule `rule` may match (what `Dfa::may_start` tells
+/// of two bytes, worked out here): for each first byte that can start a match (and a
+/// character), the second bytes that can follow, as four 64-bit words (bit `b` of word
+/// `b / 64`).
+pub fn start_pairs(rule: &str, dfa: &Dfa) -> String {
+    let step = |state: usize, b: usize| {
+        usize::from(dfa.transitions[state * dfa.stride + usize::from(dfa.classes[b])])
+    };
+    let mut rows = Vec::new();
+    // (A character never starts with a continuation byte: no row for them.)
+    for first in (0..256).filter(|b| !(0x80..0xc0).contains(b)) {
+        let state = step(usize::from(dfa.start), first);
+        if state == 0 {
+            continue;
+        }
+        let mut words = [0_u64; 4];
+        for second in 0..256 {
+            if step(state, second) != 0 {
+                words[second / 64] |= 1 << (second % 64);
+            }
+        }
+        let words: Vec<String> = words.iter().map(|w| format!("{w:#018x}")).collect();
+        rows.push(format!("    ({first:#04x}, [{}]),", words.join(", ")));
+    }
+    format!(
+        "\n/// The first two bytes of the inputs rule `{rule}` may match: for each first byte, the\n\
+         /// second bytes, four 64-bit words (see `crate::pairs`).\n\
+         #[allow(dead_code)]\n\
+         pub(crate) const PAIRS_{}: &[(u8, [u64; 4])] = &[\n{}\n];\n",
+        rule.to_ascii_uppercase(),
+        rows.join("\n")
+    )
+}

@@ -92,6 +92,11 @@ impl Grammar {
     }
 }
 
+/// The grammar of the forms written in text (prefix rules, `SOI ~ prefix ~ ANY* ~ EOI`):
+/// each entry rule also gets the table of the two bytes its matches may start with, which
+/// extraction asks of every word (`emit::start_pairs`).
+pub const FORMS: &str = "grammar/forms.pest";
+
 /// Every grammar file of the project (relative to the repository root) and the entry rules
 /// that get a generated validator.
 pub const GRAMMARS: &[(&str, &[&str])] = &[
@@ -183,6 +188,12 @@ pub fn generate_all(root: &std::path::Path) -> Result<Vec<(String, String)>, Str
             "\n/// The validators of `{path}`.\nmod {name};\npub(crate) use {name}::*;\n"
         ));
         let mut code = generate(path, &source, entries)?;
+        if *path == FORMS {
+            for entry in *entries {
+                let dfa = grammar.compile(entry).map_err(|e| format!("{path}: {e}"))?;
+                code.push_str(&emit::start_pairs(entry, &dfa));
+            }
+        }
         for (_, sets) in CHAR_SETS.iter().filter(|(p, _)| p == path) {
             for rule in *sets {
                 let dfa = grammar

@@ -26,7 +26,7 @@ use crate::escape::PROXY_PATH;
 use crate::form::{Form, Options};
 use crate::generated as g;
 use crate::handle::{Handle, HandleRef, ReadHandle};
-use crate::pairs::PairTable;
+use crate::pairs::{PairTable, Rows};
 use alloc::vec::Vec;
 
 /// An identifier found in a text: where, as written, in which form, and the handle.
@@ -416,18 +416,49 @@ static WRITTEN_FORMS: [(&Dfa, Form); 6] = [
 /// without a scheme, `KNOWN_PROXY_HOSTS`).
 const URL_SCHEMES: [&str; 2] = ["http://", "https://"];
 
+/// The rules of the written forms and labels, by their two-byte starts, with the URLs'
+/// schemes and the known resolvers' hosts: what [`WRITTEN_STARTS`] holds. (The same forms
+/// as [`WRITTEN_FORMS`] and `label_form`: a test holds the tables to their validators.)
+const WRITTEN_RULES: [Rows; 7] = [
+    g::PAIRS_HDL_HOST_FORM,
+    g::PAIRS_HDL_FORM,
+    g::PAIRS_INFO_HDL_FORM,
+    g::PAIRS_INFO_DOI_FORM,
+    g::PAIRS_URN_HDL_FORM,
+    g::PAIRS_URN_DOI_FORM,
+    g::PAIRS_LABEL_FORM,
+];
+
 /// Whether a word whose first two bytes are these may start an identifier: a written form
 /// or a bare DOI. Asked of every word before an anchor.
-static STARTS: PairTable = PairTable::new(may_start_identifier);
+static STARTS: PairTable = PairTable::new(
+    &[
+        WRITTEN_RULES[0],
+        WRITTEN_RULES[1],
+        WRITTEN_RULES[2],
+        WRITTEN_RULES[3],
+        WRITTEN_RULES[4],
+        WRITTEN_RULES[5],
+        WRITTEN_RULES[6],
+        g::PAIRS_BARE_DOI_FORM,
+    ],
+    &[&URL_SCHEMES, &KNOWN_PROXY_HOSTS],
+);
 
 /// Whether a word whose first two bytes are these may start a written form: a URL, a known
 /// resolver's host, a label or a URI.
-static WRITTEN_STARTS: PairTable = PairTable::new(may_start_written);
+static WRITTEN_STARTS: PairTable =
+    PairTable::new(&WRITTEN_RULES, &[&URL_SCHEMES, &KNOWN_PROXY_HOSTS]);
 
+/// What [`STARTS`] holds, asked of the validators themselves (for the test that holds the
+/// tables to them).
+#[cfg(test)]
 fn may_start_identifier(pair: [u8; 2]) -> bool {
     may_start_written(pair) || g::BARE_DOI_FORM.may_start(&pair)
 }
 
+/// What [`WRITTEN_STARTS`] holds, asked of the validators themselves.
+#[cfg(test)]
 fn may_start_written(pair: [u8; 2]) -> bool {
     let starts = |s: &str| s.as_bytes()[..2].eq_ignore_ascii_case(&pair);
     URL_SCHEMES.iter().any(|s| starts(s))
@@ -2035,5 +2066,21 @@ mod tests {
             extract(&"10.1000/)".repeat(100), &Options::new()).count(),
             0
         );
+    }
+
+    /// The start tables built when the crate is compiled say of every two bytes a
+    /// character can start with what the validators themselves say.
+    #[test]
+    fn the_start_tables_are_the_validators() {
+        for a in (0..=255_u8).filter(|a| !(0x80..0xc0).contains(a)) {
+            for b in 0..=255_u8 {
+                assert_eq!(STARTS.get(a, b), may_start_identifier([a, b]), "{a} {b}");
+                assert_eq!(
+                    WRITTEN_STARTS.get(a, b),
+                    may_start_written([a, b]),
+                    "{a} {b}"
+                );
+            }
+        }
     }
 }

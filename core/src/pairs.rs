@@ -1,52 +1,74 @@
 //! Two-byte start tables: whether a text that starts with two given bytes may start one of
-//! a set of forms. Each row (a first byte) is worked out from the forms' own tests the
-//! first time it is asked for, then read with one load: the forms are stated once, where
-//! they are, and asking costs what a table costs.
+//! a set of forms. Built when the crate is compiled from what the generator worked out of
+//! each form's rule (`crate::generated`'s `PAIRS_<RULE>`) and from literal prefixes (URL
+//! schemes, resolvers' hosts), then read with one load.
 
-use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+/// The first bytes of a rule's matches and, for each, the second bytes (four 64-bit words).
+pub(crate) type Rows = &'static [(u8, [u64; 4])];
 
-/// A table of the two-byte starts that `may_start` allows, filled a row at a time.
+/// A table of two-byte starts: bit `b` of row `a` (words `8a..8a+8`) says whether a text
+/// that starts with `a`, `b` may start one of the table's forms.
 pub(crate) struct PairTable {
-    may_start: fn([u8; 2]) -> bool,
-    /// Bit `b` of row `a`: `may_start([a, b])`; row `a` is words `8a..8a+8`.
-    bits: [AtomicU32; 2048],
-    /// Whether row `a` is filled. Two threads may fill a row at once: they write the same.
-    ready: [AtomicBool; 256],
+    bits: [u32; 2048],
 }
 
 impl PairTable {
-    pub(crate) const fn new(may_start: fn([u8; 2]) -> bool) -> Self {
-        Self {
-            may_start,
-            bits: [const { AtomicU32::new(0) }; 2048],
-            ready: [const { AtomicBool::new(false) }; 256],
+    /// The starts of any of `rules`, or of any of `prefixes` (their first two bytes, in any
+    /// ASCII case).
+    pub(crate) const fn new(rules: &[Rows], prefixes: &[&[&str]]) -> Self {
+        let mut bits = [0_u32; 2048];
+        let mut r = 0;
+        while r < rules.len() {
+            let rows = rules[r];
+            let mut k = 0;
+            while k < rows.len() {
+                let (first, words) = rows[k];
+                let mut second = 0;
+                while second < 256 {
+                    if words[second / 64] >> (second % 64) & 1 != 0 {
+                        let i = (first as usize) << 8 | second;
+                        bits[i >> 5] |= 1 << (i & 31);
+                    }
+                    second += 1;
+                }
+                k += 1;
+            }
+            r += 1;
         }
+        let mut l = 0;
+        while l < prefixes.len() {
+            let mut p = 0;
+            while p < prefixes[l].len() {
+                let b = prefixes[l][p].as_bytes();
+                let (firsts, seconds) = (cases(b[0]), cases(b[1]));
+                let mut f = 0;
+                while f < 2 {
+                    let mut s = 0;
+                    while s < 2 {
+                        let i = (firsts[f] as usize) << 8 | seconds[s] as usize;
+                        bits[i >> 5] |= 1 << (i & 31);
+                        s += 1;
+                    }
+                    f += 1;
+                }
+                p += 1;
+            }
+            l += 1;
+        }
+        Self { bits }
     }
 
-    /// Whether a text that starts with `a`, `b` may start one of the forms.
+    /// Whether a text that starts with `a`, `b` may start one of the table's forms.
     #[inline]
     pub(crate) fn get(&self, a: u8, b: u8) -> bool {
-        let row = usize::from(a);
-        if !self.ready[row].load(Ordering::Acquire) {
-            self.fill(a);
-        }
-        let i = (row << 8) | usize::from(b);
-        (self.bits[i >> 5].load(Ordering::Relaxed) >> (i & 31)) & 1 != 0
+        let i = (usize::from(a) << 8) | usize::from(b);
+        (self.bits[i >> 5] >> (i & 31)) & 1 != 0
     }
+}
 
-    #[cold]
-    fn fill(&self, a: u8) {
-        for w in 0..8_u8 {
-            let mut word = 0_u32;
-            for k in 0..32_u8 {
-                if (self.may_start)([a, w * 32 + k]) {
-                    word |= 1 << k;
-                }
-            }
-            self.bits[usize::from(a) * 8 + usize::from(w)].store(word, Ordering::Relaxed);
-        }
-        self.ready[usize::from(a)].store(true, Ordering::Release);
-    }
+/// `c` in both ASCII cases.
+const fn cases(c: u8) -> [u8; 2] {
+    [c.to_ascii_lowercase(), c.to_ascii_uppercase()]
 }
 
 #[cfg(test)]
@@ -54,14 +76,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_pair_as_its_test_says() {
-        fn test(p: [u8; 2]) -> bool {
-            (p[0] ^ p[1]) % 3 == 0 || p == *b"10"
-        }
-        static T: PairTable = PairTable::new(test);
-        for a in 0..=255 {
-            for b in 0..=255 {
-                assert_eq!(T.get(a, b), test([a, b]), "{a} {b}");
+    fn rows_and_prefixes_as_they_say() {
+        static ROWS: Rows = &[(b'1', [1 << 48, 0, 0, 0]), (b'x', [0, 1 << 1, 0, 0])];
+        static T: PairTable = PairTable::new(&[ROWS], &[&["Ab://"]]);
+        for a in 0..=255_u8 {
+            for b in 0..=255_u8 {
+                let want = matches!(
+                    (a, b),
+                    (b'1', b'0') | (b'x', b'A') | (b'a' | b'A', b'b' | b'B')
+                );
+                assert_eq!(T.get(a, b), want, "{a} {b}");
             }
         }
     }

@@ -3722,3 +3722,203 @@ pub(crate) fn scan_url_view_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: 
         }
     }
 }
+
+/// The first two bytes of the inputs rule `hdl_host_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_HDL_HOST_FORM: &[(u8, [u64; 4])] = &[
+    (0x48, [0x0000000000000000, 0x0000001000000010, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x68, [0x0000000000000000, 0x0000001000000010, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `hdl_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_HDL_FORM: &[(u8, [u64; 4])] = &[
+    (0x48, [0x0000000000000000, 0x0000001000000010, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x68, [0x0000000000000000, 0x0000001000000010, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `info_hdl_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_INFO_HDL_FORM: &[(u8, [u64; 4])] = &[
+    (0x49, [0x0000000000000000, 0x0000400000004000, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x69, [0x0000000000000000, 0x0000400000004000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `info_doi_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_INFO_DOI_FORM: &[(u8, [u64; 4])] = &[
+    (0x49, [0x0000000000000000, 0x0000400000004000, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x69, [0x0000000000000000, 0x0000400000004000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `doi_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_DOI_FORM: &[(u8, [u64; 4])] = &[
+    (0x44, [0x0000000000000000, 0x0000800000008000, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x64, [0x0000000000000000, 0x0000800000008000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `urn_hdl_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_URN_HDL_FORM: &[(u8, [u64; 4])] = &[
+    (0x55, [0x0000000000000000, 0x0004000000040000, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x75, [0x0000000000000000, 0x0004000000040000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `urn_doi_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_URN_DOI_FORM: &[(u8, [u64; 4])] = &[
+    (0x55, [0x0000000000000000, 0x0004000000040000, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x75, [0x0000000000000000, 0x0004000000040000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `http_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_HTTP_FORM: &[(u8, [u64; 4])] = &[
+    (0x48, [0x0000000000000000, 0x0010000000100000, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x68, [0x0000000000000000, 0x0010000000100000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `info_other_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_INFO_OTHER_FORM: &[(u8, [u64; 4])] = &[
+    (0x49, [0x0000000000000000, 0x0000400000004000, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x69, [0x0000000000000000, 0x0000400000004000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `urn_other_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_URN_OTHER_FORM: &[(u8, [u64; 4])] = &[
+    (0x55, [0x0000000000000000, 0x0004000000040000, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x75, [0x0000000000000000, 0x0004000000040000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `other_url_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_OTHER_URL_FORM: &[(u8, [u64; 4])] = &[
+    (0x41, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x42, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x43, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x44, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x45, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x46, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x47, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x48, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x49, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x4a, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x4b, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x4c, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x4d, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x4e, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x4f, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x50, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x51, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x52, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x53, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x54, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x55, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x56, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x57, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x58, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x59, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x5a, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x61, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x62, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x63, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x64, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x65, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x66, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x67, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x68, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x69, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x6a, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x6b, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x6c, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x6d, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x6e, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x6f, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x70, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x71, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x72, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x73, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x74, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x75, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x76, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x77, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x78, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x79, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x7a, [0x07ff680000000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `label_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_LABEL_FORM: &[(u8, [u64; 4])] = &[
+    (0x44, [0x0000000000000000, 0x0000800000008000, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x48, [0x0000000000000000, 0x0000001000000010, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x64, [0x0000000000000000, 0x0000800000008000, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x68, [0x0000000000000000, 0x0000001000000010, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `bare_doi_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_BARE_DOI_FORM: &[(u8, [u64; 4])] = &[
+    (0x31, [0x0001000000000000, 0x0000000000000000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `doi_start_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_DOI_START_FORM: &[(u8, [u64; 4])] = &[
+    (0x31, [0x0001000000000000, 0x0000000000000000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `doi_prefix_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_DOI_PREFIX_FORM: &[(u8, [u64; 4])] = &[
+    (0x31, [0x0001000000000000, 0x0000000000000000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `glued_word_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_GLUED_WORD_FORM: &[(u8, [u64; 4])] = &[
+    (0x2c, [0x0000000000000000, 0x0021033200210132, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x2e, [0x0000000000000000, 0x0021033200210132, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x3b, [0x0000000000000000, 0x0021033200210132, 0xffffffffffffffff, 0x0000000000000000]),
+    (0x5b, [0x0000000000000000, 0x0001003000010030, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `identifier_end_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_IDENTIFIER_END_FORM: &[(u8, [u64; 4])] = &[
+    (0x09, [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff]),
+    (0x0a, [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff]),
+    (0x0b, [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff]),
+    (0x0c, [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff]),
+    (0x0d, [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff]),
+    (0x20, [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff]),
+    (0x22, [0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff]),
+    (0x3c, [0x0000800200000000, 0x07fffffe07fffffe, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `url_view_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_URL_VIEW_FORM: &[(u8, [u64; 4])] = &[
+    (0x2f, [0x0000000000000000, 0x000d006200000000, 0xffffffffffffffff, 0x0000000000000000]),
+];

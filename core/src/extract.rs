@@ -432,23 +432,14 @@ const WRITTEN_RULES: [Rows; 7] = [
 /// Whether a word whose first two bytes are these may start an identifier: a written form
 /// or a bare DOI. Asked of every word before an anchor.
 static STARTS: PairTable = PairTable::new(
-    &[
-        WRITTEN_RULES[0],
-        WRITTEN_RULES[1],
-        WRITTEN_RULES[2],
-        WRITTEN_RULES[3],
-        WRITTEN_RULES[4],
-        WRITTEN_RULES[5],
-        WRITTEN_RULES[6],
-        g::PAIRS_BARE_DOI_FORM,
-    ],
+    &[&WRITTEN_RULES, &[g::PAIRS_BARE_DOI_FORM]],
     &[&URL_SCHEMES, &KNOWN_PROXY_HOSTS],
 );
 
 /// Whether a word whose first two bytes are these may start a written form: a URL, a known
 /// resolver's host, a label or a URI.
 static WRITTEN_STARTS: PairTable =
-    PairTable::new(&WRITTEN_RULES, &[&URL_SCHEMES, &KNOWN_PROXY_HOSTS]);
+    PairTable::new(&[&WRITTEN_RULES], &[&URL_SCHEMES, &KNOWN_PROXY_HOSTS]);
 
 /// What [`STARTS`] holds, asked of the validators themselves (for the test that holds the
 /// tables to them).

@@ -13,27 +13,31 @@ pub(crate) struct PairTable {
 }
 
 impl PairTable {
-    /// The starts of any of `rules`, or of any of `prefixes` (their first two bytes, in any
-    /// ASCII case).
-    pub(crate) const fn new(rules: &[Rows], prefixes: &[&[&str]]) -> Self {
+    /// The starts of any of the rules of `rules` (lists of them), or of any of the
+    /// `prefixes` (their first two bytes, in any ASCII case).
+    pub(crate) const fn new(rules: &[&[Rows]], prefixes: &[&[&str]]) -> Self {
         let mut bits = [0_u32; 2048];
-        let mut r = 0;
-        while r < rules.len() {
-            let rows = rules[r];
-            let mut k = 0;
-            while k < rows.len() {
-                let (first, words) = rows[k];
-                let mut second = 0;
-                while second < 256 {
-                    if words[second / 64] >> (second % 64) & 1 != 0 {
-                        let i = (first as usize) << 8 | second;
-                        bits[i >> 5] |= 1 << (i & 31);
+        let mut l = 0;
+        while l < rules.len() {
+            let mut r = 0;
+            while r < rules[l].len() {
+                let rows = rules[l][r];
+                let mut k = 0;
+                while k < rows.len() {
+                    let (first, words) = rows[k];
+                    let mut second = 0;
+                    while second < 256 {
+                        if words[second / 64] >> (second % 64) & 1 != 0 {
+                            let i = (first as usize) << 8 | second;
+                            bits[i >> 5] |= 1 << (i & 31);
+                        }
+                        second += 1;
                     }
-                    second += 1;
+                    k += 1;
                 }
-                k += 1;
+                r += 1;
             }
-            r += 1;
+            l += 1;
         }
         let mut l = 0;
         while l < prefixes.len() {
@@ -78,7 +82,7 @@ mod tests {
     #[test]
     fn rows_and_prefixes_as_they_say() {
         static ROWS: Rows = &[(b'1', [1 << 48, 0, 0, 0]), (b'x', [0, 1 << 1, 0, 0])];
-        static T: PairTable = PairTable::new(&[ROWS], &[&["Ab://"]]);
+        static T: PairTable = PairTable::new(&[&[ROWS]], &[&["Ab://"]]);
         for a in 0..=255_u8 {
             for b in 0..=255_u8 {
                 let want = matches!(

@@ -5,9 +5,12 @@
 //! site before TCP on any; an authoritative request at primary sites only; referrals
 //! followed to a bounded depth.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use handle_proto::{Body, Message, OpFlags, Protocol, ResponseCode, SiteInfo, WireValue};
 
@@ -20,6 +23,14 @@ const SITE_TYPES: [&[u8]; 4] = [b"HS_SITE", b"HS_SITE.6", b"HS_SERV", b"HS_NAMES
 const PREFIX_TYPES: [&[u8]; 3] = [b"HS_SITE.PREFIX", b"HS_NA_DELEGATE", b"HS_SERV.PREFIX"];
 /// Hops (prefix lookups, service handles, referrals) before giving up: the reference's 40.
 const MAX_HOPS: u8 = 40;
+/// Prefixes whose sites are kept at once (more: the kept ones are forgotten).
+const PREFIXES_KEPT: usize = 4096;
+/// The longest a prefix's sites are kept, whatever the TTLs of the values they came from.
+const PREFIX_MAX_TTL: Duration = Duration::from_secs(3600);
+
+/// The sites found for prefixes, each until its values' shortest TTL ends: a prefix's next
+/// handle asks its sites at once, not the root first. Shared by a resolver's clones.
+type PrefixSites = Arc<Mutex<HashMap<Vec<u8>, (Instant, Vec<SiteInfo>)>>>;
 
 /// Why a handle could not be resolved.
 #[derive(Debug)]
@@ -51,6 +62,7 @@ pub struct Resolver {
     root: Vec<SiteInfo>,
     timeouts: Timeouts,
     transports: Vec<Transport>,
+    prefixes: PrefixSites,
 }
 
 impl Resolver {
@@ -63,6 +75,7 @@ impl Resolver {
             root: sites(root_values, &[b"HS_SITE", b"HS_SITE.6"]),
             timeouts,
             transports: vec![Transport::Udp, Transport::Tcp],
+            prefixes: PrefixSites::default(),
         }
     }
 
@@ -106,10 +119,22 @@ impl Resolver {
             let slash = handle.iter().position(|&b| b == b'/').expect("not global");
             let mut prefix = b"0.NA/".to_vec();
             prefix.extend(handle[..slash].iter().map(u8::to_ascii_uppercase));
+            let kept = self
+                .prefixes
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&prefix)
+                .cloned();
+            if let Some((_, sites)) = kept.filter(|(until, _)| *until > Instant::now()) {
+                return Ok(sites);
+            }
             let mut lookup = Message::resolution(&prefix, &SITE_TYPES, &[], expiration());
             lookup.header.recursion = hops;
             let answer = self.send(&self.root, lookup, hops + 1).await?;
             let found = self.sites_of(&answer, hops + 1).await?;
+            if !found.is_empty() {
+                self.keep(prefix.clone(), &answer, found.clone());
+            }
             if found.is_empty() {
                 return Err(ResolveError::NoService(format!(
                     "no service for the prefix {}: {} answered {}",
@@ -120,6 +145,38 @@ impl Resolver {
             }
             Ok(found)
         })
+    }
+
+    /// Keeps `sites`, found for `prefix` in `answer`, until the shortest TTL of the answer's
+    /// values ends (at most [`PREFIX_MAX_TTL`]).
+    fn keep(&self, prefix: Vec<u8>, answer: &Message, sites: Vec<SiteInfo>) {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let ttl = match &answer.body {
+            Body::Resolution { values, .. }
+            | Body::Referral {
+                values: Some(values),
+                ..
+            } => values
+                .iter()
+                .map(|v| match v.ttl {
+                    handle_proto::Ttl::Relative(s) => u64::try_from(s).unwrap_or(0),
+                    handle_proto::Ttl::Absolute(at) => {
+                        u64::try_from(at).unwrap_or(0).saturating_sub(now)
+                    }
+                })
+                .min(),
+            _ => None,
+        };
+        let ttl = ttl
+            .map_or(PREFIX_MAX_TTL, Duration::from_secs)
+            .min(PREFIX_MAX_TTL);
+        let mut kept = self.prefixes.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.len() >= PREFIXES_KEPT {
+            kept.clear();
+        }
+        kept.insert(prefix, (Instant::now() + ttl, sites));
     }
 
     /// The sites an answer names: its `HS_SITE` values, and those of the service handles

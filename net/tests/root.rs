@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use handle_net::client::{Timeouts, Transport};
@@ -17,10 +18,12 @@ use handle_proto::{
 };
 use tokio::net::{TcpListener, UdpSocket};
 
-struct Map(HashMap<String, Vec<WireValue>>);
+/// A server's records, and how many look-ups it was asked for.
+struct Map(HashMap<String, Vec<WireValue>>, Arc<AtomicUsize>);
 
 impl Records for Map {
     fn values(&self, handle: &str) -> Result<Option<Vec<WireValue>>, String> {
+        self.1.fetch_add(1, Ordering::Relaxed);
         Ok(self.0.get(handle).cloned())
     }
 }
@@ -60,19 +63,27 @@ fn site(ports: &[u16], serial: u16) -> SiteInfo {
     }
 }
 
+/// Starts a server of `records`: the count of its look-ups.
 fn start(
     records: HashMap<String, Vec<WireValue>>,
     sockets: (UdpSocket, TcpListener, u16),
     site: SiteInfo,
-) {
+) -> Arc<AtomicUsize> {
     let (udp, tcp, _) = sockets;
-    let service = Service::new(Arc::new(Map(records)), site);
+    let asked = Arc::new(AtomicUsize::new(0));
+    let service = Service::new(Arc::new(Map(records, asked.clone())), site);
     tokio::spawn(serve(service, udp, tcp, std::future::pending()));
+    asked
 }
 
 /// A root server, a site of two servers for the prefix `TEST`, and a service handle for
 /// the prefix `SERV` whose site is the same two servers.
 async fn world() -> Resolver {
+    world_counted().await.0
+}
+
+/// [`world`], and the count of the root's look-ups.
+async fn world_counted() -> (Resolver, Arc<AtomicUsize>) {
     let root_sockets = bind().await;
     let (one, two) = (bind().await, bind().await);
     let test_site = site(&[one.2, two.2], 7);
@@ -105,11 +116,38 @@ async fn world() -> Resolver {
     let [held_one, held_two] = held;
     start(held_one, one, test_site.clone());
     start(held_two, two, test_site);
-    start(root_records, root_sockets, root_site.clone());
-    Resolver::new(
+    let root_asked = start(root_records, root_sockets, root_site.clone());
+    let resolver = Resolver::new(
         &[WireValue::new(1, "HS_SITE", &root_site.to_bytes())],
         Timeouts::default(),
-    )
+    );
+    (resolver, root_asked)
+}
+
+/// A prefix's sites are asked of the root once and kept (as their values' TTLs allow):
+/// the prefix's other handles, through the resolver or its clones, go to its sites at once.
+#[tokio::test]
+async fn a_prefix_s_sites_are_asked_of_the_root_once() {
+    let (resolver, root_asked) = world_counted().await;
+    for i in 0..10 {
+        let handle = format!("TEST/{i}");
+        let answer = resolver
+            .clone()
+            .resolve(&Message::resolution(
+                handle.as_bytes(),
+                &[],
+                &[],
+                expiration(),
+            ))
+            .await
+            .unwrap_or_else(|e| panic!("{handle}: {e}"));
+        assert_eq!(
+            answer.header.response_code,
+            ResponseCode::SUCCESS,
+            "{handle}"
+        );
+    }
+    assert_eq!(root_asked.load(Ordering::Relaxed), 1);
 }
 
 #[tokio::test]

@@ -398,12 +398,11 @@ fn trim_path(target: &str) -> std::borrow::Cow<'_, str> {
 /// `text` percent-decoded (a `%` without two hex digits stays), bytes that are not UTF-8
 /// replaced.
 fn percent_decode_lossy(text: &str) -> String {
-    String::from_utf8_lossy(&percent_decode(text)).into_owned()
+    String::from_utf8_lossy(&percent_decode(text.as_bytes())).into_owned()
 }
 
-/// The bytes `text` writes, percent-decoded (a `%` without two hex digits stays).
-pub(crate) fn percent_decode(text: &str) -> Vec<u8> {
-    let b = text.as_bytes();
+/// `b` percent-decoded (a `%` without two hex digits stays; a `+` is itself).
+pub(crate) fn percent_decode(b: &[u8]) -> Vec<u8> {
     let hex = |c: u8| char::from(c).to_digit(16);
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;

@@ -93,12 +93,14 @@ pub fn parse_authorization(value: &[u8]) -> Result<Basic, HeaderError> {
     if !scheme.eq_ignore_ascii_case("Basic") {
         return Err(HeaderError::Scheme(scheme.to_owned()));
     }
-    let bytes = base64_decode(token).ok_or(HeaderError::Malformed("the token is not base64"))?;
+    let bytes = handle_id::record::base64_decode(token)
+        .map_err(|_| HeaderError::Malformed("the token is not base64"))?;
     let colon = memchr::memchr(b':', &bytes).ok_or(HeaderError::Malformed(
         "no ':' between user name and password",
     ))?;
-    let user = percent_decode(&bytes[..colon])
-        .ok_or(HeaderError::Malformed("the user name is not UTF-8"))?;
+    // `%XX` decoded and a `+` left as it is (the reference's `decodeURLIgnorePlus`).
+    let user = String::from_utf8(crate::app::percent_decode(&bytes[..colon]))
+        .map_err(|_| HeaderError::Malformed("the user name is not UTF-8"))?;
     let (index, handle) = match user.split_once(':') {
         Some((digits, handle))
             if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) =>
@@ -116,57 +118,6 @@ pub fn parse_authorization(value: &[u8]) -> Result<Basic, HeaderError> {
         identity: Identity { handle, index },
         password: bytes[colon + 1..].to_vec(),
     })
-}
-
-/// Standard base64 (RFC 4648 §4), padding optional; `None` for anything else.
-fn base64_decode(text: &str) -> Option<Vec<u8>> {
-    let text = text.trim_end_matches('=');
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let mut acc = 0_u32;
-    let mut bits = 0;
-    for b in text.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push(u8::try_from((acc >> bits) & 0xFF).ok()?);
-        }
-    }
-    // A lone character left over is no byte: not base64.
-    (bits < 6).then_some(out)
-}
-
-/// `%XX` decoded, a `+` left as it is (the reference's `decodeURLIgnorePlus`); a `%`
-/// without two hex digits stays. `None` if the result is not UTF-8.
-fn percent_decode(bytes: &[u8]) -> Option<String> {
-    let hex = |c: u8| char::from(c).to_digit(16);
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match (
-            bytes[i],
-            bytes.get(i + 1).copied().and_then(hex),
-            bytes.get(i + 2).copied().and_then(hex),
-        ) {
-            (b'%', Some(h), Some(l)) => {
-                out.push(u8::try_from(h * 16 + l).ok()?);
-                i += 3;
-            }
-            (c, _, _) => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
 }
 
 /// Whether `a` and `b` are the same bytes, in a time that depends on their lengths only.

@@ -8,6 +8,7 @@
 use bytes::Bytes;
 use handle_id::record::{AdminPermissions as P, HandleValue, Response as Record};
 use handle_id::{Handle, HandleRef, API_PATH};
+use handle_proto::ResponseCode as RC;
 use http_body_util::Full;
 use hyper::header::{HeaderValue, CONTENT_TYPE, WWW_AUTHENTICATE};
 use hyper::{Method, Response, StatusCode};
@@ -43,23 +44,6 @@ pub struct Written {
     pub log: String,
 }
 
-/// The reference's response codes that a write can answer (RFC 3652 §2.2.2.3).
-mod rc {
-    pub const SUCCESS: u32 = 1;
-    pub const ERROR: u32 = 2;
-    pub const PROTOCOL_ERROR: u32 = 4;
-    pub const HANDLE_NOT_FOUND: u32 = 100;
-    pub const HANDLE_ALREADY_EXISTS: u32 = 101;
-    pub const INVALID_HANDLE: u32 = 102;
-    pub const VALUES_NOT_FOUND: u32 = 200;
-    pub const VALUE_ALREADY_EXISTS: u32 = 201;
-    pub const INVALID_VALUE: u32 = 202;
-    pub const SERVER_NOT_RESP: u32 = 301;
-    pub const INVALID_ADMIN: u32 = 400;
-    pub const AUTHENTICATION_NEEDED: u32 = 402;
-    pub const AUTHENTICATION_FAILED: u32 = 403;
-}
-
 /// An answer that is not a success: the response code, a message if any, and the
 /// handle it is about if any.
 #[derive(Debug)]
@@ -91,7 +75,7 @@ impl Refused {
 
 impl From<StoreError> for Refused {
     fn from(e: StoreError) -> Self {
-        Self::new(rc::ERROR, e.to_string())
+        Self::new(RC::ERROR.0, e.to_string())
     }
 }
 
@@ -168,7 +152,7 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
             return Err(Refused {
                 echo: false,
                 ..Refused::new(
-                    rc::INVALID_HANDLE,
+                    RC::INVALID_HANDLE.0,
                     "the handle is not UTF-8 once percent-decoded (SPEC H5)".to_owned(),
                 )
             });
@@ -179,7 +163,7 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
             who = b.identity.to_string();
         }
         let op = operation(request, query, handle.as_handle_ref()).map_err(|r| Refused {
-            echo: r.code != rc::PROTOCOL_ERROR,
+            echo: r.code != RC::PROTOCOL_ERROR.0,
             ..r
         })?;
         op_name = op.name();
@@ -203,7 +187,7 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
                         json_string(&handle_shown)
                     ),
                 ),
-                rc::SUCCESS,
+                RC::SUCCESS.0,
             )
         }
         Err(refused) => {
@@ -240,17 +224,20 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
 /// The HTTP status of a response code to a write, as the reference's
 /// `statusCodeFromResponse` gives it (a success is 200 or 201, said elsewhere).
 fn status_of(code: u32) -> StatusCode {
-    match code {
-        rc::SUCCESS => StatusCode::OK,
-        rc::HANDLE_NOT_FOUND => StatusCode::NOT_FOUND,
-        rc::HANDLE_ALREADY_EXISTS | rc::VALUE_ALREADY_EXISTS => StatusCode::CONFLICT,
-        rc::PROTOCOL_ERROR
-        | rc::INVALID_HANDLE
-        | rc::INVALID_VALUE
-        | rc::VALUES_NOT_FOUND
-        | rc::SERVER_NOT_RESP => StatusCode::BAD_REQUEST,
-        rc::AUTHENTICATION_NEEDED => StatusCode::UNAUTHORIZED,
-        400 | 401 | rc::AUTHENTICATION_FAILED | 404 => StatusCode::FORBIDDEN,
+    match RC(code) {
+        RC::SUCCESS => StatusCode::OK,
+        RC::HANDLE_NOT_FOUND => StatusCode::NOT_FOUND,
+        RC::HANDLE_ALREADY_EXISTS | RC::VALUE_ALREADY_EXISTS => StatusCode::CONFLICT,
+        RC::PROTOCOL_ERROR
+        | RC::INVALID_HANDLE
+        | RC::INVALID_VALUE
+        | RC::VALUES_NOT_FOUND
+        | RC::SERVER_NOT_RESP => StatusCode::BAD_REQUEST,
+        RC::AUTHENTICATION_NEEDED => StatusCode::UNAUTHORIZED,
+        RC::INVALID_ADMIN
+        | RC::INSUFFICIENT_PERMISSIONS
+        | RC::AUTHENTICATION_FAILED
+        | RC::INVALID_CREDENTIAL => StatusCode::FORBIDDEN,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -258,11 +245,11 @@ fn status_of(code: u32) -> StatusCode {
 fn parse_handle(asked: &str) -> Result<Handle, Refused> {
     if asked.is_empty() {
         return Err(Refused::new(
-            rc::INVALID_HANDLE,
+            RC::INVALID_HANDLE.0,
             "Empty handle invalid".to_owned(),
         ));
     }
-    Handle::parse(asked).map_err(|e| Refused::new(rc::INVALID_HANDLE, e.to_string()))
+    Handle::parse(asked).map_err(|e| Refused::new(RC::INVALID_HANDLE.0, e.to_string()))
 }
 
 /// The credentials of the request, if it has any, on a connection they may travel on
@@ -274,13 +261,13 @@ fn credentials(request: &WriteRequest<'_>) -> Result<Option<Basic>, Refused> {
     };
     if !request.secure {
         return Err(Refused::new(
-            rc::AUTHENTICATION_NEEDED,
+            RC::AUTHENTICATION_NEEDED.0,
             "credentials are taken only over TLS or from a loopback address: this connection is neither (SPEC W4)".to_owned(),
         )
         .status(StatusCode::FORBIDDEN));
     }
     auth::parse_authorization(header).map(Some).map_err(|e| {
-        Refused::new(rc::AUTHENTICATION_FAILED, e.to_string()).status(StatusCode::UNAUTHORIZED)
+        Refused::new(RC::AUTHENTICATION_FAILED.0, e.to_string()).status(StatusCode::UNAUTHORIZED)
     })
 }
 
@@ -333,7 +320,7 @@ fn operation(
                         .and_then(|i| i32::try_from(i).ok())
                         .ok_or_else(|| {
                             Refused::new(
-                                rc::PROTOCOL_ERROR,
+                                RC::PROTOCOL_ERROR.0,
                                 format!("the index {i:?} is not a number"),
                             )
                         })
@@ -361,7 +348,7 @@ fn operation(
     });
     if !json_body {
         return Err(Refused::new(
-            rc::PROTOCOL_ERROR,
+            RC::PROTOCOL_ERROR.0,
             format!(
                 "Unsupported media type {}: the values are sent as application/json",
                 request.content_type.unwrap_or("(none)")
@@ -378,7 +365,7 @@ fn operation(
         v.dedup();
         if a != v {
             return Err(Refused::new(
-                rc::PROTOCOL_ERROR,
+                RC::PROTOCOL_ERROR.0,
                 "Mismatched indexes in PUT request".to_owned(),
             ));
         }
@@ -410,9 +397,14 @@ pub fn read_values(body: &[u8], handle: HandleRef<'_>) -> Result<Vec<HandleValue
 }
 
 fn values_of(body: &[u8], handle: HandleRef<'_>) -> Result<Vec<HandleValue>, Refused> {
-    let invalid = || Refused::new(rc::PROTOCOL_ERROR, "Invalid JSON in PUT request".to_owned());
+    let invalid = || {
+        Refused::new(
+            RC::PROTOCOL_ERROR.0,
+            "Invalid JSON in PUT request".to_owned(),
+        )
+    };
     let json: serde_json::Value = serde_json::from_slice(body)
-        .map_err(|e| Refused::new(rc::PROTOCOL_ERROR, format!("the body is not JSON: {e}")))?;
+        .map_err(|e| Refused::new(RC::PROTOCOL_ERROR.0, format!("the body is not JSON: {e}")))?;
     let values = match json {
         serde_json::Value::Array(_) => json,
         serde_json::Value::Object(mut o) => {
@@ -423,7 +415,7 @@ fn values_of(body: &[u8], handle: HandleRef<'_>) -> Result<Vec<HandleValue>, Ref
                         .is_some_and(|h| h.eq_ignore_ascii_case(handle.as_str()));
                     if !same {
                         return Err(Refused::new(
-                            rc::PROTOCOL_ERROR,
+                            RC::PROTOCOL_ERROR.0,
                             "Mismatched handle in PUT request".to_owned(),
                         ));
                     }
@@ -467,13 +459,13 @@ fn values_of(body: &[u8], handle: HandleRef<'_>) -> Result<Vec<HandleValue>, Ref
     for &i in &raw {
         if i == 0 {
             return Err(Refused::new(
-                rc::INVALID_VALUE,
+                RC::INVALID_VALUE.0,
                 "Indexes must be positive".to_owned(),
             ));
         }
         if !seen.insert(i) {
             return Err(Refused::new(
-                rc::VALUE_ALREADY_EXISTS,
+                RC::VALUE_ALREADY_EXISTS.0,
                 format!("Index conflict for {i}"),
             ));
         }
@@ -483,10 +475,10 @@ fn values_of(body: &[u8], handle: HandleRef<'_>) -> Result<Vec<HandleValue>, Ref
     // The reference's reader refuses what does not read as values before its server sees
     // them: a protocol error (4), as any request it cannot read.
     let record = Record::parse(&wrapped.to_string())
-        .map_err(|e| Refused::new(rc::PROTOCOL_ERROR, format!("the values: {e}")))?;
+        .map_err(|e| Refused::new(RC::PROTOCOL_ERROR.0, format!("the values: {e}")))?;
     if record.values().len() > crate::limits::MAX_RECORD_VALUES {
         return Err(Refused::new(
-            rc::INVALID_VALUE,
+            RC::INVALID_VALUE.0,
             format!(
                 "{} values: a record holds at most {}",
                 record.values().len(),
@@ -509,13 +501,13 @@ fn check_indices(values: &[HandleValue]) -> Result<(), Refused> {
     for v in values {
         if v.index() == 0 || v.index() > i32::MAX as u32 {
             return Err(Refused::new(
-                rc::INVALID_VALUE,
+                RC::INVALID_VALUE.0,
                 "Indexes must be positive".to_owned(),
             ));
         }
         if !seen.insert(v.index()) {
             return Err(Refused::new(
-                rc::VALUE_ALREADY_EXISTS,
+                RC::VALUE_ALREADY_EXISTS.0,
                 format!("Index conflict for {}", v.index()),
             ));
         }
@@ -527,13 +519,13 @@ fn check_indices(values: &[HandleValue]) -> Result<(), Refused> {
 fn authenticated(lookup: &Lookup<'_>, basic: Option<&Basic>) -> Result<Identity, Refused> {
     let Some(basic) = basic else {
         return Err(Refused::new(
-            rc::AUTHENTICATION_NEEDED,
+            RC::AUTHENTICATION_NEEDED.0,
             "Authentication needed: HTTP Basic with index:handle and its secret key".to_owned(),
         ));
     };
     auth::verify(lookup, basic)?.ok_or_else(|| {
         Refused::new(
-            rc::AUTHENTICATION_FAILED,
+            RC::AUTHENTICATION_FAILED.0,
             "Identity not verified".to_owned(),
         )
         .status(StatusCode::UNAUTHORIZED)
@@ -541,7 +533,7 @@ fn authenticated(lookup: &Lookup<'_>, basic: Option<&Basic>) -> Result<Identity,
 }
 
 fn not_admin() -> Refused {
-    Refused::new(rc::INVALID_ADMIN, None)
+    Refused::new(RC::INVALID_ADMIN.0, None)
 }
 
 fn timestamp(now: i64) -> String {
@@ -554,7 +546,7 @@ fn uuid() -> Result<String, Refused> {
     let mut b = [0_u8; 16];
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut b))
-        .map_err(|e| Refused::new(rc::ERROR, format!("no random bytes for a suffix: {e}")))?;
+        .map_err(|e| Refused::new(RC::ERROR.0, format!("no random bytes for a suffix: {e}")))?;
     b[6] = (b[6] & 0x0F) | 0x40;
     b[8] = (b[8] & 0x3F) | 0x80;
     let mut s = String::with_capacity(36);
@@ -579,7 +571,7 @@ fn carry_out(
     if let Op::Create { mint: true, .. } = &op {
         // The suffix is chosen before the transaction (it reads nothing) and checked in it.
         handle = Handle::parse(&format!("{}{}", handle.as_str(), uuid()?))
-            .map_err(|e| Refused::new(rc::INVALID_HANDLE, e.to_string()))?;
+            .map_err(|e| Refused::new(RC::INVALID_HANDLE.0, e.to_string()))?;
     }
     let written = handle.clone();
     let outcome = store.change(handle.as_handle_ref(), |lookup, current| {
@@ -607,11 +599,11 @@ fn decide(
             values, overwrite, ..
         } => {
             let (creator, create_perm) = auth::creator(handle.as_handle_ref())
-                .ok_or_else(|| Refused::new(rc::INVALID_HANDLE, None))?;
+                .ok_or_else(|| Refused::new(RC::INVALID_HANDLE.0, None))?;
             let creator_record = lookup(creator.as_handle_ref())?;
             if creator_record.is_none() && current.is_none() {
                 return Err(Refused::new(
-                    rc::SERVER_NOT_RESP,
+                    RC::SERVER_NOT_RESP.0,
                     format!(
                         "this server does not hold {}, so it takes no handles under it (SPEC W6)",
                         creator.as_str()
@@ -620,7 +612,7 @@ fn decide(
             }
             check_indices(&values)?;
             if current.is_some() && !overwrite {
-                return Err(Refused::new(rc::HANDLE_ALREADY_EXISTS, None));
+                return Err(Refused::new(RC::HANDLE_ALREADY_EXISTS.0, None));
             }
             let who = authenticated(lookup, basic)?;
             let mut new_values = Vec::with_capacity(values.len());
@@ -670,14 +662,14 @@ fn decide(
         Op::Add { values, overwrite } => {
             if values.is_empty() {
                 return Err(Refused::new(
-                    rc::INVALID_VALUE,
+                    RC::INVALID_VALUE.0,
                     "Empty value list".to_owned(),
                 ));
             }
             check_indices(&values)?;
             let who = authenticated(lookup, basic)?;
             let Some(old) = current else {
-                return Err(Refused::new(rc::HANDLE_NOT_FOUND, None));
+                return Err(Refused::new(RC::HANDLE_NOT_FOUND.0, None));
             };
             let mut merged = old.values().to_vec();
             let mut needed = 0;
@@ -703,13 +695,13 @@ fn decide(
             merged.sort_by_key(HandleValue::index);
             if let (Some(i), false) = (replaced, overwrite) {
                 return Err(Refused::new(
-                    rc::VALUE_ALREADY_EXISTS,
+                    RC::VALUE_ALREADY_EXISTS.0,
                     format!("Index conflict for {i}"),
                 ));
             }
             if merged.len() > crate::limits::MAX_RECORD_VALUES {
                 return Err(Refused::new(
-                    rc::INVALID_VALUE,
+                    RC::INVALID_VALUE.0,
                     format!(
                         "a record holds at most {} values",
                         crate::limits::MAX_RECORD_VALUES
@@ -729,7 +721,7 @@ fn decide(
         Op::Delete => {
             let who = authenticated(lookup, basic)?;
             let Some(old) = current else {
-                return Err(Refused::new(rc::HANDLE_NOT_FOUND, None));
+                return Err(Refused::new(RC::HANDLE_NOT_FOUND.0, None));
             };
             if !auth::permitted(lookup, &who, P::DELETE_HANDLE, old.values())? {
                 return Err(not_admin());
@@ -739,12 +731,12 @@ fn decide(
         Op::Remove { indices } => {
             let who = authenticated(lookup, basic)?;
             let Some(old) = current else {
-                return Err(Refused::new(rc::HANDLE_NOT_FOUND, None));
+                return Err(Refused::new(RC::HANDLE_NOT_FOUND.0, None));
             };
             let mut needed = 0;
             for &i in &indices {
                 let Some(v) = old.values().iter().find(|v| v.index() == i) else {
-                    return Err(Refused::new(rc::VALUES_NOT_FOUND, None));
+                    return Err(Refused::new(RC::VALUES_NOT_FOUND.0, None));
                 };
                 needed |= auth::needed(Some(v), None);
             }
@@ -796,7 +788,7 @@ pub fn other_method(method: &Method, target: &str) -> Response<Full<Bytes>> {
         status,
         &format!(
             "{{\"responseCode\":{},\"message\":{}}}",
-            rc::PROTOCOL_ERROR,
+            RC::PROTOCOL_ERROR.0,
             json_string(&message)
         ),
     );
@@ -812,7 +804,7 @@ pub fn body_refused(status: StatusCode, message: &str) -> Response<Full<Bytes>> 
         status,
         &format!(
             "{{\"responseCode\":{},\"message\":{}}}",
-            rc::PROTOCOL_ERROR,
+            RC::PROTOCOL_ERROR.0,
             json_string(message)
         ),
     )
@@ -835,7 +827,7 @@ fn json_string(s: &str) -> String {
 /// `text` percent-decoded (a `%` without two hex digits stays); bytes that are not UTF-8
 /// are an error, with the text where they are replaced.
 fn decode(text: &str) -> Result<String, String> {
-    String::from_utf8(crate::app::percent_decode(text))
+    String::from_utf8(crate::app::percent_decode(text.as_bytes()))
         .map_err(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 

@@ -460,9 +460,14 @@ fn base64_digit(b: u8) -> Option<u8> {
     }
 }
 
-/// Standard base64 (RFC 4648 §4), padding optional; `Err` holds the index of the first
-/// byte that cannot be there.
-pub(crate) fn base64_decode(text: &str) -> Result<Vec<u8>, usize> {
+/// `text` read as standard base64 (RFC 4648 §4), padding optional: what [`base64`]
+/// writes; `Err` holds the index of the first byte that cannot be there.
+///
+/// ```
+/// assert_eq!(handle_id::record::base64_decode("aGVsbG8"), Ok(b"hello".to_vec()));
+/// assert_eq!(handle_id::record::base64_decode("a*"), Err(1));
+/// ```
+pub fn base64_decode(text: &str) -> Result<Vec<u8>, usize> {
     let b = text.as_bytes();
     let end = b.len() - b.iter().rev().take_while(|&&c| c == b'=').count();
     if b.len() - end > 2 || (b.len() != end && b.len() % 4 != 0) {

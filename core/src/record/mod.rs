@@ -29,7 +29,7 @@ mod tree;
 mod value;
 
 pub use error::{RecordError, RecordErrorKind};
-pub use json::{base64, jsonp};
+pub use json::{base64, base64_decode, jsonp};
 pub use links::{HEADERS_TYPE, LINKS_TYPE};
 pub use loc::{ChooseBy, ClientContext, Location, Locations, LOC_TYPE};
 pub use markup::escape_markup;

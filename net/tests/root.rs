@@ -124,6 +124,19 @@ async fn world_counted() -> (Resolver, Arc<AtomicUsize>) {
     (resolver, root_asked)
 }
 
+/// The answer `resolver` gets for `handle` (any error fails the test).
+async fn resolved(resolver: &Resolver, handle: &str) -> Message {
+    resolver
+        .resolve(&Message::resolution(
+            handle.as_bytes(),
+            &[],
+            &[],
+            expiration(),
+        ))
+        .await
+        .unwrap_or_else(|e| panic!("{handle}: {e}"))
+}
+
 /// A prefix's sites are asked of the root once and kept (as their values' TTLs allow):
 /// the prefix's other handles, through the resolver or its clones, go to its sites at once.
 #[tokio::test]
@@ -131,16 +144,7 @@ async fn a_prefix_s_sites_are_asked_of_the_root_once() {
     let (resolver, root_asked) = world_counted().await;
     for i in 0..10 {
         let handle = format!("TEST/{i}");
-        let answer = resolver
-            .clone()
-            .resolve(&Message::resolution(
-                handle.as_bytes(),
-                &[],
-                &[],
-                expiration(),
-            ))
-            .await
-            .unwrap_or_else(|e| panic!("{handle}: {e}"));
+        let answer = resolved(&resolver.clone(), &handle).await;
         assert_eq!(
             answer.header.response_code,
             ResponseCode::SUCCESS,
@@ -158,15 +162,7 @@ async fn from_the_root_to_the_server_that_holds_the_handle() {
         for prefix in ["TEST", "SERV", "test"] {
             for i in 0..20 {
                 let handle = format!("{prefix}/{i}");
-                let answer = resolver
-                    .resolve(&Message::resolution(
-                        handle.as_bytes(),
-                        &[],
-                        &[],
-                        expiration(),
-                    ))
-                    .await
-                    .unwrap_or_else(|e| panic!("{handle}: {e}"));
+                let answer = resolved(&resolver, &handle).await;
                 // (The servers' records are case-sensitive: `test/…` is not held.)
                 if prefix == "test" {
                     assert_eq!(answer.header.response_code, ResponseCode::HANDLE_NOT_FOUND);

@@ -181,6 +181,11 @@ struct Sources {
     upstream: Option<Arc<Upstream>>,
 }
 
+/// A request's target: its path and query, as sent.
+fn target_of<T>(request: &Request<T>) -> &str {
+    request.uri().path_and_query().map_or("/", |p| p.as_str())
+}
+
 async fn respond(
     sources: Sources,
     request: Request<Incoming>,
@@ -191,11 +196,7 @@ async fn respond(
 ) -> Response<Full<Bytes>> {
     let start = Instant::now();
     let method = request.method().clone();
-    let target = request
-        .uri()
-        .path_and_query()
-        .map_or("/", |p| p.as_str())
-        .to_owned();
+    let target = target_of(&request).to_owned();
     let api = target == "/api" || target.starts_with("/api/") || target.starts_with("/api?");
     let (parts, body) = request.into_parts();
     let request = Request::from_parts(parts, ());
@@ -218,7 +219,6 @@ async fn respond(
     };
     if log {
         use hyper::body::Body;
-        let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
         let bytes = response.body().size_hint().exact().unwrap_or(0);
         let shown: String = target.chars().take(512).collect();
         log_line(&format!(
@@ -247,7 +247,7 @@ async fn answer(
     peer: SocketAddr,
     seed: u64,
 ) -> Response<Full<Bytes>> {
-    let target = request.uri().path_and_query().map_or("/", |p| p.as_str());
+    let target = target_of(request);
     let header = |name| {
         request
             .headers()
@@ -395,11 +395,7 @@ async fn write(
     let content_type = header(hyper::header::CONTENT_TYPE).and_then(|v| String::from_utf8(v).ok());
     let authorization = header(hyper::header::AUTHORIZATION);
     let method = request.method().clone();
-    let target = request
-        .uri()
-        .path_and_query()
-        .map_or("/", |p| p.as_str())
-        .to_owned();
+    let target = target_of(request).to_owned();
     let store = store.clone();
     let now = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)

@@ -519,7 +519,7 @@ impl<'a> Extract<'a, '_> {
             // A local name that ends at its first byte (`10.1000/)`, `10.1000/"`) is empty:
             // nothing, without the scan (a DOI's prefix holds no bracket that a closing one
             // could be the partner of).
-            Start::Bare { local } if ends_at_once(r[local]) => None,
+            Start::Bare { local } if ends_at_once(&r[local..]) => None,
             Start::Bare { local } => self.bare(i, Some(i + local), token),
             Start::Named => self.bare(i, None, token),
             Start::Label { len, doi, slash } => self.labelled(i, len, doi, slash),
@@ -727,13 +727,7 @@ impl<'a> Extract<'a, '_> {
         if end == local || !bytes[end - 1].is_ascii_alphanumeric() {
             return None;
         }
-        match bytes.get(end) {
-            None => Some(end),
-            Some(&b) if ends_at_once(b) => Some(end),
-            Some(_) => g::IDENTIFIER_END_FORM
-                .accepted_prefix(&bytes[end..])
-                .map(|_| end),
-        }
+        (end == bytes.len() || ends_at_once(&bytes[end..])).then_some(end)
     }
 
     /// A label and the handle after it (`doi:10.1/x`, `DOI: 10.1/x`, `hdl: 20.1/x`).
@@ -1637,10 +1631,13 @@ const KEPT: u8 = 2;
 /// Both: the bytes the scan passes over while all so far were kept.
 const CONTINUES_KEPT: u8 = 4;
 
-/// Whether an identifier ends at the ASCII byte `b` whatever came before it in a DOI's
-/// prefix (no bracket): a `"` (`identifier_end_form`) or a closing bracket.
-fn ends_at_once(b: u8) -> bool {
-    b == b'"' || (b.is_ascii() && matches!(bracket(char::from(b)), Some((_, false))))
+/// Whether an identifier ends at the start of `rest` whatever came before it in a DOI's
+/// prefix (no bracket): where `identifier_end_form` ends one (white space, a `"`, a tag),
+/// or at a closing bracket.
+fn ends_at_once(rest: &[u8]) -> bool {
+    rest.first()
+        .is_some_and(|&b| b.is_ascii() && matches!(bracket(char::from(b)), Some((_, false))))
+        || g::IDENTIFIER_END_FORM.accepted_prefix(rest).is_some()
 }
 
 /// [`bracket`] of each ASCII character, worked out from `PAIRS` at compile time: 0 for none,

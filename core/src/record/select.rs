@@ -319,8 +319,11 @@ impl Response {
         for text in of_type(HEADERS_TYPE) {
             header_lines(text, handle, &mut fields, &mut head);
         }
+        // (A value without `rel` anywhere has no link: its XML is not read again.)
         for xml in of_type(LINKS_TYPE).chain(of_type(LOC_TYPE)) {
-            link_headers(xml, handle, &mut links);
+            if xml.contains("rel") {
+                link_headers(xml, handle, &mut links);
+            }
         }
         fields.extend(links.into_iter().map(|l| (String::from("Link"), l)));
         (fields, head)

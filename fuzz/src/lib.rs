@@ -504,13 +504,25 @@ pub fn grammars(text: &str) {
 /// object is a map node of several hundred bytes).
 const RECORD_BYTES_PER_BYTE: usize = 1024;
 
-/// A REST API response (R1–R5), JSON or JSONP: reading never panics and stays within
+/// The REST API's base64 data, both ways; and a REST API response (R1–R5), JSON or JSONP:
+/// reading never panics and stays within
 /// [`RECORD_BYTES_PER_BYTE`]; an error says where; reading with a filter is reading and
 /// then filtering; what is read is written back (compact,
 /// pretty, JSONP) and read again as the same response; filtering and choosing a redirect
 /// never panic, and a redirect is one of the response's own values.
 pub fn record_text(text: &str) {
-    use handle_id::record::{ClientContext, Filter, Response, SplitMix64};
+    use handle_id::record::{base64, base64_decode, ClientContext, Filter, Response, SplitMix64};
+    // The REST API's base64: the bytes any text reads as are read again from their own
+    // text (unused low bits of a last digit may differ), an error is inside the text, and
+    // any bytes come back from their text.
+    match base64_decode(text) {
+        Ok(bytes) => assert_eq!(base64_decode(&base64(&bytes)), Ok(bytes), "{text:?}"),
+        Err(at) => assert!(at <= text.len(), "{text:?}: {at}"),
+    }
+    assert_eq!(
+        base64_decode(&base64(text.as_bytes())).as_deref(),
+        Ok(text.as_bytes())
+    );
     let read = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || Response::parse(text));
     // Reading with a filter: never a panic, and for a response that reads, what reading
     // and then filtering gives.

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use handle_id::record::{ClientContext, ProxyCandidate, Response, SplitMix64};
+use handle_id::record::{ClientContext, Linked, ProxyCandidate, Response, SplitMix64};
 use handle_id::ProxyQuery;
 use serde_json::{json, Value};
 
@@ -32,6 +32,27 @@ fn record(input: &Value, handle: &Value) -> Response {
         .collect();
     let text = json!({"responseCode": 1, "handle": handle, "values": values});
     Response::parse(&text.to_string()).unwrap()
+}
+
+/// The other handles a case serves to the reference's look-ups (L9), and its namespace as
+/// the `HS_NAMESPACE` value of its prefix's handle, where `hdl serve` reads it.
+fn linked(input: &Value, handle: &Value) -> Linked {
+    let mut linked = Linked::new();
+    if let Some(others) = input["other_handles"].as_object() {
+        for (name, values) in others {
+            let r = record(&json!({ "values": values }), &json!(name));
+            linked.insert(name, Some(r.values().to_vec()));
+        }
+    }
+    if let Some(ns) = input["namespace"].as_str() {
+        let prefix = handle.as_str().unwrap().split_once('/').unwrap().0;
+        let r = record(
+            &json!({"values": [{"index": 500, "type": "HS_NAMESPACE", "data": ns}]}),
+            &json!(format!("0.NA/{prefix}")),
+        );
+        linked.insert(&format!("0.NA/{prefix}"), Some(r.values().to_vec()));
+    }
+    linked
 }
 
 fn header<'a>(input: &'a Value, name: &str) -> Option<&'a str> {
@@ -65,7 +86,7 @@ fn differs(case: &Value, decided: &mut Vec<&'static str>) -> Option<String> {
         return Some(format!("locatt {locatt:?}, reference {expected_locatt:?}"));
     }
     let ours = record(input, &reference["hdl"])
-        .proxy_candidates(&client)
+        .proxy_candidates(&client, &linked(input, &reference["hdl"]))
         .unwrap_or_default();
     let append = query.urlappend.as_deref().unwrap_or("");
     let expected: Vec<(Option<String>, f64)> = match reference["survivors"].as_array() {
@@ -161,8 +182,11 @@ fn headers_differ(case: &Value) -> Option<String> {
     let (input, reference) = (&case["input"], &case["reference"]);
     let expected = reference.get("redirect_headers")?;
     let query = ProxyQuery::parse(input["query"].as_str().unwrap()).unwrap();
-    let ours = record(input, &reference["hdl"])
-        .proxy_redirect(&client(input, &query), &mut SplitMix64::new(1));
+    let ours = record(input, &reference["hdl"]).proxy_redirect(
+        &client(input, &query),
+        &mut SplitMix64::new(1),
+        &linked(input, &reference["hdl"]),
+    );
     let Some(ours) = ours else {
         return reference["page_head"]
             .as_str()

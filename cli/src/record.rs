@@ -5,7 +5,8 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 
 use handle_id::record::{
-    ClientContext, Data, Filter, HandleValue, Locations, Response, SplitMix64, Ttl, LOC_TYPE,
+    ClientContext, Data, Filter, HandleValue, Linked, Locations, Response, SplitMix64, Ttl,
+    LOC_TYPE,
 };
 
 use crate::output::{report, Visible};
@@ -121,7 +122,9 @@ pub fn run(args: &RecordArgs) -> io::Result<Status> {
         if args.candidates {
             // The chances the redirect picks by (SPEC L7); a location without a URL is
             // left out: a pick of it is no redirect.
-            let candidates = response.proxy_candidates(&client).unwrap_or_default();
+            let candidates = response
+                .proxy_candidates(&client, &Linked::new())
+                .unwrap_or_default();
             // A location the reference lists once per address range that holds the
             // client (L7) is one line, its chances summed.
             let mut lines: Vec<(&str, f64)> = Vec::new();
@@ -144,7 +147,7 @@ pub fn run(args: &RecordArgs) -> io::Result<Status> {
             });
         }
         // Where the reference proxy (and hdl serve) redirects: SPEC L5, P7.
-        return match response.proxy_redirect(&client, &mut random) {
+        return match response.proxy_redirect(&client, &mut random, &Linked::new()) {
             Some(r) => {
                 writeln!(out, "{}{}", Visible(&r.url), Visible(append))?;
                 Ok(Status::AllValid)

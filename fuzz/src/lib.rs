@@ -572,7 +572,9 @@ pub fn record_text(text: &str) {
 /// [`RECORD_BYTES_PER_BYTE`]; what is read is written as `showurls` XML and read back as
 /// the same value; a choice, for any client, is one of its locations.
 pub fn locations_text(text: &str) {
-    use handle_id::record::{escape_markup, ClientContext, Locations, SplitMix64};
+    use handle_id::record::{
+        escape_markup, ClientContext, Linked, Locations, SplitMix64, MAX_LINKED,
+    };
     // The markup escape: nothing of markup is left in it, and an XML reader gives the text
     // back from an attribute in either quote (wherever XML can hold the text at all).
     let escaped = escape_markup(text);
@@ -599,7 +601,11 @@ pub fn locations_text(text: &str) {
         value(3, "10320/headers", text)]});
     let record = handle_id::record::Response::parse(&json.to_string()).expect("a record");
     let to = record
-        .proxy_redirect(&ClientContext::new(), &mut SplitMix64::new(1))
+        .proxy_redirect(
+            &ClientContext::new(),
+            &mut SplitMix64::new(1),
+            &Linked::new(),
+        )
         .expect("the URL weighs 1");
     for (name, value) in &to.headers {
         assert!(!name.contains('\n') && !value.contains('\n'), "{text:?}");
@@ -609,6 +615,24 @@ pub fn locations_text(text: &str) {
             "{text:?}: {name:?} {value:?}"
         );
     }
+    // The text as a `10320/loc` and an `HS_NAMESPACE` value of a handle every link of
+    // which (L9) leads back to itself: the walk ends, having asked for at most MAX_LINKED
+    // handles, and the choice is among the locations it bounded.
+    let json = serde_json::json!({"responseCode": 1, "handle": "20.1000/f", "values": [
+        value(1, "10320/loc", text), value(2, "HS_NAMESPACE", text)]});
+    let record = handle_id::record::Response::parse(&json.to_string()).expect("a record");
+    let mut linked = Linked::new();
+    loop {
+        let wanted = record.linked_wanted(&linked);
+        if wanted.is_empty() {
+            break;
+        }
+        for h in wanted {
+            linked.insert(&h, Some(record.values().to_vec()));
+        }
+        assert!(linked.len() <= MAX_LINKED, "{text:?}");
+    }
+    let _ = record.proxy_candidates(&ClientContext::new(), &linked);
     let read = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || Locations::parse(text));
     let Ok(loc) = read else { return };
     assert_eq!(

@@ -8,8 +8,8 @@ use std::net::IpAddr;
 
 use bytes::Bytes;
 use handle_id::record::{
-    escape_markup as escape, ClientContext, Filter, Response as Record, ResponseCode, SplitMix64,
-    Ttl, ALIAS_TYPE,
+    escape_markup as escape, ClientContext, Filter, Linked, Response as Record, ResponseCode,
+    SplitMix64, Ttl, ALIAS_TYPE, NAMESPACE_TYPE,
 };
 use handle_id::{
     Action, Form, Handle, HandleRef, HdlUri, Options, ProxyBase, ProxyQuery, API_PATH,
@@ -28,6 +28,11 @@ pub const MAX_TARGET: usize = 16 * 1024;
 /// The longest alias chain followed (`HS_ALIAS`), as the reference follows: longer, or a
 /// loop, is answered 404 (P9).
 pub const MAX_ALIASES: usize = 20;
+
+/// How many times a request is answered again after the handles it missed upstream were
+/// fetched: once for each alias, each level of includes and of the namespace's includes
+/// (each known only once the one before is read, L9), and the namespace itself.
+pub const MAX_ROUNDS: usize = MAX_ALIASES + 2 * handle_id::record::MAX_INCLUDE_DEPTH + 6;
 
 /// A request, as the server saw it.
 pub struct Request<'a> {
@@ -606,7 +611,7 @@ fn resolve(
     if show || (filtered && record.values().is_empty()) {
         // The values below (none: what the query selects is not there).
     } else if query.action == Some(Action::ShowUrls) {
-        if let Some(xml) = record.proxy_show_urls() {
+        if let Some(xml) = record.proxy_show_urls(&linked(store, &record)?) {
             let mut r = Response::new(Full::new(Bytes::from(xml)));
             r.headers_mut().insert(
                 CONTENT_TYPE,
@@ -618,7 +623,10 @@ fn resolve(
         return Ok(alias_redirect(&current, alias_ttl, request));
     } else {
         let client = client_context(query, request);
-        if let Some(to) = record.proxy_redirect(&client, &mut SplitMix64::new(request.seed)) {
+        let linked = linked(store, &record)?;
+        if let Some(to) =
+            record.proxy_redirect(&client, &mut SplitMix64::new(request.seed), &linked)
+        {
             let target = format!("{}{}", to.url, query.urlappend.as_deref().unwrap_or(""));
             let status = if query.other.iter().any(|(n, _)| n == "redirectionHeaders") {
                 StatusCode::OK
@@ -853,6 +861,42 @@ fn redirect_filter() -> &'static Filter {
             .value_type(ALIAS_TYPE)
     })
 }
+
+/// The values of other handles that the choice of a location for `record` reads (L9:
+/// those its `<locations>` include or name, and its prefix's handle for the namespace),
+/// from the store or upstream, each read once and at most
+/// [`MAX_LINKED`](handle_id::record::MAX_LINKED) of them. One the
+/// upstream cache does not hold yet counts as not found, and is noted as missed: the
+/// request is answered again once it is fetched.
+fn linked(store: &Reads<'_>, record: &Record) -> Result<Linked, Large> {
+    let types = LINKED_FILTER.get_or_init(|| {
+        Filter::new()
+            .value_type("10320/loc.")
+            .value_type("10320/links.")
+            .value_type("10320/headers.")
+            .value_type(NAMESPACE_TYPE)
+    });
+    let mut linked = Linked::new();
+    // Each round adds at least one handle: at most MAX_LINKED rounds.
+    loop {
+        let wanted = record.linked_wanted(&linked);
+        if wanted.is_empty() {
+            return Ok(linked);
+        }
+        for handle in wanted {
+            let values = match Handle::parse(&handle) {
+                Ok(h) => match store.get(h.as_handle_ref(), Some(types))? {
+                    Ok(Some(r)) => Some(r.values().to_vec()),
+                    _ => None,
+                },
+                Err(_) => None,
+            };
+            linked.insert(&handle, values);
+        }
+    }
+}
+
+static LINKED_FILTER: std::sync::OnceLock<Filter> = std::sync::OnceLock::new();
 
 /// A record found, or the answer to give when there is none.
 type Found = Result<Record, Box<Response<Full<Bytes>>>>;

@@ -240,7 +240,9 @@ async fn respond(
 /// large one ([`limits::LARGE_RECORD`]), on the blocking threads, a few at a time, so that
 /// the workers go on answering everyone else meanwhile. Handles the store does not hold are
 /// fetched from the upstream, if there is one, and the app asked again (an alias's target
-/// is known only once the alias is read: at most [`app::MAX_ALIASES`] rounds more).
+/// is known only once the alias is read, an included handle once the one including it is:
+/// at most [`app::MAX_ROUNDS`] rounds, and [`handle_id::record::MAX_LINKED`] handles more
+/// than the aliases).
 async fn answer(
     sources: Sources,
     request: &Request<()>,
@@ -278,7 +280,7 @@ async fn answer(
     } = sources;
     let mut refreshed = false;
     let mut fetched = Fetched::default();
-    for _ in 0..=app::MAX_ALIASES + 1 {
+    for _ in 0..app::MAX_ROUNDS {
         let Ok((response, lookups)) = app::answer_with(
             &store,
             upstream.as_deref().map(|u| (u, &fetched)),

@@ -526,6 +526,84 @@ fn a_redirect_carries_the_record_s_headers_and_links() {
     );
 }
 
+/// L9: locations a record includes, and its prefix's namespace's, are read from the store
+/// (tests/loc_oracle.rs holds the choice among them to the reference's): `showurls` lists
+/// them in the reference's order, a redirect goes to the one left, and a record that
+/// includes itself is followed no deeper than the bound.
+#[test]
+fn included_and_namespace_locations_are_read_from_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.redb");
+    let store = Store::open(&path).unwrap();
+    let record = |handle: &str, t: &str, v: &str| {
+        format!(
+            r#"{{"responseCode":1,"handle":"{handle}","values":[{{"index":1,"type":"{t}","data":{{"format":"string","value":{}}}}}]}}"#,
+            serde_json::Value::from(v)
+        )
+    };
+    let records = [
+        record(
+            "20.1000/own",
+            "10320/loc",
+            r#"<locations include="20.1000/inc"><location href="https://own.example/" weight="0"/></locations>"#,
+        ),
+        record(
+            "20.1000/inc",
+            "10320/loc",
+            r#"<locations><location href="https://included.example/" weight="0"/></locations>"#,
+        ),
+        record(
+            "0.NA/20.1000",
+            "HS_NAMESPACE",
+            "<namespace><locs>20.1000/ns</locs></namespace>",
+        ),
+        record(
+            "20.1000/ns",
+            "10320/loc",
+            r#"<locations><location href="https://namespace.example/"/></locations>"#,
+        ),
+        record(
+            "20.1000/loop",
+            "10320/loc",
+            r#"<locations no_nslocs="true" include="20.1000/loop"><location href="https://loop.example/"/></locations>"#,
+        ),
+    ];
+    store
+        .import(records.join("\n").as_bytes(), "records")
+        .unwrap();
+    let server = Server::on(store, quiet(), dir, path);
+    let a = get(server.addr, "/20.1000/own?action=showurls");
+    let hrefs: Vec<&str> = a
+        .body
+        .split("href=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    assert_eq!(
+        hrefs,
+        [
+            "https://own.example/",
+            "https://included.example/",
+            "https://namespace.example/"
+        ],
+        "{a:?}"
+    );
+    // The only location of any weight is the namespace's.
+    let a = get(server.addr, "/20.1000/own");
+    assert_eq!(
+        (a.status, a.header("location")),
+        (302, Some("https://namespace.example/")),
+        "{a:?}"
+    );
+    // Its own location, then one for each level of includes (the reference's depth, 20).
+    let a = get(server.addr, "/20.1000/loop?action=showurls");
+    assert_eq!(
+        a.body.matches("https://loop.example/").count(),
+        handle_id::record::MAX_INCLUDE_DEPTH + 2,
+        "{a:?}"
+    );
+}
+
 #[test]
 fn bad_requests_are_answered_never_hang() {
     let server = Server::start(Config {

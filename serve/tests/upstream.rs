@@ -30,8 +30,13 @@ struct Held {
 
 impl Held {
     fn set(&self, handle: &str, url: &str, ttl: u32) {
+        self.set_value(handle, "URL", url, ttl);
+    }
+
+    fn set_value(&self, handle: &str, value_type: &str, data: &str, ttl: u32) {
+        let data = serde_json::Value::from(data);
         let json = format!(
-            r#"{{"responseCode":1,"handle":"{handle}","values":[{{"index":1,"type":"URL","data":{{"format":"string","value":"{url}"}},"ttl":{ttl}}}]}}"#
+            r#"{{"responseCode":1,"handle":"{handle}","values":[{{"index":1,"type":"{value_type}","data":{{"format":"string","value":{data}}},"ttl":{ttl}}}]}}"#
         );
         let values = Response::parse(&json)
             .unwrap()
@@ -237,6 +242,50 @@ fn an_upstream_handle_is_found_from_the_root() {
     assert_eq!(status, 404, "{body}");
     assert!(body.contains("\"responseCode\":100"), "{body}");
     assert_eq!(s.upstream.queries(), 3);
+}
+
+/// L9: the handles a location value includes, and its prefix's namespace, are resolved
+/// upstream like the handle itself, and kept.
+#[test]
+fn included_and_namespace_handles_are_resolved_upstream() {
+    let s = setup(Limits::default(), Duration::ZERO);
+    s.held.set_value(
+        "4263537/OWN",
+        "10320/loc",
+        r#"<locations include="4263537/INC"><location href="https://own.example/" weight="0"/></locations>"#,
+        86_400,
+    );
+    s.held.set_value(
+        "4263537/INC",
+        "10320/loc",
+        r#"<locations><location href="https://included.example/" weight="0"/></locations>"#,
+        86_400,
+    );
+    s.held.set_value(
+        "0.NA/4263537",
+        "HS_NAMESPACE",
+        "<namespace><locs>4263537/NS</locs></namespace>",
+        86_400,
+    );
+    s.held.set_value(
+        "4263537/NS",
+        "10320/loc",
+        r#"<locations><location href="https://namespace.example/"/></locations>"#,
+        86_400,
+    );
+    let (status, _, body) = get(s.http, "/4263537/OWN?action=showurls");
+    assert_eq!(status, 200, "{body}");
+    let own = body.find("https://own.example/").unwrap();
+    let included = body.find("https://included.example/").unwrap();
+    let namespace = body.find("https://namespace.example/").unwrap();
+    assert!(own < included && included < namespace, "{body}");
+    let (status, location, _) = get(s.http, "/4263537/OWN");
+    assert_eq!(
+        (status, location.as_deref()),
+        (302, Some("https://namespace.example/"))
+    );
+    // Four handles, each asked once: the second request is answered from the cache.
+    assert_eq!(s.upstream.queries(), 4);
 }
 
 #[test]

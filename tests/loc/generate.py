@@ -23,6 +23,7 @@ from xml.sax.saxutils import quoteattr
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CASES = 480
 LINKS_CASES = 60
+LINKED_CASES = 80
 
 JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]
 SYSTEM_JARS = ["gson", "commons-codec", "bcprov", "bcpkix", "servlet-api"]
@@ -286,6 +287,99 @@ def links_case(rng, n):
     }
 
 
+def linked_locations(rng, name, count, attrs=(), subtags=()):
+    """A <locations> of `count` locations named after `name`, with `attrs` and child `subtags`."""
+    xml = "<locations" + "".join(f" {k}={quoteattr(v)}" for k, v in attrs) + ">"
+    for i in range(count):
+        w = rng.choice([None, None, "1", "0", "0.5", "2"])
+        rel = ' rel="alternate"' if rng.random() < 0.2 else ""
+        xml += f'<location href="http://{name}{i}.example/"' + (f' weight="{w}"' if w else "") + rel + " />"
+    for tag, text in subtags:
+        xml += f"<{tag}>{text}</{tag}>"
+    return xml + "</locations>"
+
+
+def linked_case(rng, n):
+    """A case whose <locations> name other handles (L9): include, includeNamespace, nshdl and
+    overridePrefix, followed through other_handles, and the prefix's namespace. The handles'
+    names are the case's own: the reference keeps the locations it read of a handle between
+    requests (its locationsCache), and one JVM runs every case."""
+    spec = linked_spec(rng, n)
+    text = json.dumps(spec).replace("10.9/", f"10.9/c{n}-").replace("0.NA/ns", f"0.NA/c{n}-ns")
+    return json.loads(text)
+
+
+def linked_spec(rng, n):
+    loc = lambda name, count, attrs=(), subtags=(), ttl=86400: {"index": 1, "type": "10320/loc", "ttl": ttl,
+                                                                 "data": linked_locations(rng, name, count, attrs, subtags)}
+    others = {}
+    deeper = rng.random() < 0.4
+    inc1_attrs = [("include", "10.9/inc2")] if deeper else []
+    if rng.random() < 0.2:
+        inc1_attrs.append(("urlWeight", rng.choice(["1", "0.25"])))
+    if rng.random() < 0.15:
+        inc1_attrs.append(("chooseby", "score"))
+    others["10.9/inc1"] = [loc("inc1-", rng.randint(1, 3), inc1_attrs, [("include", "10.9/self")] if rng.random() < 0.15 else [])]
+    others["10.9/inc2"] = [loc("inc2-", rng.randint(1, 2))]
+    if rng.random() < 0.5:
+        others["10.9/inc2"].append({"index": 2, "type": "10320/headers", "data": "X-Included: {hdl}", "ttl": 86400})
+    others["10.9/self"] = [loc("self-", 1, [], [("include", "10.9/self")])]
+    others["10.9/nsh"] = [loc("nshdl-", rng.randint(1, 2))]
+    ns_loc_attrs = []
+    if rng.random() < 0.3:
+        ns_loc_attrs.append(("http_sc", rng.choice(["301", "303"])))
+    if rng.random() < 0.2:
+        ns_loc_attrs.append(("no_legacy", "true"))
+    others["10.9/nsloc"] = [loc("nsloc-", rng.randint(1, 2), ns_loc_attrs)]
+    if rng.random() < 0.5:
+        others["10.9/nsloc"].append({"index": 2, "type": "10320/links", "ttl": 86400,
+                                    "data": '<links><location href="http://nslink.example/" rel="describedby" /></links>'})
+    others["10.9/nsloc2"] = [loc("nsloc2-", 1)]
+    others["0.NA/ns1"] = [{"index": 1, "type": "HS_NAMESPACE", "ttl": 86400,
+                           "data": "<namespace><locs>10.9/nsloc2</locs></namespace>"}]
+    others["0.NA/ns2"] = [{"index": 1, "type": "HS_NAMESPACE", "ttl": 86400,
+                           "data": "<namespace><locs>10.9/nsloc</locs><locs>10.9/inc2</locs></namespace>"}]
+    attrs, subtags = [], []
+    for name, pool in (("include", [None, None, "10.9/inc1", "10.9/inc2", "10.9/missing"]),
+                       ("includeNamespace", [None, None, None, "0.NA/ns1", "0.NA/ns2"]),
+                       ("nshdl", [None, None, "10.9/nsh"]),
+                       ("overridePrefix", [None, None, None, None, "0.NA/ns1", "0.NA/ns2"]),
+                       ("no_nslocs", [None, None, None, None, "true", "false", "yes"]),
+                       ("no_legacy", [None, None, None, "true"]),
+                       ("urlWeight", [None, None, None, "0.5"]),
+                       ("suppressNsHeaders", [None, None, None, "true"]),
+                       ("suppressNsHeadersIfLocalHeaders", [None, None, "true"])):
+        v = rng.choice(pool)
+        if v is not None:
+            attrs.append((name, v))
+    for _ in range(rng.choice([0, 0, 1, 2])):
+        subtags.append(rng.choice([("include", "10.9/inc1"), ("include", "10.9/inc2"), ("includeNamespace", "0.NA/ns2")]))
+    values = [loc("own-", rng.randint(0, 2), attrs, subtags)]
+    if rng.random() < 0.3:
+        values.append({"index": 2, "type": "10320/headers", "data": "X-Own: yes", "ttl": 86400})
+    for i in range(rng.choice([0, 1, 2])):
+        values.append({"index": 3 + i, "type": rng.choice(["URL", "URL", "URL.alt"]), "data": f"http://legacy{i}.example/",
+                       "ttl": 86400})
+    spec = {
+        "handle": rng.choice(["10.1000/1", "10.5555/linked", "TEST/x"]),
+        "values": values,
+        "query": "",
+        "ip": rng.choice(IPS),
+        "headers": {},
+        "protocol": "HTTP/1.1",
+        "seed": n + 1,
+        "redirect_trials": 2000,
+        "links": True,
+        "other_handles": others,
+    }
+    ns = rng.choice([None, None, "<namespace><locs>10.9/nsloc</locs></namespace>",
+                     "<namespace><locs>10.9/nsloc</locs><locs>10.9/nsloc2</locs></namespace>",
+                     "<namespace><status>active</status></namespace>"])
+    if ns is not None:
+        spec["namespace"] = ns
+    return spec
+
+
 def attrs_of(elem):
     return {k: v for k, v in elem.attrib.items()}
 
@@ -332,6 +426,8 @@ def main():
     specs = [case(rng, n) for n in range(CASES)]
     rng = random.Random(10321)
     specs += [links_case(rng, n) for n in range(LINKS_CASES)]
+    rng = random.Random(10322)
+    specs += [linked_case(rng, n) for n in range(LINKED_CASES)]
     cp = [os.path.join(REF, j) for j in JARS] + [f"/usr/share/java/{j}.jar" for j in SYSTEM_JARS]
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "LocBatch.java"), "w") as f:

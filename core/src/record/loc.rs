@@ -22,6 +22,9 @@ const DEFAULT_CHOOSE_BY: &str = "locatt,address,country,score,weighted";
 /// location): a bound on the memory and time one value costs.
 const MAX_LOCATIONS: usize = 10_000;
 
+/// The children of `<locations>` that name other handles (L9).
+const LINKED: [&str; 2] = ["include", "includeNamespace"];
+
 /// The deepest nesting of elements read: a `<locations>` value is two levels deep, and the
 /// XML reader recurses on depth (a deep document would exhaust the stack).
 const MAX_DEPTH: usize = 64;
@@ -289,6 +292,8 @@ pub struct Locations {
     locations: Vec<Location>,
     /// The attributes of `<locations>` itself, in document order (`http_sc`, …).
     attributes: Vec<(String, String)>,
+    /// The text of its `<include>` and `<includeNamespace>` children (L9), named.
+    linked: Vec<(String, String)>,
 }
 
 impl Locations {
@@ -368,8 +373,15 @@ impl Locations {
                 .or_else(|| root.attribute("chooseby")),
         );
         let mut locations = Vec::new();
+        let mut linked = Vec::new();
         for node in root.children().filter(roxmltree::Node::is_element) {
-            if node.tag_name().name() != "location" {
+            let name = node.tag_name().name();
+            if LINKED.contains(&name) && linked.len() < MAX_LOCATIONS {
+                let text = node.text().unwrap_or_default().trim();
+                linked.push((name.to_string(), text.to_string()));
+                continue;
+            }
+            if name != "location" {
                 // Other elements are the XML's business, not the choice's.
                 continue;
             }
@@ -393,6 +405,7 @@ impl Locations {
             choose_by,
             locations,
             attributes,
+            linked,
         })
     }
 
@@ -400,6 +413,17 @@ impl Locations {
     #[must_use]
     pub fn attribute(&self, name: &str) -> Option<&str> {
         attribute(&self.attributes, name)
+    }
+
+    /// The handles `name` (`include` or `includeNamespace`) gives, as the reference reads
+    /// them (L9): the attribute's, then each child element's of that name.
+    pub(crate) fn linked(&self, name: &'static str) -> impl Iterator<Item = &str> {
+        self.attribute(name).into_iter().chain(
+            self.linked
+                .iter()
+                .filter(move |(n, _)| n == name)
+                .map(|(_, t)| t.as_str()),
+        )
     }
 
     /// The location the reference proxy redirects `client` to, as its `10320/loc`
@@ -660,6 +684,7 @@ impl Locations {
                 })
                 .collect(),
             attributes: Vec::new(),
+            linked: Vec::new(),
         }
     }
 

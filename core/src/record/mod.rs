@@ -19,6 +19,7 @@
 mod conneg;
 mod error;
 mod json;
+mod linked;
 mod links;
 mod loc;
 mod markup;
@@ -30,6 +31,7 @@ mod value;
 
 pub use error::{RecordError, RecordErrorKind};
 pub use json::{base64, base64_decode, jsonp};
+pub use linked::{Linked, MAX_INCLUDE_DEPTH, MAX_LINKED, MAX_LINKED_VALUES, NAMESPACE_TYPE};
 pub use links::{HEADERS_TYPE, LINKS_TYPE};
 pub use loc::{ChooseBy, ClientContext, Location, Locations, LOC_TYPE};
 pub use markup::escape_markup;

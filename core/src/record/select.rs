@@ -5,6 +5,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::RecordError;
+use super::linked::{found_in, prefix_handle, suppress_ns_headers, Found, Linked, Settings, Walk};
 use super::links::{header_lines, link_headers, HEADERS_TYPE, LINKS_TYPE};
 use super::loc::{ClientContext, Location, Locations, LOC_TYPE};
 use super::random::RandomSource;
@@ -198,21 +199,26 @@ impl Response {
     /// that read, one location chosen from all of their locations together, beside which
     /// the URL values stand as locations of weight 0 (`mode="legacy"`); without, the first
     /// `URL` value, else the first of its subtypes. `None` when there is nowhere to go.
+    /// The locations of other handles (L9) are those `linked` holds (see
+    /// [`Response::linked_wanted`]).
     #[must_use]
     pub fn proxy_redirect(
         &self,
         client: &ClientContext,
         random: &mut impl RandomSource,
+        linked: &Linked,
     ) -> Option<ProxyRedirect> {
-        match self.all_locations() {
-            Some((locations, used)) => {
+        match self.expand(&mut Walk::new(linked)) {
+            Some(expanded) => {
+                let locations = &expanded.all;
                 let chosen = locations
                     .choose_as_proxy(client, random)
                     .filter(|l| !l.href().is_empty())?;
-                let (headers, page_head) = self.redirect_headers();
+                let (headers, page_head) = self.redirect_headers(&expanded);
+                let used = &expanded.used;
                 Some(ProxyRedirect {
                     url: chosen.href().into(),
-                    status: location_status(&locations, chosen),
+                    status: location_status(locations, chosen),
                     vary_accept: locations.locations().iter().any(|l| {
                         l.attribute("http_role")
                             .is_some_and(|r| r.contains("conneg"))
@@ -242,9 +248,13 @@ impl Response {
     /// redirects to. `None` when there is nowhere to go; empty when the selection leaves
     /// nothing (a `score` where every location scores below 0).
     #[must_use]
-    pub fn proxy_candidates(&self, client: &ClientContext) -> Option<Vec<ProxyCandidate>> {
-        match self.all_locations() {
-            Some((locations, _)) => Some(
+    pub fn proxy_candidates(
+        &self,
+        client: &ClientContext,
+        linked: &Linked,
+    ) -> Option<Vec<ProxyCandidate>> {
+        match self.expand(&mut Walk::new(linked)).map(|e| e.all) {
+            Some(locations) => Some(
                 locations
                     .candidates_as_proxy(client)
                     .into_iter()
@@ -272,9 +282,9 @@ impl Response {
     /// 0; their subtypes only when there is no plain `URL`). `None` when there is no
     /// location at all (the proxy shows the values instead).
     #[must_use]
-    pub fn proxy_show_urls(&self) -> Option<String> {
-        if let Some((all, _)) = self.all_locations() {
-            return Some(all.to_xml_as_proxy());
+    pub fn proxy_show_urls(&self, linked: &Linked) -> Option<String> {
+        if let Some(expanded) = self.expand(&mut Walk::new(linked)) {
+            return Some(expanded.all.to_xml_as_proxy());
         }
         let plain = self
             .values()
@@ -306,21 +316,16 @@ impl Response {
 
     /// The headers a redirect carries besides its target (L8), and the lines of its page's
     /// head: each `10320/headers` value's lines, then a `Link` for each link of the
-    /// `10320/links` values and each location with `rel` of the `10320/loc` values.
-    fn redirect_headers(&self) -> (Vec<(String, String)>, Vec<String>) {
+    /// `10320/links` values and each location with `rel` of the `10320/loc` values, the
+    /// handle's own, then those it includes and its namespace's (L9).
+    fn redirect_headers(&self, expanded: &Expanded<'_>) -> (Vec<(String, String)>, Vec<String>) {
         let handle = self.handle.as_ref().map_or("", Handle::as_str);
-        let of_type = |t: &'static str| {
-            self.values()
-                .iter()
-                .filter(move |v| is_type_or_subtype(&v.value_type, t))
-                .filter_map(HandleValue::as_text)
-        };
         let (mut fields, mut head, mut links) = (Vec::new(), Vec::new(), Vec::new());
-        for text in of_type(HEADERS_TYPE) {
+        for text in &expanded.headers {
             header_lines(text, handle, &mut fields, &mut head);
         }
         // (A value without `rel` anywhere has no link: its XML is not read again.)
-        for xml in of_type(LINKS_TYPE).chain(of_type(LOC_TYPE)) {
+        for xml in &expanded.links {
             if xml.contains("rel") {
                 link_headers(xml, handle, &mut links);
             }
@@ -329,92 +334,145 @@ impl Response {
         (fields, head)
     }
 
-    /// The locations of every `10320/loc` value that reads, then the URL values as legacy
-    /// locations, and the values they came from; `None` when no `10320/loc` value reads
-    /// and there is no `10320/links` or `10320/headers` value (L8: with one, the URL values
-    /// are the locations, a plain `URL` of weight 1 by default).
-    fn all_locations(&self) -> Option<(Locations, Vec<&HandleValue>)> {
-        let mut all: Option<Locations> = None;
-        let mut used = Vec::new();
-        let extras: Vec<&HandleValue> = self
-            .values()
-            .iter()
-            .filter(|v| {
-                is_type_or_subtype(&v.value_type, LINKS_TYPE)
-                    || is_type_or_subtype(&v.value_type, HEADERS_TYPE)
-            })
-            .collect();
-        for v in self
-            .values()
-            .iter()
-            .filter(|v| is_type_or_subtype(&v.value_type, LOC_TYPE))
+    /// The handles a choice among this record's locations would read that `linked` does
+    /// not hold yet (L9): those its `<locations>` include or name, and the handle of its
+    /// prefix (for its namespace), at most [`MAX_LINKED`](super::linked::MAX_LINKED) in
+    /// all. Look them up, add them to `linked`, and ask again until none is left.
+    #[must_use]
+    pub fn linked_wanted(&self, linked: &Linked) -> Vec<String> {
+        let mut walk = Walk::new(linked);
+        let _ = self.expand(&mut walk);
+        walk.wanted
+    }
+
+    /// The locations the reference proxy chooses among (L5, L7, L9): the handle's own
+    /// `10320/loc` locations, those of the handles they include, the URL values as legacy
+    /// locations, then its namespace's; with the values they came from and the headers
+    /// and links the redirect carries. `None` when no `10320/loc` value reads, there is no
+    /// `10320/links` or `10320/headers` value, and the namespace adds nothing (L8: with
+    /// one, the URL values are the locations, a plain `URL` of weight 1 by default).
+    fn expand<'s>(&'s self, walk: &mut Walk<'s>) -> Option<Expanded<'s>> {
+        let values = self.values();
+        let own = found_in(values);
+        let typed = !own.loc.is_empty() || !own.links.is_empty() || !own.headers.is_empty();
+        let mut settings = Settings::default();
+        for (_, _, l) in &own.loc {
+            settings.adjust(l);
+        }
+        let mut included = Found::default();
+        walk.includes(&own.loc, &mut included, &mut settings, 0);
+        let local_headers = !(own.links.is_empty()
+            && own.headers.is_empty()
+            && included.links.is_empty()
+            && included.headers.is_empty());
+        // The namespace is read for a handle with location values only (L9).
+        let (mut ns, mut ns_included) = (Found::default(), Found::default());
+        if typed && settings.no_nslocs != Some(true) {
+            let prefix = self.handle.as_ref().and_then(|h| prefix_handle(h.as_str()));
+            ns = walk.namespace(prefix.as_deref(), &own.loc, &settings);
+            for (_, _, l) in &ns.loc {
+                settings.adjust(l);
+            }
+            walk.includes(&ns.loc, &mut ns_included, &mut settings, 0);
+        }
+        let ns_locations = ns.loc.iter().chain(&ns_included.loc);
+        if !typed
+            && ns_locations
+                .clone()
+                .all(|(_, _, l)| l.locations().is_empty())
         {
-            let Some(l) = v
-                .as_text()
-                .and_then(|xml| Locations::parse_as_proxy(xml).ok())
-            else {
-                continue;
-            };
+            return None;
+        }
+        let mut used: Vec<&HandleValue> = Vec::new();
+        let mut all: Option<Locations> = None;
+        for (v, _, l) in own.loc.iter().chain(&included.loc) {
             used.push(v);
             match &mut all {
-                Some(a) => {
-                    a.inherit_attributes(&l);
-                    a.extend(l);
-                }
-                None => all = Some(l),
+                Some(a) => a.extend(l.clone()),
+                None => all = Some(l.clone()),
             }
         }
-        // (A plain `URL` weighs 1 by default when no `<locations>` was read.)
-        let default_weight = if all.is_some() { 0.0 } else { 1.0 };
-        let mut all = match all {
-            Some(all) => all,
-            None if !extras.is_empty() => Locations::empty(),
-            None => return None,
-        };
-        used.extend(extras);
+        // (A plain `URL` weighs 1 by default when the handle has no `<locations>` of its own.)
+        let default_weight = if own.loc.is_empty() { 1.0 } else { 0.0 };
+        let mut all = all.unwrap_or_else(Locations::empty);
+        // The attributes of `<locations>` are the handle's own, else its namespace's.
+        for (_, _, l) in own.loc.iter().skip(1).chain(&ns.loc) {
+            all.inherit_attributes(l);
+        }
+        used.extend(own.others.iter().chain(&included.others));
+        // The URL values join as locations (L7): `no_legacy` leaves them out; `urlWeight`
+        // weighs a plain `URL`, `urlSubtypeWeight` its subtypes, 0 by default; without a
+        // plain `URL`, the subtypes weigh `urlWeight` (the reference's `extractLegacyURLs`).
+        if settings.no_legacy != Some(true) {
+            let has_plain = values
+                .iter()
+                .any(|v| v.value_type.eq_ignore_ascii_case(URL_TYPE));
+            let plain = settings.url_weight.unwrap_or(default_weight);
+            let subtype = if has_plain {
+                settings.url_subtype_weight.unwrap_or(0.0)
+            } else {
+                plain
+            };
+            for v in values {
+                if is_type_or_subtype(&v.value_type, URL_TYPE) {
+                    if let Some(href) = v.as_text() {
+                        let w = if v.value_type.eq_ignore_ascii_case(URL_TYPE) {
+                            plain
+                        } else {
+                            subtype
+                        };
+                        all.push_legacy(href, w);
+                        used.push(v);
+                    }
+                }
+            }
+        }
+        for (v, _, l) in ns_locations {
+            used.push(v);
+            all.extend(l.clone());
+        }
         if let Some(handle) = &self.handle {
             all.apply_templates(handle.as_str());
         }
-        // The URL values join as locations (L7): `no_legacy` leaves them out; `urlWeight`
-        // weighs a plain `URL`, `urlSubtypeWeight` its subtypes, both 0 by default (the
-        // first `<locations>` that has the attribute decides); without a plain `URL`, the
-        // subtypes weigh `urlWeight` (the reference's `extractLegacyURLs`).
-        if all.attribute("no_legacy").is_some_and(is_true) {
-            return Some((all, used));
-        }
-        let weight = |name: &str| {
-            all.attribute(name)
-                .and_then(super::loc::parse_java_double)
-                .unwrap_or(0.0)
+        // Headers and links: the handle's own (every value of their types, as L8 reads
+        // them), those it includes, then its namespace's unless suppressed.
+        let of_type = |t: &'static str| {
+            values
+                .iter()
+                .filter(move |v| is_type_or_subtype(&v.value_type, t))
+                .filter_map(HandleValue::as_text)
         };
-        let has_plain = self
-            .values()
-            .iter()
-            .any(|v| v.value_type.eq_ignore_ascii_case(URL_TYPE));
-        let plain = all
-            .attribute("urlWeight")
-            .and_then(super::loc::parse_java_double)
-            .unwrap_or(default_weight);
-        let subtype = if has_plain {
-            weight("urlSubtypeWeight")
-        } else {
-            plain
-        };
-        for v in self.values() {
-            if is_type_or_subtype(&v.value_type, URL_TYPE) {
-                if let Some(href) = v.as_text() {
-                    let w = if v.value_type.eq_ignore_ascii_case(URL_TYPE) {
-                        plain
-                    } else {
-                        subtype
-                    };
-                    all.push_legacy(href, w);
-                    used.push(v);
-                }
-            }
+        let mut headers: Vec<&str> = of_type(HEADERS_TYPE).chain(included.headers).collect();
+        let mut links: Vec<&str> = of_type(LINKS_TYPE).chain(included.links).collect();
+        let mut loc_links: Vec<&str> = of_type(LOC_TYPE).chain(included.loc_links).collect();
+        if !suppress_ns_headers(&settings, local_headers) {
+            loc_links.extend(ns.loc.iter().map(|(_, xml, _)| *xml));
+            links.extend(ns.links);
+            headers.extend(ns.headers);
+            loc_links.extend(ns_included.loc_links);
+            links.extend(ns_included.links);
+            headers.extend(ns_included.headers);
+            used.extend(ns.others.iter().chain(&ns_included.others));
         }
-        Some((all, used))
+        links.extend(loc_links);
+        Some(Expanded {
+            all,
+            used,
+            headers,
+            links,
+        })
     }
+}
+
+/// The locations a choice is made among, and what else it reads (L5, L7–L9).
+struct Expanded<'s> {
+    all: Locations,
+    /// The values they came from (the redirect expires with the first of them).
+    used: Vec<&'s HandleValue>,
+    /// `10320/headers` texts, in order.
+    headers: Vec<&'s str>,
+    /// `10320/links` texts, then the `10320/loc` XML whose locations with `rel` are links.
+    links: Vec<&'s str>,
 }
 
 impl Response {
@@ -464,14 +522,6 @@ fn is_epoch(t: &str) -> bool {
         t,
         "1970-01-01T00:00:00Z" | "1970-01-01T00:00:00.000Z" | "1970-01-01T00:00:00+00:00"
     )
-}
-
-/// A boolean attribute as the reference reads one (`XTag.getBoolAttribute`): `true`,
-/// `yes` or `1`, in any case.
-fn is_true(value: &str) -> bool {
-    ["true", "yes", "1"]
-        .iter()
-        .any(|t| value.eq_ignore_ascii_case(t))
 }
 
 /// A location the reference proxy may redirect a client to, and the chance that it does.

@@ -77,6 +77,12 @@ pub fn decoders_round_trip(bytes: &[u8]) {
         ValueRefList::encode,
     );
     check("key", bytes, PublicKey::decode(bytes), PublicKey::encode);
+    check(
+        "credential",
+        bytes,
+        crate::credential::SignedCredential::decode(bytes),
+        crate::credential::SignedCredential::encode,
+    );
     check("root", bytes, crate::root::read(bytes), |v, out| {
         out.extend_from_slice(&crate::root::write(v));
     });

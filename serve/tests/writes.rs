@@ -1000,10 +1000,10 @@ fn session_only(session: &str) -> String {
 
 /// The `Handle` challenge of an answer: its session id and nonce.
 fn challenge_of(a: &Answer) -> Option<(String, Vec<u8>)> {
-    let line = a
-        .head
-        .lines()
-        .find(|l| l.to_ascii_lowercase().starts_with("www-authenticate: handle "))?;
+    let line = a.head.lines().find(|l| {
+        l.to_ascii_lowercase()
+            .starts_with("www-authenticate: handle ")
+    })?;
     let field = |name: &str| {
         let start = line.find(&format!("{name}=\""))? + name.len() + 2;
         let end = start + line[start..].find('"')?;

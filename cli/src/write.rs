@@ -1,6 +1,9 @@
 //! `hdl create`, `hdl modify`, `hdl delete`: writes through a HANDLE.NET REST API (ours
 //! or the reference's), authenticated as it takes them (SPEC W1–W7): HTTP Basic with
-//! `index:handle`, URL-encoded, and the secret key.
+//! `index:handle`, URL-encoded, and the secret key; or, with `--key`, the `Handle`
+//! scheme: a session opened (`POST /api/sessions`), its nonce and the client's signed by
+//! the private key of the identity's `HS_PUBKEY` value, the write sent with the answer,
+//! and the session ended.
 //!
 //! HTTP or HTTPS (rustls; the public roots, or `--ca-cert`, or `--insecure` for a
 //! server's self-signed certificate, as HANDLE.NET servers make by default). A server's
@@ -43,14 +46,21 @@ pub struct Connection {
     /// encrypted, but to whoever answers.
     #[arg(long)]
     pub insecure: bool,
-    /// Who writes: `INDEX:HANDLE` of a secret key (`300:0.NA/20.5000`).
+    /// Who writes: `INDEX:HANDLE` of a secret key (`300:0.NA/20.5000`), or with --key of
+    /// a public key (`HS_PUBKEY`).
     #[arg(long, value_name = "INDEX:HANDLE")]
     pub user: String,
     /// A file holding the secret key (one line; its line end is not part of the key).
-    /// Without it the key is read from the environment variable HDL_PASSWORD, never from
-    /// the command line, where other users could see it.
-    #[arg(long, value_name = "FILE")]
+    /// Without it (and without --key) the key is read from the environment variable
+    /// HDL_PASSWORD, never from the command line, where other users could see it.
+    #[arg(long, value_name = "FILE", conflicts_with = "key")]
     pub password_file: Option<PathBuf>,
+    /// Authenticate with a private key instead of a secret key: an unencrypted RSA key
+    /// file (PKCS #8 or PKCS #1, PEM or DER, as `openssl genpkey` writes it) whose public
+    /// key is the `HS_PUBKEY` value of --user. It signs the server's challenge (the
+    /// `Handle` scheme, SHA-256); the key itself is never sent.
+    #[arg(long, value_name = "FILE")]
+    pub key: Option<PathBuf>,
     /// Seconds to wait for the server.
     #[arg(long, value_name = "SECONDS", default_value_t = 30)]
     pub timeout: u64,
@@ -78,7 +88,7 @@ pub struct Write {
     server: Server,
     /// TLS, for an `https://` server.
     tls: Option<Arc<ClientConfig>>,
-    authorization: String,
+    auth: Auth,
     method: &'static str,
     /// Path and query, encoded.
     target: String,
@@ -142,15 +152,35 @@ fn encode(text: &str, slash: bool) -> String {
     out
 }
 
-/// The `Authorization` header of `user` (`INDEX:HANDLE`) and its key, as the reference
-/// reads it (SPEC W3).
-fn authorization(connection: &Connection) -> Result<String, String> {
+/// How a write is authenticated.
+enum Auth {
+    /// This `Authorization` header: Basic.
+    Basic(String),
+    /// The `Handle` scheme: `id` (`INDEX:HANDLE`) proved by this key's signature.
+    Key {
+        id: String,
+        key: Box<handle_net::key::ServerKey>,
+    },
+}
+
+/// How `user` (`INDEX:HANDLE`) is authenticated, as the reference reads it (SPEC W3):
+/// with a private key (`--key`), or Basic with the secret key.
+fn authorization(connection: &Connection) -> Result<Auth, String> {
     let (index, handle) = connection
         .user
         .split_once(':')
         .filter(|(i, _)| !i.is_empty() && i.bytes().all(|b| b.is_ascii_digit()))
         .ok_or_else(|| format!("--user {}: not INDEX:HANDLE", connection.user))?;
     Handle::parse(handle).map_err(|e| format!("--user {}: {e}", connection.user))?;
+    if let Some(path) = &connection.key {
+        let here = |e: &dyn std::fmt::Display| format!("--key {}: {e}", path.display());
+        let bytes = std::fs::read(path).map_err(|e| here(&e))?;
+        let key = handle_net::key::ServerKey::read(&bytes).map_err(|e| here(&e))?;
+        return Ok(Auth::Key {
+            id: format!("{index}:{handle}"),
+            key: Box::new(key),
+        });
+    }
     let key = match &connection.password_file {
         Some(path) => {
             let text = std::fs::read(path)
@@ -169,7 +199,26 @@ fn authorization(connection: &Connection) -> Result<String, String> {
     let mut credentials = encode(&format!("{index}:{handle}"), false).into_bytes();
     credentials.push(b':');
     credentials.extend_from_slice(&key);
-    Ok(format!("Basic {}", base64(&credentials)))
+    Ok(Auth::Basic(format!("Basic {}", base64(&credentials))))
+}
+
+/// The `Handle` scheme's answer to a session's `nonce` (SPEC W3): a fresh client nonce,
+/// and the signature of the server's nonce followed by it (`SHA256withRSA`).
+fn handle_answer(
+    session: &str,
+    nonce: &[u8],
+    id: &str,
+    key: &handle_net::key::ServerKey,
+) -> String {
+    let mut cnonce = [0_u8; 16];
+    rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut cnonce);
+    let signature = key.sign(&[nonce, &cnonce[..]].concat());
+    format!(
+        "Handle version=\"0\", sessionId=\"{session}\", cnonce=\"{}\", id=\"{}\", type=\"HS_PUBKEY\", alg=\"SHA256\", signature=\"{}\"",
+        base64(&cnonce),
+        encode(id, false),
+        base64(&signature)
+    )
 }
 
 /// The values of `values` as a JSON array.
@@ -264,7 +313,7 @@ impl Write {
         Ok(Self {
             server,
             tls,
-            authorization: authorization(connection)?,
+            auth: authorization(connection)?,
             method,
             target,
             body: body.map(|values| serde_json::json!({ "values": values }).to_string()),
@@ -322,7 +371,7 @@ impl Write {
 /// on a success (`responseCode` 1), 1 when the server refused (its answer says why), 2
 /// when it could not be asked or its answer is not the REST API's.
 pub fn run(write: &Write) -> std::io::Result<Status> {
-    let (status, body) = match send(write) {
+    let (status, body) = match authenticated(write) {
         Ok(answer) => answer,
         Err(e) => {
             crate::output::report(format_args!(
@@ -372,8 +421,63 @@ pub fn run(write: &Write) -> std::io::Result<Status> {
 /// The answer is at most this long: a REST answer to a write is a line.
 const MAX_ANSWER: u64 = 1 << 20;
 
-/// One request on its own connection: the status and the body.
-fn send(write: &Write) -> std::io::Result<(u16, Vec<u8>)> {
+/// The write sent as its authentication asks: Basic at once; with a key, a session
+/// opened, the write sent with the signed answer to its nonce, and the session ended.
+fn authenticated(write: &Write) -> std::io::Result<(u16, Vec<u8>)> {
+    let (id, key) = match &write.auth {
+        Auth::Basic(header) => {
+            return send(
+                write,
+                write.method,
+                &write.target,
+                header,
+                write.body.as_deref(),
+            )
+        }
+        Auth::Key { id, key } => (id, key),
+    };
+    let sessions = format!("{}/api/sessions", write.server.base);
+    let (status, body) = send(write, "POST", &sessions, "", None)?;
+    let opened: Option<(String, Vec<u8>)> = serde_json::from_slice::<serde_json::Value>(&body)
+        .ok()
+        .and_then(|j| {
+            let id = j.get("sessionId")?.as_str()?.to_owned();
+            let nonce = handle_id::record::base64_decode(j.get("nonce")?.as_str()?).ok()?;
+            Some((id, nonce))
+        });
+    let Some((session, nonce)) = opened else {
+        return Err(std::io::Error::other(format!(
+            "POST {sessions}: HTTP {status} and no session (the Handle scheme needs TLS, or a loopback server)"
+        )));
+    };
+    let answer = handle_answer(&session, &nonce, id, key);
+    let result = send(
+        write,
+        write.method,
+        &write.target,
+        &answer,
+        write.body.as_deref(),
+    );
+    // Ended whatever the write did: it is no use to anyone after.
+    let _ = send(
+        write,
+        "DELETE",
+        &format!("{sessions}/this"),
+        &format!("Handle sessionId=\"{session}\""),
+        None,
+    );
+    result
+}
+
+/// One request on its own connection: the status and the body. An empty
+/// `authorization` sends none.
+fn send(
+    write: &Write,
+    method: &str,
+    target: &str,
+    authorization: &str,
+    body: Option<&str>,
+) -> std::io::Result<(u16, Vec<u8>)> {
     use std::net::ToSocketAddrs;
     let addr = (write.server.host.as_str(), write.server.port)
         .to_socket_addrs()?
@@ -387,15 +491,16 @@ fn send(write: &Write) -> std::io::Result<(u16, Vec<u8>)> {
     } else {
         format!("{}:{}", write.server.host, write.server.port)
     };
-    let body = write.body.as_deref().unwrap_or("");
+    let has_body = body.is_some();
+    let body = body.unwrap_or("");
     let mut request = format!(
-        "{} {} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\naccept: application/json\r\nauthorization: {}\r\ncontent-length: {}\r\n",
-        write.method,
-        write.target,
-        write.authorization,
+        "{method} {target} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\naccept: application/json\r\ncontent-length: {}\r\n",
         body.len()
     );
-    if write.body.is_some() {
+    if !authorization.is_empty() {
+        request.push_str(&format!("authorization: {authorization}\r\n"));
+    }
+    if has_body {
         request.push_str("content-type: application/json\r\n");
     }
     request.push_str("\r\n");

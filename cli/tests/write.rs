@@ -353,3 +353,86 @@ fn writes_over_https() {
         );
     }
 }
+
+/// `--key`: the Handle scheme against `hdl serve` (SPEC W3): a private key whose public
+/// key is an admin's `HS_PUBKEY` value creates, changes and deletes; another key is
+/// refused, and nothing is written.
+#[test]
+fn writes_with_a_private_key() {
+    let key = handle_net::key::ServerKey::generate().unwrap();
+    let other = handle_net::key::ServerKey::generate().unwrap();
+    let pubkey = handle_id::record::base64(&key.public_key());
+    let record = format!(
+        r#"{{"responseCode":1,"handle":"0.NA/20.6000","values":[{{"index":100,"type":"HS_ADMIN","data":{{"format":"admin","value":{{"handle":"0.NA/20.6000","index":301,"permissions":"111111111111"}}}}}},{{"index":301,"type":"HS_PUBKEY","data":{{"format":"base64","value":"{pubkey}"}}}}]}}"#
+    );
+    let dir = TempDir::new("write-cli-key");
+    let records_file = dir.path().join("records.jsonl");
+    std::fs::write(&records_file, record).unwrap();
+    let server = Running::start(
+        &dir.path().join("s.redb"),
+        &["--records", records_file.to_str().unwrap()],
+    );
+    // The key as PEM (PKCS #8), the other as DER.
+    let pem = dir.path().join("key.pem");
+    std::fs::write(
+        &pem,
+        format!(
+            "-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n",
+            handle_id::record::base64(&key.to_pkcs8().unwrap())
+        ),
+    )
+    .unwrap();
+    let der = dir.path().join("other.der");
+    std::fs::write(&der, other.to_pkcs8().unwrap()).unwrap();
+    let url = format!("http://{}", server.addr);
+    let run = |args: &[&str], key: &std::path::Path| {
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend([
+            "--server",
+            &url,
+            "--user",
+            "301:0.NA/20.6000",
+            "--key",
+            key.to_str().unwrap(),
+        ]);
+        // No secret key anywhere: the private key alone authenticates.
+        hdl_with_key(&all, "")
+    };
+    let out = run(
+        &[
+            "create",
+            "20.6000/k",
+            "--value",
+            "1:URL=https://example.org/k",
+            "--admin",
+            "100:301:0.NA/20.6000",
+        ],
+        &pem,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        get(&server.addr, "20.6000/k")["values"][0]["data"]["value"],
+        "https://example.org/k"
+    );
+    let out = run(
+        &["modify", "20.6000/k", "--value", "2:EMAIL=k@example.org"],
+        &pem,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // Another key: authentication failed, nothing changed.
+    let out = run(&["delete", "20.6000/k"], &der);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("HTTP 401, responseCode 403"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(get(&server.addr, "20.6000/k")["values"][1]["type"], "EMAIL");
+    let out = run(&["delete", "20.6000/k"], &pem);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(get(&server.addr, "20.6000/k")["responseCode"], 100);
+    // A file that is no key is said before anything is sent.
+    let out = run(&["delete", "20.6000/k"], &records_file);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--key"), "{}", text(&out.stderr));
+}

@@ -194,12 +194,20 @@ pub fn write_body(body: &[u8]) {
 }
 
 /// An `Authorization` header as the write API reads it (`auth::parse_authorization`,
-/// SPEC W3): never a panic; credentials read name a handle that parses, and written again
-/// as a client writes them (the user name URL-encoded, then base64) read back the same.
+/// SPEC W3): never a panic. Basic credentials read name a handle that parses, and written
+/// again as a client writes them (the user name URL-encoded, then base64) read back the
+/// same. A `Handle` header's fields, written again as quoted strings (the `id`
+/// percent-encoded), read back the same; checked against a store without the identity,
+/// its answer never authenticates; and the challenge that answers it, with its reason in
+/// it, is a header value whose parameters read back as the session and nonce written.
 pub fn authorization(header: &[u8]) {
-    use handle_id::record::base64;
-    let Ok(basic) = crate::auth::parse_authorization(header) else {
+    use crate::auth::Credentials;
+    let Ok(credentials) = crate::auth::parse_authorization(header) else {
         return;
+    };
+    let basic = match credentials {
+        Credentials::Basic(basic) => basic,
+        Credentials::Handle(h) => return handle_scheme(&h),
     };
     assert!(handle_id::Handle::parse(basic.identity.handle.as_str()).is_ok());
     let user = format!(
@@ -207,20 +215,78 @@ pub fn authorization(header: &[u8]) {
         basic.identity.index,
         basic.identity.handle.as_str()
     );
-    let mut plain: Vec<u8> = Vec::new();
-    for b in user.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
-            plain.push(b);
-        } else {
-            plain.extend_from_slice(format!("%{b:02X}").as_bytes());
-        }
-    }
+    let mut plain: Vec<u8> = percent_encoded(&user).into_bytes();
     plain.push(b':');
     plain.extend_from_slice(&basic.password);
-    let again = format!("Basic {}", base64(&plain));
+    let again = format!("Basic {}", handle_id::record::base64(&plain));
     if again.len() > crate::auth::MAX_AUTHORIZATION {
         return;
     }
     let read = crate::auth::parse_authorization(again.as_bytes()).expect("written again, it reads");
-    assert_eq!(read, basic);
+    assert_eq!(read, Credentials::Basic(basic));
+}
+
+fn percent_encoded(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn handle_scheme(h: &crate::auth::HandleHeader) {
+    use crate::auth::Credentials;
+    let quoted = |v: &str| format!("\"{}\"", v.replace('\\', "\\\\").replace('"', "\\\""));
+    let mut params = Vec::new();
+    for (name, value) in [
+        ("version", &h.version),
+        ("sessionId", &h.session_id),
+        ("cnonce", &h.cnonce),
+        ("type", &h.kind),
+        ("alg", &h.alg),
+        ("signature", &h.signature),
+    ] {
+        if let Some(v) = value {
+            params.push(format!("{name}={}", quoted(v)));
+        }
+    }
+    if let Some(id) = &h.id {
+        params.push(format!("id={}", quoted(&percent_encoded(id))));
+    }
+    let again = format!("Handle {}", params.join(", "));
+    if params.is_empty() {
+        // Only names it passes over: nothing to write again.
+    } else if again.len() <= crate::auth::MAX_AUTHORIZATION {
+        let read =
+            crate::auth::parse_authorization(again.as_bytes()).expect("written again, it reads");
+        assert_eq!(read, Credentials::Handle(h.clone()), "{again}");
+    }
+    let empty = |_: handle_id::HandleRef<'_>| Ok(None);
+    let verified = crate::auth::verify_handle(&empty, h, &[7; 16]).expect("no store error");
+    let why = verified.expect_err("no identity without its record");
+    let session = crate::sessions::SessionState {
+        id: h
+            .session_id
+            .clone()
+            .unwrap_or_default()
+            .chars()
+            .filter(char::is_ascii_hexdigit)
+            .collect(),
+        nonce: [1; 16],
+        identity: None,
+    };
+    let challenge = crate::writes::challenge(&session, Some(&why));
+    assert!(
+        hyper::header::HeaderValue::from_str(&challenge).is_ok(),
+        "{challenge}"
+    );
+    let Ok(Credentials::Handle(read)) = crate::auth::parse_authorization(challenge.as_bytes())
+    else {
+        panic!("the challenge does not read: {challenge}");
+    };
+    assert_eq!(read.session_id.as_deref(), Some(session.id.as_str()));
 }

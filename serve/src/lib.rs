@@ -12,7 +12,9 @@
 //! - [`limits`]: what the server refuses and how long it waits.
 //! - [`native`]: the store answered over the Handle protocol (`handle-net`'s server).
 //! - [`writes`]: `PUT` and `DELETE` through the REST API, authorised by [`auth`]: HTTP
-//!   Basic against `HS_SECKEY`, permissions by `HS_ADMIN` and `HS_VLIST` (SPEC W1–W8).
+//!   Basic against `HS_SECKEY` or the `Handle` challenge-response against `HS_PUBKEY`
+//!   (its [`sessions`], `/api/sessions`), permissions by `HS_ADMIN` and `HS_VLIST` (SPEC
+//!   W1–W8).
 //!
 //! The library's parsers read every request: a request's path and query are read exactly
 //! as `handle_id::recognize` reads a proxy URL (P3), and the JSON is the one writer of
@@ -28,6 +30,7 @@ pub mod invariants;
 pub mod limits;
 pub mod native;
 pub mod server;
+pub mod sessions;
 pub mod store;
 pub mod tls;
 pub mod upstream;

@@ -25,6 +25,7 @@ use tokio::sync::Semaphore;
 
 use crate::app;
 use crate::limits;
+use crate::sessions::Sessions;
 use crate::store::Store;
 use crate::upstream::{Fetched, Upstream};
 use crate::writes;
@@ -88,6 +89,7 @@ pub async fn serve(
     let slots = Arc::new(Semaphore::new(config.max_connections));
     let large = Arc::new(Semaphore::new(limits::large_at_once()));
     let writes = Arc::new(Semaphore::new(limits::WRITES_AT_ONCE));
+    let sessions = Arc::new(Sessions::new());
     let seeds = Arc::new(AtomicU64::new(
         handle_id::record::SplitMix64::seed_from_clock(),
     ));
@@ -121,19 +123,21 @@ pub async fn serve(
         let store = store.clone();
         let large = large.clone();
         let writes = writes.clone();
+        let sessions = sessions.clone();
         let seeds = seeds.clone();
         let log = config.access_log;
         let upstream = config.upstream.clone();
         let tls = config.tls.is_some();
         let service = service_fn(move |request: Request<Incoming>| {
             let (store, large, upstream) = (store.clone(), large.clone(), upstream.clone());
-            let writes = writes.clone();
+            let (writes, sessions) = (writes.clone(), sessions.clone());
             let seed = seeds.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
             async move {
                 let sources = Sources {
                     store,
                     large,
                     writes,
+                    sessions,
                     upstream,
                 };
                 Ok::<_, Infallible>(respond(sources, request, peer, tls, seed, log).await)
@@ -178,6 +182,8 @@ struct Sources {
     store: Arc<Store>,
     large: Arc<Semaphore>,
     writes: Arc<Semaphore>,
+    /// The `Handle` scheme's sessions (SPEC W3).
+    sessions: Arc<Sessions>,
     upstream: Option<Arc<Upstream>>,
 }
 
@@ -200,15 +206,38 @@ async fn respond(
     let api = target == "/api" || target.starts_with("/api/") || target.starts_with("/api?");
     let (parts, body) = request.into_parts();
     let request = Request::from_parts(parts, ());
+    let secure = tls || peer.ip().is_loopback();
+    let sessions_api = target == "/api/sessions"
+        || target.starts_with("/api/sessions/")
+        || target.starts_with("/api/sessions?");
     let response = match host_problem(&request) {
         Some(problem) => app::bad_request(false, problem),
+        None if sessions_api => {
+            // No body is read: the session's fields come in its Authorization header.
+            let authorization = request
+                .headers()
+                .get(hyper::header::AUTHORIZATION)
+                .map(|v| v.as_bytes().to_vec());
+            let (store, sessions) = (sources.store.clone(), sources.sessions.clone());
+            let t = target.clone();
+            let m = method.clone();
+            // A signature verified and the store read: off the async workers.
+            tokio::task::spawn_blocking(move || {
+                writes::session_request(&store, &sessions, &m, &t, authorization.as_deref(), secure)
+            })
+            .await
+            .unwrap_or_else(|_| {
+                writes::body_refused(StatusCode::INTERNAL_SERVER_ERROR, "the session failed")
+            })
+        }
         None if api && (method == Method::PUT || method == Method::DELETE) => {
             write(
                 &sources.store,
+                &sources.sessions,
                 &sources.writes,
                 &request,
                 body,
-                tls || peer.ip().is_loopback(),
+                secure,
             )
             .await
         }
@@ -351,6 +380,7 @@ async fn answer(
 /// disk), and logged.
 async fn write(
     store: &Arc<Store>,
+    sessions: &Arc<Sessions>,
     turns: &Arc<Semaphore>,
     request: &Request<()>,
     body: Incoming,
@@ -399,6 +429,7 @@ async fn write(
     let method = request.method().clone();
     let target = target_of(request).to_owned();
     let store = store.clone();
+    let sessions = sessions.clone();
     let now = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
@@ -411,6 +442,7 @@ async fn write(
                 content_type: content_type.as_deref(),
                 authorization: authorization.as_deref(),
                 secure,
+                sessions: &sessions,
                 body: &bytes,
                 now,
             },

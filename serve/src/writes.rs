@@ -13,7 +13,8 @@ use http_body_util::Full;
 use hyper::header::{HeaderValue, CONTENT_TYPE, WWW_AUTHENTICATE};
 use hyper::{Method, Response, StatusCode};
 
-use crate::auth::{self, Basic, Identity};
+use crate::auth::{self, Basic, Credentials, Identity};
+use crate::sessions::{SessionState, Sessions};
 use crate::store::{Change, Lookup, Store, StoreError};
 
 /// The largest request body read: a record at its largest, and room for the JSON around
@@ -31,6 +32,8 @@ pub struct WriteRequest<'a> {
     pub authorization: Option<&'a [u8]>,
     /// Whether credentials may travel on this connection (TLS, or a loopback peer: W4).
     pub secure: bool,
+    /// The sessions of the `Handle` scheme (W3).
+    pub sessions: &'a Sessions,
     /// The body, read whole (at most [`MAX_BODY`]).
     pub body: &'a [u8],
     /// Seconds since 1970: the timestamp of the values written.
@@ -146,6 +149,10 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
     };
     let mut indices = Vec::new();
     let mut handle_shown = asked.clone();
+    // The `Handle` session the request named and that is alive, and why its answer did
+    // not authenticate, if it did not: for the challenge of a 401.
+    let mut session: Option<SessionState> = None;
+    let mut handle_error: Option<String> = None;
     let result = (|| {
         if not_utf8 {
             // Not echoed: it is no handle to name.
@@ -158,9 +165,11 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
             });
         }
         let handle = parse_handle(&asked)?;
-        let basic = credentials(request)?;
-        if let Some(b) = &basic {
-            who = b.identity.to_string();
+        let basic = credentials(store, request, &mut session, &mut handle_error)?;
+        match &basic {
+            Some(Creds::Basic(b)) => who = b.identity.to_string(),
+            Some(Creds::Proven(id)) => who = id.to_string(),
+            None => {}
         }
         let op = operation(request, query, handle.as_handle_ref()).map_err(|r| Refused {
             echo: r.code != RC::PROTOCOL_ERROR.0,
@@ -202,10 +211,26 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
             body.push('}');
             let mut r = json(status, &body);
             if status == StatusCode::UNAUTHORIZED {
-                r.headers_mut().insert(
-                    WWW_AUTHENTICATE,
-                    HeaderValue::from_static("Basic realm=\"handle\""),
-                );
+                let handle_scheme = request.authorization.is_some_and(|a| {
+                    matches!(auth::parse_authorization(a), Ok(Credentials::Handle(_)))
+                });
+                // Basic is offered unless the client chose the Handle scheme, as the
+                // reference offers it; the Handle challenge only where credentials may
+                // travel (W4): a session is made for it.
+                if !handle_scheme {
+                    r.headers_mut().append(
+                        WWW_AUTHENTICATE,
+                        HeaderValue::from_static("Basic realm=\"handle\""),
+                    );
+                }
+                if request.secure {
+                    let s = session
+                        .take()
+                        .unwrap_or_else(|| request.sessions.open(std::time::Instant::now()));
+                    if let Ok(v) = HeaderValue::from_str(&challenge(&s, handle_error.as_deref())) {
+                        r.headers_mut().append(WWW_AUTHENTICATE, v);
+                    }
+                }
             }
             (r, refused.code)
         }
@@ -252,10 +277,50 @@ fn parse_handle(asked: &str) -> Result<Handle, Refused> {
     Handle::parse(asked).map_err(|e| Refused::new(RC::INVALID_HANDLE.0, e.to_string()))
 }
 
+/// A `WWW-Authenticate` challenge of the `Handle` scheme: the session and its nonce, and
+/// why an answer failed, if one did (escaped as the reference escapes it: `"` and `\`
+/// behind a `\`, bytes outside printable ASCII and `%` as `%XX`).
+#[must_use]
+pub fn challenge(session: &SessionState, error: Option<&str>) -> String {
+    let mut out = format!(
+        "Handle sessionId=\"{}\", nonce=\"{}\"",
+        session.id,
+        handle_id::record::base64(&session.nonce)
+    );
+    if let Some(error) = error {
+        out.push_str(", error=\"");
+        for &b in error.as_bytes() {
+            match b {
+                b'"' => out.push_str("\\\""),
+                b'\\' => out.push_str("\\\\"),
+                b' '..=b'~' if b != b'%' => out.push(char::from(b)),
+                _ => out.push_str(&format!("%{b:02X}")),
+            }
+        }
+        out.push('"');
+    }
+    out
+}
+
+/// What a request's credentials are once read: Basic, checked in the write's
+/// transaction, or an identity the `Handle` scheme proved.
+enum Creds {
+    Basic(Basic),
+    Proven(Identity),
+}
+
 /// The credentials of the request, if it has any, on a connection they may travel on
 /// (W4: TLS or loopback; elsewhere refused, as the reference refuses authentication on a
-/// plain channel).
-fn credentials(request: &WriteRequest<'_>) -> Result<Option<Basic>, Refused> {
+/// plain channel). A `Handle` header is decided here, before the request is read further,
+/// as the reference's filter decides it: its session must be alive; an answer to its
+/// nonce must verify (then the session keeps the identity); a session alone gives the
+/// identity it proved, if any.
+fn credentials(
+    store: &Store,
+    request: &WriteRequest<'_>,
+    session: &mut Option<SessionState>,
+    handle_error: &mut Option<String>,
+) -> Result<Option<Creds>, Refused> {
     let Some(header) = request.authorization else {
         return Ok(None);
     };
@@ -266,9 +331,46 @@ fn credentials(request: &WriteRequest<'_>) -> Result<Option<Basic>, Refused> {
         )
         .status(StatusCode::FORBIDDEN));
     }
-    auth::parse_authorization(header).map(Some).map_err(|e| {
-        Refused::new(RC::AUTHENTICATION_FAILED.0, e.to_string()).status(StatusCode::UNAUTHORIZED)
-    })
+    let failed = |why: String| {
+        Refused::new(RC::AUTHENTICATION_FAILED.0, why).status(StatusCode::UNAUTHORIZED)
+    };
+    let handle = match auth::parse_authorization(header) {
+        Ok(Credentials::Basic(b)) => return Ok(Some(Creds::Basic(b))),
+        Ok(Credentials::Handle(h)) => h,
+        Err(e) => return Err(failed(e.to_string())),
+    };
+    let now = std::time::Instant::now();
+    let alive = match &handle.session_id {
+        Some(id) => match request.sessions.get(id, now) {
+            Some(s) => Some(s),
+            None => {
+                let why = "the session is unknown or has ended: open another (SPEC W3)".to_owned();
+                *handle_error = Some(why.clone());
+                return Err(failed(why));
+            }
+        },
+        None => None,
+    };
+    *session = alive.clone();
+    if !handle.is_authenticating() {
+        return Ok(alive.and_then(|s| s.identity).map(Creds::Proven));
+    }
+    let Some(alive) = alive else {
+        let why = "an answer needs the session whose nonce it signs: sessionId".to_owned();
+        *handle_error = Some(why.clone());
+        return Err(failed(why));
+    };
+    let lookup = |h: HandleRef<'_>| store.get(h);
+    match auth::verify_handle(&lookup, &handle, &alive.nonce)? {
+        Ok(who) => {
+            request.sessions.authenticate(&alive.id, who.clone(), now);
+            Ok(Some(Creds::Proven(who)))
+        }
+        Err(why) => {
+            *handle_error = Some(why.clone());
+            Err(failed(why))
+        }
+    }
 }
 
 /// The query's parameters, decoded as a servlet decodes them (`+` is a space).
@@ -516,12 +618,16 @@ fn check_indices(values: &[HandleValue]) -> Result<(), Refused> {
 }
 
 /// The identity the credentials prove, or why there is none.
-fn authenticated(lookup: &Lookup<'_>, basic: Option<&Basic>) -> Result<Identity, Refused> {
-    let Some(basic) = basic else {
-        return Err(Refused::new(
-            RC::AUTHENTICATION_NEEDED.0,
-            "Authentication needed: HTTP Basic with index:handle and its secret key".to_owned(),
-        ));
+fn authenticated(lookup: &Lookup<'_>, creds: Option<&Creds>) -> Result<Identity, Refused> {
+    let basic = match creds {
+        Some(Creds::Basic(basic)) => basic,
+        Some(Creds::Proven(who)) => return Ok(who.clone()),
+        None => {
+            return Err(Refused::new(
+                RC::AUTHENTICATION_NEEDED.0,
+                "Authentication needed: HTTP Basic with index:handle and its secret key, or the Handle scheme with a key of HS_PUBKEY".to_owned(),
+            ))
+        }
     };
     auth::verify(lookup, basic)?.ok_or_else(|| {
         Refused::new(
@@ -563,7 +669,7 @@ fn uuid() -> Result<String, Refused> {
 fn carry_out(
     store: &Store,
     handle: Handle,
-    basic: Option<Basic>,
+    basic: Option<Creds>,
     op: Op,
     now: i64,
 ) -> Result<(Done, Handle), Refused> {
@@ -588,7 +694,7 @@ fn carry_out(
 fn decide(
     lookup: &Lookup<'_>,
     handle: &Handle,
-    basic: Option<&Basic>,
+    basic: Option<&Creds>,
     op: Op,
     current: Option<Record>,
     now: i64,
@@ -797,6 +903,157 @@ pub fn other_method(method: &Method, target: &str) -> Response<Full<Bytes>> {
     r
 }
 
+/// The answer to a request under `/api/sessions` (SPEC W3), as the reference's
+/// `SessionsServlet` gives it: `POST /api/sessions` opens a session (201, `Location:
+/// /api/sessions/this`, its `sessionId` and `nonce`); on `/api/sessions/this` the session
+/// named by `Authorization: Handle sessionId="…"` is read (`GET`, `HEAD`) or answered
+/// (`PUT`, `POST`: the header's signature of its nonce authenticates it), 401 when an
+/// answer fails, 403 when no session is named or it has ended; `DELETE` ends it (204).
+/// Only where credentials may travel (W4): elsewhere 403. Every answer is JSON.
+#[must_use]
+pub fn session_request(
+    store: &Store,
+    sessions: &Sessions,
+    method: &Method,
+    target: &str,
+    authorization: Option<&[u8]>,
+    secure: bool,
+) -> Response<Full<Bytes>> {
+    const ALLOW_ROOT: &str = "POST, TRACE, OPTIONS";
+    const ALLOW_THIS: &str = "GET, HEAD, POST, PUT, DELETE, TRACE, OPTIONS";
+    let refused = |status: StatusCode, message: &str| {
+        json(
+            status,
+            &format!(
+                "{{\"responseCode\":{},\"message\":{}}}",
+                RC::PROTOCOL_ERROR.0,
+                json_string(message)
+            ),
+        )
+    };
+    let with_allow = |mut r: Response<Full<Bytes>>, allow: &'static str| {
+        r.headers_mut()
+            .insert("allow", HeaderValue::from_static(allow));
+        r
+    };
+    let path = target.split('?').next().unwrap_or("");
+    let rest = path
+        .strip_prefix("/api/sessions")
+        .map(|r| r.strip_prefix('/').unwrap_or(r))
+        .unwrap_or("");
+    let rest = rest.strip_suffix('/').unwrap_or(rest);
+    if method == Method::TRACE {
+        return refused(StatusCode::METHOD_NOT_ALLOWED, "TRACE is not answered");
+    }
+    if !secure && method != Method::OPTIONS {
+        return refused(
+            StatusCode::FORBIDDEN,
+            "sessions are kept only over TLS or from a loopback address (SPEC W4)",
+        );
+    }
+    if rest.is_empty() {
+        if method == Method::OPTIONS {
+            return with_allow(Response::new(Full::new(Bytes::new())), ALLOW_ROOT);
+        }
+        if method != Method::POST {
+            return with_allow(
+                refused(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "a session is opened by POST",
+                ),
+                ALLOW_ROOT,
+            );
+        }
+    } else {
+        if method == Method::OPTIONS {
+            return with_allow(Response::new(Full::new(Bytes::new())), ALLOW_THIS);
+        }
+        if rest != "this" {
+            return refused(StatusCode::FORBIDDEN, "the session is /api/sessions/this");
+        }
+    }
+    let header = match authorization.map(auth::parse_authorization) {
+        None | Some(Ok(Credentials::Basic(_))) => None,
+        Some(Ok(Credentials::Handle(h))) => Some(h),
+        Some(Err(e)) => {
+            return refused(StatusCode::BAD_REQUEST, &e.to_string());
+        }
+    };
+    let now = std::time::Instant::now();
+    let session = if rest.is_empty() {
+        if header.as_ref().is_some_and(|h| h.session_id.is_some()) {
+            return refused(
+                StatusCode::BAD_REQUEST,
+                "a new session is asked without a sessionId",
+            );
+        }
+        Some(sessions.open(now))
+    } else {
+        let named = header
+            .as_ref()
+            .and_then(|h| h.session_id.as_deref())
+            .and_then(|id| sessions.get(id, now));
+        if named.is_none() && (method == Method::DELETE || header.is_some()) {
+            return refused(
+                StatusCode::FORBIDDEN,
+                "no session is named, or it has ended",
+            );
+        }
+        named
+    };
+    if method == Method::DELETE {
+        if let Some(s) = &session {
+            sessions.close(&s.id);
+        }
+        let mut r = Response::new(Full::new(Bytes::new()));
+        *r.status_mut() = StatusCode::NO_CONTENT;
+        return r;
+    }
+    let mut body = serde_json::Map::new();
+    let mut status = if rest.is_empty() {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    let mut identity = session.as_ref().and_then(|s| s.identity.clone());
+    if let Some(s) = &session {
+        body.insert("sessionId".into(), s.id.clone().into());
+        body.insert("nonce".into(), handle_id::record::base64(&s.nonce).into());
+        if let Some(h) = header.as_ref().filter(|h| h.is_authenticating()) {
+            let lookup = |h: HandleRef<'_>| store.get(h);
+            match auth::verify_handle(&lookup, h, &s.nonce) {
+                Ok(Ok(who)) => {
+                    sessions.authenticate(&s.id, who.clone(), now);
+                    identity = Some(who);
+                }
+                Ok(Err(why)) => {
+                    body.insert("error".into(), why.into());
+                    // A new session answers 201 whatever its answer did, as the reference.
+                    if !rest.is_empty() {
+                        status = StatusCode::UNAUTHORIZED;
+                    }
+                }
+                Err(e) => {
+                    return refused(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string());
+                }
+            }
+        }
+    }
+    if let Some(who) = identity.filter(|_| status != StatusCode::UNAUTHORIZED) {
+        body.insert("authenticated".into(), true.into());
+        body.insert("id".into(), who.to_string().into());
+    }
+    if body.is_empty() {
+        body.insert("authenticated".into(), false.into());
+    }
+    let mut r = json(status, &serde_json::Value::Object(body).to_string());
+    if rest.is_empty() {
+        r.headers_mut()
+            .insert("location", HeaderValue::from_static("/api/sessions/this"));
+    }
+    r
+}
+
 /// A request body too large, or not sent in time (W8).
 #[must_use]
 pub fn body_refused(status: StatusCode, message: &str) -> Response<Full<Bytes>> {
@@ -849,7 +1106,9 @@ mod tests {
             .unwrap();
         // `300%3A0.NA%2F1` and `k`.
         let header = b"Basic MzAwJTNBMC5OQSUyRjE6aw==";
+        let sessions = Sessions::new();
         let request = |secure| WriteRequest {
+            sessions: &sessions,
             method: &Method::PUT,
             target: "/api/handles/1/a",
             content_type: Some("application/json"),

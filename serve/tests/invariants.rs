@@ -155,6 +155,11 @@ fn writes_read_bodies_and_credentials_as_they_must() {
         "Basic ====",
         "Basic A",
         "Handle sessionId=\"x\"",
+        "Handle version=\"0\", sessionId=\"ab\", cnonce=\"Y24=\", id=\"300%3A0.NA%2F1\", type=\"HS_PUBKEY\", alg=\"SHA256\", signature=\"c2ln\"",
+        "Handle id=\"a\\\"b\", type=HS_SECKEY, alg=MD5, signature=\"\", cnonce=x, version=1",
+        "handle  sessionId = \"%zz\" ,, foo=bar,",
+        "Handle id=\"%ff\"",
+        "Handle a=b c=d",
         "",
         "Basic MzAwOjAuTkEvMTpr",
     ] {
@@ -178,15 +183,36 @@ fn writes_read_bodies_and_credentials_as_they_must() {
         "\"x\"",
         "null",
     ];
-    const AUTH: [&str; 10] = [
-        "Basic ", "MzAw", "JTNB", "MC5O", "QSUy", "RjE6", "aw", "=", " ", "+/",
+    const AUTH: [&str; 22] = [
+        "Basic ",
+        "MzAw",
+        "JTNB",
+        "MC5O",
+        "QSUy",
+        "RjE6",
+        "aw",
+        "=",
+        " ",
+        "+/",
+        "Handle ",
+        "sessionId",
+        "id",
+        "cnonce",
+        "type",
+        "alg",
+        "signature",
+        "\"",
+        ",",
+        "\\",
+        "%3A",
+        "HS_PUBKEY",
     ];
     let mut random = SplitMix64::new(0x2545_F491_4F6C_DD1D);
     for _ in 0..3000 {
         let n = random.below(24);
         let body: String = (0..n).map(|_| BODY[random.below(BODY.len())]).collect();
         handle_serve::invariants::write_body(body.as_bytes());
-        let n = random.below(8);
+        let n = random.below(14);
         let header: String = (0..n).map(|_| AUTH[random.below(AUTH.len())]).collect();
         handle_serve::invariants::authorization(header.as_bytes());
     }

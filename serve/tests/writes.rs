@@ -36,6 +36,12 @@ fn records(perms: &str) -> String {
             m.join(",")
         )
     };
+    let pubkey = |index: u32, key: &[u8]| {
+        format!(
+            r#"{{"index":{index},"type":"HS_PUBKEY","data":{{"format":"base64","value":"{}"}}}}"#,
+            handle_id::record::base64(key)
+        )
+    };
     let url =
         r#"{"index":1,"type":"URL","data":{"format":"string","value":"https://example.org/t"}}"#;
     let record = |h: &str, values: &[String]| {
@@ -64,7 +70,19 @@ fn records(perms: &str) -> String {
         ),
         // Group 200 holds user 8; group2's 201 holds group 200 (user 9 through it is not
         // a member: only 8 is); group3 holds user 9 through two levels; a loop.
-        record("20.5000/group", &[vlist(200, &[("20.5000/users", 8)])]),
+        record(
+            "20.5000/group",
+            &[vlist(200, &[("20.5000/users", 8), ("20.5000/keys", 300)])],
+        ),
+        // Public keys: 300 is a member of the group above (so an admin of `20.5000/t`),
+        // 301 is in no admin value.
+        record(
+            "20.5000/keys",
+            &[
+                pubkey(300, &keys().0.public_key()),
+                pubkey(301, &keys().1.public_key()),
+            ],
+        ),
         record("20.5000/group2", &[vlist(201, &[("20.5000/group3", 202)])]),
         record(
             "20.5000/group3",
@@ -148,7 +166,10 @@ impl Drop for Server {
 #[derive(Debug)]
 struct Answer {
     status: u16,
+    /// Lowercased, to look for in any case.
     headers: String,
+    /// As sent.
+    head: String,
     body: serde_json::Value,
 }
 
@@ -195,6 +216,7 @@ fn request(addr: SocketAddr, method: &str, target: &str, headers: &str, body: &s
             .and_then(|s| s.parse().ok())
             .unwrap_or(0),
         headers: head.to_ascii_lowercase(),
+        head: head.to_owned(),
         body: serde_json::from_str(body).unwrap_or(serde_json::Value::Null),
     }
 }
@@ -935,4 +957,273 @@ fn concurrent_imports_and_writes_lose_nothing() {
     let over_protocol = records.values("20.5000/t").unwrap().unwrap();
     assert_eq!(over_protocol.len(), 4 + 40);
     assert!(records.generation() >= generation + 80);
+}
+
+/// Two RSA keys (made once: a second each).
+fn keys() -> &'static (handle_net::key::ServerKey, handle_net::key::ServerKey) {
+    static KEYS: std::sync::OnceLock<(handle_net::key::ServerKey, handle_net::key::ServerKey)> =
+        std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        (
+            handle_net::key::ServerKey::generate().unwrap(),
+            handle_net::key::ServerKey::generate().unwrap(),
+        )
+    })
+}
+
+/// `POST /api/sessions`: a new session's id and nonce.
+fn open_session(addr: SocketAddr) -> (String, Vec<u8>) {
+    let a = request(addr, "POST", "/api/sessions", "", "");
+    assert_eq!(a.status, 201, "{a:?}");
+    assert!(a.headers.contains("location: /api/sessions/this"), "{a:?}");
+    let id = a.body["sessionId"].as_str().unwrap().to_owned();
+    let nonce = handle_id::record::base64_decode(a.body["nonce"].as_str().unwrap()).unwrap();
+    assert_eq!(nonce.len(), 16);
+    (id, nonce)
+}
+
+/// The `Authorization: Handle` answer of `id` to the session's nonce, signed by `key`.
+fn signed(session: &str, nonce: &[u8], id: &str, key: &handle_net::key::ServerKey) -> String {
+    let cnonce = b"client nonce 123";
+    let signature = key.sign(&[nonce, &cnonce[..]].concat());
+    format!(
+        "authorization: Handle version=\"0\", sessionId=\"{session}\", cnonce=\"{}\", id=\"{}\", type=\"HS_PUBKEY\", alg=\"SHA256\", signature=\"{}\"\r\n",
+        handle_id::record::base64(cnonce),
+        id.replace(':', "%3A").replace('/', "%2F"),
+        handle_id::record::base64(&signature)
+    )
+}
+
+fn session_only(session: &str) -> String {
+    format!("authorization: Handle sessionId=\"{session}\"\r\n")
+}
+
+/// The `Handle` challenge of an answer: its session id and nonce.
+fn challenge_of(a: &Answer) -> Option<(String, Vec<u8>)> {
+    let line = a.head.lines().find(|l| {
+        l.to_ascii_lowercase()
+            .starts_with("www-authenticate: handle ")
+    })?;
+    let field = |name: &str| {
+        let start = line.find(&format!("{name}=\""))? + name.len() + 2;
+        let end = start + line[start..].find('"')?;
+        Some(line[start..end].to_owned())
+    };
+    let nonce = handle_id::record::base64_decode(&field("nonce")?).ok()?;
+    Some((field("sessionId")?, nonce))
+}
+
+/// The Handle scheme (SPEC W3): an answer signed by a key that is an admin's (through a
+/// group) is taken, and the session keeps the identity for the requests after it.
+#[test]
+fn the_right_key_is_taken_and_its_session_kept() {
+    let s = Server::start("111111111111");
+    let (session, nonce) = open_session(s.addr);
+    let a = request(
+        s.addr,
+        "PUT",
+        "/api/handles/20.5000/t?index=2",
+        &signed(&session, &nonce, "300:20.5000/keys", &keys().0),
+        ADD_EMAIL,
+    );
+    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
+    // The session alone now: the identity it proved.
+    let a = request(
+        s.addr,
+        "DELETE",
+        "/api/handles/20.5000/t?index=2",
+        &session_only(&session),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/sessions/this",
+        &session_only(&session),
+        "",
+    );
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(a.body["authenticated"], true, "{a:?}");
+    assert_eq!(a.body["id"], "300:20.5000/keys", "{a:?}");
+    assert_eq!(a.body["sessionId"], session.as_str());
+    // Index 0: any key of the handle; the one that verifies is the identity's index.
+    let (session, nonce) = open_session(s.addr);
+    let a = request(
+        s.addr,
+        "PUT",
+        "/api/handles/20.5000/t?index=2",
+        &signed(&session, &nonce, "20.5000/keys", &keys().0),
+        ADD_EMAIL,
+    );
+    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
+    // Ended: the session no longer authenticates, and the answer says so.
+    let a = request(
+        s.addr,
+        "DELETE",
+        "/api/sessions/this",
+        &session_only(&session),
+        "",
+    );
+    assert_eq!(a.status, 204, "{a:?}");
+    let a = request(
+        s.addr,
+        "DELETE",
+        "/api/sessions/this",
+        &session_only(&session),
+        "",
+    );
+    assert_eq!(a.status, 403, "{a:?}");
+    let a = request(
+        s.addr,
+        "DELETE",
+        "/api/handles/20.5000/t?index=2",
+        &session_only(&session),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
+    let (fresh, _) = challenge_of(&a).expect("a new challenge");
+    assert_ne!(fresh, session);
+}
+
+/// The rows the Handle scheme adds to the authorisation table: a wrong key, a key not in
+/// `HS_ADMIN`, an unknown session, an answer replayed in another session, a digest not
+/// taken; each refused and nothing changed.
+#[test]
+fn wrong_keys_sessions_and_replays_are_refused() {
+    let s = Server::start("111111111111");
+    let before = values(s.addr, "20.5000/t");
+    let put = |headers: &str| {
+        request(
+            s.addr,
+            "PUT",
+            "/api/handles/20.5000/t?index=2",
+            headers,
+            ADD_EMAIL,
+        )
+    };
+    // A key that is not the identity's: 401, and the same session challenged again, with why.
+    let (session, nonce) = open_session(s.addr);
+    let a = put(&signed(&session, &nonce, "300:20.5000/keys", &keys().1));
+    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
+    assert_eq!(
+        challenge_of(&a),
+        Some((session.clone(), nonce.clone())),
+        "{a:?}"
+    );
+    assert!(a.headers.contains("error=\"identity not verified"), "{a:?}");
+    assert!(!a.headers.contains("basic realm"), "{a:?}");
+    // The right key of an identity that is in no admin value: 403, code 400.
+    let a = put(&signed(&session, &nonce, "301:20.5000/keys", &keys().1));
+    assert_eq!((a.status, a.code()), (403, 400), "{a:?}");
+    // A session this server never opened.
+    let a = put(&signed(
+        "0123456789abcdef0123456789abcdef",
+        &nonce,
+        "300:20.5000/keys",
+        &keys().0,
+    ));
+    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
+    // An answer to the first session's nonce, sent in another session.
+    let (other, _) = open_session(s.addr);
+    let replay = signed(&session, &nonce, "300:20.5000/keys", &keys().0).replace(&session, &other);
+    let a = put(&replay);
+    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
+    // MD5, which the reference takes, is not; nor a SHA-1 name on a SHA-256 signature.
+    for alg in ["MD5", "SHA1"] {
+        let h = signed(&other, &nonce, "300:20.5000/keys", &keys().0)
+            .replace("alg=\"SHA256\"", &format!("alg=\"{alg}\""));
+        assert_eq!(put(&h).status, 401, "{alg}");
+    }
+    // An answer without a session to sign.
+    let h = signed(&session, &nonce, "300:20.5000/keys", &keys().0)
+        .replace(&format!("sessionId=\"{session}\", "), "");
+    assert_eq!(put(&h).status, 401);
+    // A session that proved nothing is no identity: authentication needed.
+    let a = put(&session_only(&other));
+    assert_eq!((a.status, a.code()), (401, 402), "{a:?}");
+    assert_eq!(values(s.addr, "20.5000/t"), before);
+}
+
+/// The flow of a client that starts without a session: the 401 of a write without
+/// credentials offers Basic and a Handle challenge, whose nonce, signed, is taken.
+#[test]
+fn the_challenge_of_a_401_is_answered() {
+    let s = Server::start("111111111111");
+    let a = request(
+        s.addr,
+        "PUT",
+        "/api/handles/20.5000/t?index=2",
+        "",
+        ADD_EMAIL,
+    );
+    assert_eq!((a.status, a.code()), (401, 402), "{a:?}");
+    assert!(
+        a.headers
+            .contains("www-authenticate: basic realm=\"handle\""),
+        "{a:?}"
+    );
+    let (session, nonce) = challenge_of(&a).expect("a Handle challenge");
+    let a = request(
+        s.addr,
+        "PUT",
+        "/api/handles/20.5000/t?index=2",
+        &signed(&session, &nonce, "300:20.5000/keys", &keys().0),
+        ADD_EMAIL,
+    );
+    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
+    // The same answer again in its session is the same identity (as the reference takes a
+    // header it has seen in the session).
+    let a = request(
+        s.addr,
+        "DELETE",
+        "/api/handles/20.5000/t?index=2",
+        &signed(&session, &nonce, "300:20.5000/keys", &keys().0),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
+    // PUT /api/sessions/this authenticates a session without a write; a wrong key is 401.
+    let (session, nonce) = open_session(s.addr);
+    let a = request(
+        s.addr,
+        "PUT",
+        "/api/sessions/this",
+        &signed(&session, &nonce, "301:20.5000/keys", &keys().0),
+        "",
+    );
+    assert_eq!(a.status, 401, "{a:?}");
+    assert!(a.body["error"].as_str().is_some(), "{a:?}");
+    let a = request(
+        s.addr,
+        "PUT",
+        "/api/sessions/this",
+        &signed(&session, &nonce, "301:20.5000/keys", &keys().1),
+        "",
+    );
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(a.body["id"], "301:20.5000/keys");
+    // No session named: {"authenticated":false}; one not known: 403; other paths 403;
+    // a new session asked with a sessionId: 400.
+    let a = request(s.addr, "GET", "/api/sessions/this", "", "");
+    assert_eq!(
+        (a.status, a.body.clone()),
+        (200, serde_json::json!({"authenticated": false}))
+    );
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/sessions/this",
+        &session_only("nope"),
+        "",
+    );
+    assert_eq!(a.status, 403);
+    assert_eq!(
+        request(s.addr, "GET", "/api/sessions/other", "", "").status,
+        403
+    );
+    assert_eq!(request(s.addr, "GET", "/api/sessions", "", "").status, 405);
+    let a = request(s.addr, "POST", "/api/sessions", &session_only(&session), "");
+    assert_eq!(a.status, 400);
+    let a = request(s.addr, "OPTIONS", "/api/sessions", "", "");
+    assert!(a.headers.contains("allow: post, trace, options"), "{a:?}");
 }

@@ -44,6 +44,11 @@ pub struct ResolveArgs {
     /// Ask for an authoritative answer: primary sites only, no cache.
     #[arg(long)]
     pub authoritative: bool,
+    /// Ask for a certified answer, and take it only when its signature verifies by the
+    /// answering server's key: the one its site publishes (from the root), or with
+    /// --server the one the server's own site info gives.
+    #[arg(long)]
+    pub cert: bool,
     /// Requests in flight at once.
     #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: u16,
@@ -55,7 +60,13 @@ pub struct ResolveArgs {
 /// Where requests go: one server (over UDP through one shared socket), or the servers
 /// the root leads to.
 enum Target {
-    Server(SocketAddr, Vec<Transport>, Option<UdpClient>),
+    /// The server, its transports, a shared UDP client, and with `--cert` its key.
+    Server(
+        SocketAddr,
+        Vec<Transport>,
+        Option<UdpClient>,
+        Option<Vec<u8>>,
+    ),
     Root(Resolver),
 }
 
@@ -108,7 +119,7 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
                 .ok()
                 .and_then(|mut a| a.next())
                 .ok_or_else(|| usage(format!("--server {server:?}: not HOST:PORT")))?;
-            Target::Server(addr, transports, None)
+            Target::Server(addr, transports, None, None)
         }
         None => Target::Root(
             root_resolver(args.root_info.as_deref(), timeouts.clone())
@@ -123,9 +134,20 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
         .enable_all()
         .build()?;
     let target = match target {
-        Target::Server(addr, transports, _) if transports.contains(&Transport::Udp) => {
-            let client = runtime.block_on(UdpClient::connect(addr))?;
-            Target::Server(addr, transports, Some(client))
+        Target::Server(addr, transports, _, _) => {
+            let key = match args.cert {
+                true => Some(
+                    runtime
+                        .block_on(handle_net::client::own_key(addr, &timeouts))
+                        .map_err(|e| io::Error::other(format!("--cert: {e}")))?,
+                ),
+                false => None,
+            };
+            let client = match transports.contains(&Transport::Udp) {
+                true => Some(runtime.block_on(UdpClient::connect(addr))?),
+                false => None,
+            };
+            Target::Server(addr, transports, client, key)
         }
         other => other,
     };
@@ -200,9 +222,13 @@ async fn resolve_one(
 ) -> Outcome {
     let types: Vec<&[u8]> = args.types.iter().map(|t| t.as_bytes()).collect();
     let mut request = Message::resolution(handle.as_bytes(), &types, &args.indexes, expiration());
-    request.header.flags = request.header.flags.with(OpFlags::AUTH, args.authoritative);
+    request.header.flags = request
+        .header
+        .flags
+        .with(OpFlags::AUTH, args.authoritative)
+        .with(OpFlags::CERT, args.cert);
     let answer = match target {
-        Target::Server(addr, transports, udp) => {
+        Target::Server(addr, transports, udp, key) => {
             let mut last = String::new();
             let mut answer = None;
             for &transport in transports {
@@ -214,7 +240,14 @@ async fn resolve_one(
                     // `RC_ERROR`, the server's failure or its UDP limits (N14): the next
                     // transport, as HDLNET's client goes on.
                     // (Kept, for when no transport answers better.)
-                    Ok((_, m)) => {
+                    Ok((envelope, m)) => {
+                        if let Some(key) = key {
+                            if let Err(e) = handle_net::key::verify_answer(&envelope, &m, key) {
+                                return Outcome::Failed(format!(
+                                    "{addr}: the certified answer does not verify: {e}"
+                                ));
+                            }
+                        }
                         let failed = m.header.response_code == ResponseCode::ERROR;
                         answer = Some(m);
                         if !failed {

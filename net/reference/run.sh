@@ -82,6 +82,15 @@ for h in "${handles[@]}"; do
   actual=$("$hdl" resolve --server "127.0.0.1:$port" --tcp --json --type URL --id "$h" 2>/dev/null | norm_ours || true)
   check "$h, type URL" "$expected" "$actual"
 done
+# Certified answers (N13): the reference's signature checked by our client, with the key
+# the reference's site info gives; over both transports, a large answer too.
+for h in TEST/1 TEST/large; do
+  for t in tcp udp; do
+    expected=$(java -cp "$CP" ServerKit json "$work/ref" "$h" "$t" 2>/dev/null | tail -1 | norm_ref || true)
+    actual=$("$hdl" resolve --server "127.0.0.1:$port" --$t --cert --json --id "$h" 2>"$work/cert.err" | norm_ours || true)
+    check "$h over $t, certified and verified" "$expected" "$actual"
+  done
+done
 
 echo "== hdl serve --upstream in front of the reference's server (SPEC P13)"
 # The REST API's answer for a path (its body whatever the status), and the status.
@@ -149,6 +158,10 @@ if javac -cp "$CP" -d "$work" "$root/net/reference/CertCheck.java" 2>"$work/java
 else
   echo "  skipped: javac failed: $(head -3 "$work/javac.log")"
 fi
+for t in tcp udp; do
+  actual=$("$hdl" resolve --server "127.0.0.1:$port" --$t --cert --json --id TEST/1 2>/dev/null | norm_ours || true)
+  check "TEST/1 over $t, certified, checked by our client" "$(from_file TEST/1 | norm_ours)" "$actual"
+done
 
 echo "== our server's UDP limits (N14), met by the reference's client"
 if javac -cp "$CP" -d "$work" "$root/net/reference/LimitCheck.java" 2>"$work/javac.log"; then

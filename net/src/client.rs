@@ -174,6 +174,40 @@ async fn ask_tcp(
         .map_err(|_| ClientError::Timeout)?
 }
 
+/// The public key (`HS_PUBKEY` data) `server` gives itself in its own site info: the
+/// server there at that address and port (or the site's one server), to check its
+/// certified answers by (N13) when it was named by address, not found through a root.
+/// What that proves is the answers' integrity, not the server's standing: its site info is
+/// its own word.
+///
+/// # Errors
+///
+/// No answer, an answer that is not a site info, or a site that names no such server or
+/// publishes no key for it.
+pub async fn own_key(server: SocketAddr, timeouts: &Timeouts) -> Result<Vec<u8>, ClientError> {
+    use handle_proto::{Body, Protocol};
+    let request = Message::site_info_request(crate::resolver::expiration());
+    let (_, answer) = ask(server, Transport::Tcp, &request, 0x5173, timeouts).await?;
+    let no = |why: &str| ClientError::Io(io::Error::other(format!("{server}: {why}")));
+    let Body::SiteInfo { site, .. } = answer.body else {
+        return Err(no("its answer to a site info request is no site info"));
+    };
+    let at = |s: &handle_proto::ServerInfo| {
+        s.ip() == server.ip()
+            && (s.port(Protocol::Tcp) == Some(server.port())
+                || s.port(Protocol::Udp) == Some(server.port()))
+    };
+    let own = match site.servers.iter().find(|s| at(s)) {
+        Some(s) => s,
+        None if site.servers.len() == 1 => &site.servers[0],
+        None => return Err(no("its site names no server at its address")),
+    };
+    if own.public_key.is_empty() {
+        return Err(no("its site publishes no key"));
+    }
+    Ok(own.public_key.clone())
+}
+
 /// A UDP client for many requests to one server at once: one socket, answers told apart
 /// by request id (a task reads them and puts fragments together), so that a request costs
 /// its datagrams and no socket of its own. At most [`UdpClient::MAX_IN_FLIGHT`] requests

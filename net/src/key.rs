@@ -129,6 +129,9 @@ pub enum VerifyError {
     Algorithm(String),
     /// The signature is not the key's signature of the data.
     Signature,
+    /// A certified answer without a signature to check: none, one that does not read, or
+    /// a session's MAC (no session is kept).
+    Unsigned(&'static str),
 }
 
 impl std::fmt::Display for VerifyError {
@@ -140,6 +143,7 @@ impl std::fmt::Display for VerifyError {
                 "the digest algorithm {name:?} is not taken (SHA1 or SHA-256)"
             ),
             Self::Signature => f.write_str("the signature does not verify"),
+            Self::Unsigned(why) => write!(f, "the answer is not signed: {why}"),
         }
     }
 }
@@ -305,6 +309,44 @@ pub fn verify(
             "a key type that does not sign (DH_PUB_KEY)",
         )),
     }
+}
+
+/// Checks a certified answer as the reference's client checks one (N13,
+/// `verifyResponseWithServerPublicKey`): its credential an `HS_SIGNED` signature, by the
+/// key of the server that answered (`public_key`, `HS_PUBKEY` data from its site), over the
+/// answer's envelope fields, the counter the credential gives, and its header and body as
+/// sent (the encoder is the decoder's exact inverse: the answer written again is the
+/// bytes that came).
+///
+/// # Errors
+///
+/// [`VerifyError`]: no signature, or one that does not verify by that key.
+pub fn verify_answer(
+    envelope: &handle_proto::Envelope,
+    answer: &handle_proto::Message,
+    public_key: &[u8],
+) -> Result<(), VerifyError> {
+    use handle_proto::credential::{signed_data, SignedCredential};
+    let handle_proto::Credential::Signed(bytes) = &answer.credential else {
+        return Err(VerifyError::Unsigned("no signature"));
+    };
+    let credential = SignedCredential::decode(bytes)
+        .map_err(|_| VerifyError::Unsigned("a credential that does not read"))?;
+    if credential.kind != b"HS_SIGNED" {
+        return Err(VerifyError::Unsigned("not an HS_SIGNED credential"));
+    }
+    if public_key.is_empty() {
+        return Err(VerifyError::Key("the server publishes none"));
+    }
+    let written = answer.to_bytes();
+    let header_and_body = &written[..written.len() - 4 - bytes.len()];
+    let data = signed_data(envelope, credential.index, header_and_body);
+    verify(
+        public_key,
+        &credential.algorithm,
+        &data,
+        &credential.signature,
+    )
 }
 
 #[cfg(test)]

@@ -42,6 +42,8 @@ pub enum ResolveError {
     Unreachable(ClientError),
     /// Referrals or service handles went deeper than the bound.
     TooManyHops,
+    /// A certified answer that does not verify by the answering server's key (N13).
+    Unverified(SocketAddr, crate::key::VerifyError),
 }
 
 impl std::fmt::Display for ResolveError {
@@ -50,6 +52,9 @@ impl std::fmt::Display for ResolveError {
             Self::NoService(why) => f.write_str(why),
             Self::Unreachable(e) => write!(f, "no server answered: {e}"),
             Self::TooManyHops => write!(f, "more than {MAX_HOPS} referrals or service handles"),
+            Self::Unverified(server, e) => {
+                write!(f, "the certified answer of {server} does not verify: {e}")
+            }
         }
     }
 }
@@ -271,7 +276,15 @@ impl Resolver {
                             let referred = self.sites_of(&answer, hops + 1).await?;
                             return self.send(&referred, request, hops + 1).await;
                         }
-                        Ok((_, answer)) => return Ok(answer),
+                        Ok((envelope, answer)) => {
+                            // A certified request's answer counts only when it verifies by
+                            // the key its site gives the server (N13).
+                            if request.header.flags.has(OpFlags::CERT) {
+                                crate::key::verify_answer(&envelope, &answer, &server.public_key)
+                                    .map_err(|e| ResolveError::Unverified(addr, e))?;
+                            }
+                            return Ok(answer);
+                        }
                         Err(e) => last = e,
                     }
                 }

@@ -203,3 +203,63 @@ async fn an_unreachable_root_is_an_error() {
     assert!(matches!(e, ResolveError::Unreachable(_)), "{e}");
     let _ = SocketAddr::from(([127, 0, 0, 1], port));
 }
+
+/// A root, and the prefix `CERT` on one server that signs with `signing` (or not at all)
+/// while its site publishes `published`: a resolver from that root.
+async fn certified_world(
+    signing: Option<Arc<handle_net::key::ServerKey>>,
+    published: Vec<u8>,
+) -> Resolver {
+    let (root_sockets, one) = (bind().await, bind().await);
+    let mut cert_site = site(&[one.2], 3);
+    cert_site.servers[0].public_key = published;
+    let root_site = site(&[root_sockets.2], 1);
+    let root_records = HashMap::from([(
+        "0.NA/CERT".to_owned(),
+        vec![WireValue::new(1, "HS_SITE", &cert_site.to_bytes())],
+    )]);
+    let records = HashMap::from([("CERT/1".to_owned(), vec![WireValue::new(1, "URL", b"u")])]);
+    let (udp, tcp, _) = one;
+    let mut service = Service::new(Arc::new(Map(records, Arc::default())), cert_site);
+    service.key = signing;
+    tokio::spawn(serve(service, udp, tcp, std::future::pending()));
+    start(root_records, root_sockets, root_site.clone());
+    Resolver::new(
+        &[WireValue::new(1, "HS_SITE", &root_site.to_bytes())],
+        Timeouts::default(),
+    )
+}
+
+fn certified_request() -> Message {
+    let mut request = Message::resolution(b"CERT/1", &[], &[], expiration());
+    request.header.flags = request.header.flags.with(handle_proto::OpFlags::CERT, true);
+    request
+}
+
+/// N13: a certified request's answer is taken only when it verifies by the key the
+/// server's site publishes; signed by another key, or not signed, it is an error that
+/// says so, and an uncertified request is answered as ever.
+#[tokio::test]
+async fn a_certified_answer_verifies_by_the_site_s_key_or_is_refused() {
+    let key = Arc::new(handle_net::key::ServerKey::generate().unwrap());
+    let other = handle_net::key::ServerKey::generate().unwrap();
+    let resolver = certified_world(Some(key.clone()), key.public_key()).await;
+    let answer = resolver.resolve(&certified_request()).await.unwrap();
+    assert_eq!(answer.header.response_code, ResponseCode::SUCCESS);
+    let resolver = certified_world(Some(key.clone()), other.public_key()).await;
+    match resolver.resolve(&certified_request()).await {
+        Err(e @ ResolveError::Unverified(..)) => {
+            assert!(e.to_string().contains("does not verify"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let plain = resolved(&resolver, "CERT/1").await;
+    assert_eq!(plain.header.response_code, ResponseCode::SUCCESS);
+    let resolver = certified_world(None, key.public_key()).await;
+    match resolver.resolve(&certified_request()).await {
+        Err(e @ ResolveError::Unverified(..)) => {
+            assert!(e.to_string().contains("not signed"), "{e}");
+        }
+        other => panic!("{other:?}"),
+    }
+}

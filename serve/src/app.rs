@@ -101,12 +101,14 @@ pub fn answer_within(
 
 /// What an answer read beyond the store: the handles the upstream cache did not hold (to
 /// fetch, and ask again), those it answered from, and whether the request asked for an
-/// authoritative answer (`auth`: fetched again whatever the cache holds, SPEC P13).
+/// authoritative or a certified answer (`auth`, `cert`: fetched again whatever the cache
+/// holds, SPEC P13).
 #[derive(Debug, Default)]
 pub struct Lookups {
     pub missed: Vec<String>,
     pub upstream: Vec<String>,
     pub auth: bool,
+    pub cert: bool,
 }
 
 /// [`answer_within`], reading what the store does not hold from what the request fetched
@@ -343,7 +345,11 @@ fn route(store: &Reads<'_>, request: &Request<'_>) -> Result<Response<Full<Bytes
         },
     };
     let handle = uri.handle();
-    store.lookups.borrow_mut().auth = query.auth;
+    {
+        let mut lookups = store.lookups.borrow_mut();
+        lookups.auth = query.auth;
+        lookups.cert = query.cert;
+    }
     match uri.form() {
         Form::Api => {
             // The REST API's path is the handle as it is: no `hdl:` or `doi:` taken off (P8).

@@ -27,7 +27,7 @@ use crate::app;
 use crate::limits;
 use crate::sessions::Sessions;
 use crate::store::Store;
-use crate::upstream::{Fetched, Upstream};
+use crate::upstream::{Ask, Fetched, Upstream};
 use crate::writes;
 
 /// How the server treats its clients.
@@ -322,7 +322,7 @@ async fn answer(
             return response;
         };
         // `auth`: what the cache answered from, asked again, once (SPEC P13).
-        let fresh = lookups.auth && !refreshed;
+        let fresh = (lookups.auth || lookups.cert) && !refreshed;
         let mut wanted = lookups.missed;
         if fresh {
             wanted.extend(lookups.upstream);
@@ -334,7 +334,12 @@ async fn answer(
             return response;
         }
         for handle in &wanted {
-            let cached = up.fetch(handle, fresh).await;
+            // (Every handle this request fetches is asked as it asks: `auth`, `cert`.)
+            let ask = Ask {
+                authoritative: lookups.auth,
+                certified: lookups.cert,
+            };
+            let cached = up.fetch(handle, ask).await;
             fetched.put(handle, cached);
         }
     }

@@ -101,6 +101,24 @@ struct Cache {
     generation: u64,
 }
 
+/// How a request asks for a handle upstream (SPEC P13): from the cache, or, for `auth` or
+/// `cert`, from the Handle System whatever the cache holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ask {
+    /// An authoritative answer: a primary site's.
+    pub authoritative: bool,
+    /// A certified answer, taken only when it verifies by the answering server's key.
+    pub certified: bool,
+}
+
+impl Ask {
+    /// Whether the cache is passed over.
+    #[must_use]
+    pub fn fresh(self) -> bool {
+        self.authoritative || self.certified
+    }
+}
+
 /// Where the handles the store does not hold are asked.
 #[derive(Clone, Debug)]
 pub enum Via {
@@ -130,6 +148,8 @@ pub struct Upstream {
     /// query.
     inflight: Mutex<HashMap<Box<str>, Arc<Notify>>>,
     queries: AtomicU64,
+    /// With [`Via::Server`], the key of its own site info, once asked (for `cert`).
+    server_key: Mutex<Option<Arc<[u8]>>>,
 }
 
 impl std::fmt::Debug for Upstream {
@@ -158,6 +178,7 @@ impl Upstream {
             cache: Mutex::new(Cache::default()),
             inflight: Mutex::new(HashMap::new()),
             queries: AtomicU64::new(0),
+            server_key: Mutex::new(None),
         }
     }
 
@@ -185,12 +206,26 @@ impl Upstream {
             .map(|e| e.cached.clone())
     }
 
-    /// The answer for `handle`: the cache's, or the server's (with `fresh`, the server's,
-    /// asked authoritatively, whatever the cache holds), then kept in the cache as its TTLs
-    /// say. Requests for a handle being asked for wait for that one query. The query runs
-    /// on its own task: a request that goes away does not leave the others waiting.
-    pub async fn fetch(self: &Arc<Self>, handle: &str, fresh: bool) -> Cached {
+    /// The answer for `handle`: the cache's, or the server's (with `ask` fresh, the
+    /// server's, asked so, whatever the cache holds), then kept in the cache as its TTLs
+    /// say (a certified query that fails is not kept: the cache's answer stands for
+    /// others). Requests for a handle being asked for the same way wait for that one query.
+    /// The query runs on its own task: a request that goes away does not leave the others
+    /// waiting.
+    pub async fn fetch(self: &Arc<Self>, handle: &str, ask: Ask) -> Cached {
+        let fresh = ask.fresh();
         let k = key(handle);
+        // Queries asked otherwise are not shared: a certified request never takes an
+        // answer that was not certified.
+        let flight: Box<str> = match fresh {
+            false => k.clone(),
+            true => format!(
+                "{k}\0{}{}",
+                u8::from(ask.authoritative),
+                u8::from(ask.certified)
+            )
+            .into(),
+        };
         loop {
             if !fresh {
                 if let Some(cached) = self.cached(handle) {
@@ -199,11 +234,11 @@ impl Upstream {
             }
             let (wait, lead) = {
                 let mut inflight = self.inflight.lock().unwrap_or_else(PoisonError::into_inner);
-                match inflight.get(&k) {
+                match inflight.get(&flight) {
                     Some(n) => (n.clone(), false),
                     None => {
                         let n = Arc::new(Notify::new());
-                        inflight.insert(k.clone(), n.clone());
+                        inflight.insert(flight.clone(), n.clone());
                         (n, true)
                     }
                 }
@@ -211,15 +246,17 @@ impl Upstream {
             if lead {
                 let (tx, rx) = tokio::sync::oneshot::channel();
                 let this = self.clone();
-                let (handle, k) = (handle.to_owned(), k.clone());
+                let (handle, k, flight) = (handle.to_owned(), k.clone(), flight.clone());
                 tokio::spawn(async move {
-                    let (cached, ttl) = this.query(&handle, fresh).await;
-                    this.put(k.clone(), cached.clone(), ttl);
+                    let (cached, ttl) = this.query(&handle, ask).await;
+                    if !(ask.certified && matches!(cached, Cached::Failed(_))) {
+                        this.put(k, cached.clone(), ttl);
+                    }
                     let n = this
                         .inflight
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
-                        .remove(&k);
+                        .remove(&flight);
                     if let Some(n) = n {
                         n.notify_waiters();
                     }
@@ -237,7 +274,7 @@ impl Upstream {
                 .inflight
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .get(&k)
+                .get(&flight)
                 .is_some_and(|n| Arc::ptr_eq(n, &wait));
             if !ended {
                 woken.await;
@@ -250,7 +287,7 @@ impl Upstream {
     }
 
     /// One query for `handle`, and how long its answer is kept.
-    async fn query(&self, handle: &str, authoritative: bool) -> (Cached, Duration) {
+    async fn query(&self, handle: &str, how: Ask) -> (Cached, Duration) {
         self.queries.fetch_add(1, Ordering::Relaxed);
         let mut request = Message::resolution(
             handle.as_bytes(),
@@ -258,14 +295,32 @@ impl Upstream {
             &[],
             handle_net::resolver::expiration(),
         );
-        request.header.flags = request.header.flags.with(OpFlags::AUTH, authoritative);
+        request.header.flags = request
+            .header
+            .flags
+            .with(OpFlags::AUTH, how.authoritative)
+            .with(OpFlags::CERT, how.certified);
         let id = (self.queries() as u32).wrapping_mul(0x9E37_79B9) & 0x7FFF_FFFF;
         let failed = |message: String| (Cached::Failed(message.into()), self.limits.failure_ttl);
         let answer = match &self.via {
-            Via::Server(server) => ask(*server, Transport::Tcp, &request, id, &self.timeouts)
-                .await
-                .map(|(_, answer)| answer)
-                .map_err(|e| e.to_string()),
+            Via::Server(server) => {
+                let key = match how.certified {
+                    true => match self.server_key(*server).await {
+                        Ok(key) => Some(key),
+                        Err(e) => return failed(format!("{}: {e}", self.via)),
+                    },
+                    false => None,
+                };
+                match ask(*server, Transport::Tcp, &request, id, &self.timeouts).await {
+                    Ok((envelope, answer)) => match key {
+                        Some(key) => handle_net::key::verify_answer(&envelope, &answer, &key)
+                            .map(|()| answer)
+                            .map_err(|e| format!("the certified answer does not verify: {e}")),
+                        None => Ok(answer),
+                    },
+                    Err(e) => Err(e.to_string()),
+                }
+            }
             // A prefix with no site is a handle not found, as the reference's resolver
             // says it (its SERVICE_NOT_FOUND answered as RC_HANDLE_NOT_FOUND).
             Via::Root(resolver) => match resolver.resolve(&request).await {
@@ -298,6 +353,27 @@ impl Upstream {
             }
             Err(e) => failed(format!("{}: {e}", self.via)),
         }
+    }
+
+    /// The key `server` gives itself in its site info, asked once.
+    async fn server_key(&self, server: SocketAddr) -> Result<Arc<[u8]>, String> {
+        if let Some(key) = self
+            .server_key
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+        {
+            return Ok(key);
+        }
+        let key: Arc<[u8]> = handle_net::client::own_key(server, &self.timeouts)
+            .await
+            .map_err(|e| e.to_string())?
+            .into();
+        *self
+            .server_key
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(key.clone());
+        Ok(key)
     }
 
     fn put(&self, k: Box<str>, cached: Cached, ttl: Duration) {

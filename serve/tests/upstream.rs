@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use handle_id::record::Response;
 use handle_net::client::Timeouts;
+use handle_net::key::ServerKey;
 use handle_net::resolver::Resolver;
 use handle_net::server::{Limits as ServerLimits, Service};
 use handle_net::Records;
@@ -86,6 +87,18 @@ fn setup(limits: Limits, delay: Duration) -> Setup {
 /// [`setup`], with the handle server found from a root (`root`): its site is the root's,
 /// and it holds the prefix handle `0.NA/4263537`, whose site is its own.
 fn setup_via(limits: Limits, delay: Duration, root: bool) -> Setup {
+    setup_signed(limits, delay, root, None, Vec::new())
+}
+
+/// [`setup_via`], with the handle server signing certified answers with `key` while its
+/// site publishes `published`.
+fn setup_signed(
+    limits: Limits,
+    delay: Duration,
+    root: bool,
+    key: Option<Arc<ServerKey>>,
+    published: Vec<u8>,
+) -> Setup {
     let held = Arc::new(Held {
         delay,
         ..Held::default()
@@ -109,7 +122,7 @@ fn setup_via(limits: Limits, delay: Duration, root: bool) -> Setup {
                 .await
                 .unwrap();
             let address = tcp.local_addr().unwrap();
-            let site = handle_serve::native::site(address, Vec::new());
+            let site = handle_serve::native::site(address, published);
             let site_value = WireValue::new(1, "HS_SITE", &site.to_bytes());
             if root {
                 prefixes
@@ -121,7 +134,7 @@ fn setup_via(limits: Limits, delay: Duration, root: bool) -> Setup {
             let service = Service {
                 records,
                 site,
-                key: None,
+                key,
                 limits: ServerLimits::default(),
                 counters: Arc::default(),
             };
@@ -286,6 +299,48 @@ fn included_and_namespace_handles_are_resolved_upstream() {
     );
     // Four handles, each asked once: the second request is answered from the cache.
     assert_eq!(s.upstream.queries(), 4);
+}
+
+/// `cert` (SPEC P13, N13): a certified answer is asked for whatever the cache holds, and
+/// served only when it verifies by the server's key; one that does not is a clear error,
+/// and what the cache holds still answers the requests without `cert`.
+#[test]
+fn cert_asks_for_a_certified_answer_and_checks_it() {
+    let key = Arc::new(ServerKey::generate().unwrap());
+    for (published, verifies) in [
+        (key.public_key(), true),
+        (ServerKey::generate().unwrap().public_key(), false),
+    ] {
+        for root in [false, true] {
+            let s = setup_signed(
+                Limits::default(),
+                Duration::ZERO,
+                root,
+                Some(key.clone()),
+                published.clone(),
+            );
+            s.held
+                .set("4263537/CERT", "https://example.org/cert", 86_400);
+            let (status, _, _) = get(s.http, "/4263537/CERT");
+            assert_eq!(status, 302);
+            let before = s.upstream.queries();
+            let (status, location, body) = get(s.http, "/4263537/CERT?cert");
+            assert_eq!(s.upstream.queries(), before + 1, "asked again");
+            if verifies {
+                assert_eq!(
+                    (status, location.as_deref()),
+                    (302, Some("https://example.org/cert")),
+                    "{body}"
+                );
+            } else {
+                assert_eq!(status, 500, "{body}");
+                assert!(body.contains("does not verify"), "{body}");
+            }
+            // The cache's answer stands for the others.
+            let (status, _, _) = get(s.http, "/4263537/CERT");
+            assert_eq!((status, s.upstream.queries()), (302, before + 1));
+        }
+    }
 }
 
 #[test]

@@ -274,8 +274,14 @@ def links_case(rng, n):
         values.append({"index": index, "type": rng.choice(URL_TYPES), "data": f"http://legacy{index}.example/", "ttl": 86400})
         index += 1
     rng.shuffle(values)
+    return plain_request(rng, n, rng.choice(HANDLES), values)
+
+
+def plain_request(rng, n, handle, values):
+    """A GET of `handle` with `values`, no query and no headers, from a random address; the
+    reference's redirect headers recorded ("links")."""
     return {
-        "handle": rng.choice(HANDLES),
+        "handle": handle,
         "values": values,
         "query": "",
         "ip": rng.choice(IPS),
@@ -360,18 +366,8 @@ def linked_spec(rng, n):
     for i in range(rng.choice([0, 1, 2])):
         values.append({"index": 3 + i, "type": rng.choice(["URL", "URL", "URL.alt"]), "data": f"http://legacy{i}.example/",
                        "ttl": 86400})
-    spec = {
-        "handle": rng.choice(["10.1000/1", "10.5555/linked", "TEST/x"]),
-        "values": values,
-        "query": "",
-        "ip": rng.choice(IPS),
-        "headers": {},
-        "protocol": "HTTP/1.1",
-        "seed": n + 1,
-        "redirect_trials": 2000,
-        "links": True,
-        "other_handles": others,
-    }
+    spec = plain_request(rng, n, rng.choice(["10.1000/1", "10.5555/linked", "TEST/x"]), values)
+    spec["other_handles"] = others
     ns = rng.choice([None, None, "<namespace><locs>10.9/nsloc</locs></namespace>",
                      "<namespace><locs>10.9/nsloc</locs><locs>10.9/nsloc2</locs></namespace>",
                      "<namespace><status>active</status></namespace>"])

@@ -46,6 +46,18 @@ impl Linked {
         self.handles.insert(handle.to_string(), values);
     }
 
+    /// `handle`'s values, if it was looked up and resolves.
+    #[must_use]
+    pub fn values(&self, handle: &str) -> Option<&[HandleValue]> {
+        self.handles.get(handle)?.as_deref()
+    }
+
+    /// Whether `handle` was looked up.
+    #[must_use]
+    pub fn holds(&self, handle: &str) -> bool {
+        self.handles.contains_key(handle)
+    }
+
     /// How many handles were looked up.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -417,6 +429,36 @@ mod tests {
             (0..MAX_LINKED).all(|i| linked.handles.contains_key(&alloc::format!("20.1000/{i}")))
         );
         assert!(!linked.handles.contains_key("0.NA/20.1000"));
+    }
+
+    /// The short cut for a record that names no handle wants what the walk wants.
+    #[test]
+    fn a_record_that_names_no_handle_wants_its_namespace_only() {
+        let r = record(
+            "20.1000/x",
+            r#"<locations><location href="http://x.example/"/></locations>"#,
+        );
+        let mut linked = Linked::new();
+        assert_eq!(r.linked_wanted(&linked), ["0.NA/20.1000"]);
+        linked.insert("0.NA/20.1000", None);
+        assert!(r.linked_wanted(&linked).is_empty());
+        let ns = record(
+            "0.NA/20.1000",
+            r#"<locations><location href="http://ns.example/"/></locations>"#,
+        );
+        linked.insert("0.NA/20.1000", Some(ns.values().to_vec()));
+        assert!(r.linked_wanted(&linked).is_empty(), "no HS_NAMESPACE");
+        let json = serde_json::json!({"responseCode": 1, "handle": "0.NA/20.1000", "values": [
+            {"index": 1, "type": "HS_NAMESPACE", "data": {"format": "string",
+             "value": "<namespace><locs>20.1000/locs</locs></namespace>"}}]});
+        let ns = Response::parse(&json.to_string()).unwrap();
+        linked.insert("0.NA/20.1000", Some(ns.values().to_vec()));
+        assert_eq!(r.linked_wanted(&linked), ["20.1000/locs"]);
+        // A record without location values wants nothing.
+        let plain = serde_json::json!({"responseCode": 1, "handle": "20.1000/x", "values": [
+            {"index": 1, "type": "URL", "data": {"format": "string", "value": "http://x/"}}]});
+        let plain = Response::parse(&plain.to_string()).unwrap();
+        assert!(plain.linked_wanted(&Linked::new()).is_empty());
     }
 
     #[test]

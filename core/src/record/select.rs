@@ -5,7 +5,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::error::RecordError;
-use super::linked::{found_in, prefix_handle, suppress_ns_headers, Found, Linked, Settings, Walk};
+use super::linked::{
+    found_in, prefix_handle, suppress_ns_headers, Found, Linked, Settings, Walk, NAMESPACE_TYPE,
+};
 use super::links::{header_lines, link_headers, HEADERS_TYPE, LINKS_TYPE};
 use super::loc::{ClientContext, Location, Locations, LOC_TYPE};
 use super::random::RandomSource;
@@ -340,6 +342,37 @@ impl Response {
     /// all. Look them up, add them to `linked`, and ask again until none is left.
     #[must_use]
     pub fn linked_wanted(&self, linked: &Linked) -> Vec<String> {
+        let typed = |v: &&HandleValue| {
+            [LOC_TYPE, LINKS_TYPE, HEADERS_TYPE]
+                .iter()
+                .any(|t| is_type_or_subtype(&v.value_type, t))
+        };
+        let mut texts = self.values().iter().filter(typed).peekable();
+        if texts.peek().is_none() {
+            return Vec::new();
+        }
+        // Most records name no other handle: then only the namespace is wanted, known
+        // without reading their XML (the walk reads it, and the choice once more). (A
+        // location value that does not read may have its prefix's handle asked for where
+        // the walk would not: one look-up more, no other difference.)
+        let names_none = !texts.any(|v| {
+            v.as_text().is_some_and(|t| {
+                ["include", "nshdl", "overridePrefix", "no_nslocs"]
+                    .iter()
+                    .any(|w| t.contains(w))
+            })
+        });
+        let prefix = self.handle.as_ref().and_then(|h| prefix_handle(h.as_str()));
+        if let (true, Some(prefix)) = (names_none, prefix) {
+            match linked.values(&prefix) {
+                None if !linked.holds(&prefix) => return alloc::vec![prefix],
+                Some(values)
+                    if values
+                        .iter()
+                        .any(|v| v.value_type.eq_ignore_ascii_case(NAMESPACE_TYPE)) => {}
+                _ => return Vec::new(),
+            }
+        }
         let mut walk = Walk::new(linked);
         let _ = self.expand(&mut walk);
         walk.wanted

@@ -117,10 +117,13 @@ fn setup_signed(
             .build()
             .unwrap();
         runtime.block_on(async move {
-            let udp = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
-            let tcp = tokio::net::TcpListener::bind(udp.local_addr().unwrap())
-                .await
-                .unwrap();
+            // One port for both (the site names one): another one when its TCP side is taken.
+            let (udp, tcp) = loop {
+                let udp = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
+                if let Ok(tcp) = tokio::net::TcpListener::bind(udp.local_addr().unwrap()).await {
+                    break (udp, tcp);
+                }
+            };
             let address = tcp.local_addr().unwrap();
             let site = handle_serve::native::site(address, published);
             let site_value = WireValue::new(1, "HS_SITE", &site.to_bytes());

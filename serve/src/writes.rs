@@ -200,38 +200,13 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
             )
         }
         Err(refused) => {
-            let status = refused.status.unwrap_or_else(|| status_of(refused.code));
-            let mut body = format!("{{\"responseCode\":{}", refused.code);
-            if let Some(m) = &refused.message {
-                body.push_str(&format!(",\"message\":{}", json_string(m)));
-            }
-            if refused.echo && !handle_shown.is_empty() {
-                body.push_str(&format!(",\"handle\":{}", json_string(&handle_shown)));
-            }
-            body.push('}');
-            let mut r = json(status, &body);
-            if status == StatusCode::UNAUTHORIZED {
-                let handle_scheme = request.authorization.is_some_and(|a| {
-                    matches!(auth::parse_authorization(a), Ok(Credentials::Handle(_)))
-                });
-                // Basic is offered unless the client chose the Handle scheme, as the
-                // reference offers it; the Handle challenge only where credentials may
-                // travel (W4): a session is made for it.
-                if !handle_scheme {
-                    r.headers_mut().append(
-                        WWW_AUTHENTICATE,
-                        HeaderValue::from_static("Basic realm=\"handle\""),
-                    );
-                }
-                if request.secure {
-                    let s = session
-                        .take()
-                        .unwrap_or_else(|| request.sessions.open(std::time::Instant::now()));
-                    if let Ok(v) = HeaderValue::from_str(&challenge(&s, handle_error.as_deref())) {
-                        r.headers_mut().append(WWW_AUTHENTICATE, v);
-                    }
-                }
-            }
+            let r = refusal(
+                request,
+                &refused,
+                &handle_shown,
+                session,
+                handle_error.as_deref(),
+            );
             (r, refused.code)
         }
     };
@@ -241,6 +216,155 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
         json_string(&who),
         json_string(&handle_shown.chars().take(512).collect::<String>()),
         serde_json::Value::from(indices),
+        response.status().as_u16()
+    );
+    Written { response, log }
+}
+
+/// The answer of a refusal: its code, message and (unless `echo` is off) the handle, with
+/// the reference's status; a 401 with the challenges of W3/W4: Basic unless the client
+/// chose the Handle scheme, and the Handle scheme's where credentials may travel (the
+/// request's session if it named one alive, else a new one).
+fn refusal(
+    request: &WriteRequest<'_>,
+    refused: &Refused,
+    handle_shown: &str,
+    session: Option<SessionState>,
+    handle_error: Option<&str>,
+) -> Response<Full<Bytes>> {
+    let status = refused.status.unwrap_or_else(|| status_of(refused.code));
+    let mut body = format!("{{\"responseCode\":{}", refused.code);
+    if let Some(m) = &refused.message {
+        body.push_str(&format!(",\"message\":{}", json_string(m)));
+    }
+    if refused.echo && !handle_shown.is_empty() {
+        body.push_str(&format!(",\"handle\":{}", json_string(handle_shown)));
+    }
+    body.push('}');
+    let mut r = json(status, &body);
+    if status == StatusCode::UNAUTHORIZED {
+        let handle_scheme = request
+            .authorization
+            .is_some_and(|a| matches!(auth::parse_authorization(a), Ok(Credentials::Handle(_))));
+        // Basic is offered unless the client chose the Handle scheme, as the
+        // reference offers it; the Handle challenge only where credentials may
+        // travel (W4): a session is made for it.
+        if !handle_scheme {
+            r.headers_mut().append(
+                WWW_AUTHENTICATE,
+                HeaderValue::from_static("Basic realm=\"handle\""),
+            );
+        }
+        if request.secure {
+            let s = session.unwrap_or_else(|| request.sessions.open(std::time::Instant::now()));
+            if let Ok(v) = HeaderValue::from_str(&challenge(&s, handle_error)) {
+                r.headers_mut().append(WWW_AUTHENTICATE, v);
+            }
+        }
+    }
+    r
+}
+
+/// The most handles one listing answers without `page` and `pageSize` (or in one page):
+/// the answer is built whole, so that it is bounded (about 5 MB); `totalCount` says how
+/// many there are.
+pub const MAX_LISTED: usize = 100_000;
+
+/// `GET /api/handles?prefix=…` (SPEC W9): the handles under a prefix, to an identity
+/// its prefix handle's admins give list-handles, as the reference's `ListCallback` and
+/// server answer it: `prefix` a prefix (`20.5000`) or its handle (`0.NA/20.5000`);
+/// `page` and `pageSize` (both, each from 0) for one page; the checks in the reference's
+/// order: credentials, the prefix's handle held (else 301), authentication (402),
+/// permission (400).
+#[must_use]
+pub fn list_handles(store: &Store, request: &WriteRequest<'_>) -> Written {
+    let query = request.target.split_once('?').map_or("", |(_, q)| q);
+    let params = parameters(query);
+    let get = |name: &str| {
+        params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let prefix = get("prefix").unwrap_or("").to_owned();
+    let number = |name: &str| {
+        get(name)
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .unwrap_or(-1)
+    };
+    let (page, page_size) = (number("page"), number("pageSize"));
+    let paged = page >= 0 && page_size >= 0;
+    let mut who = String::from("-");
+    let mut session = None;
+    let mut handle_error = None;
+    let result = (|| {
+        let creds = credentials(store, request, &mut session, &mut handle_error)?;
+        match &creds {
+            Some(Creds::Basic(b)) => who = b.identity.to_string(),
+            Some(Creds::Proven(id)) => who = id.to_string(),
+            None => {}
+        }
+        let na = if prefix.contains('/') {
+            prefix.clone()
+        } else {
+            format!("0.NA/{prefix}")
+        };
+        let not_here = || {
+            Refused::new(
+                RC::SERVER_NOT_RESP.0,
+                format!("this server does not hold the prefix handle {na} (SPEC W9)"),
+            )
+        };
+        let na = Handle::parse(&na).map_err(|_| not_here())?;
+        let local = match na.as_str().split_once('/') {
+            Some((zero, local)) if zero.eq_ignore_ascii_case("0.NA") => local.to_owned(),
+            _ => return Err(not_here()),
+        };
+        let Some(admins) = store.get_whole(na.as_handle_ref())? else {
+            return Err(not_here());
+        };
+        let lookup = |h: HandleRef<'_>| store.get_whole(h);
+        let identity = authenticated(&lookup, creds.as_ref())?;
+        if !auth::permitted(&lookup, &identity, P::LIST_HANDLES, admins.values())? {
+            return Err(not_admin());
+        }
+        let (skip, take) = if paged {
+            (
+                u64::try_from(page.saturating_mul(page_size)).unwrap_or(u64::MAX),
+                usize::try_from(page_size)
+                    .unwrap_or(usize::MAX)
+                    .min(MAX_LISTED),
+            )
+        } else {
+            (0, MAX_LISTED)
+        };
+        Ok(store.list_prefix(&local, skip, take)?)
+    })();
+    let (response, code) = match result {
+        Ok((total, handles)) => {
+            let mut body = format!(
+                "{{\"responseCode\":1,\"prefix\":{},\"totalCount\":\"{total}\"",
+                json_string(&prefix)
+            );
+            if paged {
+                body.push_str(&format!(",\"page\":{page},\"pageSize\":{page_size}"));
+            }
+            body.push_str(&format!(
+                ",\"handles\":{}}}",
+                serde_json::Value::from(handles)
+            ));
+            (json(StatusCode::OK, &body), RC::SUCCESS.0)
+        }
+        Err(refused) => (
+            refusal(request, &refused, "", session, handle_error.as_deref()),
+            refused.code,
+        ),
+    };
+    let log = format!(
+        "{{\"event\":\"list\",\"ts\":{},\"who\":{},\"op\":\"list-handles\",\"prefix\":{},\"responseCode\":{code},\"status\":{}}}",
+        request.now,
+        json_string(&who),
+        json_string(&prefix.chars().take(512).collect::<String>()),
         response.status().as_u16()
     );
     Written { response, log }
@@ -360,7 +484,7 @@ fn credentials(
         *handle_error = Some(why.clone());
         return Err(failed(why));
     };
-    let lookup = |h: HandleRef<'_>| store.get(h);
+    let lookup = |h: HandleRef<'_>| store.get_whole(h);
     match auth::verify_handle(&lookup, &handle, &alive.nonce)? {
         Ok(who) => {
             request.sessions.authenticate(&alive.id, who.clone(), now);
@@ -1020,7 +1144,7 @@ pub fn session_request(
         body.insert("sessionId".into(), s.id.clone().into());
         body.insert("nonce".into(), handle_id::record::base64(&s.nonce).into());
         if let Some(h) = header.as_ref().filter(|h| h.is_authenticating()) {
-            let lookup = |h: HandleRef<'_>| store.get(h);
+            let lookup = |h: HandleRef<'_>| store.get_whole(h);
             match auth::verify_handle(&lookup, h, &s.nonce) {
                 Ok(Ok(who)) => {
                     sessions.authenticate(&s.id, who.clone(), now);

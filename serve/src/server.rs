@@ -187,6 +187,43 @@ struct Sources {
     upstream: Option<Arc<Upstream>>,
 }
 
+/// A read with credentials (SPEC W10): the values that deny public read too, to an
+/// identity with read-value, on the blocking threads (a signature, the store); `None` when
+/// it is answered as any read.
+async fn restricted_read(
+    sources: &Sources,
+    request: &Request<()>,
+    target: &str,
+    secure: bool,
+) -> Option<Response<Full<Bytes>>> {
+    let authorization = request
+        .headers()
+        .get(hyper::header::AUTHORIZATION)
+        .map(|v| v.as_bytes().to_vec());
+    let (store, sessions) = (sources.store.clone(), sources.sessions.clone());
+    let (t, m) = (target.to_owned(), request.method().clone());
+    let now = unix_now();
+    let read = tokio::task::spawn_blocking(move || {
+        writes::restricted_read(
+            &store,
+            &writes::WriteRequest {
+                method: &m,
+                target: &t,
+                content_type: None,
+                authorization: authorization.as_deref(),
+                secure,
+                sessions: &sessions,
+                body: b"",
+                now,
+            },
+        )
+    })
+    .await
+    .ok()??;
+    log_line(&read.log);
+    Some(read.response)
+}
+
 /// Whether the request lists a prefix's handles (`/api/handles?prefix=…`, SPEC W9).
 fn is_listing(target: &str) -> bool {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
@@ -278,6 +315,15 @@ async fn respond(
                 Err(_) => {
                     writes::body_refused(StatusCode::INTERNAL_SERVER_ERROR, "the listing failed")
                 }
+            }
+        }
+        None if matches!(method, Method::GET | Method::HEAD)
+            && target.starts_with("/api/handles/")
+            && request.headers().contains_key(hyper::header::AUTHORIZATION) =>
+        {
+            match restricted_read(&sources, &request, &target, secure).await {
+                Some(response) => response,
+                None => answer(sources, &request, peer, seed).await,
             }
         }
         None if api && (method == Method::PUT || method == Method::DELETE) => {

@@ -1027,6 +1027,95 @@ pub fn other_method(method: &Method, target: &str) -> Response<Full<Bytes>> {
     r
 }
 
+/// `GET /api/handles/<handle>` with credentials (SPEC W10), as the reference's REST API
+/// reads for an authenticated request: the values selected (`type`, `index`) with those
+/// that deny public read, to an identity the handle's `HS_ADMIN` values give read-value;
+/// 403, code 401, when one of them denies admin read too; the credentials refused as a
+/// write refuses them. `None`: answered as any read is (a connection credentials may not
+/// travel on, credentials that prove no one, `publicOnly=true`, a handle not held or not
+/// read, every value selected public).
+#[must_use]
+pub fn restricted_read(store: &Store, request: &WriteRequest<'_>) -> Option<Written> {
+    // On a plain connection from afar the reference reads for no one: a public read.
+    if !request.secure {
+        return None;
+    }
+    let (path, raw_query) = request
+        .target
+        .split_once('?')
+        .unwrap_or((request.target, ""));
+    if parameters(raw_query)
+        .iter()
+        .any(|(n, v)| n == "publicOnly" && java_bool(v))
+    {
+        return None;
+    }
+    let asked = decode(path.get(1..)?.strip_prefix(API_PATH)?).ok()?;
+    let handle = Handle::parse(&asked).ok()?;
+    let query = crate::app::lenient_query(raw_query).ok()?;
+    let mut session = None;
+    let mut handle_error = None;
+    let mut who = String::from("-");
+    let result = (|| {
+        let creds = credentials(store, request, &mut session, &mut handle_error)?;
+        let Some(creds) = creds else {
+            return Ok(None);
+        };
+        let Some(record) = store.get_whole(handle.as_handle_ref())? else {
+            return Ok(None);
+        };
+        let selected = record
+            .filtered(&crate::app::filter(&query))
+            .with_handle(handle.clone());
+        let restricted: Vec<&HandleValue> = selected
+            .values()
+            .iter()
+            .filter(|v| !crate::store::public_read(v))
+            .collect();
+        if restricted.is_empty() {
+            return Ok(None);
+        }
+        // The permissions read from the right: admin read is the fourth.
+        let admin_read = |v: &HandleValue| {
+            v.permissions()
+                .and_then(|p| p.as_bytes().iter().rev().nth(3))
+                .is_none_or(|&b| b == b'1')
+        };
+        if !restricted.iter().all(|v| admin_read(v)) {
+            return Err(Refused::new(RC::INSUFFICIENT_PERMISSIONS.0, None));
+        }
+        let lookup = |h: HandleRef<'_>| store.get_whole(h);
+        let identity = authenticated(&lookup, Some(&creds))?;
+        who = identity.to_string();
+        if !auth::permitted(&lookup, &identity, P::READ_VALUE, record.values())? {
+            return Err(not_admin());
+        }
+        Ok(Some(selected))
+    })();
+    let (response, code) = match result {
+        Ok(None) => return None,
+        Ok(Some(selected)) => (crate::app::json_response(&selected, &query), RC::SUCCESS.0),
+        Err(refused) => (
+            refusal(
+                request,
+                &refused,
+                handle.as_str(),
+                session,
+                handle_error.as_deref(),
+            ),
+            refused.code,
+        ),
+    };
+    let log = format!(
+        "{{\"event\":\"read\",\"ts\":{},\"who\":{},\"op\":\"read-restricted\",\"handle\":{},\"responseCode\":{code},\"status\":{}}}",
+        request.now,
+        json_string(&who),
+        json_string(&handle.as_str().chars().take(512).collect::<String>()),
+        response.status().as_u16()
+    );
+    Some(Written { response, log })
+}
+
 /// The answer to a request under `/api/sessions` (SPEC W3), as the reference's
 /// `SessionsServlet` gives it: `POST /api/sessions` opens a session (201, `Location:
 /// /api/sessions/this`, its `sessionId` and `nonce`); on `/api/sessions/this` the session

@@ -1302,3 +1302,78 @@ fn a_prefix_admin_lists_its_handles() {
     );
     assert_eq!((a.status, a.code()), (400, 301), "{a:?}");
 }
+
+/// A read with credentials (SPEC W10): the values that deny public read too, to an
+/// identity with read-value on the handle; else as any read, or refused.
+#[test]
+fn an_admin_reads_the_values_that_are_not_public() {
+    let s = Server::start("111111111111");
+    let types = |a: &Answer| -> Vec<String> {
+        a.body["values"]
+            .as_array()
+            .map(|vs| {
+                vs.iter()
+                    .map(|v| v["type"].as_str().unwrap().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/users",
+        &prefix_admin(),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
+    assert_eq!(
+        types(&a),
+        [
+            "HS_ADMIN",
+            "HS_SECKEY",
+            "HS_SECKEY",
+            "HS_SECKEY",
+            "HS_SECKEY"
+        ]
+    );
+    assert_eq!(a.body["values"][1]["data"]["value"], "pw7");
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/users?index=8",
+        &prefix_admin(),
+        "",
+    );
+    assert_eq!(types(&a), ["HS_SECKEY"]);
+    // Without credentials, or asking for public values only: the public ones.
+    let a = request(s.addr, "GET", "/api/handles/20.5000/users", "", "");
+    assert_eq!(types(&a), ["HS_ADMIN"]);
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/users?publicOnly=true",
+        &prefix_admin(),
+        "",
+    );
+    assert_eq!(types(&a), ["HS_ADMIN"]);
+    // An identity without read-value on the handle; a wrong password.
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/users",
+        &as_user(USER7),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (403, 400), "{a:?}");
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/users",
+        &basic(300, "0.NA/20.5000", "wrong"),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
+    // A record of public values only reads as it does for anyone.
+    let a = request(s.addr, "GET", "/api/handles/20.5000/t", &as_user(USER7), "");
+    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
+}

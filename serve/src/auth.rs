@@ -439,12 +439,12 @@ pub fn verify_handle(
         .collect();
     keys.sort_by_key(|v| v.index());
     for v in keys {
-        let key: &[u8] = match v.data() {
-            Data::Base64 { bytes, .. } | Data::Hex { bytes, .. } => bytes,
-            Data::String(s) => s.as_bytes(),
-            _ => continue,
+        // The key's bytes as the protocol holds them, whatever format the record writes
+        // them in (`base64`, `hex`, or the reference's `key`, a JWK).
+        let Ok(wire) = handle_proto::rest::from_rest(v) else {
+            continue;
         };
-        if handle_net::key::verify(key, alg, &signed, &signature).is_ok() {
+        if handle_net::key::verify(&wire.data, alg, &signed, &signature).is_ok() {
             return Ok(Ok(Identity {
                 handle: who.handle,
                 index: v.index(),
@@ -687,6 +687,86 @@ mod tests {
             parse_authorization(b"Handles a=b"),
             Err(HeaderError::Scheme("Handles".into()))
         );
+    }
+
+    /// The answer to a nonce proves the identity by a key of its `HS_PUBKEY` values in any
+    /// format the record writes (`base64`, or the reference's `key`, a JWK); index 0 takes
+    /// the first key that verifies, in index order; anything else says why not.
+    #[test]
+    fn an_answer_proves_its_identity_by_any_of_its_keys() {
+        use handle_id::record::{base64, Response};
+        let key = handle_net::key::ServerKey::generate().unwrap();
+        let public = handle_proto::PublicKey::decode(&key.public_key()).unwrap();
+        let b64url = |b: &[u8]| {
+            let start = b.iter().position(|&x| x != 0).unwrap_or(b.len());
+            base64(&b[start..])
+                .replace('+', "-")
+                .replace('/', "_")
+                .trim_end_matches('=')
+                .to_owned()
+        };
+        let jwk = format!(
+            r#"{{"kty":"RSA","n":"{}","e":"{}"}}"#,
+            b64url(&public.numbers[1]),
+            b64url(&public.numbers[0])
+        );
+        let record = Response::parse(&format!(
+            r#"{{"responseCode":1,"handle":"20.1000/k","values":[{{"index":300,"type":"HS_PUBKEY","data":{{"format":"key","value":{jwk}}}}},{{"index":301,"type":"HS_PUBKEY","data":{{"format":"base64","value":"{}"}}}}]}}"#,
+            base64(&key.public_key())
+        ))
+        .unwrap();
+        let lookup = move |_: HandleRef<'_>| Ok(Some(record.clone()));
+        let nonce = [9_u8; 16];
+        let signature = key.sign(&[&nonce[..], b"cn"].concat());
+        let header = |id: &str| HandleHeader {
+            version: Some("0".into()),
+            session_id: Some("s".into()),
+            id: Some(id.into()),
+            cnonce: Some(base64(b"cn")),
+            kind: Some("HS_PUBKEY".into()),
+            alg: Some("SHA-256".into()),
+            signature: Some(base64(&signature)),
+        };
+        let proved = |h: &HandleHeader, nonce: &[u8]| {
+            verify_handle(&lookup, h, nonce)
+                .unwrap()
+                .map(|who| who.to_string())
+        };
+        assert_eq!(
+            proved(&header("300:20.1000/k"), &nonce),
+            Ok("300:20.1000/k".into())
+        );
+        assert_eq!(
+            proved(&header("301:20.1000/k"), &nonce),
+            Ok("301:20.1000/k".into())
+        );
+        assert_eq!(
+            proved(&header("20.1000/k"), &nonce),
+            Ok("300:20.1000/k".into())
+        );
+        assert!(proved(&header("302:20.1000/k"), &nonce).is_err());
+        assert!(proved(&header("300:20.1000/k"), &[8; 16]).is_err());
+        let mut h = header("300:20.1000/k");
+        h.version = Some("1".into());
+        assert_eq!(
+            proved(&h, &nonce),
+            Err("Unknown version in Authorization: Handle".into())
+        );
+        let mut h = header("300:20.1000/k");
+        h.cnonce = None;
+        assert_eq!(
+            proved(&h, &nonce),
+            Err("Missing fields in authentication data".into())
+        );
+        let mut h = header("300:20.1000/k");
+        h.kind = Some("HS_SECKEY".into());
+        assert!(proved(&h, &nonce).unwrap_err().contains("Basic"));
+        let mut h = header("300:20.1000/k");
+        h.alg = Some("MD5".into());
+        assert!(proved(&h, &nonce).is_err());
+        let mut h = header("300:20.1000/k");
+        h.signature = Some("not base64!".into());
+        assert!(proved(&h, &nonce).is_err());
     }
 
     #[test]

@@ -1377,3 +1377,37 @@ fn an_admin_reads_the_values_that_are_not_public() {
     let a = request(s.addr, "GET", "/api/handles/20.5000/t", &as_user(USER7), "");
     assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
 }
+
+/// The Handle scheme with a secret key (SPEC W3): the HMAC-SHA256 of the nonces by the
+/// identity's HS_SECKEY proves it, as the reference's server checks it; a wrong one does not.
+#[test]
+fn a_secret_key_answers_the_challenge_too() {
+    let s = Server::start("111111111111");
+    let answer = |session: &str, nonce: &[u8], secret: &[u8]| {
+        let cnonce = b"cn0123";
+        let mac = handle_serve::auth::mac(
+            handle_serve::auth::Mac::HmacSha256,
+            secret,
+            &[nonce, &cnonce[..]].concat(),
+        );
+        format!(
+            "authorization: Handle sessionId=\"{session}\", cnonce=\"{}\", id=\"7%3A20.5000%2Fusers\", type=\"HS_SECKEY\", alg=\"HMAC-SHA256\", signature=\"{}\"\r\n",
+            handle_id::record::base64(cnonce),
+            handle_id::record::base64(&mac)
+        )
+    };
+    let (session, nonce) = open_session(s.addr);
+    let put = |h: &str| {
+        request(
+            s.addr,
+            "PUT",
+            "/api/handles/20.5000/t?index=2",
+            h,
+            ADD_EMAIL,
+        )
+    };
+    let a = put(&answer(&session, &nonce, b"pw8"));
+    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
+    let a = put(&answer(&session, &nonce, b"pw7"));
+    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
+}

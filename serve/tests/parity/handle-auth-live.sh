@@ -35,7 +35,8 @@ cleanup() {
 trap cleanup EXIT
 
 # Two RSA keys; the first's public key is 4263537/KEYS's HS_PUBKEY at index 300, written as
-# HS_PUBKEY data (type, flags, exponent, modulus, as Java writes its numbers).
+# HS_PUBKEY data (type, flags, exponent, modulus, as Java writes its numbers); and a secret
+# key, `s3cret`, its HS_SECKEY at index 301.
 for k in key other; do
   openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$work/$k.pem" 2>/dev/null || exit 2
 done
@@ -50,7 +51,8 @@ def java(n):
     return b"\0" + b if b[0] & 0x80 else b
 data = field(b"RSA_PUB_KEY") + b"\0\0" + field(java(65537)) + field(java(int(sys.argv[1], 16)))
 print(json.dumps({"responseCode": 1, "handle": "4263537/KEYS", "values": [
-    {"index": 300, "type": "HS_PUBKEY", "data": {"format": "base64", "value": base64.b64encode(data).decode()}}]}))
+    {"index": 300, "type": "HS_PUBKEY", "data": {"format": "base64", "value": base64.b64encode(data).decode()}},
+    {"index": 301, "type": "HS_SECKEY", "data": {"format": "string", "value": "s3cret"}, "permissions": "1100"}]}))
 PY
 
 proxy_start "$work/p" "$(freeport)" "$records" >"$work/proxy.log" 2>&1 || { say "the reference did not start"; cat "$work/proxy.log"; exit 2; }

@@ -59,6 +59,24 @@ def answer(session, nonce, key, ident=ID, alg="SHA256", digest="sha256"):
     )
 
 
+def secret_answer(session, nonce, secret, alg="HMAC-SHA256", ident="301%3A4263537%2FKEYS"):
+    """An HS_SECKEY answer: the MAC of the nonces by the secret key (the reference's Util.doMac)."""
+    import hashlib
+    import hmac
+    cnonce = b"client nonce 0002"
+    data = nonce + cnonce
+    if alg == "HMAC-SHA256":
+        mac = hmac.new(secret, data, hashlib.sha256).digest()
+    elif alg == "HMAC-SHA1":
+        mac = hmac.new(secret, data, hashlib.sha1).digest()
+    else:
+        mac = hashlib.sha256(secret + data + secret).digest()
+    return (
+        f'Handle sessionId="{session}", cnonce="{base64.b64encode(cnonce).decode()}", id="{ident}", '
+        f'type="HS_SECKEY", alg="{alg}", signature="{base64.b64encode(mac).decode()}"'
+    )
+
+
 def opened(base):
     """A challenge, as a client without a session gets one: an answer without its signature."""
     status, headers = ask(base, HANDLE, f'Handle version="0", id="{ID}"')
@@ -92,11 +110,24 @@ def run(base, key, other):
     out["MD5"] = ask(base, HANDLE, answer(s8, n8, key, alg="MD5", digest="md5"))[0]
     _, (s9, n9) = opened(base)
     out["version 1"] = ask(base, HANDLE, answer(s9, n9, key).replace('version="0"', 'version="1"'))[0]
+    for alg in ["HMAC-SHA256", "HMAC-SHA1", "SHA-256"]:
+        _, (s, n) = opened(base)
+        out[f"HS_SECKEY {alg}, the right secret"] = ask(base, HANDLE, secret_answer(s, n, b"s3cret", alg))[0]
+        _, (s, n) = opened(base)
+        out[f"HS_SECKEY {alg}, a wrong secret"] = ask(base, HANDLE, secret_answer(s, n, b"wrong", alg))[0]
     return out
 
 
-# Where the answers differ on purpose, and the rule that says so.
+# Where the answers differ on purpose, and the rule that says so. The reference's filter,
+# in front of no handle server of its own (a proxy, as here), checks a secret key's answer
+# through its resolver and then reads the verdict the wrong way round
+# (StandardHandleAuthenticator.verifyIdentityViaResolver returns the identity when the
+# server says the answer is not valid, and refuses it when it is); its handle server's own
+# REST API (verifyIdentityViaServer) reads it the right way, as hdl serve does (W3).
 DECIDED = {"MD5": "W3"}
+for _alg in ["HMAC-SHA256", "HMAC-SHA1", "SHA-256"]:
+    DECIDED[f"HS_SECKEY {_alg}, the right secret"] = "W3: the reference proxy's check is inverted"
+    DECIDED[f"HS_SECKEY {_alg}, a wrong secret"] = "W3: the reference proxy's check is inverted"
 
 
 def main():

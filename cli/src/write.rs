@@ -387,6 +387,13 @@ pub fn run(write: &Write) -> std::io::Result<Status> {
         .and_then(|j| j.get("responseCode"))
         .and_then(serde_json::Value::as_u64)
     else {
+        if status == 401 {
+            // The reference's authentication answers 401 with no body.
+            crate::output::report(format_args!(
+                "hdl: refused: HTTP 401 (authentication failed: the user or key is wrong)"
+            ));
+            return Ok(Status::SomeInvalid);
+        }
         crate::output::report(format_args!(
             "hdl: HTTP {status} without a REST API answer: {}",
             String::from_utf8_lossy(&body[..body.len().min(200)])
@@ -445,9 +452,20 @@ fn authenticated(write: &Write) -> std::io::Result<(u16, Vec<u8>)> {
             let nonce = handle_id::record::base64_decode(j.get("nonce")?.as_str()?).ok()?;
             Some((id, nonce))
         });
+    let opened = match opened {
+        Some(opened) => Some(opened),
+        // A REST API without /api/sessions: the challenge of the 401 that an answer
+        // without its signature gets, asked by a read of the handle (nothing written).
+        None => {
+            let path = write.target.split('?').next().unwrap_or(&write.target);
+            let incomplete = format!("Handle version=\"0\", id=\"{}\"", encode(id, false));
+            let raw = exchange_raw(write, "GET", path, &incomplete, None)?;
+            challenge_in(&raw)
+        }
+    };
     let Some((session, nonce)) = opened else {
         return Err(std::io::Error::other(format!(
-            "POST {sessions}: HTTP {status} and no session (the Handle scheme needs TLS, or a loopback server)"
+            "POST {sessions}: HTTP {status}, and no session nor Handle challenge offered (the Handle scheme needs TLS, or a loopback server)"
         )));
     };
     let answer = handle_answer(&session, &nonce, id, key);
@@ -469,6 +487,28 @@ fn authenticated(write: &Write) -> std::io::Result<(u16, Vec<u8>)> {
     result
 }
 
+/// The session and nonce of a `WWW-Authenticate: Handle` challenge in an answer, if any.
+fn challenge_in(raw: &[u8]) -> Option<(String, Vec<u8>)> {
+    let end = memchr::memmem::find(raw, b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&raw[..end]);
+    head.lines().skip(1).find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        let value = value.trim();
+        if !name.trim().eq_ignore_ascii_case("www-authenticate")
+            || !value.get(..7)?.eq_ignore_ascii_case("Handle ")
+        {
+            return None;
+        }
+        let field = |key: &str| {
+            let start = value.find(&format!("{key}=\""))? + key.len() + 2;
+            let len = value[start..].find('"')?;
+            Some(value[start..start + len].to_owned())
+        };
+        let nonce = handle_id::record::base64_decode(&field("nonce")?).ok()?;
+        Some((field("sessionId")?, nonce))
+    })
+}
+
 /// One request on its own connection: the status and the body. An empty
 /// `authorization` sends none.
 fn send(
@@ -478,6 +518,17 @@ fn send(
     authorization: &str,
     body: Option<&str>,
 ) -> std::io::Result<(u16, Vec<u8>)> {
+    parse_answer(&exchange_raw(write, method, target, authorization, body)?)
+}
+
+/// One request on its own connection: the answer's bytes, head and body.
+fn exchange_raw(
+    write: &Write,
+    method: &str,
+    target: &str,
+    authorization: &str,
+    body: Option<&str>,
+) -> std::io::Result<Vec<u8>> {
     use std::net::ToSocketAddrs;
     let addr = (write.server.host.as_str(), write.server.port)
         .to_socket_addrs()?
@@ -514,7 +565,7 @@ fn send(
             exchange(StreamOwned::new(tls, stream), &request, body, &mut raw)?;
         }
     }
-    parse_answer(&raw)
+    Ok(raw)
 }
 
 /// The request sent on `stream`, and the answer read into `raw` to the close, at most
@@ -677,6 +728,22 @@ mod tests {
         assert!(
             parse_answer(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n").is_err()
         );
+    }
+
+    #[test]
+    fn challenges_are_found_among_the_headers() {
+        let raw = b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"handle\"\r\nwww-authenticate: Handle sessionId=\"node01x\", nonce=\"AAEC\", error=\"Missing fields\"\r\n\r\n";
+        assert_eq!(
+            challenge_in(raw),
+            Some(("node01x".to_owned(), vec![0, 1, 2]))
+        );
+        assert_eq!(
+            challenge_in(
+                b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"handle\"\r\n\r\n"
+            ),
+            None
+        );
+        assert_eq!(challenge_in(b"HTTP/1.1 401"), None);
     }
 
     #[test]

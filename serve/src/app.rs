@@ -442,7 +442,7 @@ const ROBOTS: &[u8] = b"User-agent: *\nCrawl-delay: 1\nRequest-rate: 1/1\n";
 /// The query of a proxy page, read as the reference reads it (P12): a parameter it cannot
 /// use (an `index` that is no number, a `locatt` without `:`) is passed over. More
 /// parameters than [`ProxyQuery::MAX_PARAMETERS`], or a bad escape, are still an error.
-fn lenient_query(raw: &str) -> Result<ProxyQuery, handle_id::ParseError> {
+pub(crate) fn lenient_query(raw: &str) -> Result<ProxyQuery, handle_id::ParseError> {
     let mut raw = raw.to_string();
     // Each round removes one parameter: bounded by their number.
     loop {
@@ -510,7 +510,7 @@ const HTML_TYPE: &str = "text/html;charset=utf-8";
 
 /// The record as the REST API writes it: byte for byte what `hdl record --json` prints for
 /// it (one writer), pretty-printed for `pretty`, as JSONP for `callback`.
-fn json_response(record: &Record, query: &ProxyQuery) -> Response<Full<Bytes>> {
+pub(crate) fn json_response(record: &Record, query: &ProxyQuery) -> Response<Full<Bytes>> {
     let status = match record.code() {
         ResponseCode::Other(4) => StatusCode::BAD_REQUEST,
         code => {
@@ -539,7 +539,7 @@ fn json_response(record: &Record, query: &ProxyQuery) -> Response<Full<Bytes>> {
     r
 }
 
-fn filter(query: &ProxyQuery) -> Filter {
+pub(crate) fn filter(query: &ProxyQuery) -> Filter {
     let mut f = Filter::new();
     for &i in &query.index {
         f = f.index(i);

@@ -368,8 +368,9 @@ pub fn handle_alg(alg: &str) -> Option<&'static [u8]> {
 /// The identity a `Handle` header's answer to the session's `nonce` proves, if it does
 /// (SPEC W3): `type` `HS_PUBKEY`, and `signature` a signature of the nonce followed by the
 /// client's `cnonce` by a key of the identity's `HS_PUBKEY` values (at its index, or any
-/// for index 0, in index order), read from this server's store. The identity comes back
-/// with the index of the key that verified. `Ok(Err(why))` says why not, in the words the
+/// for index 0, in index order); or `type` `HS_SECKEY`, and `signature` their MAC
+/// ([`mac_alg`]) by a key of its `HS_SECKEY` values; read from this server's store. The
+/// identity comes back with the index of the key that verified. `Ok(Err(why))` says why not, in the words the
 /// reference puts in its `WWW-Authenticate` `error`.
 ///
 /// # Errors
@@ -392,20 +393,31 @@ pub fn verify_handle(
     ) else {
         return Ok(Err("Missing fields in authentication data".into()));
     };
-    if kind != "HS_PUBKEY" {
-        return Ok(Err(if kind == "HS_SECKEY" {
-            "HS_SECKEY is taken through Basic, not the Handle scheme (SPEC W3)".into()
-        } else {
-            format!(
+    let secret = match kind.as_str() {
+        "HS_PUBKEY" => None,
+        "HS_SECKEY" => match mac_alg(alg) {
+            Some(mac) => Some(mac),
+            None => {
+                return Ok(Err(
+                    "Error parsing Authorization: Handle: an HS_SECKEY answer's alg is HMAC-SHA256, HMAC-SHA1, SHA-256 or SHA1".into(),
+                ))
+            }
+        },
+        _ => {
+            return Ok(Err(format!(
                 "Unknown authType {}",
                 kind.chars().take(64).collect::<String>()
-            )
-        }));
-    }
-    let Some(alg) = handle_alg(alg) else {
-        return Ok(Err(
-            "Error parsing Authorization: Handle: the alg is not SHA1 or SHA-256".into(),
-        ));
+            )))
+        }
+    };
+    let alg = match (secret, handle_alg(alg)) {
+        (Some(_), _) => &b""[..],
+        (None, Some(alg)) => alg,
+        (None, None) => {
+            return Ok(Err(
+                "Error parsing Authorization: Handle: the alg is not SHA1 or SHA-256".into(),
+            ))
+        }
     };
     let (Ok(cnonce), Ok(signature)) = (
         handle_id::record::base64_decode(cnonce),
@@ -429,6 +441,10 @@ pub fn verify_handle(
     let mut signed = Vec::with_capacity(nonce.len() + cnonce.len());
     signed.extend_from_slice(nonce);
     signed.extend_from_slice(&cnonce);
+    if let Some(mac) = secret {
+        return Ok(verify_secret(&record, &who, mac, &signed, &signature)
+            .ok_or_else(|| "Identity not verified".to_owned()));
+    }
     let mut keys: Vec<&HandleValue> = record
         .values()
         .iter()
@@ -439,12 +455,12 @@ pub fn verify_handle(
         .collect();
     keys.sort_by_key(|v| v.index());
     for v in keys {
-        let key: &[u8] = match v.data() {
-            Data::Base64 { bytes, .. } | Data::Hex { bytes, .. } => bytes,
-            Data::String(s) => s.as_bytes(),
-            _ => continue,
+        // The key's bytes as the protocol holds them, whatever format the record writes
+        // them in (`base64`, `hex`, or the reference's `key`, a JWK).
+        let Ok(wire) = handle_proto::rest::from_rest(v) else {
+            continue;
         };
-        if handle_net::key::verify(key, alg, &signed, &signature).is_ok() {
+        if handle_net::key::verify(&wire.data, alg, &signed, &signature).is_ok() {
             return Ok(Ok(Identity {
                 handle: who.handle,
                 index: v.index(),
@@ -452,6 +468,104 @@ pub fn verify_handle(
         }
     }
     Ok(Err("Identity not verified, signature failed".into()))
+}
+
+/// How an `HS_SECKEY` answer is made of the secret key and the nonces (the reference's
+/// `Util.doMac`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mac {
+    /// HMAC-SHA256 keyed by the secret key.
+    HmacSha256,
+    /// HMAC-SHA1 keyed by the secret key.
+    HmacSha1,
+    /// SHA-256 of the key, the nonces and the key again.
+    Sha256,
+    /// SHA-1 of the key, the nonces and the key again.
+    Sha1,
+}
+
+/// The MAC a `Handle` header's `alg` names for an `HS_SECKEY` answer, as the reference's
+/// `constructSignedResponse` reads it: the digest names of [`handle_alg`], and
+/// `HMAC-SHA256` and `HMAC-SHA1` compared without ASCII case or punctuation. MD5 and
+/// PBKDF2-HMAC-SHA1, which the reference also takes, are not (SPEC W3).
+#[must_use]
+pub fn mac_alg(alg: &str) -> Option<Mac> {
+    let bare: String = alg
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    match (bare.as_str(), handle_alg(alg)) {
+        ("HMACSHA256", _) => Some(Mac::HmacSha256),
+        ("HMACSHA1", _) => Some(Mac::HmacSha1),
+        (_, Some(b"SHA-256")) => Some(Mac::Sha256),
+        (_, Some(_)) => Some(Mac::Sha1),
+        _ => None,
+    }
+}
+
+/// `mac` of `data` with `key`.
+#[must_use]
+pub fn mac(mac: Mac, key: &[u8], data: &[u8]) -> Vec<u8> {
+    use hmac::{Hmac, Mac as _};
+    use sha2::Digest as _;
+    match mac {
+        Mac::HmacSha256 => {
+            let mut m = <Hmac<sha2::Sha256>>::new_from_slice(key).expect("HMAC takes any key");
+            m.update(data);
+            m.finalize().into_bytes().to_vec()
+        }
+        Mac::HmacSha1 => {
+            let mut m = <Hmac<sha1::Sha1>>::new_from_slice(key).expect("HMAC takes any key");
+            m.update(data);
+            m.finalize().into_bytes().to_vec()
+        }
+        Mac::Sha256 => sha2::Sha256::new()
+            .chain_update(key)
+            .chain_update(data)
+            .chain_update(key)
+            .finalize()
+            .to_vec(),
+        Mac::Sha1 => sha1::Sha1::new()
+            .chain_update(key)
+            .chain_update(data)
+            .chain_update(key)
+            .finalize()
+            .to_vec(),
+    }
+}
+
+/// The identity an `HS_SECKEY` answer proves: `answer` the MAC of the nonces by a secret
+/// key of the identity's (at its index, or any for index 0), compared in constant time,
+/// every candidate compared (as the reference's server checks it, `verifyChallenge`).
+fn verify_secret(
+    record: &handle_id::record::Response,
+    who: &Identity,
+    kind: Mac,
+    data: &[u8],
+    answer: &[u8],
+) -> Option<Identity> {
+    let mut matched = None;
+    for v in record.values() {
+        if !v.value_type().eq_ignore_ascii_case("HS_SECKEY")
+            || (who.index != 0 && v.index() != who.index)
+        {
+            continue;
+        }
+        let key: &[u8] = match v.data() {
+            Data::String(s) => s.as_bytes(),
+            Data::Base64 { bytes, .. } | Data::Hex { bytes, .. } => bytes,
+            _ => continue,
+        };
+        if same_secret(&mac(kind, key, data), answer) && matched.is_none() {
+            matched = Some(v.index());
+        }
+    }
+    // With the index of the key that matched, as Basic's (W3).
+    matched.map(|index| Identity {
+        handle: who.handle.clone(),
+        index,
+    })
 }
 
 /// Whether an admin reference names `who` (the reference's `isMatchedBy`): the same
@@ -687,6 +801,153 @@ mod tests {
             parse_authorization(b"Handles a=b"),
             Err(HeaderError::Scheme("Handles".into()))
         );
+    }
+
+    /// The answer to a nonce proves the identity by a key of its `HS_PUBKEY` values in any
+    /// format the record writes (`base64`, or the reference's `key`, a JWK); index 0 takes
+    /// the first key that verifies, in index order; anything else says why not.
+    #[test]
+    fn an_answer_proves_its_identity_by_any_of_its_keys() {
+        use handle_id::record::{base64, Response};
+        let key = handle_net::key::ServerKey::generate().unwrap();
+        let public = handle_proto::PublicKey::decode(&key.public_key()).unwrap();
+        let b64url = |b: &[u8]| {
+            let start = b.iter().position(|&x| x != 0).unwrap_or(b.len());
+            base64(&b[start..])
+                .replace('+', "-")
+                .replace('/', "_")
+                .trim_end_matches('=')
+                .to_owned()
+        };
+        let jwk = format!(
+            r#"{{"kty":"RSA","n":"{}","e":"{}"}}"#,
+            b64url(&public.numbers[1]),
+            b64url(&public.numbers[0])
+        );
+        let record = Response::parse(&format!(
+            r#"{{"responseCode":1,"handle":"20.1000/k","values":[{{"index":300,"type":"HS_PUBKEY","data":{{"format":"key","value":{jwk}}}}},{{"index":301,"type":"HS_PUBKEY","data":{{"format":"base64","value":"{}"}}}}]}}"#,
+            base64(&key.public_key())
+        ))
+        .unwrap();
+        let lookup = move |_: HandleRef<'_>| Ok(Some(record.clone()));
+        let nonce = [9_u8; 16];
+        let signature = key.sign(&[&nonce[..], b"cn"].concat());
+        let header = |id: &str| HandleHeader {
+            version: Some("0".into()),
+            session_id: Some("s".into()),
+            id: Some(id.into()),
+            cnonce: Some(base64(b"cn")),
+            kind: Some("HS_PUBKEY".into()),
+            alg: Some("SHA-256".into()),
+            signature: Some(base64(&signature)),
+        };
+        let proved = |h: &HandleHeader, nonce: &[u8]| {
+            verify_handle(&lookup, h, nonce)
+                .unwrap()
+                .map(|who| who.to_string())
+        };
+        assert_eq!(
+            proved(&header("300:20.1000/k"), &nonce),
+            Ok("300:20.1000/k".into())
+        );
+        assert_eq!(
+            proved(&header("301:20.1000/k"), &nonce),
+            Ok("301:20.1000/k".into())
+        );
+        assert_eq!(
+            proved(&header("20.1000/k"), &nonce),
+            Ok("300:20.1000/k".into())
+        );
+        assert!(proved(&header("302:20.1000/k"), &nonce).is_err());
+        assert!(proved(&header("300:20.1000/k"), &[8; 16]).is_err());
+        let mut h = header("300:20.1000/k");
+        h.version = Some("1".into());
+        assert_eq!(
+            proved(&h, &nonce),
+            Err("Unknown version in Authorization: Handle".into())
+        );
+        let mut h = header("300:20.1000/k");
+        h.cnonce = None;
+        assert_eq!(
+            proved(&h, &nonce),
+            Err("Missing fields in authentication data".into())
+        );
+        let mut h = header("300:20.1000/k");
+        h.kind = Some("HS_PUBKEX".into());
+        assert!(proved(&h, &nonce).unwrap_err().contains("Unknown authType"));
+        let mut h = header("300:20.1000/k");
+        h.alg = Some("MD5".into());
+        assert!(proved(&h, &nonce).is_err());
+        let mut h = header("300:20.1000/k");
+        h.signature = Some("not base64!".into());
+        assert!(proved(&h, &nonce).is_err());
+    }
+
+    /// An `HS_SECKEY` answer: the MAC of the nonces by the secret key, by each MAC the
+    /// reference takes but MD5 and PBKDF2; the index of the key that matched.
+    #[test]
+    fn a_secret_key_answer_proves_its_identity() {
+        use handle_id::record::{base64, Response};
+        let record = Response::parse(
+            r#"{"responseCode":1,"handle":"20.1000/s","values":[{"index":7,"type":"HS_SECKEY","data":{"format":"string","value":"pw7"},"permissions":"1100"},{"index":8,"type":"HS_SECKEY","data":{"format":"string","value":"pw8"},"permissions":"1100"}]}"#,
+        )
+        .unwrap();
+        let lookup = move |_: HandleRef<'_>| Ok(Some(record.clone()));
+        let nonce = [5_u8; 16];
+        let data = [&nonce[..], b"cn"].concat();
+        let header = |id: &str, alg: &str, answer: &[u8]| HandleHeader {
+            version: None,
+            session_id: Some("s".into()),
+            id: Some(id.into()),
+            cnonce: Some(base64(b"cn")),
+            kind: Some("HS_SECKEY".into()),
+            alg: Some(alg.into()),
+            signature: Some(base64(answer)),
+        };
+        let proved = |h: &HandleHeader| verify_handle(&lookup, h, &nonce).unwrap();
+        for (alg, kind) in [
+            ("HMAC-SHA256", Mac::HmacSha256),
+            ("hmac_sha256", Mac::HmacSha256),
+            ("HMAC-SHA1", Mac::HmacSha1),
+            ("SHA-256", Mac::Sha256),
+            ("SHA1", Mac::Sha1),
+        ] {
+            assert_eq!(mac_alg(alg), Some(kind), "{alg}");
+            let answer = mac(kind, b"pw8", &data);
+            assert_eq!(
+                proved(&header("8:20.1000/s", alg, &answer)).map(|w| w.to_string()),
+                Ok("8:20.1000/s".into()),
+                "{alg}"
+            );
+            assert_eq!(
+                proved(&header("20.1000/s", alg, &answer)).map(|w| w.to_string()),
+                Ok("8:20.1000/s".into()),
+                "{alg}"
+            );
+            assert!(
+                proved(&header("7:20.1000/s", alg, &answer)).is_err(),
+                "{alg}"
+            );
+        }
+        // The well-known example of HMAC-SHA256 (key "key", the quick brown fox).
+        assert_eq!(
+            mac(
+                Mac::HmacSha256,
+                b"key",
+                b"The quick brown fox jumps over the lazy dog"
+            ),
+            [
+                0xf7, 0xbc, 0x83, 0xf4, 0x30, 0x53, 0x84, 0x24, 0xb1, 0x32, 0x98, 0xe6, 0xaa, 0x6f,
+                0xb1, 0x43, 0xef, 0x4d, 0x59, 0xa1, 0x49, 0x46, 0x17, 0x59, 0x97, 0x47, 0x9d, 0xbc,
+                0x2d, 0x1a, 0x3c, 0xd8
+            ]
+        );
+        for alg in ["MD5", "PBKDF2-HMAC-SHA1", "HMAC-MD5", ""] {
+            assert_eq!(mac_alg(alg), None, "{alg}");
+        }
+        let answer = mac(Mac::HmacSha256, b"pw8", &data);
+        assert!(proved(&header("8:20.1000/s", "MD5", &answer)).is_err());
+        assert!(proved(&header("8:20.1000/s", "HMAC-SHA256", &answer[1..])).is_err());
     }
 
     #[test]

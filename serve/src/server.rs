@@ -187,6 +187,59 @@ struct Sources {
     upstream: Option<Arc<Upstream>>,
 }
 
+/// A read with credentials (SPEC W10): the values that deny public read too, to an
+/// identity with read-value, on the blocking threads (a signature, the store); `None` when
+/// it is answered as any read.
+async fn restricted_read(
+    sources: &Sources,
+    request: &Request<()>,
+    target: &str,
+    secure: bool,
+) -> Option<Response<Full<Bytes>>> {
+    let authorization = request
+        .headers()
+        .get(hyper::header::AUTHORIZATION)
+        .map(|v| v.as_bytes().to_vec());
+    let (store, sessions) = (sources.store.clone(), sources.sessions.clone());
+    let (t, m) = (target.to_owned(), request.method().clone());
+    let now = unix_now();
+    let read = tokio::task::spawn_blocking(move || {
+        writes::restricted_read(
+            &store,
+            &writes::WriteRequest {
+                method: &m,
+                target: &t,
+                content_type: None,
+                authorization: authorization.as_deref(),
+                secure,
+                sessions: &sessions,
+                body: b"",
+                now,
+            },
+        )
+    })
+    .await
+    .ok()??;
+    log_line(&read.log);
+    Some(read.response)
+}
+
+/// Whether the request lists a prefix's handles (`/api/handles?prefix=…`, SPEC W9).
+fn is_listing(target: &str) -> bool {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    (path == "/api/handles" || path == "/api/handles/")
+        && query
+            .split('&')
+            .any(|p| p.split('=').next() == Some("prefix"))
+}
+
+/// Seconds since 1970.
+fn unix_now() -> i64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
 /// A request's target: its path and query, as sent.
 fn target_of<T>(request: &Request<T>) -> &str {
     request.uri().path_and_query().map_or("/", |p| p.as_str())
@@ -229,6 +282,49 @@ async fn respond(
             .unwrap_or_else(|_| {
                 writes::body_refused(StatusCode::INTERNAL_SERVER_ERROR, "the session failed")
             })
+        }
+        None if matches!(method, Method::GET | Method::HEAD) && is_listing(&target) => {
+            let authorization = request
+                .headers()
+                .get(hyper::header::AUTHORIZATION)
+                .map(|v| v.as_bytes().to_vec());
+            let (store, sessions) = (sources.store.clone(), sources.sessions.clone());
+            let (t, m) = (target.clone(), method.clone());
+            let now = unix_now();
+            let listed = tokio::task::spawn_blocking(move || {
+                writes::list_handles(
+                    &store,
+                    &writes::WriteRequest {
+                        method: &m,
+                        target: &t,
+                        content_type: None,
+                        authorization: authorization.as_deref(),
+                        secure,
+                        sessions: &sessions,
+                        body: b"",
+                        now,
+                    },
+                )
+            })
+            .await;
+            match listed {
+                Ok(listed) => {
+                    log_line(&listed.log);
+                    listed.response
+                }
+                Err(_) => {
+                    writes::body_refused(StatusCode::INTERNAL_SERVER_ERROR, "the listing failed")
+                }
+            }
+        }
+        None if matches!(method, Method::GET | Method::HEAD)
+            && target.starts_with("/api/handles/")
+            && request.headers().contains_key(hyper::header::AUTHORIZATION) =>
+        {
+            match restricted_read(&sources, &request, &target, secure).await {
+                Some(response) => response,
+                None => answer(sources, &request, peer, seed).await,
+            }
         }
         None if api && (method == Method::PUT || method == Method::DELETE) => {
             write(

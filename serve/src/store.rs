@@ -267,6 +267,18 @@ impl Store {
             .transpose()
     }
 
+    /// The record of `handle` with every value, those that deny public read too (keys):
+    /// for deciding who a request is from and what it may do (SPEC W3), never for an
+    /// answer.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::get`].
+    pub fn get_whole(&self, handle: HandleRef<'_>) -> Result<Option<Response>, StoreError> {
+        self.with_json(handle, |bytes| parse_whole(handle.as_str(), bytes, None))?
+            .transpose()
+    }
+
     /// The record of `handle` with only the values `filter` selects
     /// (`Response::parse_selected`: the others are not built).
     ///
@@ -282,6 +294,42 @@ impl Store {
             parse_stored(handle.as_str(), bytes, Some(filter))
         })?
         .transpose()
+    }
+
+    /// The handles under `prefix` (`20.1000` lists `20.1000/…`, in any ASCII case, as the
+    /// store keys them), in the store's order: how many there are, and those from the
+    /// `skip`th, at most `take` (each as its record writes it). The keys are counted, and
+    /// only the records listed are read.
+    ///
+    /// # Errors
+    ///
+    /// A read of the store failed.
+    pub fn list_prefix(
+        &self,
+        prefix: &str,
+        skip: u64,
+        take: usize,
+    ) -> Result<(u64, Vec<String>), StoreError> {
+        let table = self.records();
+        let start = format!("{}/", prefix.to_ascii_lowercase());
+        // The keys after every `prefix/…`: `/` is followed by `0`.
+        let end = format!("{}0", prefix.to_ascii_lowercase());
+        let range = table
+            .range(start.as_bytes()..end.as_bytes())
+            .map_err(|e| err("store", e))?;
+        let (mut total, mut listed) = (0_u64, Vec::new());
+        for entry in range {
+            let (k, v) = entry.map_err(|e| err("store", e))?;
+            if total >= skip && listed.len() < take {
+                let handle = stored_handle(v.value()).map_or_else(
+                    || String::from_utf8_lossy(k.value()).into_owned(),
+                    |(_, h)| h,
+                );
+                listed.push(handle);
+            }
+            total += 1;
+        }
+        Ok((total, listed))
     }
 
     /// Imports records: one REST API response per line (the format `hdl record` reads),

@@ -200,38 +200,13 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
             )
         }
         Err(refused) => {
-            let status = refused.status.unwrap_or_else(|| status_of(refused.code));
-            let mut body = format!("{{\"responseCode\":{}", refused.code);
-            if let Some(m) = &refused.message {
-                body.push_str(&format!(",\"message\":{}", json_string(m)));
-            }
-            if refused.echo && !handle_shown.is_empty() {
-                body.push_str(&format!(",\"handle\":{}", json_string(&handle_shown)));
-            }
-            body.push('}');
-            let mut r = json(status, &body);
-            if status == StatusCode::UNAUTHORIZED {
-                let handle_scheme = request.authorization.is_some_and(|a| {
-                    matches!(auth::parse_authorization(a), Ok(Credentials::Handle(_)))
-                });
-                // Basic is offered unless the client chose the Handle scheme, as the
-                // reference offers it; the Handle challenge only where credentials may
-                // travel (W4): a session is made for it.
-                if !handle_scheme {
-                    r.headers_mut().append(
-                        WWW_AUTHENTICATE,
-                        HeaderValue::from_static("Basic realm=\"handle\""),
-                    );
-                }
-                if request.secure {
-                    let s = session
-                        .take()
-                        .unwrap_or_else(|| request.sessions.open(std::time::Instant::now()));
-                    if let Ok(v) = HeaderValue::from_str(&challenge(&s, handle_error.as_deref())) {
-                        r.headers_mut().append(WWW_AUTHENTICATE, v);
-                    }
-                }
-            }
+            let r = refusal(
+                request,
+                &refused,
+                &handle_shown,
+                session,
+                handle_error.as_deref(),
+            );
             (r, refused.code)
         }
     };
@@ -241,6 +216,155 @@ pub fn write(store: &Store, request: &WriteRequest<'_>) -> Written {
         json_string(&who),
         json_string(&handle_shown.chars().take(512).collect::<String>()),
         serde_json::Value::from(indices),
+        response.status().as_u16()
+    );
+    Written { response, log }
+}
+
+/// The answer of a refusal: its code, message and (unless `echo` is off) the handle, with
+/// the reference's status; a 401 with the challenges of W3/W4: Basic unless the client
+/// chose the Handle scheme, and the Handle scheme's where credentials may travel (the
+/// request's session if it named one alive, else a new one).
+fn refusal(
+    request: &WriteRequest<'_>,
+    refused: &Refused,
+    handle_shown: &str,
+    session: Option<SessionState>,
+    handle_error: Option<&str>,
+) -> Response<Full<Bytes>> {
+    let status = refused.status.unwrap_or_else(|| status_of(refused.code));
+    let mut body = format!("{{\"responseCode\":{}", refused.code);
+    if let Some(m) = &refused.message {
+        body.push_str(&format!(",\"message\":{}", json_string(m)));
+    }
+    if refused.echo && !handle_shown.is_empty() {
+        body.push_str(&format!(",\"handle\":{}", json_string(handle_shown)));
+    }
+    body.push('}');
+    let mut r = json(status, &body);
+    if status == StatusCode::UNAUTHORIZED {
+        let handle_scheme = request
+            .authorization
+            .is_some_and(|a| matches!(auth::parse_authorization(a), Ok(Credentials::Handle(_))));
+        // Basic is offered unless the client chose the Handle scheme, as the
+        // reference offers it; the Handle challenge only where credentials may
+        // travel (W4): a session is made for it.
+        if !handle_scheme {
+            r.headers_mut().append(
+                WWW_AUTHENTICATE,
+                HeaderValue::from_static("Basic realm=\"handle\""),
+            );
+        }
+        if request.secure {
+            let s = session.unwrap_or_else(|| request.sessions.open(std::time::Instant::now()));
+            if let Ok(v) = HeaderValue::from_str(&challenge(&s, handle_error)) {
+                r.headers_mut().append(WWW_AUTHENTICATE, v);
+            }
+        }
+    }
+    r
+}
+
+/// The most handles one listing answers without `page` and `pageSize` (or in one page):
+/// the answer is built whole, so that it is bounded (about 5 MB); `totalCount` says how
+/// many there are.
+pub const MAX_LISTED: usize = 100_000;
+
+/// `GET /api/handles?prefix=…` (SPEC W9): the handles under a prefix, to an identity
+/// its prefix handle's admins give list-handles, as the reference's `ListCallback` and
+/// server answer it: `prefix` a prefix (`20.5000`) or its handle (`0.NA/20.5000`);
+/// `page` and `pageSize` (both, each from 0) for one page; the checks in the reference's
+/// order: credentials, the prefix's handle held (else 301), authentication (402),
+/// permission (400).
+#[must_use]
+pub fn list_handles(store: &Store, request: &WriteRequest<'_>) -> Written {
+    let query = request.target.split_once('?').map_or("", |(_, q)| q);
+    let params = parameters(query);
+    let get = |name: &str| {
+        params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    };
+    let prefix = get("prefix").unwrap_or("").to_owned();
+    let number = |name: &str| {
+        get(name)
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .unwrap_or(-1)
+    };
+    let (page, page_size) = (number("page"), number("pageSize"));
+    let paged = page >= 0 && page_size >= 0;
+    let mut who = String::from("-");
+    let mut session = None;
+    let mut handle_error = None;
+    let result = (|| {
+        let creds = credentials(store, request, &mut session, &mut handle_error)?;
+        match &creds {
+            Some(Creds::Basic(b)) => who = b.identity.to_string(),
+            Some(Creds::Proven(id)) => who = id.to_string(),
+            None => {}
+        }
+        let na = if prefix.contains('/') {
+            prefix.clone()
+        } else {
+            format!("0.NA/{prefix}")
+        };
+        let not_here = || {
+            Refused::new(
+                RC::SERVER_NOT_RESP.0,
+                format!("this server does not hold the prefix handle {na} (SPEC W9)"),
+            )
+        };
+        let na = Handle::parse(&na).map_err(|_| not_here())?;
+        let local = match na.as_str().split_once('/') {
+            Some((zero, local)) if zero.eq_ignore_ascii_case("0.NA") => local.to_owned(),
+            _ => return Err(not_here()),
+        };
+        let Some(admins) = store.get_whole(na.as_handle_ref())? else {
+            return Err(not_here());
+        };
+        let lookup = |h: HandleRef<'_>| store.get_whole(h);
+        let identity = authenticated(&lookup, creds.as_ref())?;
+        if !auth::permitted(&lookup, &identity, P::LIST_HANDLES, admins.values())? {
+            return Err(not_admin());
+        }
+        let (skip, take) = if paged {
+            (
+                u64::try_from(page.saturating_mul(page_size)).unwrap_or(u64::MAX),
+                usize::try_from(page_size)
+                    .unwrap_or(usize::MAX)
+                    .min(MAX_LISTED),
+            )
+        } else {
+            (0, MAX_LISTED)
+        };
+        Ok(store.list_prefix(&local, skip, take)?)
+    })();
+    let (response, code) = match result {
+        Ok((total, handles)) => {
+            let mut body = format!(
+                "{{\"responseCode\":1,\"prefix\":{},\"totalCount\":\"{total}\"",
+                json_string(&prefix)
+            );
+            if paged {
+                body.push_str(&format!(",\"page\":{page},\"pageSize\":{page_size}"));
+            }
+            body.push_str(&format!(
+                ",\"handles\":{}}}",
+                serde_json::Value::from(handles)
+            ));
+            (json(StatusCode::OK, &body), RC::SUCCESS.0)
+        }
+        Err(refused) => (
+            refusal(request, &refused, "", session, handle_error.as_deref()),
+            refused.code,
+        ),
+    };
+    let log = format!(
+        "{{\"event\":\"list\",\"ts\":{},\"who\":{},\"op\":\"list-handles\",\"prefix\":{},\"responseCode\":{code},\"status\":{}}}",
+        request.now,
+        json_string(&who),
+        json_string(&prefix.chars().take(512).collect::<String>()),
         response.status().as_u16()
     );
     Written { response, log }
@@ -360,7 +484,7 @@ fn credentials(
         *handle_error = Some(why.clone());
         return Err(failed(why));
     };
-    let lookup = |h: HandleRef<'_>| store.get(h);
+    let lookup = |h: HandleRef<'_>| store.get_whole(h);
     match auth::verify_handle(&lookup, &handle, &alive.nonce)? {
         Ok(who) => {
             request.sessions.authenticate(&alive.id, who.clone(), now);
@@ -903,6 +1027,95 @@ pub fn other_method(method: &Method, target: &str) -> Response<Full<Bytes>> {
     r
 }
 
+/// `GET /api/handles/<handle>` with credentials (SPEC W10), as the reference's REST API
+/// reads for an authenticated request: the values selected (`type`, `index`) with those
+/// that deny public read, to an identity the handle's `HS_ADMIN` values give read-value;
+/// 403, code 401, when one of them denies admin read too; the credentials refused as a
+/// write refuses them. `None`: answered as any read is (a connection credentials may not
+/// travel on, credentials that prove no one, `publicOnly=true`, a handle not held or not
+/// read, every value selected public).
+#[must_use]
+pub fn restricted_read(store: &Store, request: &WriteRequest<'_>) -> Option<Written> {
+    // On a plain connection from afar the reference reads for no one: a public read.
+    if !request.secure {
+        return None;
+    }
+    let (path, raw_query) = request
+        .target
+        .split_once('?')
+        .unwrap_or((request.target, ""));
+    if parameters(raw_query)
+        .iter()
+        .any(|(n, v)| n == "publicOnly" && java_bool(v))
+    {
+        return None;
+    }
+    let asked = decode(path.get(1..)?.strip_prefix(API_PATH)?).ok()?;
+    let handle = Handle::parse(&asked).ok()?;
+    let query = crate::app::lenient_query(raw_query).ok()?;
+    let mut session = None;
+    let mut handle_error = None;
+    let mut who = String::from("-");
+    let result = (|| {
+        let creds = credentials(store, request, &mut session, &mut handle_error)?;
+        let Some(creds) = creds else {
+            return Ok(None);
+        };
+        let Some(record) = store.get_whole(handle.as_handle_ref())? else {
+            return Ok(None);
+        };
+        let selected = record
+            .filtered(&crate::app::filter(&query))
+            .with_handle(handle.clone());
+        let restricted: Vec<&HandleValue> = selected
+            .values()
+            .iter()
+            .filter(|v| !crate::store::public_read(v))
+            .collect();
+        if restricted.is_empty() {
+            return Ok(None);
+        }
+        // The permissions read from the right: admin read is the fourth.
+        let admin_read = |v: &HandleValue| {
+            v.permissions()
+                .and_then(|p| p.as_bytes().iter().rev().nth(3))
+                .is_none_or(|&b| b == b'1')
+        };
+        if !restricted.iter().all(|v| admin_read(v)) {
+            return Err(Refused::new(RC::INSUFFICIENT_PERMISSIONS.0, None));
+        }
+        let lookup = |h: HandleRef<'_>| store.get_whole(h);
+        let identity = authenticated(&lookup, Some(&creds))?;
+        who = identity.to_string();
+        if !auth::permitted(&lookup, &identity, P::READ_VALUE, record.values())? {
+            return Err(not_admin());
+        }
+        Ok(Some(selected))
+    })();
+    let (response, code) = match result {
+        Ok(None) => return None,
+        Ok(Some(selected)) => (crate::app::json_response(&selected, &query), RC::SUCCESS.0),
+        Err(refused) => (
+            refusal(
+                request,
+                &refused,
+                handle.as_str(),
+                session,
+                handle_error.as_deref(),
+            ),
+            refused.code,
+        ),
+    };
+    let log = format!(
+        "{{\"event\":\"read\",\"ts\":{},\"who\":{},\"op\":\"read-restricted\",\"handle\":{},\"responseCode\":{code},\"status\":{}}}",
+        request.now,
+        json_string(&who),
+        json_string(&handle.as_str().chars().take(512).collect::<String>()),
+        response.status().as_u16()
+    );
+    Some(Written { response, log })
+}
+
 /// The answer to a request under `/api/sessions` (SPEC W3), as the reference's
 /// `SessionsServlet` gives it: `POST /api/sessions` opens a session (201, `Location:
 /// /api/sessions/this`, its `sessionId` and `nonce`); on `/api/sessions/this` the session
@@ -1020,7 +1233,7 @@ pub fn session_request(
         body.insert("sessionId".into(), s.id.clone().into());
         body.insert("nonce".into(), handle_id::record::base64(&s.nonce).into());
         if let Some(h) = header.as_ref().filter(|h| h.is_authenticating()) {
-            let lookup = |h: HandleRef<'_>| store.get(h);
+            let lookup = |h: HandleRef<'_>| store.get_whole(h);
             match auth::verify_handle(&lookup, h, &s.nonce) {
                 Ok(Ok(who)) => {
                     sessions.authenticate(&s.id, who.clone(), now);

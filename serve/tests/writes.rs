@@ -75,12 +75,17 @@ fn records(perms: &str) -> String {
             &[vlist(200, &[("20.5000/users", 8), ("20.5000/keys", 300)])],
         ),
         // Public keys: 300 is a member of the group above (so an admin of `20.5000/t`),
-        // 301 is in no admin value.
+        // 301 is in no admin value, and not public (it authenticates all the same, as the
+        // reference lets a key that is not public authenticate).
         record(
             "20.5000/keys",
             &[
                 pubkey(300, &keys().0.public_key()),
-                pubkey(301, &keys().1.public_key()),
+                pubkey(301, &keys().1.public_key()).replacen(
+                    r#""type""#,
+                    r#""permissions":"1100","type""#,
+                    1,
+                ),
             ],
         ),
         record("20.5000/group2", &[vlist(201, &[("20.5000/group3", 202)])]),
@@ -1018,6 +1023,8 @@ fn challenge_of(a: &Answer) -> Option<(String, Vec<u8>)> {
 #[test]
 fn the_right_key_is_taken_and_its_session_kept() {
     let s = Server::start("111111111111");
+    // Key 301 is not served (it denies public read), and authenticates below all the same.
+    assert_eq!(values(s.addr, "20.5000/keys").len(), 1);
     let (session, nonce) = open_session(s.addr);
     let a = request(
         s.addr,
@@ -1226,4 +1233,181 @@ fn the_challenge_of_a_401_is_answered() {
     assert_eq!(a.status, 400);
     let a = request(s.addr, "OPTIONS", "/api/sessions", "", "");
     assert!(a.headers.contains("allow: post, trace, options"), "{a:?}");
+}
+
+/// `GET /api/handles?prefix=…` (SPEC W9): the prefix's handles, to an admin of its prefix
+/// handle with list-handles; by pages; refused as the reference refuses it.
+#[test]
+fn a_prefix_admin_lists_its_handles() {
+    let s = Server::start("111111111111");
+    let all = [
+        "20.5000/group",
+        "20.5000/group2",
+        "20.5000/group3",
+        "20.5000/keys",
+        "20.5000/loop",
+        "20.5000/t",
+        "20.5000/users",
+    ];
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles?prefix=20.5000",
+        &prefix_admin(),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
+    assert_eq!(
+        a.body,
+        serde_json::json!({"responseCode": 1, "prefix": "20.5000", "totalCount": "7", "handles": all})
+    );
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/?prefix=0.NA%2F20.5000&page=1&pageSize=3",
+        &prefix_admin(),
+        "",
+    );
+    assert_eq!(
+        a.body,
+        serde_json::json!({"responseCode": 1, "prefix": "0.NA/20.5000", "totalCount": "7",
+            "page": 1, "pageSize": 3, "handles": &all[3..6]})
+    );
+    // Not an admin of the prefix; no credentials; a prefix this server does not hold.
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles?prefix=20.5000",
+        &as_user(USER7),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (403, 400), "{a:?}");
+    let a = request(s.addr, "GET", "/api/handles?prefix=20.5000", "", "");
+    assert_eq!((a.status, a.code()), (401, 402), "{a:?}");
+    assert!(challenge_of(&a).is_some(), "{a:?}");
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles?prefix=20.9999",
+        &prefix_admin(),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (400, 301), "{a:?}");
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles?prefix=20.5000/t",
+        &prefix_admin(),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (400, 301), "{a:?}");
+}
+
+/// A read with credentials (SPEC W10): the values that deny public read too, to an
+/// identity with read-value on the handle; else as any read, or refused.
+#[test]
+fn an_admin_reads_the_values_that_are_not_public() {
+    let s = Server::start("111111111111");
+    let types = |a: &Answer| -> Vec<String> {
+        a.body["values"]
+            .as_array()
+            .map(|vs| {
+                vs.iter()
+                    .map(|v| v["type"].as_str().unwrap().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/users",
+        &prefix_admin(),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
+    assert_eq!(
+        types(&a),
+        [
+            "HS_ADMIN",
+            "HS_SECKEY",
+            "HS_SECKEY",
+            "HS_SECKEY",
+            "HS_SECKEY"
+        ]
+    );
+    assert_eq!(a.body["values"][1]["data"]["value"], "pw7");
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/users?index=8",
+        &prefix_admin(),
+        "",
+    );
+    assert_eq!(types(&a), ["HS_SECKEY"]);
+    // Without credentials, or asking for public values only: the public ones.
+    let a = request(s.addr, "GET", "/api/handles/20.5000/users", "", "");
+    assert_eq!(types(&a), ["HS_ADMIN"]);
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/users?publicOnly=true",
+        &prefix_admin(),
+        "",
+    );
+    assert_eq!(types(&a), ["HS_ADMIN"]);
+    // An identity without read-value on the handle; a wrong password.
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/users",
+        &as_user(USER7),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (403, 400), "{a:?}");
+    let a = request(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/users",
+        &basic(300, "0.NA/20.5000", "wrong"),
+        "",
+    );
+    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
+    // A record of public values only reads as it does for anyone.
+    let a = request(s.addr, "GET", "/api/handles/20.5000/t", &as_user(USER7), "");
+    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
+}
+
+/// The Handle scheme with a secret key (SPEC W3): the HMAC-SHA256 of the nonces by the
+/// identity's HS_SECKEY proves it, as the reference's server checks it; a wrong one does not.
+#[test]
+fn a_secret_key_answers_the_challenge_too() {
+    let s = Server::start("111111111111");
+    let answer = |session: &str, nonce: &[u8], secret: &[u8]| {
+        let cnonce = b"cn0123";
+        let mac = handle_serve::auth::mac(
+            handle_serve::auth::Mac::HmacSha256,
+            secret,
+            &[nonce, &cnonce[..]].concat(),
+        );
+        format!(
+            "authorization: Handle sessionId=\"{session}\", cnonce=\"{}\", id=\"7%3A20.5000%2Fusers\", type=\"HS_SECKEY\", alg=\"HMAC-SHA256\", signature=\"{}\"\r\n",
+            handle_id::record::base64(cnonce),
+            handle_id::record::base64(&mac)
+        )
+    };
+    let (session, nonce) = open_session(s.addr);
+    let put = |h: &str| {
+        request(
+            s.addr,
+            "PUT",
+            "/api/handles/20.5000/t?index=2",
+            h,
+            ADD_EMAIL,
+        )
+    };
+    let a = put(&answer(&session, &nonce, b"pw8"));
+    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
+    let a = put(&answer(&session, &nonce, b"pw7"));
+    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
 }

@@ -191,40 +191,6 @@ impl Digest {
 /// more, and a bound on the work a key from elsewhere can ask of a verification.
 pub const MAX_KEY_BITS: usize = 4096;
 
-/// A public key's type and numbers, read as the reference reads `HS_PUBKEY` data
-/// (`Util.getPublicKeyFromBytes`): the type, two bytes of flags, the numbers of the type,
-/// and nothing after them read. The reference writes an RSA key with four zero bytes
-/// after its modulus (its buffer has room for a fourth length it does not write), so
-/// [`PublicKey::decode`], which wants nothing left over, would refuse every RSA key the
-/// reference made.
-struct KeyParts<'a> {
-    kind: &'a [u8],
-    numbers: Vec<&'a [u8]>,
-}
-
-fn read_public_key(bytes: &[u8]) -> Option<KeyParts<'_>> {
-    fn field<'a>(bytes: &'a [u8], at: &mut usize) -> Option<&'a [u8]> {
-        let len = u32::from_be_bytes(bytes.get(*at..*at + 4)?.try_into().ok()?) as usize;
-        let start = *at + 4;
-        let out = bytes.get(start..start.checked_add(len)?)?;
-        *at = start + len;
-        Some(out)
-    }
-    let mut at = 0;
-    let kind = field(bytes, &mut at)?;
-    at += 2;
-    let n = match kind {
-        b"RSA_PUB_KEY" => 2,
-        b"DSA_PUB_KEY" => 4,
-        b"DH_PUB_KEY" => 3,
-        _ => return None,
-    };
-    let numbers = (0..n)
-        .map(|_| field(bytes, &mut at))
-        .collect::<Option<Vec<_>>>()?;
-    Some(KeyParts { kind, numbers })
-}
-
 /// Checks `signature` against `public_key` (`HS_PUBKEY` data, read as the reference reads
 /// it: bytes after the key's numbers are not read) over `data`, with the digest `algorithm` names as
 /// the wire names it (`SHA1`, `SHA-1`, `SHA-256`, `SHA256`; [`Digest::from_wire`]), as the
@@ -246,9 +212,11 @@ pub fn verify(
 ) -> Result<(), VerifyError> {
     use rsa::BigUint;
     let digest = Digest::from_wire(algorithm)?;
-    let key = read_public_key(public_key).ok_or(VerifyError::Key("not HS_PUBKEY data"))?;
+    // (Bytes after the numbers are not read, as the reference's `getPublicKeyFromBytes`
+    // does not read them: its RSA keys end with four zero bytes.)
+    let key = PublicKey::decode(public_key).map_err(|_| VerifyError::Key("not HS_PUBKEY data"))?;
     let number = |i: usize| -> Result<BigUint, VerifyError> {
-        let bytes = key.numbers[i];
+        let bytes = &key.numbers[i][..];
         // Java's sign byte is no magnitude: a key is too large by its numbers, not bytes.
         let start = bytes.iter().position(|&b| b != 0).unwrap_or(bytes.len());
         if (bytes.len() - start) * 8 > MAX_KEY_BITS {
@@ -256,7 +224,7 @@ pub fn verify(
         }
         Ok(BigUint::from_bytes_be(&bytes[start..]))
     };
-    match key.kind {
+    match &key.kind[..] {
         b"RSA_PUB_KEY" => {
             let public = rsa::RsaPublicKey::new(number(1)?, number(0)?)
                 .map_err(|_| VerifyError::Key("not an RSA public key"))?;
@@ -449,6 +417,7 @@ mod tests {
                 .iter()
                 .map(|n| handle_proto::java_integer(&n.to_bytes_be()))
                 .collect(),
+            rest: Vec::new(),
         };
         let mut bytes = Vec::new();
         public.encode(&mut bytes);
@@ -497,6 +466,7 @@ mod tests {
                 kind: kind.to_vec(),
                 flags: 0,
                 numbers,
+                rest: Vec::new(),
             }
             .encode(&mut out);
             out
@@ -530,7 +500,12 @@ mod tests {
         let signature = k.sign(b"x");
         let reference = [&k.public_key()[..], &[0, 0, 0, 0]].concat();
         assert_eq!(verify(&reference, b"SHA-256", b"x", &signature), Ok(()));
-        assert!(PublicKey::decode(&reference).is_err());
+        // The codec keeps them, to write the key back as it came.
+        let read = PublicKey::decode(&reference).unwrap();
+        assert_eq!(read.rest, [0, 0, 0, 0]);
+        let mut again = Vec::new();
+        read.encode(&mut again);
+        assert_eq!(again, reference);
     }
 
     #[test]

@@ -92,6 +92,9 @@ pub struct PublicKey {
     /// The numbers, in the order of the type: DSA q, p, g, y; RSA exponent, modulus;
     /// DH y, p, g.
     pub numbers: Vec<Vec<u8>>,
+    /// Bytes after the numbers, which no reader reads: the reference writes an RSA key
+    /// with four zero bytes there (its buffer has room for a length it does not write).
+    pub rest: Vec<u8>,
 }
 
 impl PublicKey {
@@ -102,6 +105,7 @@ impl PublicKey {
             kind: b"RSA_PUB_KEY".to_vec(),
             flags: 0,
             numbers: vec![java_integer(exponent), java_integer(modulus)],
+            rest: Vec::new(),
         }
     }
 
@@ -109,7 +113,7 @@ impl PublicKey {
     ///
     /// # Errors
     ///
-    /// A key type this crate does not know, lengths past the end, bytes left over.
+    /// A key type this crate does not know, lengths past the end.
     pub fn decode(bytes: &[u8]) -> Result<Self, DecodeError> {
         let mut r = Reader::new(bytes);
         let kind = r.bytes()?.to_vec();
@@ -128,11 +132,12 @@ impl PublicKey {
         let numbers = (0..n)
             .map(|_| r.bytes().map(<[u8]>::to_vec))
             .collect::<Result<_, _>>()?;
-        r.end()?;
+        let rest = r.take(r.remaining())?.to_vec();
         Ok(Self {
             kind,
             flags,
             numbers,
+            rest,
         })
     }
 
@@ -143,6 +148,7 @@ impl PublicKey {
         for n in &self.numbers {
             out.bytes(n);
         }
+        out.extend_from_slice(&self.rest);
     }
 }
 

@@ -199,7 +199,7 @@ fn data_to_rest(value_type: &str, data: &[u8]) -> Data {
         if has_type(value_type, "HS_PUBKEY") {
             return Some(Data::Other {
                 format: "key".into(),
-                value: key_json(&PublicKey::decode(data).ok()?)?,
+                value: key_json(&PublicKey::decode(data).ok().filter(|k| k.rest.is_empty())?)?,
             });
         }
         None
@@ -327,6 +327,7 @@ pub fn site_json(site: &SiteInfo) -> Value {
         .map(|s| {
             let key = PublicKey::decode(&s.public_key)
                 .ok()
+                .filter(|k| k.rest.is_empty())
                 .and_then(|k| key_json(&k))
                 .map_or_else(
                     || json!({"format": "base64", "value": base64(&s.public_key)}),
@@ -484,11 +485,13 @@ fn key_from_json(v: &Value) -> Result<PublicKey, ConvertError> {
             kind: b"DSA_PUB_KEY".to_vec(),
             flags: 0,
             numbers: vec![number("q")?, number("p")?, number("g")?, number("y")?],
+            rest: Vec::new(),
         }),
         Some(k) if k.eq_ignore_ascii_case("RSA") => Ok(PublicKey {
             kind: b"RSA_PUB_KEY".to_vec(),
             flags: 0,
             numbers: vec![number("e")?, number("n")?],
+            rest: Vec::new(),
         }),
         _ => Err(bad()),
     }

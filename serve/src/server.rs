@@ -196,6 +196,22 @@ async fn restricted_read(
     target: &str,
     secure: bool,
 ) -> Option<Response<Full<Bytes>>> {
+    let read = credentialed_get(sources, request, target, secure, writes::restricted_read)
+        .await
+        .ok()??;
+    log_line(&read.log);
+    Some(read.response)
+}
+
+/// `f` of a GET with the request's credentials (a read for an identity, a listing), on
+/// the blocking threads: a signature is checked and the store read there.
+async fn credentialed_get<T: Send + 'static>(
+    sources: &Sources,
+    request: &Request<()>,
+    target: &str,
+    secure: bool,
+    f: fn(&Store, &writes::WriteRequest<'_>) -> T,
+) -> Result<T, tokio::task::JoinError> {
     let authorization = request
         .headers()
         .get(hyper::header::AUTHORIZATION)
@@ -203,8 +219,8 @@ async fn restricted_read(
     let (store, sessions) = (sources.store.clone(), sources.sessions.clone());
     let (t, m) = (target.to_owned(), request.method().clone());
     let now = unix_now();
-    let read = tokio::task::spawn_blocking(move || {
-        writes::restricted_read(
+    tokio::task::spawn_blocking(move || {
+        f(
             &store,
             &writes::WriteRequest {
                 method: &m,
@@ -219,9 +235,6 @@ async fn restricted_read(
         )
     })
     .await
-    .ok()??;
-    log_line(&read.log);
-    Some(read.response)
 }
 
 /// Whether the request lists a prefix's handles (`/api/handles?prefix=…`, SPEC W9).
@@ -284,29 +297,8 @@ async fn respond(
             })
         }
         None if matches!(method, Method::GET | Method::HEAD) && is_listing(&target) => {
-            let authorization = request
-                .headers()
-                .get(hyper::header::AUTHORIZATION)
-                .map(|v| v.as_bytes().to_vec());
-            let (store, sessions) = (sources.store.clone(), sources.sessions.clone());
-            let (t, m) = (target.clone(), method.clone());
-            let now = unix_now();
-            let listed = tokio::task::spawn_blocking(move || {
-                writes::list_handles(
-                    &store,
-                    &writes::WriteRequest {
-                        method: &m,
-                        target: &t,
-                        content_type: None,
-                        authorization: authorization.as_deref(),
-                        secure,
-                        sessions: &sessions,
-                        body: b"",
-                        now,
-                    },
-                )
-            })
-            .await;
+            let listed =
+                credentialed_get(&sources, &request, &target, secure, writes::list_handles).await;
             match listed {
                 Ok(listed) => {
                     log_line(&listed.log);

@@ -280,12 +280,7 @@ pub const MAX_LISTED: usize = 100_000;
 pub fn list_handles(store: &Store, request: &WriteRequest<'_>) -> Written {
     let query = request.target.split_once('?').map_or("", |(_, q)| q);
     let params = parameters(query);
-    let get = |name: &str| {
-        params
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    };
+    let get = |name: &str| parameter(&params, name);
     let prefix = get("prefix").unwrap_or("").to_owned();
     let number = |name: &str| {
         get(name)
@@ -510,6 +505,14 @@ fn parameters(query: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The first value of the parameter `name`, as the reference's `getParameter` gives it.
+fn parameter<'p>(params: &'p [(String, String)], name: &str) -> Option<&'p str> {
+    params
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
 /// Java's `Boolean.parseBoolean`: `true` in any case, anything else false.
 fn java_bool(v: &str) -> bool {
     v.eq_ignore_ascii_case("true")
@@ -522,12 +525,7 @@ fn operation(
     handle: HandleRef<'_>,
 ) -> Result<Op, Refused> {
     let params = parameters(query);
-    let get = |name: &str| {
-        params
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    };
+    let get = |name: &str| parameter(&params, name);
     let raw_indices: Vec<&str> = params
         .iter()
         .filter(|(n, _)| n == "index")

@@ -438,11 +438,12 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
                 "hdl serve: handle protocol on {address} (TCP and UDP)"
             ));
         }
+        let shutdown = shutdown_signal();
         report(format_args!(
             "hdl serve: listening on {scheme}://{}",
             listener.local_addr()?
         ));
-        handle_serve::serve(db, listener, config, shutdown_signal()).await?;
+        handle_serve::serve(db, listener, config, shutdown).await?;
         stop.notify_one();
         say_limited(&counters, "since the last report");
         if let Some(up) = upstream {
@@ -494,25 +495,39 @@ fn listen_for_imports(_: &Arc<Store>, _: &Path) -> Option<()> {
     None
 }
 
-/// Ctrl-C, or SIGTERM on Unix.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Ctrl-C, or SIGTERM on Unix. The handlers are in place when this returns, before the
+/// server says it listens: a signal sent at once stops it as one sent later does (a
+/// handler first taken when the accept loop polled the future let an early SIGTERM kill
+/// the process).
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (interrupt, term) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::interrupt()).ok(),
+            signal(SignalKind::terminate()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
+    async move {
+        #[cfg(unix)]
+        {
+            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt) => {}
+                () = wait(term) => {}
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 

@@ -118,12 +118,24 @@ struct Shard {
     bytes: usize,
 }
 
+/// An answer kept: its key and message in one allocation (the key's bytes, then the
+/// message's), so that the key compared and the answer copied are one stretch of memory.
 struct Cached {
     hash: u64,
-    key: Box<[u8]>,
     generation: u64,
+    key_length: usize,
     version: (u8, u8),
-    message: Box<[u8]>,
+    bytes: Box<[u8]>,
+}
+
+impl Cached {
+    fn key(&self) -> &[u8] {
+        &self.bytes[..self.key_length]
+    }
+
+    fn message(&self) -> &[u8] {
+        &self.bytes[self.key_length..]
+    }
 }
 
 /// What an entry costs besides its key and answer: the table's slot and its fields.
@@ -153,12 +165,12 @@ impl Cache {
     /// version, its message copied into `out`.
     fn get(&self, key: &[u8], hash: u64, generation: u64, out: &mut Vec<u8>) -> Option<(u8, u8)> {
         let shard = self.shard(hash).lock().expect("not poisoned");
-        let c = shard.answers.find(hash, |c| *c.key == *key)?;
+        let c = shard.answers.find(hash, |c| c.key() == key)?;
         if c.generation != generation {
             return None;
         }
         out.clear();
-        out.extend_from_slice(&c.message);
+        out.extend_from_slice(c.message());
         Some(c.version)
     }
 
@@ -172,14 +184,17 @@ impl Cache {
             shard.answers.clear();
             shard.bytes = 0;
         }
+        let mut bytes = Vec::with_capacity(key.len() + message.len());
+        bytes.extend_from_slice(key);
+        bytes.extend_from_slice(message);
         let cached = Cached {
             hash,
-            key: key.into(),
             generation,
+            key_length: key.len(),
             version,
-            message: message.into(),
+            bytes: bytes.into(),
         };
-        let entry = shard.answers.entry(hash, |c| *c.key == *key, |c| c.hash);
+        let entry = shard.answers.entry(hash, |c| c.key() == key, |c| c.hash);
         let old = match entry {
             hashbrown::hash_table::Entry::Occupied(mut o) => {
                 Some(std::mem::replace(o.get_mut(), cached))
@@ -190,7 +205,7 @@ impl Cache {
             }
         };
         if let Some(old) = old {
-            shard.bytes -= old.key.len() + old.message.len() + ENTRY_OVERHEAD;
+            shard.bytes -= old.bytes.len() + ENTRY_OVERHEAD;
         }
         shard.bytes += cost;
     }

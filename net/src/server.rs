@@ -571,3 +571,63 @@ fn cacheable(envelope: &Envelope, message: &[u8]) -> bool {
         && word(8) & (OpFlags::RETURN_REQUEST_DIGEST | OpFlags::CERT) == 0
         && unsigned
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(cache: &Cache, key: &[u8], generation: u64) -> Option<((u8, u8), Vec<u8>)> {
+        let mut out = b"left over".to_vec();
+        let version = cache.get(key, cache.hash(key), generation, &mut out)?;
+        Some((version, out))
+    }
+
+    fn put(cache: &Cache, key: &[u8], generation: u64, message: &[u8]) {
+        cache.put(key, cache.hash(key), generation, (2, 10), message);
+    }
+
+    fn bytes(cache: &Cache) -> usize {
+        cache.shards.iter().map(|s| s.lock().unwrap().bytes).sum()
+    }
+
+    #[test]
+    fn an_answer_is_kept_for_its_key_and_its_generation() {
+        let cache = Cache::new(1 << 20);
+        put(&cache, b"key one", 7, b"answer one");
+        put(&cache, b"key two", 7, b"answer two");
+        assert_eq!(
+            get(&cache, b"key one", 7),
+            Some(((2, 10), b"answer one".to_vec()))
+        );
+        assert_eq!(get(&cache, b"key two", 7).unwrap().1, b"answer two");
+        // Another generation of the records, or a key that is a prefix of one kept: none.
+        assert_eq!(get(&cache, b"key one", 8), None);
+        assert_eq!(get(&cache, b"key", 7), None);
+        assert_eq!(get(&cache, b"key one and more", 7), None);
+        // Made again: the new answer, and its bytes counted once.
+        put(&cache, b"key one", 8, b"answer one, again");
+        assert_eq!(get(&cache, b"key one", 8).unwrap().1, b"answer one, again");
+        let want = b"key one".len()
+            + b"answer one, again".len()
+            + b"key two".len()
+            + b"answer two".len()
+            + 2 * ENTRY_OVERHEAD;
+        assert_eq!(bytes(&cache), want);
+    }
+
+    #[test]
+    fn the_cache_holds_no_more_than_its_bytes() {
+        let cache = Cache::new(16 * 1024);
+        for n in 0..10_000_u32 {
+            put(&cache, &n.to_be_bytes(), 1, &[0; 100]);
+            assert!(bytes(&cache) <= 16 * 1024);
+        }
+        // Larger than a shard: not kept.
+        put(&cache, b"large", 1, &[0; 2048]);
+        assert_eq!(get(&cache, b"large", 1), None);
+        assert_eq!(
+            get(&cache, &9_999_u32.to_be_bytes(), 1).unwrap().1,
+            [0; 100]
+        );
+    }
+}

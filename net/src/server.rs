@@ -107,22 +107,38 @@ struct Server {
 struct Cache {
     shards: Vec<Mutex<Shard>>,
     shard_bytes: usize,
+    /// One hash a request picks both its shard and its slot with. Seeded for each process:
+    /// the keys are what clients send, and must not be made to collide at will.
+    hasher: foldhash::fast::RandomState,
 }
 
 #[derive(Default)]
 struct Shard {
-    answers: HashMap<Box<[u8]>, Cached>,
+    answers: hashbrown::HashTable<Cached>,
     bytes: usize,
 }
 
+/// An answer kept: its key and message in one allocation (the key's bytes, then the
+/// message's), so that the key compared and the answer copied are one stretch of memory.
 struct Cached {
+    hash: u64,
     generation: u64,
+    key_length: usize,
     version: (u8, u8),
-    message: Arc<[u8]>,
+    bytes: Box<[u8]>,
 }
 
-/// What an entry costs besides its key and answer: the map's slot and the shared answer's
-/// counts.
+impl Cached {
+    fn key(&self) -> &[u8] {
+        &self.bytes[..self.key_length]
+    }
+
+    fn message(&self) -> &[u8] {
+        &self.bytes[self.key_length..]
+    }
+}
+
+/// What an entry costs besides its key and answer: the table's slot and its fields.
 const ENTRY_OVERHEAD: usize = 64;
 
 impl Cache {
@@ -131,38 +147,65 @@ impl Cache {
         Self {
             shards: (0..n).map(|_| Mutex::new(Shard::default())).collect(),
             shard_bytes: bytes / n,
+            hasher: foldhash::fast::RandomState::default(),
         }
     }
 
-    fn shard(&self, key: &[u8]) -> &Mutex<Shard> {
-        use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-        let h = BuildHasherDefault::<DefaultHasher>::default().hash_one(key);
-        &self.shards[(h as usize) % self.shards.len()]
+    fn hash(&self, key: &[u8]) -> u64 {
+        use std::hash::BuildHasher;
+        self.hasher.hash_one(key)
     }
 
-    /// The answer kept for `key`, when made at `generation`: its version and message.
-    fn get(&self, key: &[u8], generation: u64) -> Option<Cached> {
-        let shard = self.shard(key).lock().expect("not poisoned");
-        let c = shard.answers.get(key)?;
-        (c.generation == generation).then(|| Cached {
-            generation,
-            version: c.version,
-            message: c.message.clone(),
-        })
+    fn shard(&self, hash: u64) -> &Mutex<Shard> {
+        // (Bits the table's own slots and tags do not use.)
+        &self.shards[((hash >> 32) as usize) % self.shards.len()]
     }
 
-    fn put(&self, key: &[u8], cached: Cached) {
-        let cost = key.len() + cached.message.len() + ENTRY_OVERHEAD;
+    /// The answer kept for `key` (whose hash is `hash`), when made at `generation`: its
+    /// version, its message copied into `out`.
+    fn get(&self, key: &[u8], hash: u64, generation: u64, out: &mut Vec<u8>) -> Option<(u8, u8)> {
+        let shard = self.shard(hash).lock().expect("not poisoned");
+        let c = shard.answers.find(hash, |c| c.key() == key)?;
+        if c.generation != generation {
+            return None;
+        }
+        out.clear();
+        out.extend_from_slice(c.message());
+        Some(c.version)
+    }
+
+    fn put(&self, key: &[u8], hash: u64, generation: u64, version: (u8, u8), message: &[u8]) {
+        let cost = key.len() + message.len() + ENTRY_OVERHEAD;
         if cost > self.shard_bytes {
             return;
         }
-        let mut shard = self.shard(key).lock().expect("not poisoned");
+        let mut shard = self.shard(hash).lock().expect("not poisoned");
         if shard.bytes + cost > self.shard_bytes {
             shard.answers.clear();
             shard.bytes = 0;
         }
-        if let Some(old) = shard.answers.insert(key.into(), cached) {
-            shard.bytes -= key.len() + old.message.len() + ENTRY_OVERHEAD;
+        let mut bytes = Vec::with_capacity(key.len() + message.len());
+        bytes.extend_from_slice(key);
+        bytes.extend_from_slice(message);
+        let cached = Cached {
+            hash,
+            generation,
+            key_length: key.len(),
+            version,
+            bytes: bytes.into(),
+        };
+        let entry = shard.answers.entry(hash, |c| c.key() == key, |c| c.hash);
+        let old = match entry {
+            hashbrown::hash_table::Entry::Occupied(mut o) => {
+                Some(std::mem::replace(o.get_mut(), cached))
+            }
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                v.insert(cached);
+                None
+            }
+        };
+        if let Some(old) = old {
+            shard.bytes -= old.bytes.len() + ENTRY_OVERHEAD;
         }
         shard.bytes += cost;
     }
@@ -280,9 +323,12 @@ fn serve_udp(
             }
             Err(e) => return Err(e),
         };
+        // The clock read once for the datagrams taken together.
+        let clock = (Instant::now(), now());
         for k in 0..n {
             let (bytes, peer) = batch.datagram(k);
-            let Some(envelope) = server.answer_datagram(bytes, peer.ip(), &mut key, &mut reply)
+            let Some(envelope) =
+                server.answer_datagram(bytes, peer.ip(), clock, &mut key, &mut reply)
             else {
                 continue;
             };
@@ -299,11 +345,13 @@ fn serve_udp(
 
 impl Server {
     /// The answer to a datagram from `from`, into `reply`, when it completes a request and
-    /// its network's budget allows an answer (N14): the answer's envelope.
+    /// its network's budget allows an answer (N14): the answer's envelope. `clock`: the
+    /// time it came, as an instant and in seconds since 1970.
     fn answer_datagram(
         &self,
         bytes: &[u8],
         from: IpAddr,
+        clock: (Instant, u32),
         key: &mut Vec<u8>,
         reply: &mut Vec<u8>,
     ) -> Option<Envelope> {
@@ -320,19 +368,18 @@ impl Server {
             whole = self.gather(&envelope, bytes, from)?;
             &whole
         };
-        let budget = match self.limiter.admit(from) {
+        let budget = match self.limiter.admit_at(from, clock.0) {
             Admission::Answer(budget) => budget,
-            Admission::Slip => return self.refuse(&envelope, message, OVER_BUDGET, reply),
+            Admission::Slip => return self.refuse(&envelope, message, OVER_BUDGET, clock.1, reply),
             Admission::Drop => return None,
         };
-        let (mut reply_envelope, answer) = self.reply(&envelope, message, key);
-        *reply = answer;
+        let mut reply_envelope = self.reply(&envelope, message, key, clock.1, reply);
         if self.limiter.too_large(fragments(reply)) {
             self.limiter
                 .counters()
                 .too_large
                 .fetch_add(1, Ordering::Relaxed);
-            reply_envelope = self.refuse(&envelope, message, TOO_LARGE, reply)?;
+            reply_envelope = self.refuse(&envelope, message, TOO_LARGE, clock.1, reply)?;
         }
         self.limiter
             .charge(budget, fragments(reply) * Envelope::SIZE + reply.len());
@@ -345,9 +392,10 @@ impl Server {
         envelope: &Envelope,
         message: &[u8],
         why: &str,
+        now: u32,
         reply: &mut Vec<u8>,
     ) -> Option<Envelope> {
-        let (reply_envelope, refused) = refusal(&self.site, envelope, message, now(), why)?;
+        let (reply_envelope, refused) = refusal(&self.site, envelope, message, now, why)?;
         reply.clear();
         refused.encode(reply);
         Some(reply_envelope)
@@ -379,10 +427,17 @@ impl Server {
         }
     }
 
-    /// The answer's envelope and message bytes: from the cache when the same was asked
-    /// since the records last changed, else made and kept when it may be.
-    fn reply(&self, envelope: &Envelope, message: &[u8], key: &mut Vec<u8>) -> (Envelope, Vec<u8>) {
-        let now = now();
+    /// The answer's envelope, its message into `out`: from the cache when the same was
+    /// asked since the records last changed, else made and kept when it may be. `now` in
+    /// seconds since 1970.
+    fn reply(
+        &self,
+        envelope: &Envelope,
+        message: &[u8],
+        key: &mut Vec<u8>,
+        now: u32,
+        out: &mut Vec<u8>,
+    ) -> Envelope {
         let reply_envelope = |version| Envelope {
             version,
             session_id: envelope.session_id,
@@ -390,17 +445,18 @@ impl Server {
         };
         let cacheable = self.limits.cache_bytes > 0 && cacheable(envelope, message);
         let generation = self.records.generation();
+        let mut hash = 0;
         if cacheable {
             key.clear();
             let suggested = envelope.suggested_version();
             key.extend_from_slice(&[suggested.0, suggested.1]);
             key.extend_from_slice(message);
             key[2 + 16..2 + 20].fill(0);
-            if let Some(cached) = self.cache.get(key, generation) {
-                let mut bytes = cached.message.to_vec();
+            hash = self.cache.hash(key);
+            if let Some(version) = self.cache.get(key, hash, generation, out) {
                 let expiration = now.saturating_add(crate::answer::ANSWER_LIFETIME);
-                bytes[16..20].copy_from_slice(&expiration.to_be_bytes());
-                return (reply_envelope(cached.version), bytes);
+                out[16..20].copy_from_slice(&expiration.to_be_bytes());
+                return reply_envelope(version);
             }
         }
         let (made_envelope, reply) = answer(
@@ -411,22 +467,17 @@ impl Server {
             now,
             self.key.as_deref(),
         );
-        let bytes = reply.to_bytes();
+        out.clear();
+        reply.encode(out);
         let failed = matches!(
             reply.header.response_code,
             handle_proto::ResponseCode::ERROR | handle_proto::ResponseCode::PROTOCOL_ERROR
         );
         if cacheable && !failed {
-            self.cache.put(
-                key,
-                Cached {
-                    generation,
-                    version: made_envelope.version,
-                    message: bytes.as_slice().into(),
-                },
-            );
+            self.cache
+                .put(key, hash, generation, made_envelope.version, out);
         }
-        (made_envelope, bytes)
+        made_envelope
     }
 }
 
@@ -477,7 +528,8 @@ impl Server {
         }
         let mut message = vec![0; envelope.message_length as usize];
         stream.read_exact(&mut message).await?;
-        let (reply_envelope, reply) = self.reply(&envelope, &message, &mut Vec::new());
+        let mut reply = Vec::new();
+        let reply_envelope = self.reply(&envelope, &message, &mut Vec::new(), now(), &mut reply);
         stream
             .write_all(&handle_proto::tcp::frame_bytes(reply_envelope, &reply))
             .await?;
@@ -518,4 +570,64 @@ fn cacheable(envelope: &Envelope, message: &[u8]) -> bool {
         && word(4) == 0
         && word(8) & (OpFlags::RETURN_REQUEST_DIGEST | OpFlags::CERT) == 0
         && unsigned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(cache: &Cache, key: &[u8], generation: u64) -> Option<((u8, u8), Vec<u8>)> {
+        let mut out = b"left over".to_vec();
+        let version = cache.get(key, cache.hash(key), generation, &mut out)?;
+        Some((version, out))
+    }
+
+    fn put(cache: &Cache, key: &[u8], generation: u64, message: &[u8]) {
+        cache.put(key, cache.hash(key), generation, (2, 10), message);
+    }
+
+    fn bytes(cache: &Cache) -> usize {
+        cache.shards.iter().map(|s| s.lock().unwrap().bytes).sum()
+    }
+
+    #[test]
+    fn an_answer_is_kept_for_its_key_and_its_generation() {
+        let cache = Cache::new(1 << 20);
+        put(&cache, b"key one", 7, b"answer one");
+        put(&cache, b"key two", 7, b"answer two");
+        assert_eq!(
+            get(&cache, b"key one", 7),
+            Some(((2, 10), b"answer one".to_vec()))
+        );
+        assert_eq!(get(&cache, b"key two", 7).unwrap().1, b"answer two");
+        // Another generation of the records, or a key that is a prefix of one kept: none.
+        assert_eq!(get(&cache, b"key one", 8), None);
+        assert_eq!(get(&cache, b"key", 7), None);
+        assert_eq!(get(&cache, b"key one and more", 7), None);
+        // Made again: the new answer, and its bytes counted once.
+        put(&cache, b"key one", 8, b"answer one, again");
+        assert_eq!(get(&cache, b"key one", 8).unwrap().1, b"answer one, again");
+        let want = b"key one".len()
+            + b"answer one, again".len()
+            + b"key two".len()
+            + b"answer two".len()
+            + 2 * ENTRY_OVERHEAD;
+        assert_eq!(bytes(&cache), want);
+    }
+
+    #[test]
+    fn the_cache_holds_no_more_than_its_bytes() {
+        let cache = Cache::new(16 * 1024);
+        for n in 0..10_000_u32 {
+            put(&cache, &n.to_be_bytes(), 1, &[0; 100]);
+            assert!(bytes(&cache) <= 16 * 1024);
+        }
+        // Larger than a shard: not kept.
+        put(&cache, b"large", 1, &[0; 2048]);
+        assert_eq!(get(&cache, b"large", 1), None);
+        assert_eq!(
+            get(&cache, &9_999_u32.to_be_bytes(), 1).unwrap().1,
+            [0; 100]
+        );
+    }
 }

@@ -23,6 +23,7 @@ pub fn datagrams(envelope: Envelope, message: &[u8]) -> impl Iterator<Item = Vec
 
 /// Writes datagram `k` of `message` (see [`datagrams`]) into `out`, emptied first: for a
 /// sender that reuses one buffer.
+#[inline]
 pub fn write_datagram(envelope: Envelope, message: &[u8], k: usize, out: &mut Vec<u8>) {
     let start = (k * MAX_PAYLOAD).min(message.len());
     let payload = &message[start..(start + MAX_PAYLOAD).min(message.len())];
@@ -50,6 +51,7 @@ pub struct Reassembly {
 impl Reassembly {
     /// The number of datagrams a message of `length` bytes takes.
     #[must_use]
+    #[inline]
     pub fn fragments(length: u32) -> usize {
         (length as usize).div_ceil(MAX_PAYLOAD).max(1)
     }

@@ -87,6 +87,7 @@ impl<'a> Reader<'a> {
     }
 
     /// How many bytes are left.
+    #[inline]
     pub(crate) fn remaining(&self) -> usize {
         self.bytes.len() - self.at
     }
@@ -96,6 +97,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The next `n` bytes.
+    #[inline]
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], DecodeError> {
         if n > self.remaining() {
             return Err(self.error(DecodeErrorKind::Truncated));
@@ -105,15 +107,18 @@ impl<'a> Reader<'a> {
         Ok(taken)
     }
 
+    #[inline]
     pub(crate) fn u8(&mut self) -> Result<u8, DecodeError> {
         Ok(self.take(1)?[0])
     }
 
+    #[inline]
     pub(crate) fn u16(&mut self) -> Result<u16, DecodeError> {
         let b = self.take(2)?;
         Ok(u16::from_be_bytes([b[0], b[1]]))
     }
 
+    #[inline]
     pub(crate) fn u32(&mut self) -> Result<u32, DecodeError> {
         let b = self.take(4)?;
         Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))

@@ -1132,16 +1132,7 @@ pub fn session_request(
 ) -> Response<Full<Bytes>> {
     const ALLOW_ROOT: &str = "POST, TRACE, OPTIONS";
     const ALLOW_THIS: &str = "GET, HEAD, POST, PUT, DELETE, TRACE, OPTIONS";
-    let refused = |status: StatusCode, message: &str| {
-        json(
-            status,
-            &format!(
-                "{{\"responseCode\":{},\"message\":{}}}",
-                RC::PROTOCOL_ERROR.0,
-                json_string(message)
-            ),
-        )
-    };
+    let refused = body_refused;
     let with_allow = |mut r: Response<Full<Bytes>>, allow: &'static str| {
         r.headers_mut()
             .insert("allow", HeaderValue::from_static(allow));
@@ -1265,7 +1256,8 @@ pub fn session_request(
     r
 }
 
-/// A request body too large, or not sent in time (W8).
+/// A request refused with code 4 and `message` (W1, W7): a body too large, or not sent in
+/// time (W8), a session request it cannot take.
 #[must_use]
 pub fn body_refused(status: StatusCode, message: &str) -> Response<Full<Bytes>> {
     json(

@@ -118,6 +118,34 @@ for h in "${handles[@]}"; do
   check "$h through hdl serve --upstream" "$expected" "$actual"
 done
 check "TEST/1 redirects through hdl serve --upstream" 302 "$(status "http://127.0.0.1:$up/TEST/1")"
+# A value changed in the reference's server (its record seeded again while it was stopped):
+# what was kept until its TTL ends, the server's at once with auth, and that kept (P13).
+location() { python3 -c '
+import sys, urllib.request, urllib.error
+class No(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *a): return None
+try:
+    print(urllib.request.build_opener(No).open(sys.argv[1]).headers.get("Location"))
+except urllib.error.HTTPError as e:
+    print(e.headers.get("Location"))' "$1"; }
+check "TEST/1's URL, kept" "https://example.org/" "$(location "http://127.0.0.1:$up/TEST/1")"
+{ kill -9 "${pids[0]}"; wait "${pids[0]}"; } 2>/dev/null || true
+python3 -c '
+import json,sys
+for line in open(sys.argv[1]):
+    r=json.loads(line)
+    if r["handle"]=="TEST/1":
+        r["values"][0]["data"]["value"]="https://example.org/changed"
+        print(json.dumps(r))' "$records" >"$work/changed.jsonl"
+java -cp "$CP" ServerKit seed "$work/ref" "$work/changed.jsonl" >/dev/null 2>&1
+java -Xmx200M -cp "$CP" net.handle.server.Main "$work/ref" >"$work/ref2.log" 2>&1 &
+pids[0]=$!
+for _ in $(seq 1 60); do java -cp "$CP" ServerKit json "$work/ref" TEST/1 tcp 2>/dev/null | grep -q changed && break; sleep 0.5; done
+check "TEST/1 changed in the reference's server: the kept URL until its TTL ends" "https://example.org/" "$(location "http://127.0.0.1:$up/TEST/1")"
+check "TEST/1 with auth: the server's new URL" "https://example.org/changed" "$(location "http://127.0.0.1:$up/TEST/1?auth")"
+check "TEST/1 after auth: the new URL kept" "https://example.org/changed" "$(location "http://127.0.0.1:$up/TEST/1")"
+# cert (P13, N13): the reference's certified answer, checked by the key its site info gives.
+check "TEST/1 with cert: the reference's signed answer, verified" "https://example.org/changed" "$(location "http://127.0.0.1:$up/TEST/1?cert")"
 # The reference's server stopped: what was fetched still answers; what was not is a 500.
 { kill -9 "${pids[0]}"; wait "${pids[0]}"; } 2>/dev/null || true
 check "TEST/1, fetched before the reference stopped" 302 "$(status "http://127.0.0.1:$up/TEST/1")"

@@ -2,6 +2,7 @@
 //! to the handle it most likely holds, with the fixes that got there. What it cannot clean
 //! is an error, never a guess.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
@@ -374,13 +375,14 @@ pub(crate) const MAX_WRAPPING: usize = 8;
 /// with white space in it, which is running text rather than one identifier
 /// ([`ParseErrorKind::NotOneIdentifier`]).
 pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
+    let mut fixes = Vec::new();
     let Read {
         handle,
         form,
-        mut fixes,
         read_from,
         warnings,
-    } = read(text, options, true)?;
+        ..
+    } = read_with(text, options, true, &mut fixes)?;
     let handle = handle.into_handle();
     // (A handle already canonical is not copied again.)
     let (canonical, as_written) = if handle.as_handle_ref().is_canonical() {
@@ -401,6 +403,62 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
     })
 }
 
+/// [`clean`] without the warnings and without a [`Cleaned`], into buffers the caller
+/// keeps: for a column of values, where the same two buffers serve every value and each
+/// value costs no allocation once they have grown. `handle` gets the handle in its
+/// canonical form, or as written with `keep_case`; `fixes` the same fixes [`clean`] gives
+/// (`case-folded` included with `keep_case` too). Both are cleared first, and left empty
+/// on an error. Returns the form, as [`Cleaned::form`].
+///
+/// ```
+/// use handle_id::{clean, clean_into, FixCode, Form, Options};
+/// let (o, text) = (Options::new(), "(DOI: 10.1045/APRIL2006-Paskin).");
+/// let (mut handle, mut fixes) = (String::new(), Vec::new());
+/// assert_eq!(clean_into(text, &o, false, &mut handle, &mut fixes)?, Form::Doi);
+/// assert_eq!(handle, "10.1045/april2006-paskin");
+/// assert_eq!(fixes, clean(text, &o)?.fixes());
+/// clean_into(text, &o, true, &mut handle, &mut fixes)?;
+/// assert_eq!(handle, "10.1045/APRIL2006-Paskin");
+/// assert_eq!(fixes.last().map(|f| f.code()), Some(FixCode::CaseFolded));
+/// # Ok::<(), handle_id::ParseError>(())
+/// ```
+///
+/// # Errors
+///
+/// The [`ParseError`] [`clean`] gives for `text`.
+pub fn clean_into(
+    text: &str,
+    options: &Options,
+    keep_case: bool,
+    handle: &mut String,
+    fixes: &mut Vec<Fix>,
+) -> Result<Form, ParseError> {
+    handle.clear();
+    fixes.clear();
+    let read = match read_with(text, options, false, fixes) {
+        Ok(read) => read,
+        Err(e) => {
+            fixes.clear();
+            return Err(e);
+        }
+    };
+    let h = read.handle.as_handle_ref();
+    if h.is_canonical() {
+        handle.push_str(h.as_str());
+    } else {
+        fixes.push(Fix {
+            code: FixCode::CaseFolded,
+            index: read.read_from,
+        });
+        if keep_case {
+            handle.push_str(h.as_str());
+        } else {
+            h.write_canonical(handle);
+        }
+    }
+    Ok(read.form)
+}
+
 /// [`clean`] without the canonical form: `handle` is the handle as written (for
 /// extraction, which reports it so).
 pub(crate) fn clean_as_written<'a>(
@@ -412,8 +470,20 @@ pub(crate) fn clean_as_written<'a>(
 
 /// [`clean_as_written`], with the warnings of what was read when `lint`.
 fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, ParseError> {
+    let mut fixes = Vec::new();
+    let read = read_with(text, options, lint, &mut fixes)?;
+    Ok(Read { fixes, ..read })
+}
+
+/// [`read`], its fixes into `fixes` (the caller's buffer: [`clean_into`]) rather than
+/// into the `Read`, whose own are left empty.
+fn read_with<'a>(
+    text: &'a str,
+    options: &Options,
+    lint: bool,
+    fixes: &mut Vec<Fix>,
+) -> Result<Read<'a>, ParseError> {
     let mut warnings = Vec::new();
-    let mut fixes: Vec<Fix> = Vec::new();
     let mut note = |code: FixCode, index: usize| {
         if !fixes.iter().any(|f| f.code == code) {
             fixes.push(Fix { code, index });
@@ -531,7 +601,7 @@ fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, Pa
                 return Ok(Read {
                     handle: ReadHandle::Owned(handle.into_handle()),
                     form,
-                    fixes,
+                    fixes: Vec::new(),
                     read_from: start,
                     warnings,
                 });
@@ -543,7 +613,7 @@ fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, Pa
     Ok(Read {
         handle,
         form,
-        fixes,
+        fixes: Vec::new(),
         read_from: start,
         warnings,
     })

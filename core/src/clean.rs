@@ -574,7 +574,8 @@ fn read_with<'a>(
     } else {
         resolver_prefix(s, options)
     };
-    if let Some(at) = doi_at.filter(|&at| s[at..].contains(|c: char| c.is_ascii_whitespace())) {
+    // (ASCII white space is never part of a longer character's bytes.)
+    if let Some(at) = doi_at.filter(|&at| s.as_bytes()[at..].iter().any(u8::is_ascii_whitespace)) {
         if split_end(s, at, None) == Some(s.len()) {
             let joined = alloc::format!("{}{}", &s[..at], without_space(&s[at..]));
             let mut quiet = |_: FixCode, _: usize| {};
@@ -660,7 +661,9 @@ fn read_rest<'a>(
     });
     let (handle, form) = match host {
         Some(_) => {
-            let with_scheme = alloc::format!("https://{s}");
+            let mut with_scheme = String::with_capacity(8 + s.len());
+            with_scheme.push_str("https://");
+            with_scheme.push_str(s);
             let lint = lint.as_deref_mut();
             let (handle, form) = read_uri(text, start, -8, &with_scheme, options, note, lint)?;
             // Read from a copy with the scheme: owned.
@@ -898,6 +901,16 @@ pub(crate) fn without_space(text: &str) -> alloc::string::String {
 /// resolver's host with or without its scheme, or a base `options` names (P1).
 pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
     let b = s.as_bytes();
+    // Every prefix starts with a scheme (`http`; the bases of `options` have one) or a
+    // known host: most texts (a bare handle, `10.…`) are told apart by their first byte.
+    let first = *b.first()?;
+    if !first.eq_ignore_ascii_case(&b'h')
+        && !KNOWN_PROXY_HOSTS
+            .iter()
+            .any(|h| h.as_bytes()[0].eq_ignore_ascii_case(&first))
+    {
+        return None;
+    }
     let starts = |at: usize, p: &str| {
         b.len() >= at + p.len() && b[at..at + p.len()].eq_ignore_ascii_case(p.as_bytes())
     };
@@ -947,7 +960,9 @@ fn read_uri<'s>(
         }
     })?;
     let handle = uri.handle();
-    if handle.prefix().contains(is_space) {
+    // (Most naming authorities are ASCII digits and dots: no character to decode.)
+    let prefix = handle.prefix();
+    if !prefix.bytes().all(|b| b.is_ascii_graphic()) && prefix.contains(is_space) {
         // White space inside a naming authority: running text, not one identifier.
         let i = at(s.find(is_space).unwrap_or(0));
         return Err(ParseError::new(

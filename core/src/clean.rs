@@ -250,6 +250,10 @@ pub(crate) const PAIRS: [(char, char); 12] = [
 /// Whether `s` is `open … close` with that `open` and that `close` a pair: the bracket
 /// opened first is the one closed last (brackets in between balance).
 fn wrapped(s: &str) -> Option<(char, char)> {
+    // (No pair opens with a letter or digit, what most texts start with.)
+    if s.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric) {
+        return None;
+    }
     let first = s.chars().next()?;
     let last = s.chars().next_back()?;
     let (open, close) = PAIRS.into_iter().find(|&(o, c)| o == first && c == last)?;
@@ -503,17 +507,23 @@ fn read_with<'a>(
     };
     loop {
         let s = &text[start..end];
-        let trimmed = s.trim_start_matches(is_space);
-        if trimmed.len() < s.len() {
-            note(FixCode::SurroundingWhitespace, start);
-            start += s.len() - trimmed.len();
-            continue;
+        // (An end that is an ASCII letter or digit is no white space: most are.)
+        let ends = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
+        if !ends(s.as_bytes().first()) {
+            let trimmed = s.trim_start_matches(is_space);
+            if trimmed.len() < s.len() {
+                note(FixCode::SurroundingWhitespace, start);
+                start += s.len() - trimmed.len();
+                continue;
+            }
         }
-        let trimmed = s.trim_end_matches(is_space);
-        if trimmed.len() < s.len() {
-            note(FixCode::SurroundingWhitespace, start + trimmed.len());
-            end = start + trimmed.len();
-            continue;
+        if !ends(s.as_bytes().last()) {
+            let trimmed = s.trim_end_matches(is_space);
+            if trimmed.len() < s.len() {
+                note(FixCode::SurroundingWhitespace, start + trimmed.len());
+                end = start + trimmed.len();
+                continue;
+            }
         }
         if let Some((open, close)) = wrapped(s).filter(|&(o, c)| o == c || wrapping < MAX_WRAPPING)
         {

@@ -5,7 +5,7 @@ mod support;
 
 use support::contexts::doi;
 
-use handle_id::{clean, FixCode, Form, HandleRef, LintCode, Options, ParseErrorKind};
+use handle_id::{clean, clean_into, FixCode, Form, HandleRef, LintCode, Options, ParseErrorKind};
 use proptest::prelude::*;
 
 /// The handle, the form and the fixes `clean` gives `text`.
@@ -442,4 +442,66 @@ fn corpus_in_messes() {
         }
     }
     insta::assert_snapshot!(out);
+}
+
+/// `clean_into` (no warnings, the caller's buffers) gives what `clean` gives, errors
+/// included: the corpus bare, in every context and mess, the messy lines of data/, under
+/// the default options and with every opt-in form, into buffers that held the last value.
+#[test]
+fn clean_into_agrees_with_clean() {
+    let messy =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/messy-dois.txt"))
+            .unwrap();
+    let ids = support::corpus_identifiers();
+    let mut texts: Vec<String> = messy.lines().map(str::to_owned).collect();
+    for id in &ids {
+        for context in CONTEXTS.iter().chain(MESSES) {
+            texts.push(context.replacen("{}", id, 1));
+        }
+    }
+    texts.extend(
+        [
+            "",
+            " ",
+            "doi:",
+            "dx.doi.org/ 10.1061/ (ASCE)0733-9445",
+            "hdl.handle.net/20.1000/5555",
+        ]
+        .map(String::from),
+    );
+    let all = Options::new()
+        .repository_urls(true)
+        .resolution_form(true)
+        .cordra(true);
+    let (mut handle, mut fixes) = (String::from("left over"), Vec::new());
+    let (mut cleaned, mut refused) = (0, 0);
+    for options in [Options::new(), all] {
+        for text in &texts {
+            for keep_case in [false, true] {
+                let into = clean_into(text, &options, keep_case, &mut handle, &mut fixes);
+                match clean(text, &options) {
+                    Ok(c) => {
+                        let h = if keep_case {
+                            c.as_written()
+                        } else {
+                            c.handle()
+                        };
+                        assert_eq!(into, Ok(c.form()), "{text:?}");
+                        assert_eq!(handle, h.as_str(), "{text:?}");
+                        assert_eq!(fixes, c.fixes(), "{text:?}");
+                        cleaned += 1;
+                    }
+                    Err(e) => {
+                        assert_eq!(into, Err(e), "{text:?}");
+                        assert!(handle.is_empty() && fixes.is_empty(), "{text:?}");
+                        refused += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        cleaned > 10_000 && refused > 100,
+        "{cleaned} cleaned, {refused} refused"
+    );
 }

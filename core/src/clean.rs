@@ -2,6 +2,7 @@
 //! to the handle it most likely holds, with the fixes that got there. What it cannot clean
 //! is an error, never a guess.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
@@ -249,6 +250,10 @@ pub(crate) const PAIRS: [(char, char); 12] = [
 /// Whether `s` is `open … close` with that `open` and that `close` a pair: the bracket
 /// opened first is the one closed last (brackets in between balance).
 fn wrapped(s: &str) -> Option<(char, char)> {
+    // (No pair opens with a letter or digit, what most texts start with.)
+    if s.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric) {
+        return None;
+    }
     let first = s.chars().next()?;
     let last = s.chars().next_back()?;
     let (open, close) = PAIRS.into_iter().find(|&(o, c)| o == first && c == last)?;
@@ -374,13 +379,14 @@ pub(crate) const MAX_WRAPPING: usize = 8;
 /// with white space in it, which is running text rather than one identifier
 /// ([`ParseErrorKind::NotOneIdentifier`]).
 pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
+    let mut fixes = Vec::new();
     let Read {
         handle,
         form,
-        mut fixes,
         read_from,
         warnings,
-    } = read(text, options, true)?;
+        ..
+    } = read_with(text, options, true, &mut fixes)?;
     let handle = handle.into_handle();
     // (A handle already canonical is not copied again.)
     let (canonical, as_written) = if handle.as_handle_ref().is_canonical() {
@@ -401,6 +407,62 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
     })
 }
 
+/// [`clean`] without the warnings and without a [`Cleaned`], into buffers the caller
+/// keeps: for a column of values, where the same two buffers serve every value and each
+/// value costs no allocation once they have grown. `handle` gets the handle in its
+/// canonical form, or as written with `keep_case`; `fixes` the same fixes [`clean`] gives
+/// (`case-folded` included with `keep_case` too). Both are cleared first, and left empty
+/// on an error. Returns the form, as [`Cleaned::form`].
+///
+/// ```
+/// use handle_id::{clean, clean_into, FixCode, Form, Options};
+/// let (o, text) = (Options::new(), "(DOI: 10.1045/APRIL2006-Paskin).");
+/// let (mut handle, mut fixes) = (String::new(), Vec::new());
+/// assert_eq!(clean_into(text, &o, false, &mut handle, &mut fixes)?, Form::Doi);
+/// assert_eq!(handle, "10.1045/april2006-paskin");
+/// assert_eq!(fixes, clean(text, &o)?.fixes());
+/// clean_into(text, &o, true, &mut handle, &mut fixes)?;
+/// assert_eq!(handle, "10.1045/APRIL2006-Paskin");
+/// assert_eq!(fixes.last().map(|f| f.code()), Some(FixCode::CaseFolded));
+/// # Ok::<(), handle_id::ParseError>(())
+/// ```
+///
+/// # Errors
+///
+/// The [`ParseError`] [`clean`] gives for `text`.
+pub fn clean_into(
+    text: &str,
+    options: &Options,
+    keep_case: bool,
+    handle: &mut String,
+    fixes: &mut Vec<Fix>,
+) -> Result<Form, ParseError> {
+    handle.clear();
+    fixes.clear();
+    let read = match read_with(text, options, false, fixes) {
+        Ok(read) => read,
+        Err(e) => {
+            fixes.clear();
+            return Err(e);
+        }
+    };
+    let h = read.handle.as_handle_ref();
+    if h.is_canonical() {
+        handle.push_str(h.as_str());
+    } else {
+        fixes.push(Fix {
+            code: FixCode::CaseFolded,
+            index: read.read_from,
+        });
+        if keep_case {
+            handle.push_str(h.as_str());
+        } else {
+            h.write_canonical(handle);
+        }
+    }
+    Ok(read.form)
+}
+
 /// [`clean`] without the canonical form: `handle` is the handle as written (for
 /// extraction, which reports it so).
 pub(crate) fn clean_as_written<'a>(
@@ -412,8 +474,20 @@ pub(crate) fn clean_as_written<'a>(
 
 /// [`clean_as_written`], with the warnings of what was read when `lint`.
 fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, ParseError> {
+    let mut fixes = Vec::new();
+    let read = read_with(text, options, lint, &mut fixes)?;
+    Ok(Read { fixes, ..read })
+}
+
+/// [`read`], its fixes into `fixes` (the caller's buffer: [`clean_into`]) rather than
+/// into the `Read`, whose own are left empty.
+fn read_with<'a>(
+    text: &'a str,
+    options: &Options,
+    lint: bool,
+    fixes: &mut Vec<Fix>,
+) -> Result<Read<'a>, ParseError> {
     let mut warnings = Vec::new();
-    let mut fixes: Vec<Fix> = Vec::new();
     let mut note = |code: FixCode, index: usize| {
         if !fixes.iter().any(|f| f.code == code) {
             fixes.push(Fix { code, index });
@@ -433,17 +507,23 @@ fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, Pa
     };
     loop {
         let s = &text[start..end];
-        let trimmed = s.trim_start_matches(is_space);
-        if trimmed.len() < s.len() {
-            note(FixCode::SurroundingWhitespace, start);
-            start += s.len() - trimmed.len();
-            continue;
+        // (An end that is an ASCII letter or digit is no white space: most are.)
+        let ends = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
+        if !ends(s.as_bytes().first()) {
+            let trimmed = s.trim_start_matches(is_space);
+            if trimmed.len() < s.len() {
+                note(FixCode::SurroundingWhitespace, start);
+                start += s.len() - trimmed.len();
+                continue;
+            }
         }
-        let trimmed = s.trim_end_matches(is_space);
-        if trimmed.len() < s.len() {
-            note(FixCode::SurroundingWhitespace, start + trimmed.len());
-            end = start + trimmed.len();
-            continue;
+        if !ends(s.as_bytes().last()) {
+            let trimmed = s.trim_end_matches(is_space);
+            if trimmed.len() < s.len() {
+                note(FixCode::SurroundingWhitespace, start + trimmed.len());
+                end = start + trimmed.len();
+                continue;
+            }
         }
         if let Some((open, close)) = wrapped(s).filter(|&(o, c)| o == c || wrapping < MAX_WRAPPING)
         {
@@ -504,7 +584,8 @@ fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, Pa
     } else {
         resolver_prefix(s, options)
     };
-    if let Some(at) = doi_at.filter(|&at| s[at..].contains(|c: char| c.is_ascii_whitespace())) {
+    // (ASCII white space is never part of a longer character's bytes.)
+    if let Some(at) = doi_at.filter(|&at| s.as_bytes()[at..].iter().any(u8::is_ascii_whitespace)) {
         if split_end(s, at, None) == Some(s.len()) {
             let joined = alloc::format!("{}{}", &s[..at], without_space(&s[at..]));
             let mut quiet = |_: FixCode, _: usize| {};
@@ -531,7 +612,7 @@ fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, Pa
                 return Ok(Read {
                     handle: ReadHandle::Owned(handle.into_handle()),
                     form,
-                    fixes,
+                    fixes: Vec::new(),
                     read_from: start,
                     warnings,
                 });
@@ -543,7 +624,7 @@ fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, Pa
     Ok(Read {
         handle,
         form,
-        fixes,
+        fixes: Vec::new(),
         read_from: start,
         warnings,
     })
@@ -590,7 +671,9 @@ fn read_rest<'a>(
     });
     let (handle, form) = match host {
         Some(_) => {
-            let with_scheme = alloc::format!("https://{s}");
+            let mut with_scheme = String::with_capacity(8 + s.len());
+            with_scheme.push_str("https://");
+            with_scheme.push_str(s);
             let lint = lint.as_deref_mut();
             let (handle, form) = read_uri(text, start, -8, &with_scheme, options, note, lint)?;
             // Read from a copy with the scheme: owned.
@@ -828,6 +911,16 @@ pub(crate) fn without_space(text: &str) -> alloc::string::String {
 /// resolver's host with or without its scheme, or a base `options` names (P1).
 pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
     let b = s.as_bytes();
+    // Every prefix starts with a scheme (`http`; the bases of `options` have one) or a
+    // known host: most texts (a bare handle, `10.…`) are told apart by their first byte.
+    let first = *b.first()?;
+    if !first.eq_ignore_ascii_case(&b'h')
+        && !KNOWN_PROXY_HOSTS
+            .iter()
+            .any(|h| h.as_bytes()[0].eq_ignore_ascii_case(&first))
+    {
+        return None;
+    }
     let starts = |at: usize, p: &str| {
         b.len() >= at + p.len() && b[at..at + p.len()].eq_ignore_ascii_case(p.as_bytes())
     };
@@ -877,7 +970,9 @@ fn read_uri<'s>(
         }
     })?;
     let handle = uri.handle();
-    if handle.prefix().contains(is_space) {
+    // (Most naming authorities are ASCII digits and dots: no character to decode.)
+    let prefix = handle.prefix();
+    if !prefix.bytes().all(|b| b.is_ascii_graphic()) && prefix.contains(is_space) {
         // White space inside a naming authority: running text, not one identifier.
         let i = at(s.find(is_space).unwrap_or(0));
         return Err(ParseError::new(

@@ -215,15 +215,22 @@ impl<'a> HandleRef<'a> {
     /// ```
     #[must_use]
     pub fn canonical(&self) -> Handle {
-        let text = if self.is_doi() {
-            self.text.to_ascii_lowercase()
-        } else {
-            String::from(self.text)
-        };
+        let mut text = String::with_capacity(self.text.len());
+        self.write_canonical(&mut text);
         // ASCII lowercase keeps every byte's place: the '/' stays where it was.
         Handle {
             text,
             slash: self.slash,
+        }
+    }
+
+    /// The canonical text ([`HandleRef::canonical`]) appended to `out`, for a caller
+    /// that keeps one buffer for many handles.
+    pub(crate) fn write_canonical(&self, out: &mut String) {
+        let from = out.len();
+        out.push_str(self.text);
+        if self.is_doi() {
+            out[from..].make_ascii_lowercase();
         }
     }
 

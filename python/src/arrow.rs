@@ -267,20 +267,21 @@ fn arrow_clean(
         let array = make_array(data);
         let mut rows = Rows::new(array.len());
         let mut fixes = ListBuilder::new(StringBuilder::new());
+        // One handle and one list of fixes for every value: `clean_into` neither lints
+        // (there is no column for warnings) nor allocates once they have grown.
+        let (mut handle, mut fixed) = (String::new(), Vec::new());
         for_each(&array, |v| match v {
             None => {
                 rows.null();
                 fixes.append_null();
             }
-            Some(v) => match v.text().and_then(|t| handle_id::clean(t, &o)) {
-                Ok(c) => {
-                    let h = if keep_case {
-                        c.as_written()
-                    } else {
-                        c.handle()
-                    };
-                    rows.row(Ok(h.as_str()), Some(c.form()));
-                    for f in c.fixes() {
+            Some(v) => match v
+                .text()
+                .and_then(|t| handle_id::clean_into(t, &o, keep_case, &mut handle, &mut fixed))
+            {
+                Ok(form) => {
+                    rows.row(Ok(&handle), Some(form));
+                    for f in &fixed {
                         fixes.values().append_value(f.code().code());
                     }
                     fixes.append(true);

@@ -366,6 +366,23 @@ pub fn query(text: &str) {
 /// a character boundary, once; an error names its character.
 pub fn clean_text(text: &str) {
     for (name, options) in option_sets() {
+        // `clean_into` (the same reader, without the lint) gives what `clean` gives, in
+        // either case.
+        let (mut into, mut fixes) = (String::new(), Vec::new());
+        let kept = handle_id::clean_into(text, &options, true, &mut into, &mut fixes);
+        match (clean(text, &options), kept) {
+            (Ok(c), Ok(form)) => {
+                assert_eq!(
+                    (into.as_str(), form, &fixes[..]),
+                    (c.as_written().as_str(), c.form(), c.fixes()),
+                    "{name}: {text:?}"
+                );
+                handle_id::clean_into(text, &options, false, &mut into, &mut fixes).unwrap();
+                assert_eq!(into, c.handle().as_str(), "{name}: {text:?}");
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b, "{name}: {text:?}"),
+            (a, b) => panic!("{name}: {text:?}: clean {a:?}, clean_into {b:?}"),
+        }
         match memory::bounded(text.len(), BYTES_PER_BYTE, || clean(text, &options)) {
             Ok(c) => {
                 let h = c.handle();

@@ -95,6 +95,43 @@ pub fn answers_datagram(bytes: &[u8]) {
     }
 }
 
+/// `bytes` as a datagram to a server that signs (N13): any certified answer it makes
+/// verifies by its key, and fails by another's or with a byte of its body changed; and
+/// `bytes` as an answer a client got, checked by a key: never a panic. Whether a signed
+/// answer was checked.
+pub fn certified_answers_verify(bytes: &[u8]) -> bool {
+    static KEYS: OnceLock<(crate::key::ServerKey, Vec<u8>)> = OnceLock::new();
+    let (key, other) = KEYS.get_or_init(|| {
+        let key = crate::key::ServerKey::generate().expect("a key");
+        let other = crate::key::ServerKey::generate()
+            .expect("a key")
+            .public_key();
+        (key, other)
+    });
+    let Ok(envelope) = Envelope::decode(bytes) else {
+        return false;
+    };
+    let message = &bytes[Envelope::SIZE..];
+    if let Ok(got) = Message::decode(message) {
+        let _ = crate::key::verify_answer(&envelope, &got, &key.public_key());
+    }
+    let (reply_envelope, reply) = answer(records(), &site(), &envelope, message, 1_000, Some(key));
+    if !matches!(reply.credential, handle_proto::Credential::Signed(_)) {
+        return false;
+    }
+    let public = key.public_key();
+    assert_eq!(
+        crate::key::verify_answer(&reply_envelope, &reply, &public),
+        Ok(()),
+        "a signed answer verifies"
+    );
+    assert!(crate::key::verify_answer(&reply_envelope, &reply, other).is_err());
+    let mut changed = reply.clone();
+    changed.header.expiration ^= 1;
+    assert!(crate::key::verify_answer(&reply_envelope, &changed, &public).is_err());
+    true
+}
+
 /// `bytes` as source addresses (each 4 or 16 bytes) admitted and charged on a small table.
 pub fn limiter_admits_any_address(bytes: &[u8]) {
     let limiter = Limiter::new(

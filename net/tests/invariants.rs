@@ -36,6 +36,24 @@ fn datagrams() -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// N13: what a signing server answers a certified request verifies by its key and no
+/// other, on the requests and some of their mutations (each signature costs a few ms).
+#[test]
+fn certified_answers_verify_by_the_server_s_key_only() {
+    let mut random = SplitMix64::new(0x5EED_CE57);
+    let (mut asked, mut mutated) = (0, 0);
+    for bytes in &datagrams() {
+        asked += usize::from(handle_net::invariants::certified_answers_verify(bytes));
+        for _ in 0..40 {
+            let m = handle_proto::invariants::mutate(bytes, &mut random);
+            mutated += usize::from(handle_net::invariants::certified_answers_verify(&m));
+        }
+    }
+    // The one request that asks for a certified answer gets one, and some mutations too.
+    assert_eq!(asked, 1);
+    assert!(mutated > 0);
+}
+
 #[test]
 fn answers_keep_their_invariants_on_mutations_of_requests() {
     let mut random = SplitMix64::new(0x9E37_79B9_7F4A_7C15);

@@ -236,7 +236,8 @@ enum Command {
         input: InputArgs,
     },
     /// Create a handle, or replace it, through a HANDLE.NET REST API (`hdl serve`'s or the
-    /// reference's), authenticated with a secret key (HTTP Basic, SPEC W3).
+    /// reference's), authenticated with a secret key (HTTP Basic) or a private key (`--key`: the Handle
+    /// scheme's challenge, SPEC W3).
     ///
     /// Prints the server's JSON answer. Exit status: 0 when it took the write, 1 when it
     /// refused (its answer, and the reason on standard error), 2 when it could not be asked
@@ -257,7 +258,7 @@ enum Command {
         connection: crate::write::Connection,
     },
     /// Add values to a handle, or replace those at their indices, through a HANDLE.NET REST
-    /// API, authenticated with a secret key.
+    /// API, authenticated as `create` is.
     ///
     /// Prints the server's JSON answer; exit status as for `create`.
     #[command(after_help = MODIFY_EXAMPLES)]
@@ -273,7 +274,7 @@ enum Command {
         connection: crate::write::Connection,
     },
     /// Delete a handle, or some of its values, through a HANDLE.NET REST API,
-    /// authenticated with a secret key.
+    /// authenticated as `create` is.
     ///
     /// Prints the server's JSON answer; exit status as for `create`.
     #[command(after_help = DELETE_EXAMPLES)]

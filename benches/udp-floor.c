@@ -11,6 +11,10 @@
  *         uring  io_uring: one multishot recvmsg into a ring of provided buffers, the
  *                answers as sendmsg entries, submitted together with the wait for more
  *
+ * TCP is answered on the same port by a second thread (epoll, non-blocking sockets): a
+ * request read whole, its answer written, the connection closed when the client closes it
+ * (the client closes first, as the reference's client and hsload do).
+ *
  * Requests are told apart by their body (what follows the 20-byte envelope and the
  * 24-byte message header), so a request id or expiration time that differs still finds
  * its answer.
@@ -25,6 +29,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <sys/epoll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -200,10 +209,58 @@ static void serve_uring(int fd) {
 }
 #endif
 
+/* A TCP connection: the request read so far. */
+struct conn { int fd; size_t got; int answered; unsigned char in[DATAGRAM]; };
+
+static void *serve_tcp(void *arg) {
+  int port = *(int *)arg;
+  int ls = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0), one = 1;
+  setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (bind(ls, (struct sockaddr *)&a, sizeof a) < 0 || listen(ls, 1024) < 0) { perror("tcp"); exit(1); }
+  int ep = epoll_create1(0);
+  struct epoll_event ev = { .events = EPOLLIN, .data.ptr = NULL };
+  epoll_ctl(ep, EPOLL_CTL_ADD, ls, &ev);
+  struct epoll_event evs[64];
+  static unsigned char out[DATAGRAM];
+  for (;;) {
+    int n = epoll_wait(ep, evs, 64, -1);
+    for (int i = 0; i < n; i++) {
+      struct conn *c = evs[i].data.ptr;
+      if (!c) {
+        int fd;
+        while ((fd = accept4(ls, NULL, NULL, SOCK_NONBLOCK)) >= 0) {
+          setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+          c = calloc(1, sizeof *c);
+          c->fd = fd;
+          struct epoll_event ce = { .events = EPOLLIN | EPOLLRDHUP, .data.ptr = c };
+          epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ce);
+        }
+        continue;
+      }
+      ssize_t r = c->got < DATAGRAM ? read(c->fd, c->in + c->got, DATAGRAM - c->got) : 0;
+      if (r <= 0 && !(r < 0 && errno == EAGAIN)) { close(c->fd); free(c); continue; }
+      if (r > 0) c->got += (size_t)r;
+      if (!c->answered && c->got >= 20) {
+        uint32_t len = (uint32_t)c->in[16] << 24 | c->in[17] << 16 | c->in[18] << 8 | c->in[19];
+        if (c->got >= 20 + (size_t)len) {
+          size_t m = answer(c->in, c->got, out);
+          if (!m || write(c->fd, out, m) != (ssize_t)m) { close(c->fd); free(c); continue; }
+          c->answered = 1;
+        }
+      }
+    }
+  }
+  return NULL;
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) { fprintf(stderr, "usage: udp-floor mmsg|uring PORT CAPTURE.tsv\n"); return 2; }
   load(argv[3]);
-  int fd = bound(atoi(argv[2]));
+  int fd = bound(atoi(argv[2])), port = atoi(argv[2]);
+  pthread_t tcp;
+  pthread_create(&tcp, NULL, serve_tcp, &port);
   if (strcmp(argv[1], "mmsg") == 0) serve_mmsg(fd);
 #ifdef WITH_URING
   else if (strcmp(argv[1], "uring") == 0) serve_uring(fd);

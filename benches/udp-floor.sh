@@ -7,7 +7,8 @@
 # costs an answer on this machine: the reference's figure over it is the most any server here can be ahead.
 # FLOOR_MODES (default "mmsg uring"): the floors to run; `uring:coop` and `uring:none` run io_uring's task work
 # sooner than the default (see udp-floor.c). Needs java, gcc and liburing-dev (installed with apt-get when
-# missing, or the io_uring floor is skipped). Takes about a minute a server a round.
+# missing, or the io_uring floor is skipped). Takes about a minute a server a round. HSLOAD_PROTO=tcp loads
+# them over TCP instead, a connection a request (the floor's TCP side is the same whatever its mode).
 set -u
 [ $# -ge 1 ] || { sed -n 2,10p "$0"; exit 2; }
 HDL=$(cd "$(dirname "$1")" && pwd)/$(basename "$1"); secs=${2:-8}; rounds=${3:-1}
@@ -22,7 +23,7 @@ trap 'for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done; rm -rf "$t"' EXI
 pin=(); pin_gen=""; [ "$(nproc)" -ge 2 ] && { pin=(taskset -c 1); pin_gen=0; }
 [ -f /usr/include/liburing.h ] || apt-get install -y -qq liburing-dev >/dev/null 2>&1
 uring=(-luring -DWITH_URING); [ -f /usr/include/liburing.h ] || { uring=(); echo "udp-floor.sh: no liburing, the io_uring floor skipped"; }
-gcc -O2 -Wall -o "$t/udp-floor" "$here/udp-floor.c" "${uring[@]}" || exit 1
+gcc -O2 -Wall -pthread -o "$t/udp-floor" "$here/udp-floor.c" "${uring[@]}" || exit 1
 python3 "$H/gen_records.py" 1000 --handles "$t/handles.txt" > "$t/records.jsonl"
 "$H/run.sh" --setup-only 2>/dev/null
 rp=$(freeport)

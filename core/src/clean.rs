@@ -318,8 +318,8 @@ impl PairCounts {
 /// Whether the last character of `s` is punctuation that ends a sentence rather than an
 /// identifier: `.`, `,`, `;`, `:`, the ellipsis `…` (what word processors make of `...`),
 /// or a closing bracket or quote whose partner is not in `s` (whose pair characters
-/// `counts` counts).
-fn trailing_punctuation(s: &str, counts: &PairCounts) -> Option<char> {
+/// `counts` counts; the caller counts them whenever `s` ends with one).
+fn trailing_punctuation(s: &str, counts: Option<&PairCounts>) -> Option<char> {
     // Most identifiers end in a letter or digit.
     if s.as_bytes().last().is_some_and(u8::is_ascii_alphanumeric) {
         return None;
@@ -329,6 +329,7 @@ fn trailing_punctuation(s: &str, counts: &PairCounts) -> Option<char> {
         return Some(last);
     }
     let (open, _) = PAIRS.into_iter().find(|&(_, c)| c == last)?;
+    let counts = counts.expect("the pair characters counted");
     // (The counts hold `last` itself too.)
     let before = counts.count(last) - 1;
     let unpartnered = if open == last {
@@ -500,6 +501,8 @@ fn read_with<'a>(
     // wrapping pairs (at most MAX_WRAPPING) and the first count of the pairs' characters.
     let mut wrapping = 0;
     let mut counts: Option<PairCounts> = None;
+    // The resolver's URL prefix of what is left, as the last step looked for it.
+    let mut resolver;
     let taken = |counts: &mut Option<PairCounts>, gone: &str| {
         if let Some(counts) = counts {
             counts.add(gone, -1);
@@ -554,11 +557,7 @@ fn read_with<'a>(
         if last_is_pair && counts.is_none() {
             counts = Some(PairCounts::of(s));
         }
-        let trailing = match &counts {
-            Some(counts) => trailing_punctuation(s, counts),
-            None => trailing_punctuation(s, &PairCounts([0; 2 * PAIRS.len()])),
-        };
-        if let Some(c) = trailing {
+        if let Some(c) = trailing_punctuation(s, counts.as_ref()) {
             note(FixCode::TrailingPunctuation, end - c.len_utf8());
             taken(&mut counts, &s[s.len() - c.len_utf8()..]);
             end -= c.len_utf8();
@@ -566,9 +565,8 @@ fn read_with<'a>(
         }
         // A resolver's URL pasted before another's (`https://doi.org/https://doi.org/10.1/x`):
         // the inner is the one that holds the handle.
-        if let Some(p) =
-            resolver_prefix(s, options).filter(|&p| resolver_prefix(&s[p..], options).is_some())
-        {
+        resolver = resolver_prefix(s, options);
+        if let Some(p) = resolver.filter(|&p| resolver_prefix(&s[p..], options).is_some()) {
             note(FixCode::ResolverUrl, start);
             taken(&mut counts, &s[..p]);
             start += p;
@@ -579,11 +577,8 @@ fn read_with<'a>(
     // A DOI split by white space after a label or a resolver's host, as PDFs split them,
     // is read whole (`split_end` says on what evidence).
     let s = &text[start..end];
-    let doi_at = if label.is_some() {
-        Some(0)
-    } else {
-        resolver_prefix(s, options)
-    };
+    // (The loop's last step looked for the resolver's prefix of `s`.)
+    let doi_at = if label.is_some() { Some(0) } else { resolver };
     // (ASCII white space is never part of a longer character's bytes.)
     if let Some(at) = doi_at.filter(|&at| s.as_bytes()[at..].iter().any(u8::is_ascii_whitespace)) {
         if split_end(s, at, None) == Some(s.len()) {

@@ -206,7 +206,11 @@ pub(crate) fn decode_path(
     offset: usize,
 ) -> Result<(Cow<'_, str>, Option<usize>), ParseError> {
     let bytes = text.as_bytes();
-    let literal = (0..bytes.len()).find(|&i| {
+    // (Most paths hold no '%': nothing to decode, and no '%' as itself.)
+    let Some(first) = crate::bytes::find(b'%', bytes) else {
+        return Ok((Cow::Borrowed(text), None));
+    };
+    let literal = (first..bytes.len()).find(|&i| {
         bytes[i] == b'%'
             && !bytes
                 .get(i + 1..i + 3)

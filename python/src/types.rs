@@ -3,6 +3,7 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 
 use handle_id::{Form, HandleRef, Options};
 use pyo3::basic::CompareOp;
@@ -307,12 +308,35 @@ impl PyUri {
 
 /// What `clean` found: the handle in its canonical form, the handle as written, the form
 /// it was written in, the fixes and the warnings.
+///
+/// The call cleans without the lint (`handle_id::clean_into`); what a value that is read
+/// less often needs is asked of the library when it is read: the warnings (of
+/// `handle_id::clean`, the same reading with the lint), the handle as written (of
+/// `clean_into` keeping the case) and the fixes' Python string offsets. The input and the
+/// options are kept for that.
 #[pyclass(frozen, module = "handle_id", name = "Cleaned")]
 pub struct PyCleaned {
-    cleaned: handle_id::Cleaned,
-    /// The fixes' and warnings' offsets as Python string offsets.
-    fix_index: Vec<usize>,
-    warning_index: Vec<usize>,
+    /// The input, as given (the Python string itself, not a copy).
+    text: PyBackedStr,
+    options: Options,
+    /// The handle's canonical text, and the handle made of it once asked for.
+    canonical: String,
+    handle: OnceLock<handle_id::Handle>,
+    form: Form,
+    fixes: Vec<handle_id::Fix>,
+}
+
+impl PyCleaned {
+    fn read_handle(&self) -> &handle_id::Handle {
+        self.handle.get_or_init(|| {
+            handle_id::Handle::parse(&self.canonical).expect("a cleaned handle is a handle")
+        })
+    }
+
+    /// The library's `Cleaned`, the warnings with it.
+    fn cleaned(&self) -> handle_id::Cleaned {
+        handle_id::clean(&self.text, &self.options).expect("cleaned before")
+    }
 }
 
 #[pymethods]
@@ -320,31 +344,40 @@ impl PyCleaned {
     /// The handle in its canonical form (SPEC C1).
     #[getter]
     fn handle(&self) -> PyHandle {
-        PyHandle(self.cleaned.handle().clone())
+        PyHandle(self.read_handle().clone())
     }
 
     /// The handle with its case as written.
     #[getter]
     fn as_written(&self) -> PyHandle {
-        PyHandle(self.cleaned.as_written().clone())
+        let folded = self
+            .fixes
+            .iter()
+            .any(|f| f.code() == handle_id::FixCode::CaseFolded);
+        if !folded {
+            return PyHandle(self.read_handle().clone());
+        }
+        let (mut written, mut fixes) = (String::new(), Vec::new());
+        handle_id::clean_into(&self.text, &self.options, true, &mut written, &mut fixes)
+            .expect("cleaned before");
+        PyHandle(handle_id::Handle::parse(&written).expect("a cleaned handle is a handle"))
     }
 
     /// The form the identifier was written in.
     #[getter]
     fn form(&self) -> &'static str {
-        self.cleaned.form().name()
+        self.form.name()
     }
 
     /// The fixes, in the order they were applied; empty for a clean identifier.
     #[getter]
     fn fixes(&self) -> Vec<Fix> {
-        self.cleaned
-            .fixes()
+        let mut at = CharIndex::new(&self.text);
+        self.fixes
             .iter()
-            .zip(&self.fix_index)
-            .map(|(f, &index)| Fix {
+            .map(|f| Fix {
                 code: f.code().code(),
-                index,
+                index: at.at(f.index()),
                 byte_index: f.index(),
                 message: f.to_string(),
                 rule: f.code().rule(),
@@ -355,35 +388,19 @@ impl PyCleaned {
     /// The warnings for the handle as written, at their offsets in the input.
     #[getter]
     fn warnings(&self) -> Vec<LintWarning> {
-        self.cleaned
-            .lint()
-            .iter()
-            .zip(&self.warning_index)
-            .map(|(w, &index)| LintWarning {
-                code: w.code().code(),
-                index,
-                byte_index: w.index(),
-                message: w.to_string(),
-                rule: w.code().rule(),
-            })
-            .collect()
+        warnings(&self.text, self.cleaned().lint())
     }
 
     fn __str__(&self) -> &str {
-        self.cleaned.handle().as_str()
+        &self.canonical
     }
 
     fn __repr__(&self) -> String {
-        let codes: Vec<&str> = self
-            .cleaned
-            .fixes()
-            .iter()
-            .map(|f| f.code().code())
-            .collect();
+        let codes: Vec<&str> = self.fixes.iter().map(|f| f.code().code()).collect();
         format!(
             "Cleaned(handle={:?}, form={:?}, fixes={codes:?})",
-            self.cleaned.handle().as_str(),
-            self.cleaned.form().name()
+            self.canonical,
+            self.form.name()
         )
     }
 }
@@ -529,14 +546,17 @@ fn clean(
         cordra,
         None,
     )?;
-    let cleaned = handle_id::clean(&text, &options).map_err(|e| parse_error(py, &e, &text))?;
-    let mut at = CharIndex::new(&text);
-    let fix_index = cleaned.fixes().iter().map(|f| at.at(f.index())).collect();
-    let warning_index = cleaned.lint().iter().map(|w| at.at(w.index())).collect();
+    // Without the lint: the warnings are read from the library when asked for.
+    let (mut canonical, mut fixes) = (String::new(), Vec::new());
+    let form = handle_id::clean_into(&text, &options, false, &mut canonical, &mut fixes)
+        .map_err(|e| parse_error(py, &e, &text))?;
     Ok(PyCleaned {
-        cleaned,
-        fix_index,
-        warning_index,
+        text,
+        options,
+        canonical,
+        handle: OnceLock::new(),
+        form,
+        fixes,
     })
 }
 

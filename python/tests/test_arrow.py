@@ -142,3 +142,28 @@ def test_slices_of_arrays():
     for start, length in [(0, 3), (5, 40), (len(VALUES) - 4, 4)]:
         assert ha.clean(col.slice(start, length)).to_pylist() == whole[start : start + length]
         assert ha.extract(col.slice(start, length)).to_pylist() == ha.extract(col).to_pylist()[start : start + length]
+
+
+@pytest.mark.parametrize("type_", [pa.string(), pa.string_view(), pa.binary()], ids=str)
+def test_long_columns_worked_on_in_halves_give_what_short_ones_give(type_):
+    # Past 32,768 values a column is worked on in two halves on two threads (where the
+    # machine has two cores): the same rows, in the same order, as value by value. An odd
+    # length, and a slice, so that the halves split anywhere.
+    times = 70_000 // len(VALUES) + 1
+    values = (VALUES * times)[: 2 * 32_768 + 3]
+    assert len(values) > 2 * 32_768
+    col = column(values, type_)
+    short = column(VALUES, type_)
+
+    def repeated(out):
+        return (out.to_pylist() * times)[: len(values)]
+
+    assert ha.clean(col).to_pylist() == repeated(ha.clean(short))
+    assert ha.clean(col, keep_case=True).to_pylist() == repeated(ha.clean(short, keep_case=True))
+    assert ha.recognize(col).to_pylist() == repeated(ha.recognize(short))
+    assert ha.is_valid(col).to_pylist() == repeated(ha.is_valid(short))
+    assert ha.canonical(col).to_pylist() == repeated(ha.canonical(short))
+    assert ha.to_form(col, "doi").to_pylist() == repeated(ha.to_form(short, "doi"))
+    sliced = col.slice(7, len(values) - 9)
+    assert ha.clean(sliced).to_pylist() == ha.clean(col).to_pylist()[7 : len(values) - 2]
+    assert ha.clean(sliced).null_count == values[7 : len(values) - 2].count(None)

@@ -1,5 +1,7 @@
 //! Which form a text is written in, by the prefix rules of grammar/forms.pest alone.
 
+use core::sync::atomic::{AtomicBool, AtomicU16, Ordering};
+
 use crate::dfa::Dfa;
 use crate::form::{Form, Options};
 use crate::generated as g;
@@ -24,9 +26,21 @@ static FORM_PREFIXES: [(&Dfa, Option<Form>); 11] = [
 /// the prefix ends.
 pub(super) fn prefix_form_at(text: &str, options: &Options) -> (Option<Form>, usize) {
     let b = text.as_bytes();
-    let found = FORM_PREFIXES
-        .iter()
-        .find_map(|(dfa, form)| dfa.accepted_prefix(b).map(|end| (*form, end)));
+    // Only the rules the first byte leaves alive are tried, in their order (most texts, a
+    // bare handle's digits, leave none).
+    let mut alive = b.first().map_or(u16::MAX, |&first| may_start(first));
+    let mut found = None;
+    while alive != 0 {
+        let i = alive.trailing_zeros() as usize;
+        alive &= alive - 1;
+        let Some((dfa, form)) = FORM_PREFIXES.get(i) else {
+            break;
+        };
+        if let Some(end) = dfa.accepted_prefix(b) {
+            found = Some((*form, end));
+            break;
+        }
+    }
     match found {
         Some((Some(Form::HdlHost), end)) if options.resolution_form => {
             (Some(Form::HdlResolution), end)
@@ -39,4 +53,73 @@ pub(super) fn prefix_form_at(text: &str, options: &Options) -> (Option<Form>, us
 /// The form the prefix rules give; every HTTP(S) URL is `Proxy` here.
 pub(super) fn prefix_form(text: &str, options: &Options) -> Option<Form> {
     prefix_form_at(text, options).0
+}
+
+/// Which rules of `FORM_PREFIXES` a text that starts with `first` may match (bit `i` for the
+/// `i`th): each rule's first step by its tables (what `Dfa::accepted_prefix` looks at
+/// first), taken for every byte once, on the first call, rather than by every rule for
+/// every text.
+fn may_start(first: u8) -> u16 {
+    static ALIVE: [AtomicU16; 256] = [const { AtomicU16::new(0) }; 256];
+    static READY: AtomicBool = AtomicBool::new(false);
+    if !READY.load(Ordering::Acquire) {
+        // (Threads that get here at once store the same values.)
+        for (byte, alive) in (0..=u8::MAX).zip(&ALIVE) {
+            let mask = FORM_PREFIXES
+                .iter()
+                .enumerate()
+                .filter(|(_, (dfa, _))| dfa.step(usize::from(dfa.start), byte) != 0)
+                .fold(0, |mask, (i, _)| mask | (1 << i));
+            alive.store(mask, Ordering::Relaxed);
+        }
+        READY.store(true, Ordering::Release);
+    }
+    ALIVE[usize::from(first)].load(Ordering::Relaxed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first byte leaves out only rules that refuse the text: for every first byte
+    /// before the rest of each form's prefix, the rules tried in order give what every
+    /// rule tried in order gives.
+    #[test]
+    fn the_first_byte_leaves_out_only_rules_that_refuse() {
+        assert!(FORM_PREFIXES.len() <= 16);
+        let rests: [&[u8]; 13] = [
+            b"",
+            b"dl:1/2",
+            b"dl://1/2",
+            b"nfo:hdl/1/2",
+            b"nfo:doi/10.1/2",
+            b"oi:10.1/2",
+            b"rn:hdl:1:2",
+            b"rn:doi:10.1:2",
+            b"ttps://doi.org/10.1/2",
+            b"ttp://x/1/2",
+            b"nfo:x/y",
+            b"rn:x:y",
+            b"x+y://z",
+        ];
+        for first in 0..=u8::MAX {
+            for rest in rests {
+                let mut text = alloc::vec![first];
+                text.extend_from_slice(rest);
+                let every = FORM_PREFIXES
+                    .iter()
+                    .find_map(|(dfa, form)| dfa.accepted_prefix(&text).map(|e| (*form, e)));
+                let Ok(text) = core::str::from_utf8(&text) else {
+                    continue;
+                };
+                let (form, end) = prefix_form_at(text, &Options::new());
+                assert_eq!(
+                    every.unwrap_or((Some(Form::Handle), 0)),
+                    (form, end),
+                    "{text:?}"
+                );
+            }
+        }
+        assert_eq!(prefix_form_at("", &Options::new()), (Some(Form::Handle), 0));
+    }
 }

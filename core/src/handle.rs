@@ -304,6 +304,12 @@ impl ReadHandle<'_> {
 }
 
 impl Handle {
+    /// A handle of `text`, validated elsewhere, its `/` at `slash` (a decoded handle
+    /// kept, not copied again).
+    pub(crate) fn from_validated_parts(text: String, slash: usize) -> Self {
+        Self { text, slash }
+    }
+
     /// Parses a bare handle; see [`HandleRef::parse`].
     ///
     /// # Errors

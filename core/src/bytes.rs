@@ -23,3 +23,13 @@ pub(crate) fn find2(a: u8, b: u8, bytes: &[u8]) -> Option<usize> {
         memchr::memchr2(a, b, bytes)
     }
 }
+
+/// The index of the first `a`, `b` or `c` in `bytes`.
+#[inline]
+pub(crate) fn find3(a: u8, b: u8, c: u8, bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < LONG {
+        bytes.iter().position(|&x| x == a || x == b || x == c)
+    } else {
+        memchr::memchr3(a, b, c, bytes)
+    }
+}

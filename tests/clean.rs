@@ -505,3 +505,73 @@ fn clean_into_agrees_with_clean() {
         "{cleaned} cleaned, {refused} refused"
     );
 }
+
+/// A resolver's host without its scheme cleans as its URL with `https://` does (read from a
+/// copy with the scheme, on the stack where it fits, the handle borrowed from the text
+/// where it was not decoded): the handle, form, fixes and warnings, and the error's kind and
+/// place (but for a handle that is itself a URL). The corpus after each known host, percent-encoded, and long enough for the heap.
+#[test]
+fn resolver_hosts_without_scheme_read_as_their_urls() {
+    let ids = support::corpus_identifiers();
+    let long = format!("10.1000/{}", "a".repeat(300));
+    let mut paths: Vec<String> = Vec::new();
+    for id in ids.iter().map(String::as_str).chain([
+        long.as_str(),
+        "10.1000/a%20b",
+        "10.1000/%E2%82%AC",
+        "10.1000/%FF",
+        "https://doi.org/10.1000/182",
+        "https%3A%2F%2Fdoi.org%2F10.1000%2F182",
+        "https://example.com/10.1000/182",
+        "10.1000/182?x=1#y",
+        "api/handles/10.1000/182",
+        "hdl:1234/5",
+        "",
+        "/",
+    ]) {
+        paths.push(id.to_owned());
+        paths.push(id.replace('/', "%2F"));
+    }
+    let options = Options::new();
+    let mut compared = 0;
+    for host in [
+        "doi.org",
+        "dx.doi.org",
+        "www.doi.org",
+        "hdl.handle.net",
+        "DX.DOI.ORG",
+    ] {
+        for path in &paths {
+            let text = format!("{host}/{path}");
+            let url = format!("https://{text}");
+            let codes = |c: &handle_id::Cleaned| {
+                let fixes: Vec<_> = c.fixes().iter().map(|f| f.code()).collect();
+                let lints: Vec<_> = c.lint().iter().map(|w| (w.code(), w.index())).collect();
+                (c.handle().clone(), c.form(), fixes, lints)
+            };
+            match (clean(&text, &options), clean(&url, &options)) {
+                (Ok(a), Ok(b)) => {
+                    let (ha, fa, xa, la) = codes(&a);
+                    let (hb, fb, xb, lb) = codes(&b);
+                    assert_eq!((ha, fa, xa), (hb, fb, xb), "{text:?}");
+                    let shifted: Vec<_> =
+                        lb.iter().map(|&(c, i)| (c, i.saturating_sub(8))).collect();
+                    assert_eq!(la, shifted, "{text:?}");
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.kind(), b.kind(), "{text:?}");
+                    // (A handle that is itself a URL is refused at a place found otherwise
+                    // after a host without its scheme.)
+                    let inner_url =
+                        path.contains("://") || path.to_ascii_lowercase().contains("%3a");
+                    if !inner_url {
+                        assert_eq!(a.index() + 8, b.index(), "{text:?}");
+                    }
+                }
+                (a, b) => panic!("{text:?}: {a:?} but {url:?}: {b:?}"),
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 1_000, "{compared}");
+}

@@ -23,3 +23,63 @@ pub(crate) fn find2(a: u8, b: u8, bytes: &[u8]) -> Option<usize> {
         memchr::memchr2(a, b, bytes)
     }
 }
+
+/// The index of the first `a`, `b` or `c` in `bytes`.
+#[inline]
+pub(crate) fn find3(a: u8, b: u8, c: u8, bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < LONG {
+        bytes.iter().position(|&x| x == a || x == b || x == c)
+    } else {
+        memchr::memchr3(a, b, c, bytes)
+    }
+}
+
+/// Whether `bytes` holds an ASCII capital letter, looked for eight bytes at a time (a
+/// test holds it to `u8::is_ascii_uppercase` for every byte in every place).
+#[inline]
+pub(crate) fn has_ascii_uppercase(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    const LOW7: u64 = ONES * 0x7F;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // Each byte below 0x80 and in b'A'..=b'Z' gets its high bit set, and no other
+        // byte: its seven low bits subtracted from 127 + 0x5B and added to 127 - 0x40
+        // neither borrow nor carry into the next byte.
+        let low = x & LOW7;
+        if (ONES * (127 + 0x5B) - low) & !x & (low + ONES * (127 - 0x40)) & HIGH != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(u8::is_ascii_uppercase)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_ascii_uppercase;
+
+    #[test]
+    fn capitals_found_as_one_byte_at_a_time_finds_them() {
+        for len in 0..20 {
+            for at in 0..len {
+                for b in 0..=255_u8 {
+                    let mut bytes = [b'a'; 20];
+                    // Bytes around it that are near the range, and above 0x80.
+                    bytes.iter_mut().enumerate().for_each(|(i, x)| {
+                        *x = [b'@', b'[', 0xC1, 0xDA, b'z', b'0'][i % 6];
+                    });
+                    bytes[at] = b;
+                    let bytes = &bytes[..len];
+                    assert_eq!(
+                        has_ascii_uppercase(bytes),
+                        bytes.iter().any(u8::is_ascii_uppercase),
+                        "{bytes:?}"
+                    );
+                }
+            }
+        }
+    }
+}

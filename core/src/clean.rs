@@ -12,7 +12,7 @@ use crate::error::{ParseError, ParseErrorKind};
 use crate::form::{Form, Options};
 use crate::forms::recognize;
 use crate::generated as g;
-use crate::handle::{Handle, ReadHandle};
+use crate::handle::{Handle, HandleRef, ReadHandle};
 use crate::lint::Warning;
 
 /// What a fix did. Each has a stable [`code`](FixCode::code), a one-line
@@ -666,13 +666,21 @@ fn read_rest<'a>(
     });
     let (handle, form) = match host {
         Some(_) => {
-            let mut with_scheme = String::with_capacity(8 + s.len());
-            with_scheme.push_str("https://");
-            with_scheme.push_str(s);
+            // The copy with the scheme on the stack where it fits (most lines), else on
+            // the heap.
+            let mut stack = [0u8; SCHEMELESS_ON_STACK];
+            let heap;
+            let with_scheme = if 8 + s.len() <= stack.len() {
+                stack[..8].copy_from_slice(b"https://");
+                stack[8..8 + s.len()].copy_from_slice(b);
+                core::str::from_utf8(&stack[..8 + s.len()]).expect("ASCII and a str are UTF-8")
+            } else {
+                heap = alloc::format!("https://{s}");
+                heap.as_str()
+            };
             let lint = lint.as_deref_mut();
-            let (handle, form) = read_uri(text, start, -8, &with_scheme, options, note, lint)?;
-            // Read from a copy with the scheme: owned.
-            (ReadHandle::Owned(handle.into_handle()), form)
+            let (handle, form) = read_uri(text, start, -8, with_scheme, options, note, lint)?;
+            (same_bytes_of(handle, with_scheme, s), form)
         }
         None => read_uri(text, start, 0, s, options, note, lint.as_deref_mut())?,
     };
@@ -739,6 +747,30 @@ fn read_rest<'a>(
         (_, form) => form,
     };
     Ok((handle, form))
+}
+
+/// The most bytes of a resolver's host without its scheme (and what follows it) that
+/// cleaning reads from a copy with the scheme on the stack.
+const SCHEMELESS_ON_STACK: usize = 256;
+
+/// `handle`, read from `copy` (`https://` and `s`), as the same bytes of `s` where it is a
+/// slice of the copy after its scheme (a handle not decoded: no copy of its own); else
+/// owned. (A handle that is itself a URL stays owned: where its errors and warnings are
+/// placed depends on it not being a slice of the text.)
+fn same_bytes_of<'s>(handle: ReadHandle<'_>, copy: &str, s: &'s str) -> ReadHandle<'s> {
+    if let ReadHandle::Slice(h) = &handle {
+        let text = h.as_str();
+        let at = (text.as_ptr() as usize)
+            .checked_sub(copy.as_ptr() as usize)
+            .and_then(|at| at.checked_sub(copy.len() - s.len()))
+            .filter(|&at| at + text.len() <= s.len());
+        if let Some(at) = at.filter(|_| !url_shaped(text)) {
+            let same = &s[at..at + text.len()];
+            debug_assert_eq!(same, text);
+            return ReadHandle::Slice(HandleRef::__from_validated_parts(same, h.prefix().len()));
+        }
+    }
+    ReadHandle::Owned(handle.into_handle())
 }
 
 /// The handle `text` holds as cleaning reads it when written as it is (no textual fix:

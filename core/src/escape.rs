@@ -197,6 +197,7 @@ pub(crate) fn decode(text: &str, offset: usize) -> Result<Cow<'_, str>, ParseErr
 /// Percent-decodes the path of a proxy URL as a browser's URL parser does (P3): as
 /// [`decode`], but a `%` not followed by two hex digits is a `%` (real DOIs hold them:
 /// `10.1006/rwei.1999%.0001`). Also the index in `text` of the first such `%`, if any.
+/// `first`: the index of `text`'s first `%`, as the caller found it (`None`: it holds none).
 ///
 /// # Errors
 ///
@@ -204,10 +205,12 @@ pub(crate) fn decode(text: &str, offset: usize) -> Result<Cow<'_, str>, ParseErr
 pub(crate) fn decode_path(
     text: &str,
     offset: usize,
+    first: Option<usize>,
 ) -> Result<(Cow<'_, str>, Option<usize>), ParseError> {
     let bytes = text.as_bytes();
+    debug_assert_eq!(first, crate::bytes::find(b'%', bytes));
     // (Most paths hold no '%': nothing to decode, and no '%' as itself.)
-    let Some(first) = crate::bytes::find(b'%', bytes) else {
+    let Some(first) = first else {
         return Ok((Cow::Borrowed(text), None));
     };
     let literal = (first..bytes.len()).find(|&i| {

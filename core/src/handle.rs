@@ -247,7 +247,7 @@ impl<'a> HandleRef<'a> {
     /// ```
     #[must_use]
     pub fn is_canonical(&self) -> bool {
-        !self.is_doi() || !self.text.bytes().any(|b| b.is_ascii_uppercase())
+        !self.is_doi() || !crate::bytes::has_ascii_uppercase(self.text.as_bytes())
     }
 
     /// Whether this is a prefix handle, `0.NA/<prefix>` (H7). `0.NA` compares ignoring ASCII
@@ -304,6 +304,12 @@ impl ReadHandle<'_> {
 }
 
 impl Handle {
+    /// A handle of `text`, validated elsewhere, its `/` at `slash` (a decoded handle
+    /// kept, not copied again).
+    pub(crate) fn from_validated_parts(text: String, slash: usize) -> Self {
+        Self { text, slash }
+    }
+
     /// Parses a bare handle; see [`HandleRef::parse`].
     ///
     /// # Errors

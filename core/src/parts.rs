@@ -42,6 +42,8 @@ pub(crate) struct UrlParts {
     pub(crate) host: Span,
     /// Where the path ends: at the `?` or `#` after it, or the end.
     pub(crate) path_end: usize,
+    /// Where the path's first `%` is, if it holds one (found in the same look as its end).
+    pub(crate) percent: Option<usize>,
 }
 
 impl Sink<Rule> for UrlParts {
@@ -66,8 +68,17 @@ pub(crate) fn url_parts(text: &str) -> Result<UrlParts, ParseError> {
         // Neither a path nor a query nor a fragment: the authority runs to the end.
         parts.host.1 = text.len();
     }
-    let rest = &text.as_bytes()[parts.host.1..];
-    parts.path_end = crate::bytes::find2(b'?', b'#', rest).map_or(text.len(), |i| parts.host.1 + i);
+    let from = parts.host.1;
+    let rest = &text.as_bytes()[from..];
+    // The path's end and its first '%', in one look where it holds none.
+    let end = match crate::bytes::find3(b'?', b'#', b'%', rest) {
+        Some(i) if rest[i] == b'%' => {
+            parts.percent = Some(from + i);
+            crate::bytes::find2(b'?', b'#', &rest[i + 1..]).map(|j| i + 1 + j)
+        }
+        found => found,
+    };
+    parts.path_end = end.map_or(text.len(), |i| from + i);
     Ok(parts)
 }
 

@@ -116,9 +116,7 @@ impl<'a> HdlUri<'a> {
             Cow::Borrowed(text) => {
                 ReadHandle::Slice(HandleRef::__from_validated_parts(text, self.slash))
             }
-            Cow::Owned(text) => {
-                ReadHandle::Owned(HandleRef::__from_validated_parts(&text, self.slash).to_handle())
-            }
+            Cow::Owned(text) => ReadHandle::Owned(Handle::from_validated_parts(text, self.slash)),
         }
     }
 

@@ -67,7 +67,8 @@ pub(super) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
             }
         },
     };
-    read_path(text, options, form, Some((0, base_end)), start, path_end)
+    let at = (start, path_end);
+    read_path(text, options, form, Some((0, base_end)), at, parts.percent)
 }
 
 impl<'a> HdlUri<'a> {
@@ -92,19 +93,28 @@ impl<'a> HdlUri<'a> {
         check(&g::PROXY_PATH, text)?;
         let b = text.as_bytes();
         let path_end = crate::bytes::find2(b'?', b'#', b).unwrap_or(b.len());
-        read_path(text, options, Form::Proxy, None, 1.min(path_end), path_end)
+        let percent = crate::bytes::find(b'%', &b[..path_end]);
+        read_path(
+            text,
+            options,
+            Form::Proxy,
+            None,
+            (1.min(path_end), path_end),
+            percent,
+        )
     }
 }
 
 /// The handle in `text[start..path_end]`, a proxy URL's path after its base (`base`, when
-/// the text holds one), or the REST API's under `api/handles/`.
+/// the text holds one), or the REST API's under `api/handles/`. `percent`: where the
+/// path's first `%` is, as the caller found it (`None`: it holds none).
 fn read_path<'a>(
     text: &'a str,
     options: &Options,
     mut form: Form,
     base: Option<(usize, usize)>,
-    mut start: usize,
-    path_end: usize,
+    (mut start, path_end): (usize, usize),
+    percent: Option<usize>,
 ) -> Result<HdlUri<'a>, ParseError> {
     if form == Form::Proxy && text[start..path_end].starts_with(API_PATH) {
         if options.cordra {
@@ -119,7 +129,13 @@ fn read_path<'a>(
         start += API_PATH.len();
     }
     let raw = &text[start..path_end];
-    let (decoded, literal_percent) = decode_path(raw, start)?;
+    // (A '%' before the handle's start, in a repository's path, is not the handle's.)
+    let first = match percent {
+        Some(p) if p >= start => Some(p - start),
+        Some(_) => crate::bytes::find(b'%', raw.as_bytes()),
+        None => None,
+    };
+    let (decoded, literal_percent) = decode_path(raw, start, first)?;
     let (prefix, urn) = PATH_PREFIXES
         .iter()
         .find_map(|(dfa, urn)| dfa.accepted_prefix(decoded.as_bytes()).map(|p| (p, *urn)))

@@ -200,6 +200,21 @@ fn basic(index: u32, handle: &str, password: &str) -> String {
     )
 }
 
+/// [`request`], whose answer must have `status` and response code `code`: the answer.
+#[track_caller]
+fn answered(
+    addr: SocketAddr,
+    method: &str,
+    target: &str,
+    headers: &str,
+    body: &str,
+    (status, code): (u16, u64),
+) -> Answer {
+    let a = request(addr, method, target, headers, body);
+    assert_eq!((a.status, a.code()), (status, code), "{a:?}");
+    a
+}
+
 fn request(addr: SocketAddr, method: &str, target: &str, headers: &str, body: &str) -> Answer {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
@@ -468,14 +483,14 @@ fn remove_admin_is_refused_with_remove_value_only() {
 #[test]
 fn delete_handle_is_allowed_by_delete_handle() {
     let s = Server::start(DELETE_HANDLE_BIT);
-    let a = request(
+    let a = answered(
         s.addr,
         "DELETE",
         "/api/handles/20.5000/t",
         &as_user(USER7),
         "",
+        (200, 1),
     );
-    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
     assert_eq!(a.body["handle"], "20.5000/t");
     let gone = request(s.addr, "GET", "/api/handles/20.5000/t", "", "");
     assert_eq!((gone.status, gone.code()), (404, 100));
@@ -524,91 +539,97 @@ fn replacing_a_handle_needs_the_permissions_of_its_changes() {
 #[test]
 fn a_group_member_may_do_what_the_group_may() {
     let s = Server::start(ADD_VALUE_BIT);
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         &basic(8, "20.5000/users", "pw8"),
         ADD_EMAIL,
+        (201, 1),
     );
-    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
     assert_eq!(values(s.addr, "20.5000/t").len(), 5);
 }
 
 #[test]
 fn a_member_of_a_group_in_a_group_may_too_and_loops_end() {
     let s = Server::start(ADD_VALUE_BIT);
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         &basic(9, "20.5000/users", "pw9"),
         ADD_EMAIL,
+        (201, 1),
     );
-    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
 }
 
 #[test]
 fn a_key_not_in_hs_admin_is_refused() {
     let s = Server::start("111111111111");
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         &basic(99, "20.5000/users", "pw99"),
         ADD_EMAIL,
+        (403, 400),
     );
-    assert_eq!((a.status, a.code()), (403, 400), "{a:?}");
 }
 
 #[test]
 fn a_wrong_password_is_refused_before_anything_is_read() {
     let s = Server::start("111111111111");
-    let a = request(
+    let a = answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         &basic(7, "20.5000/users", "pw8"),
         ADD_EMAIL,
+        (401, 403),
     );
-    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
     assert!(
         a.headers
             .contains("www-authenticate: basic realm=\"handle\""),
         "{a:?}"
     );
     // Another user's index with this user's key: not this identity either.
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         &basic(8, "20.5000/users", "pw7"),
         ADD_EMAIL,
+        (401, 403),
     );
-    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
 }
 
 #[test]
 fn no_credentials_is_authentication_needed() {
     let s = Server::start("111111111111");
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         "",
         ADD_EMAIL,
+        (401, 402),
     );
-    assert_eq!((a.status, a.code()), (401, 402), "{a:?}");
-    let a = request(s.addr, "DELETE", "/api/handles/20.5000/t", "", "");
-    assert_eq!((a.status, a.code()), (401, 402), "{a:?}");
-    let a = request(
+    answered(
+        s.addr,
+        "DELETE",
+        "/api/handles/20.5000/t",
+        "",
+        "",
+        (401, 402),
+    );
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         "authorization: Handle sessionId=\"x\"\r\n",
         ADD_EMAIL,
+        (401, 403),
     );
-    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
 }
 
 fn prefix_admin() -> String {
@@ -620,14 +641,14 @@ const CREATE: &str = r#"{"handle":"20.5000/new","values":[{"index":1,"type":"URL
 #[test]
 fn a_prefix_admin_creates_a_handle_under_the_prefix() {
     let s = Server::start("000000000000");
-    let a = request(
+    let a = answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/new",
         &prefix_admin(),
         CREATE,
+        (201, 1),
     );
-    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
     assert_eq!(a.body["handle"], "20.5000/new");
     let got = request(s.addr, "GET", "/api/handles/20.5000/new", "", "");
     assert_eq!(got.status, 200);
@@ -650,69 +671,69 @@ fn a_prefix_admin_creates_a_handle_under_the_prefix() {
         "{r:?}"
     );
     // Again, with overwrite=false: it exists.
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/new?overwrite=false",
         &prefix_admin(),
         CREATE,
+        (409, 101),
     );
-    assert_eq!((a.status, a.code()), (409, 101), "{a:?}");
     // Again, replacing: the handle's own admin (the prefix admin) may; 200, not 201.
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/new",
         &prefix_admin(),
         CREATE,
+        (200, 1),
     );
-    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
 }
 
 #[test]
 fn only_a_prefix_admin_creates_handles() {
     let s = Server::start("111111111111");
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/new",
         &as_user(USER7),
         CREATE,
+        (403, 400),
     );
-    assert_eq!((a.status, a.code()), (403, 400), "{a:?}");
     // A prefix this server does not hold: not responsible.
     let other = CREATE.replace("20.5000/new", "20.6000/new");
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.6000/new",
         &prefix_admin(),
         &other,
+        (400, 301),
     );
-    assert_eq!((a.status, a.code()), (400, 301), "{a:?}");
     // A derived prefix needs add-derived-prefix, which the prefix admin has.
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/0.NA/20.5000.1",
         &prefix_admin(),
         "[]",
+        (201, 1),
     );
-    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
 }
 
 #[test]
 fn mint_new_suffix_makes_a_new_handle() {
     let s = Server::start("000000000000");
     let body = CREATE.replace(r#""handle":"20.5000/new","#, "");
-    let a = request(
+    let a = answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/?mintNewSuffix=true",
         &prefix_admin(),
         &body,
+        (201, 1),
     );
-    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
     let minted = a.body["handle"].as_str().unwrap().to_owned();
     assert!(
         minted.starts_with("20.5000/") && minted.len() == 8 + 36,
@@ -792,14 +813,14 @@ fn bad_requests_are_answered_in_json() {
 fn a_body_past_the_bound_is_not_read() {
     let s = Server::start("111111111111");
     let big = "x".repeat(handle_serve::writes::MAX_BODY + 1);
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t",
         &as_user(USER7),
         &big,
+        (413, 4),
     );
-    assert_eq!((a.status, a.code()), (413, 4), "{a:?}");
 }
 
 #[test]
@@ -1026,23 +1047,23 @@ fn the_right_key_is_taken_and_its_session_kept() {
     // Key 301 is not served (it denies public read), and authenticates below all the same.
     assert_eq!(values(s.addr, "20.5000/keys").len(), 1);
     let (session, nonce) = open_session(s.addr);
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         &signed(&session, &nonce, "300:20.5000/keys", &keys().0),
         ADD_EMAIL,
+        (201, 1),
     );
-    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
     // The session alone now: the identity it proved.
-    let a = request(
+    answered(
         s.addr,
         "DELETE",
         "/api/handles/20.5000/t?index=2",
         &session_only(&session),
         "",
+        (200, 1),
     );
-    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
     let a = request(
         s.addr,
         "GET",
@@ -1056,14 +1077,14 @@ fn the_right_key_is_taken_and_its_session_kept() {
     assert_eq!(a.body["sessionId"], session.as_str());
     // Index 0: any key of the handle; the one that verifies is the identity's index.
     let (session, nonce) = open_session(s.addr);
-    let a = request(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         &signed(&session, &nonce, "20.5000/keys", &keys().0),
         ADD_EMAIL,
+        (201, 1),
     );
-    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
     // Ended: the session no longer authenticates, and the answer says so.
     let a = request(
         s.addr,
@@ -1081,14 +1102,14 @@ fn the_right_key_is_taken_and_its_session_kept() {
         "",
     );
     assert_eq!(a.status, 403, "{a:?}");
-    let a = request(
+    let a = answered(
         s.addr,
         "DELETE",
         "/api/handles/20.5000/t?index=2",
         &session_only(&session),
         "",
+        (401, 403),
     );
-    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
     let (fresh, _) = challenge_of(&a).expect("a new challenge");
     assert_ne!(fresh, session);
 }
@@ -1157,38 +1178,38 @@ fn wrong_keys_sessions_and_replays_are_refused() {
 #[test]
 fn the_challenge_of_a_401_is_answered() {
     let s = Server::start("111111111111");
-    let a = request(
+    let a = answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         "",
         ADD_EMAIL,
+        (401, 402),
     );
-    assert_eq!((a.status, a.code()), (401, 402), "{a:?}");
     assert!(
         a.headers
             .contains("www-authenticate: basic realm=\"handle\""),
         "{a:?}"
     );
     let (session, nonce) = challenge_of(&a).expect("a Handle challenge");
-    let a = request(
+    let a = answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
         &signed(&session, &nonce, "300:20.5000/keys", &keys().0),
         ADD_EMAIL,
+        (201, 1),
     );
-    assert_eq!((a.status, a.code()), (201, 1), "{a:?}");
     // The same answer again in its session is the same identity (as the reference takes a
     // header it has seen in the session).
-    let a = request(
+    let a = answered(
         s.addr,
         "DELETE",
         "/api/handles/20.5000/t?index=2",
         &signed(&session, &nonce, "300:20.5000/keys", &keys().0),
         "",
+        (200, 1),
     );
-    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
     // PUT /api/sessions/this authenticates a session without a write; a wrong key is 401.
     let (session, nonce) = open_session(s.addr);
     let a = request(
@@ -1249,14 +1270,14 @@ fn a_prefix_admin_lists_its_handles() {
         "20.5000/t",
         "20.5000/users",
     ];
-    let a = request(
+    let a = answered(
         s.addr,
         "GET",
         "/api/handles?prefix=20.5000",
         &prefix_admin(),
         "",
+        (200, 1),
     );
-    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
     assert_eq!(
         a.body,
         serde_json::json!({"responseCode": 1, "prefix": "20.5000", "totalCount": "7", "handles": all})
@@ -1274,33 +1295,39 @@ fn a_prefix_admin_lists_its_handles() {
             "page": 1, "pageSize": 3, "handles": &all[3..6]})
     );
     // Not an admin of the prefix; no credentials; a prefix this server does not hold.
-    let a = request(
+    answered(
         s.addr,
         "GET",
         "/api/handles?prefix=20.5000",
         &as_user(USER7),
         "",
+        (403, 400),
     );
-    assert_eq!((a.status, a.code()), (403, 400), "{a:?}");
-    let a = request(s.addr, "GET", "/api/handles?prefix=20.5000", "", "");
-    assert_eq!((a.status, a.code()), (401, 402), "{a:?}");
+    let a = answered(
+        s.addr,
+        "GET",
+        "/api/handles?prefix=20.5000",
+        "",
+        "",
+        (401, 402),
+    );
     assert!(challenge_of(&a).is_some(), "{a:?}");
-    let a = request(
+    answered(
         s.addr,
         "GET",
         "/api/handles?prefix=20.9999",
         &prefix_admin(),
         "",
+        (400, 301),
     );
-    assert_eq!((a.status, a.code()), (400, 301), "{a:?}");
-    let a = request(
+    let a = answered(
         s.addr,
         "GET",
         "/api/handles?prefix=20.5000/t",
         &prefix_admin(),
         "",
+        (400, 301),
     );
-    assert_eq!((a.status, a.code()), (400, 301), "{a:?}");
 }
 
 /// A read with credentials (SPEC W10): the values that deny public read too, to an
@@ -1318,14 +1345,14 @@ fn an_admin_reads_the_values_that_are_not_public() {
             })
             .unwrap_or_default()
     };
-    let a = request(
+    let a = answered(
         s.addr,
         "GET",
         "/api/handles/20.5000/users",
         &prefix_admin(),
         "",
+        (200, 1),
     );
-    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
     assert_eq!(
         types(&a),
         [
@@ -1357,25 +1384,31 @@ fn an_admin_reads_the_values_that_are_not_public() {
     );
     assert_eq!(types(&a), ["HS_ADMIN"]);
     // An identity without read-value on the handle; a wrong password.
-    let a = request(
+    answered(
         s.addr,
         "GET",
         "/api/handles/20.5000/users",
         &as_user(USER7),
         "",
+        (403, 400),
     );
-    assert_eq!((a.status, a.code()), (403, 400), "{a:?}");
-    let a = request(
+    answered(
         s.addr,
         "GET",
         "/api/handles/20.5000/users",
         &basic(300, "0.NA/20.5000", "wrong"),
         "",
+        (401, 403),
     );
-    assert_eq!((a.status, a.code()), (401, 403), "{a:?}");
     // A record of public values only reads as it does for anyone.
-    let a = request(s.addr, "GET", "/api/handles/20.5000/t", &as_user(USER7), "");
-    assert_eq!((a.status, a.code()), (200, 1), "{a:?}");
+    let a = answered(
+        s.addr,
+        "GET",
+        "/api/handles/20.5000/t",
+        &as_user(USER7),
+        "",
+        (200, 1),
+    );
 }
 
 /// The Handle scheme with a secret key (SPEC W3): the HMAC-SHA256 of the nonces by the

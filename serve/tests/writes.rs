@@ -1192,7 +1192,7 @@ fn the_challenge_of_a_401_is_answered() {
         "{a:?}"
     );
     let (session, nonce) = challenge_of(&a).expect("a Handle challenge");
-    let a = answered(
+    answered(
         s.addr,
         "PUT",
         "/api/handles/20.5000/t?index=2",
@@ -1202,7 +1202,7 @@ fn the_challenge_of_a_401_is_answered() {
     );
     // The same answer again in its session is the same identity (as the reference takes a
     // header it has seen in the session).
-    let a = answered(
+    answered(
         s.addr,
         "DELETE",
         "/api/handles/20.5000/t?index=2",
@@ -1320,7 +1320,7 @@ fn a_prefix_admin_lists_its_handles() {
         "",
         (400, 301),
     );
-    let a = answered(
+    answered(
         s.addr,
         "GET",
         "/api/handles?prefix=20.5000/t",
@@ -1401,7 +1401,7 @@ fn an_admin_reads_the_values_that_are_not_public() {
         (401, 403),
     );
     // A record of public values only reads as it does for anyone.
-    let a = answered(
+    answered(
         s.addr,
         "GET",
         "/api/handles/20.5000/t",

@@ -101,22 +101,61 @@ fn two_cores() -> bool {
     *TWO.get_or_init(|| thread::available_parallelism().is_ok_and(|n| n.get() >= 2))
 }
 
+/// How much a part's builders hold from the start: the rows and value bytes of the whole
+/// column for the first part, which the others are joined into, so that neither its work
+/// nor the join grows a buffer (a grown buffer is copied into pages the kernel must find
+/// and zero first, which costs more than the copy). Room never written is never touched.
+#[derive(Clone, Copy)]
+struct Room {
+    rows: usize,
+    /// The input's value bytes: what a column of values read out of them holds at most
+    /// (cleaning takes away; a value that grows grows the buffer, as before).
+    bytes: usize,
+}
+
+impl Room {
+    fn of(array: &dyn Array) -> Self {
+        let bytes = match array.data_type() {
+            DataType::Utf8 => span(array.as_string::<i32>().value_offsets()),
+            DataType::LargeUtf8 => span(array.as_string::<i64>().value_offsets()),
+            DataType::Binary => span(array.as_binary::<i32>().value_offsets()),
+            DataType::LargeBinary => span(array.as_binary::<i64>().value_offsets()),
+            DataType::Utf8View => array.as_string_view().total_bytes_len(),
+            DataType::BinaryView => array.as_binary_view().total_bytes_len(),
+            _ => 0,
+        };
+        Self {
+            rows: array.len(),
+            bytes,
+        }
+    }
+}
+
+/// The bytes between the first and the last of `offsets`.
+fn span<O: Copy + TryInto<usize>>(offsets: &[O]) -> usize {
+    let at = |o: Option<&O>| o.and_then(|&o| o.try_into().ok()).unwrap_or(0);
+    at(offsets.last()).saturating_sub(at(offsets.first()))
+}
+
 /// `work` over `array`, as parts in the column's order: over its two halves, the second on
 /// a thread of its own, when the column is long (`HALVES_FROM`) and the machine has two
 /// cores; else over the whole, one part. Each value is worked on as it would be alone, and
-/// the parts are joined first half first: the result is the same either way.
+/// the parts are joined first half first: the result is the same either way. Each part is
+/// given the room its builders start with.
 fn halves<P: Send>(
     array: &ArrayRef,
-    work: impl Fn(&dyn Array) -> PyResult<P> + Sync,
+    work: impl Fn(&dyn Array, Room) -> PyResult<P> + Sync,
 ) -> PyResult<Vec<P>> {
     let len = array.len();
+    let whole = Room::of(array.as_ref());
     if len < HALVES_FROM || !two_cores() {
-        return Ok(vec![work(array.as_ref())?]);
+        return Ok(vec![work(array.as_ref(), whole)?]);
     }
     let (first, second) = (array.slice(0, len / 2), array.slice(len / 2, len - len / 2));
+    let room = Room::of(second.as_ref());
     thread::scope(|s| {
-        let second = s.spawn(|| work(second.as_ref()));
-        let first = work(first.as_ref());
+        let second = s.spawn(|| work(second.as_ref(), room));
+        let first = work(first.as_ref(), whole);
         let second = second
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -157,8 +196,8 @@ fn append_nulls(b: &mut NullBufferBuilder, mut other: NullBufferBuilder) {
 fn arrow_is_valid(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = halves(&make_array(data), |array| {
-            let mut b = BooleanBuilder::with_capacity(array.len());
+        let parts = halves(&make_array(data), |array, room| {
+            let mut b = BooleanBuilder::with_capacity(room.rows);
             for_each(array, |v| {
                 b.append_option(v.map(|v| match v {
                     Value::Text(s) => handle_id::validate(s).is_ok(),
@@ -185,11 +224,12 @@ struct Rows {
 }
 
 impl Rows {
-    fn new(len: usize) -> Self {
+    fn new(room: Room) -> Self {
         Self {
-            nulls: NullBufferBuilder::new(len),
-            handle: StringBuilder::with_capacity(len, len * 24),
-            form: StringBuilder::with_capacity(len, len * 6),
+            nulls: NullBufferBuilder::new(room.rows),
+            handle: StringBuilder::with_capacity(room.rows, room.bytes),
+            // (The longest form's name is 14 bytes; most are 3 to 6.)
+            form: StringBuilder::with_capacity(room.rows, room.rows * 8),
             error: StringBuilder::new(),
         }
     }
@@ -263,8 +303,8 @@ fn arrow_recognize(
     )?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = halves(&make_array(data), |array| {
-            let mut rows = Rows::new(array.len());
+        let parts = halves(&make_array(data), |array, room| {
+            let mut rows = Rows::new(room);
             for_each(array, |v| match v {
                 None => rows.null(),
                 Some(v) => match v.text().and_then(|t| handle_id::recognize(t, &o)) {
@@ -305,8 +345,8 @@ fn arrow_canonical(
     )?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = halves(&make_array(data), |array| {
-            let mut b = StringBuilder::with_capacity(array.len(), array.len() * 24);
+        let parts = halves(&make_array(data), |array, room| {
+            let mut b = StringBuilder::with_capacity(room.rows, room.bytes);
             for_each(array, |v| {
                 let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, &o)));
                 match read {
@@ -332,13 +372,14 @@ struct Codes {
 }
 
 impl Codes {
-    fn new(len: usize) -> Self {
-        let mut offsets = Vec::with_capacity(len + 1);
+    fn new(room: Room) -> Self {
+        let mut offsets = Vec::with_capacity(room.rows + 1);
         offsets.push(0);
         Self {
             offsets,
-            codes: StringBuilder::with_capacity(len, len * 8),
-            nulls: NullBufferBuilder::new(len),
+            // (Most values have a fix or two, of codes of 5 to 22 bytes.)
+            codes: StringBuilder::with_capacity(room.rows * 2, room.rows * 32),
+            nulls: NullBufferBuilder::new(room.rows),
             overflow: false,
         }
     }
@@ -421,9 +462,9 @@ fn arrow_clean(
     )?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = halves(&make_array(data), |array| {
-            let mut rows = Rows::new(array.len());
-            let mut codes = Codes::new(array.len());
+        let parts = halves(&make_array(data), |array, room| {
+            let mut rows = Rows::new(room);
+            let mut codes = Codes::new(room);
             // One handle and one list of fixes for every value: `clean_into` neither lints
             // (there is no column for warnings) nor allocates once they have grown.
             let (mut handle, mut fixed) = (String::new(), Vec::new());
@@ -487,9 +528,11 @@ fn arrow_to_form(
     let base: Option<ProxyBase> = options::base(py, base)?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = halves(&make_array(data), |array| {
-            let mut rows = Rows::new(array.len());
-            let mut written = StringBuilder::new();
+        let parts = halves(&make_array(data), |array, room| {
+            let mut rows = Rows::new(room);
+            // (A form's prefix or a resolver's base comes before most values: 30 bytes
+            // covers the longest known ones.)
+            let mut written = StringBuilder::with_capacity(room.rows, room.bytes + room.rows * 30);
             for_each(array, |v| match v {
                 None => {
                     rows.null();

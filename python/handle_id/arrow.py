@@ -8,7 +8,9 @@ same length: no Python object is made per value, and the work runs without the G
 column of 32,768 values or more in two halves on two threads, where the machine has two
 cores or more, ``extract`` excepted; the same rows in the same order). A null stays
 null. A binary value that is not UTF-8 is an error (``invalid-utf8``, H5),
-as the ``hdl`` command says of such a line.
+as the ``hdl`` command says of such a line. The columns of strings in a result are
+``string``; with ``string_view=True`` they are ``string_view``, the layout Polars keeps its
+strings in, which Polars then takes without copying them (the Polars namespace asks for it).
 
 >>> import pyarrow as pa, handle_id.arrow
 >>> out = handle_id.arrow.clean(pa.array(["DOI: 10.1000/ABC.", "nothing", None]))
@@ -50,38 +52,44 @@ def is_valid(array: Any) -> Any:
     return _apply(_native.arrow_is_valid, array)
 
 
-def recognize(array: Any, **options: Any) -> Any:
+def recognize(array: Any, *, string_view: bool = False, **options: Any) -> Any:
     """``handle_id.recognize`` over a column: a struct array of ``handle`` (decoded),
     ``form`` and ``error`` (the library's message; null when the value holds a handle).
     ``form`` is the form the value appears to be written in even when it is invalid.
     Options as for ``handle_id.recognize``."""
-    return _apply(_native.arrow_recognize, array, **options)
+    return _apply(_native.arrow_recognize, array, string_view=string_view, **options)
 
 
-def canonical(array: Any, **options: Any) -> Any:
+def canonical(array: Any, *, string_view: bool = False, **options: Any) -> Any:
     """Each value read in any written form (as ``handle_id.recognize`` reads it), as its
     handle's canonical text (a DOI in ASCII lowercase): a ``string`` array, null where the
     value holds no handle. Options as for ``handle_id.recognize``."""
-    return _apply(_native.arrow_canonical, array, **options)
+    return _apply(_native.arrow_canonical, array, string_view=string_view, **options)
 
 
-def clean(array: Any, *, keep_case: bool = False, **options: Any) -> Any:
+def clean(array: Any, *, keep_case: bool = False, string_view: bool = False, **options: Any) -> Any:
     """``handle_id.clean`` over a column: a struct array of ``handle`` (canonical, or as
     written with ``keep_case``), ``form``, ``fixes`` (the fixes' codes, in order) and
     ``error`` (the library's message; null when the value was cleaned)."""
-    return _apply(_native.arrow_clean, array, keep_case=keep_case, **options)
+    return _apply(
+        _native.arrow_clean, array, keep_case=keep_case, string_view=string_view, **options
+    )
 
 
-def to_form(array: Any, form: str, *, base: str | None = None, **options: Any) -> Any:
+def to_form(
+    array: Any, form: str, *, base: str | None = None, string_view: bool = False, **options: Any
+) -> Any:
     """Each value read in any written form and written in ``form`` (one of
     ``handle_id.FORMS``): a struct array of ``handle``, ``form`` (the form read),
     ``output`` and ``error``."""
-    return _apply(_native.arrow_to_form, array, form, base=base, **options)
+    return _apply(
+        _native.arrow_to_form, array, form, base=base, string_view=string_view, **options
+    )
 
 
-def extract(array: Any, **options: Any) -> Any:
+def extract(array: Any, *, string_view: bool = False, **options: Any) -> Any:
     """``handle_id.extract`` over a column: for each value a list of structs ``start``,
     ``end``, ``text``, ``form``, ``handle``. Offsets are Python string offsets for a
     string column and byte offsets for a binary one (bytes that are not UTF-8 are never
     part of an identifier)."""
-    return _apply(_native.arrow_extract, array, **options)
+    return _apply(_native.arrow_extract, array, string_view=string_view, **options)

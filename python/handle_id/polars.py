@@ -18,8 +18,8 @@ Importing this module registers ``pl.col(...).handle_id``:
 ``clean`` is the one for messy values.
 
 Each method hands the column's Arrow data (no copy) to the functions of
-:mod:`handle_id.arrow`, which run without the GIL, and takes their Arrow result back (no
-copy). It is a namespace of ``map_batches`` calls (elementwise), not a compiled expression
+:mod:`handle_id.arrow`, which run without the GIL, and takes their Arrow result back, its
+strings as views (``string_view=True``: Polars' own layout, so no copy). It is a namespace of ``map_batches`` calls (elementwise), not a compiled expression
 plugin: Polars calls into Python once per batch. A compiled plugin (pyo3-polars) would put
 the Rust crates of Polars itself into this package: about 250 crates to build (more than
 ten minutes of one core before the largest of them were reached, on the machine the
@@ -87,6 +87,10 @@ class HandleIdNamespace:
             _on_series(fn, field, **options), return_dtype=dtype, is_elementwise=True
         )
 
+    def _strings(self, fn: Callable[..., Any], dtype: Any, field: str | None = None, **options: Any) -> pl.Expr:
+        # Strings come back as views, Polars' own layout: Polars takes them without a copy.
+        return self._map(fn, dtype, field, string_view=True, **options)
+
     def is_valid(self) -> pl.Expr:
         """Whether each value is a bare handle (``handle_id.is_valid``)."""
         return self._map(_arrow.is_valid, pl.Boolean)
@@ -94,25 +98,25 @@ class HandleIdNamespace:
     def canonical(self, **options: Any) -> pl.Expr:
         """Each value read in any written form, as its handle's canonical text; null where
         it holds none."""
-        return self._map(_arrow.canonical, pl.String, **options)
+        return self._strings(_arrow.canonical, pl.String, **options)
 
     def recognize(self, **options: Any) -> pl.Expr:
         """A struct of ``handle``, ``form``, ``error`` (``handle_id.arrow.recognize``)."""
-        return self._map(_arrow.recognize, _RECOGNIZED, **options)
+        return self._strings(_arrow.recognize, _RECOGNIZED, **options)
 
     def clean(self, **options: Any) -> pl.Expr:
         """A struct of ``handle``, ``form``, ``fixes``, ``error``
         (``handle_id.arrow.clean``)."""
-        return self._map(_arrow.clean, _CLEANED, **options)
+        return self._strings(_arrow.clean, _CLEANED, **options)
 
     def to_form(self, form: str, **options: Any) -> pl.Expr:
         """Each value's handle written in ``form``; null where it holds none or has no text
         in that form."""
-        return self._map(
+        return self._strings(
             lambda a, **o: _arrow.to_form(a, form, **o), pl.String, field="output", **options
         )
 
     def extract(self, **options: Any) -> pl.Expr:
         """A list of structs ``start``, ``end``, ``text``, ``form``, ``handle`` per value
         (``handle_id.arrow.extract``)."""
-        return self._map(_arrow.extract, _FOUND, **options)
+        return self._strings(_arrow.extract, _FOUND, **options)

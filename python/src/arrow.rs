@@ -5,7 +5,7 @@
 use std::sync::{Arc, OnceLock};
 use std::thread;
 
-use arrow_array::builder::{ArrayBuilder, BooleanBuilder, Int64Builder, StringBuilder};
+use arrow_array::builder::{BooleanBuilder, Int64Builder};
 use arrow_array::cast::AsArray;
 use arrow_array::{make_array, Array, ArrayRef, ListArray, StructArray};
 use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer};
@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
+use crate::strings::{self, Strings};
 
 /// One value of the input column.
 enum Value<'a> {
@@ -84,10 +85,6 @@ fn input(array: &Bound<'_, PyAny>) -> PyResult<ArrayData> {
 
 fn output(py: Python<'_>, array: ArrayRef) -> PyResult<Py<PyAny>> {
     Ok(array.to_data().to_pyarrow(py)?.unbind())
-}
-
-fn utf8(name: &str) -> Field {
-    Field::new(name, DataType::Utf8, true)
 }
 
 /// A column at least this long is worked on in two halves at once, where the machine has
@@ -174,8 +171,8 @@ fn joined<P>(parts: Vec<P>, mut join: impl FnMut(&mut P, P) -> PyResult<()>) -> 
 }
 
 /// `other`'s strings after `b`'s.
-fn append_strings(b: &mut StringBuilder, mut other: StringBuilder) -> PyResult<()> {
-    b.append_array(&other.finish()).map_err(value_error)
+fn append_strings(b: &mut Strings, other: Strings) -> PyResult<()> {
+    b.append(other).map_err(value_error)
 }
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -218,19 +215,22 @@ fn arrow_is_valid(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<Py<PyAny
 /// The columns of a struct result, and its rows' validity (null where the input is).
 struct Rows {
     nulls: NullBufferBuilder,
-    handle: StringBuilder,
-    form: StringBuilder,
-    error: StringBuilder,
+    handle: Strings,
+    form: Strings,
+    error: Strings,
+    /// The strings as views (`string_view`).
+    views: bool,
 }
 
 impl Rows {
-    fn new(room: Room) -> Self {
+    fn new(room: Room, views: bool) -> Self {
         Self {
             nulls: NullBufferBuilder::new(room.rows),
-            handle: StringBuilder::with_capacity(room.rows, room.bytes),
+            handle: Strings::with_capacity(views, room.rows, room.bytes),
             // (The longest form's name is 14 bytes; most are 3 to 6.)
-            form: StringBuilder::with_capacity(room.rows, room.rows * 8),
-            error: StringBuilder::new(),
+            form: Strings::with_capacity(views, room.rows, room.rows * 8),
+            error: Strings::with_capacity(views, 0, 0),
+            views,
         }
     }
 
@@ -251,7 +251,7 @@ impl Rows {
             }
             Err(e) => {
                 self.handle.append_null();
-                self.error.append_value(e.to_string());
+                self.error.append_value(&e.to_string());
             }
         }
     }
@@ -265,15 +265,17 @@ impl Rows {
     }
 
     fn finish(mut self, extra: Vec<(Field, ArrayRef)>) -> PyResult<ArrayRef> {
-        let mut fields = vec![utf8("handle"), utf8("form")];
-        let mut arrays: Vec<ArrayRef> =
-            vec![Arc::new(self.handle.finish()), Arc::new(self.form.finish())];
+        let mut fields = vec![
+            strings::field("handle", self.views),
+            strings::field("form", self.views),
+        ];
+        let mut arrays: Vec<ArrayRef> = vec![self.handle.finish(), self.form.finish()];
         for (f, a) in extra {
             fields.push(f);
             arrays.push(a);
         }
-        fields.push(utf8("error"));
-        arrays.push(Arc::new(self.error.finish()));
+        fields.push(strings::field("error", self.views));
+        arrays.push(self.error.finish());
         let nulls: Option<NullBuffer> = self.nulls.finish();
         StructArray::try_new(Fields::from(fields), arrays, nulls)
             .map(|s| Arc::new(s) as ArrayRef)
@@ -284,10 +286,12 @@ impl Rows {
 /// `recognize` over a column: struct rows of `handle` (decoded), `form` and `error` (the
 /// message, null when the value holds a handle).
 #[pyfunction]
-#[pyo3(signature = (array, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[pyo3(signature = (array, *, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[allow(clippy::too_many_arguments)]
 fn arrow_recognize(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
+    string_view: bool,
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
     resolution_form: bool,
@@ -304,7 +308,7 @@ fn arrow_recognize(
     let data = input(array)?;
     let out = py.detach(|| {
         let parts = halves(&make_array(data), |array, room| {
-            let mut rows = Rows::new(room);
+            let mut rows = Rows::new(room, string_view);
             for_each(array, |v| match v {
                 None => rows.null(),
                 Some(v) => match v.text().and_then(|t| handle_id::recognize(t, &o)) {
@@ -326,10 +330,12 @@ fn arrow_recognize(
 /// canonical text (SPEC C1: a DOI in ASCII lowercase); null where the value is null or
 /// holds no handle.
 #[pyfunction]
-#[pyo3(signature = (array, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[pyo3(signature = (array, *, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[allow(clippy::too_many_arguments)]
 fn arrow_canonical(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
+    string_view: bool,
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
     resolution_form: bool,
@@ -346,7 +352,7 @@ fn arrow_canonical(
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
         let parts = halves(&make_array(data), |array, room| {
-            let mut b = StringBuilder::with_capacity(room.rows, room.bytes);
+            let mut b = Strings::with_capacity(string_view, room.rows, room.bytes);
             for_each(array, |v| {
                 let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, &o)));
                 match read {
@@ -356,7 +362,7 @@ fn arrow_canonical(
             })?;
             Ok(b)
         })?;
-        Ok(Arc::new(joined(parts, append_strings)?.finish()))
+        Ok(joined(parts, append_strings)?.finish())
     })?;
     output(py, out)
 }
@@ -365,20 +371,23 @@ fn arrow_canonical(
 struct Codes {
     /// Where each value's codes end in `codes`.
     offsets: Vec<i32>,
-    codes: StringBuilder,
+    codes: Strings,
+    /// The codes as views (`string_view`).
+    views: bool,
     nulls: NullBufferBuilder,
     /// More codes than a list array holds (2^31).
     overflow: bool,
 }
 
 impl Codes {
-    fn new(room: Room) -> Self {
+    fn new(room: Room, views: bool) -> Self {
         let mut offsets = Vec::with_capacity(room.rows + 1);
         offsets.push(0);
         Self {
             offsets,
             // (Most values have a fix or two, of codes of 5 to 22 bytes.)
-            codes: StringBuilder::with_capacity(room.rows * 2, room.rows * 32),
+            codes: Strings::with_capacity(views, room.rows * 2, room.rows * 32),
+            views,
             nulls: NullBufferBuilder::new(room.rows),
             overflow: false,
         }
@@ -407,7 +416,7 @@ impl Codes {
     }
 
     /// `other`'s values after these.
-    fn append(&mut self, mut other: Self) -> PyResult<()> {
+    fn append(&mut self, other: Self) -> PyResult<()> {
         let base = self.codes.len();
         for &at in &other.offsets[1..] {
             // (Offsets are never negative.)
@@ -415,9 +424,7 @@ impl Codes {
         }
         self.overflow |= other.overflow;
         append_nulls(&mut self.nulls, other.nulls);
-        self.codes
-            .append_array(&other.codes.finish())
-            .map_err(value_error)
+        self.codes.append(other.codes).map_err(value_error)
     }
 
     fn finish(mut self) -> PyResult<ArrayRef> {
@@ -426,11 +433,11 @@ impl Codes {
                 "more fixes than a list array holds",
             ));
         }
-        let item = Arc::new(Field::new_list_field(DataType::Utf8, true));
+        let item = Arc::new(Field::new_list_field(strings::data_type(self.views), true));
         let list = ListArray::try_new(
             item,
             OffsetBuffer::new(self.offsets.into()),
-            Arc::new(self.codes.finish()),
+            self.codes.finish(),
             self.nulls.finish(),
         )
         .map_err(value_error)?;
@@ -441,12 +448,13 @@ impl Codes {
 /// `clean` over a column: struct rows of `handle` (canonical), `form`, `fixes` (their
 /// codes, in order) and `error` (the message, null when the value was cleaned).
 #[pyfunction]
-#[pyo3(signature = (array, *, keep_case = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[pyo3(signature = (array, *, keep_case = false, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
 #[allow(clippy::too_many_arguments)]
 fn arrow_clean(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
     keep_case: bool,
+    string_view: bool,
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
     resolution_form: bool,
@@ -463,8 +471,8 @@ fn arrow_clean(
     let data = input(array)?;
     let out = py.detach(|| {
         let parts = halves(&make_array(data), |array, room| {
-            let mut rows = Rows::new(room);
-            let mut codes = Codes::new(room);
+            let mut rows = Rows::new(room, string_view);
+            let mut codes = Codes::new(room, string_view);
             // One handle and one list of fixes for every value: `clean_into` neither lints
             // (there is no column for warnings) nor allocates once they have grown.
             let (mut handle, mut fixed) = (String::new(), Vec::new());
@@ -504,13 +512,14 @@ fn arrow_clean(
 /// Each value read in any written form and written in `form`: struct rows of `handle`,
 /// `form` (the form read), `output` and `error`.
 #[pyfunction]
-#[pyo3(signature = (array, form, *, base = None, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[pyo3(signature = (array, form, *, base = None, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
 #[allow(clippy::too_many_arguments)]
 fn arrow_to_form(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
     form: &str,
     base: Option<&str>,
+    string_view: bool,
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
     resolution_form: bool,
@@ -529,10 +538,11 @@ fn arrow_to_form(
     let data = input(array)?;
     let out = py.detach(|| {
         let parts = halves(&make_array(data), |array, room| {
-            let mut rows = Rows::new(room);
+            let mut rows = Rows::new(room, string_view);
             // (A form's prefix or a resolver's base comes before most values: 30 bytes
             // covers the longest known ones.)
-            let mut written = StringBuilder::with_capacity(room.rows, room.bytes + room.rows * 30);
+            let mut written =
+                Strings::with_capacity(string_view, room.rows, room.bytes + room.rows * 30);
             for_each(array, |v| match v {
                 None => {
                     rows.null();
@@ -567,8 +577,8 @@ fn arrow_to_form(
             rows.append(r)?;
             append_strings(written, w)
         })?;
-        let written: ArrayRef = Arc::new(written.finish());
-        rows.finish(vec![(utf8("output"), written)])
+        let written = written.finish();
+        rows.finish(vec![(strings::field("output", string_view), written)])
     })?;
     output(py, out)
 }
@@ -578,11 +588,13 @@ fn arrow_to_form(
 /// `handle`; null for null. In a binary value, bytes that are not UTF-8 are never part of
 /// an identifier.
 #[pyfunction]
-#[pyo3(signature = (array, *, handle_prefixes = None, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[pyo3(signature = (array, *, handle_prefixes = None, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[allow(clippy::too_many_arguments)]
 fn arrow_extract(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
     handle_prefixes: Option<Vec<String>>,
+    string_view: bool,
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
     resolution_form: bool,
@@ -604,9 +616,9 @@ fn arrow_extract(
         let mut nulls = NullBufferBuilder::new(array.len());
         let mut start = Int64Builder::new();
         let mut end = Int64Builder::new();
-        let mut text = StringBuilder::new();
-        let mut form = StringBuilder::new();
-        let mut handle = StringBuilder::new();
+        let mut text = Strings::with_capacity(string_view, 0, 0);
+        let mut form = Strings::with_capacity(string_view, 0, 0);
+        let mut handle = Strings::with_capacity(string_view, 0, 0);
         let mut count: i32 = 0;
         let mut push = |s: usize, e: usize, f: &handle_id::Found<'_>| {
             start.append_value(i64::try_from(s).unwrap_or(i64::MAX));
@@ -653,18 +665,18 @@ fn arrow_extract(
         let fields = Fields::from(vec![
             Field::new("start", DataType::Int64, false),
             Field::new("end", DataType::Int64, false),
-            Field::new("text", DataType::Utf8, false),
-            Field::new("form", DataType::Utf8, false),
-            Field::new("handle", DataType::Utf8, false),
+            Field::new("text", strings::data_type(string_view), false),
+            Field::new("form", strings::data_type(string_view), false),
+            Field::new("handle", strings::data_type(string_view), false),
         ]);
         let values = StructArray::try_new(
             fields.clone(),
             vec![
                 Arc::new(start.finish()),
                 Arc::new(end.finish()),
-                Arc::new(text.finish()),
-                Arc::new(form.finish()),
-                Arc::new(handle.finish()),
+                text.finish(),
+                form.finish(),
+                handle.finish(),
             ],
             None,
         )

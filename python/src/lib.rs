@@ -10,6 +10,7 @@ mod errors;
 mod offsets;
 mod options;
 mod record;
+mod strings;
 mod types;
 
 pub use errors::HandleError;

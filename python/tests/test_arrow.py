@@ -108,6 +108,16 @@ def test_chunked_arrays_and_sequences():
         ha.clean(pa.array([1, 2]))
 
 
+def test_string_view_results_hold_the_same_values():
+    col = column(VALUES, pa.string())
+    calls = [(ha.clean, ()), (ha.recognize, ()), (ha.canonical, ()), (ha.to_form, ("proxy",)), (ha.extract, ())]
+    for fn, args in calls:
+        plain, viewed = fn(col, *args), fn(col, *args, string_view=True)
+        assert viewed.to_pylist() == plain.to_pylist(), fn.__name__
+        # Every column of strings, at any depth, is a view column; nothing else changes.
+        assert str(viewed.type) == str(plain.type).replace("string", "string_view"), fn.__name__
+
+
 def test_invalid_utf8_in_binary_columns_as_hdl_reads_it(hdl):
     lines = [b"10.1000/\xff", b"\xfe", b"doi:10.1000/ok", b"hdl:1/\xc3\x28x", b"\xff doi:10.1/x \xfe 10.1000/y"]
     col = pa.array(lines, type=pa.binary())
@@ -164,6 +174,9 @@ def test_long_columns_worked_on_in_halves_give_what_short_ones_give(type_):
     assert ha.is_valid(col).to_pylist() == repeated(ha.is_valid(short))
     assert ha.canonical(col).to_pylist() == repeated(ha.canonical(short))
     assert ha.to_form(col, "doi").to_pylist() == repeated(ha.to_form(short, "doi"))
+    # The second half's views joined to the first's (their blocks taken as they are).
+    for fn, args in [(ha.clean, ()), (ha.recognize, ()), (ha.canonical, ()), (ha.to_form, ("doi",))]:
+        assert fn(col, *args, string_view=True).to_pylist() == repeated(fn(short, *args)), fn.__name__
     sliced = col.slice(7, len(values) - 9)
     assert ha.clean(sliced).to_pylist() == ha.clean(col).to_pylist()[7 : len(values) - 2]
     assert ha.clean(sliced).null_count == values[7 : len(values) - 2].count(None)

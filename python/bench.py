@@ -8,7 +8,11 @@ file, in one run.
 The lines are made here, reproducibly (seed 1), from the real DOIs and handles of the
 corpus the repository carries, written as catalogues write them: labels, brackets and
 quotes, resolver URLs with and without scheme, trailing punctuation, white space, case.
-idutils is timed only where it is installed (pip install idutils).
+idutils is timed only where it is installed (pip install idutils). Beside them, the floors
+of the two paths in the same run: `handle_id.is_valid` one line at a time (a call that
+validates and returns a bool), `handle_id.arrow.is_valid` (the validator over the column),
+and, in a build with the `bench-floor` feature, the columns `handle_id.arrow.clean`
+returns, made without cleaning.
 """
 
 from __future__ import annotations
@@ -113,8 +117,22 @@ def main() -> None:
         return ok
 
     timed("handle_id.clean, one line at a time", scalar_run, results)
+    is_valid = handle_id.is_valid
+
+    def valid_run():
+        return sum(1 for l in lines if is_valid(l))
+
+    # What a call costs that validates and returns a bool: the floor of a scalar call.
+    timed("handle_id.is_valid, one line at a time", valid_run, results)
     column = pa.array(lines, type=pa.string())
     timed("handle_id.arrow.clean (column made)", lambda: len(handle_id.arrow.clean(column)), results)
+    # The floors of the column: the validator over it (what any cleaning does at least), and
+    # the columns `clean` returns made without cleaning (in a build with that function:
+    # MATURIN_PEP517_ARGS="--features bench-floor" pip install ./python).
+    timed("handle_id.arrow.is_valid (column made)", lambda: len(handle_id.arrow.is_valid(column)), results)
+    floor = getattr(handle_id._handle_id, "arrow_columns_floor", None)
+    if floor is not None:
+        timed("clean's columns, no cleaning (column made)", lambda: len(floor(column)), results)
     timed(
         "handle_id.arrow.clean (with pa.array(list))",
         lambda: len(handle_id.arrow.clean(pa.array(lines, type=pa.string()))),

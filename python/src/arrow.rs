@@ -356,6 +356,8 @@ fn arrow_canonical(
             for_each(array, |v| {
                 let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, &o)));
                 match read {
+                    // (A handle already canonical, most of them, is not copied first.)
+                    Some(Ok(u)) if u.handle().is_canonical() => b.append_value(u.handle().as_str()),
                     Some(Ok(u)) => b.append_value(u.handle().canonical().as_str()),
                     _ => b.append_null(),
                 }
@@ -468,29 +470,39 @@ fn arrow_clean(
         cordra,
         None,
     )?;
+    cleaned_columns(py, array, &o, string_view, |text, handle, fixes| {
+        handle_id::clean_into(text, &o, keep_case, handle, fixes)
+    })
+}
+
+/// The columns of `clean` over `array`, each value's handle, form and fixes from `clean`
+/// (into one handle and one list of fixes for every value: `clean_into` neither lints, as
+/// there is no column for warnings, nor allocates once they have grown).
+fn cleaned_columns(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    o: &Options,
+    string_view: bool,
+    clean: impl Fn(&str, &mut String, &mut Vec<handle_id::Fix>) -> Result<Form, ParseError> + Sync,
+) -> PyResult<Py<PyAny>> {
     let data = input(array)?;
     let out = py.detach(|| {
         let parts = halves(&make_array(data), |array, room| {
             let mut rows = Rows::new(room, string_view);
             let mut codes = Codes::new(room, string_view);
-            // One handle and one list of fixes for every value: `clean_into` neither lints
-            // (there is no column for warnings) nor allocates once they have grown.
             let (mut handle, mut fixed) = (String::new(), Vec::new());
             for_each(array, |v| match v {
                 None => {
                     rows.null();
                     codes.push(None);
                 }
-                Some(v) => match v
-                    .text()
-                    .and_then(|t| handle_id::clean_into(t, &o, keep_case, &mut handle, &mut fixed))
-                {
+                Some(v) => match v.text().and_then(|t| clean(t, &mut handle, &mut fixed)) {
                     Ok(form) => {
                         rows.row(Ok(&handle), Some(form));
                         codes.push(Some(&fixed));
                     }
                     Err(e) => {
-                        let form = v.text().ok().and_then(|t| handle_id::detect(t, &o));
+                        let form = v.text().ok().and_then(|t| handle_id::detect(t, o));
                         rows.row(Err(&e), form);
                         codes.push(None);
                     }
@@ -507,6 +519,31 @@ fn arrow_clean(
         rows.finish(vec![(field, fixes)])
     })?;
     output(py, out)
+}
+
+/// What `arrow_clean` costs without the cleaning, for the benchmark (`python/bench.py`):
+/// the same columns, each value copied as its handle with no fixes. Only in a build with
+/// the `bench-floor` feature.
+#[cfg(feature = "bench-floor")]
+#[pyfunction]
+#[pyo3(signature = (array, *, string_view = false))]
+fn arrow_columns_floor(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    string_view: bool,
+) -> PyResult<Py<PyAny>> {
+    cleaned_columns(
+        py,
+        array,
+        &Options::new(),
+        string_view,
+        |text, handle, fixes| {
+            handle.clear();
+            handle.push_str(text);
+            fixes.clear();
+            Ok(Form::Handle)
+        },
+    )
 }
 
 /// Each value read in any written form and written in `form`: struct rows of `handle`,
@@ -698,6 +735,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrow_is_valid, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_recognize, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_clean, m)?)?;
+    #[cfg(feature = "bench-floor")]
+    m.add_function(wrap_pyfunction!(arrow_columns_floor, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_canonical, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_to_form, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_extract, m)?)?;

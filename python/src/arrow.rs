@@ -387,8 +387,9 @@ impl Codes {
         offsets.push(0);
         Self {
             offsets,
-            // (Most values have a fix or two, of codes of 5 to 22 bytes.)
-            codes: Strings::with_capacity(views, room.rows * 2, room.rows * 32),
+            // (Most values have a fix or two, of codes of 5 to 22 bytes; more grows the
+            // buffer.)
+            codes: Strings::with_capacity(views, room.rows * 2, room.rows * 24),
             views,
             nulls: NullBufferBuilder::new(room.rows),
             overflow: false,
@@ -741,4 +742,18 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(arrow_to_form, m)?)?;
     m.add_function(wrap_pyfunction!(arrow_extract, m)?)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn span_is_the_bytes_between_the_first_and_last_offsets() {
+        // (A slice of a column keeps the offsets of the whole: they need not start at 0.)
+        assert_eq!(span(&[5_i32, 9, 20]), 15);
+        assert_eq!(span(&[7_i64]), 0);
+        assert_eq!(span::<i32>(&[]), 0);
+        assert_eq!(span(&[3_i32, 1]), 0);
+    }
 }

@@ -9,8 +9,9 @@ column of 32,768 values or more in two halves on two threads, where the machine 
 cores or more, ``extract`` excepted; the same rows in the same order). A null stays
 null. A binary value that is not UTF-8 is an error (``invalid-utf8``, H5),
 as the ``hdl`` command says of such a line. The columns of strings in a result are
-``string``; with ``string_view=True`` they are ``string_view``, the layout Polars keeps its
-strings in, which Polars then takes without copying them (the Polars namespace asks for it).
+``string``; with ``string_view=True`` they are ``string_view`` (pyarrow 16 or later), the
+layout Polars keeps its strings in, which Polars then takes without copying them (the Polars
+namespace asks for it).
 
 >>> import pyarrow as pa, handle_id.arrow
 >>> out = handle_id.arrow.clean(pa.array(["DOI: 10.1000/ABC.", "nothing", None]))

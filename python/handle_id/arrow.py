@@ -6,7 +6,7 @@ Each function takes an Arrow array of strings or binary (``string``, ``large_str
 ``__arrow_c_stream__`` such as a Polars Series), and returns a ``pyarrow`` array of the
 same length: no Python object is made per value, and the work runs without the GIL (a
 column of 32,768 values or more in two halves on two threads, where the machine has two
-cores or more, ``extract`` excepted; the same rows in the same order). A null stays
+cores or more; the same rows in the same order). A null stays
 null. A binary value that is not UTF-8 is an error (``invalid-utf8``, H5),
 as the ``hdl`` command says of such a line. The columns of strings in a result are
 ``string``; with ``string_view=True`` they are ``string_view`` (pyarrow 16 or later), the

@@ -5,7 +5,7 @@
 use std::sync::{Arc, OnceLock};
 use std::thread;
 
-use arrow_array::builder::{BooleanBuilder, Int64Builder};
+use arrow_array::builder::{ArrayBuilder, BooleanBuilder, Int64Builder};
 use arrow_array::cast::AsArray;
 use arrow_array::{make_array, Array, ArrayRef, ListArray, StructArray};
 use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer};
@@ -648,88 +648,151 @@ fn arrow_extract(
     )?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let array = make_array(data);
-        let mut offsets: Vec<i32> = Vec::with_capacity(array.len() + 1);
-        offsets.push(0);
-        let mut nulls = NullBufferBuilder::new(array.len());
-        let mut start = Int64Builder::new();
-        let mut end = Int64Builder::new();
-        let mut text = Strings::with_capacity(string_view, 0, 0);
-        let mut form = Strings::with_capacity(string_view, 0, 0);
-        let mut handle = Strings::with_capacity(string_view, 0, 0);
-        let mut count: i32 = 0;
-        let mut push = |s: usize, e: usize, f: &handle_id::Found<'_>| {
-            start.append_value(i64::try_from(s).unwrap_or(i64::MAX));
-            end.append_value(i64::try_from(e).unwrap_or(i64::MAX));
-            text.append_value(f.text());
-            form.append_value(f.form().name());
-            handle.append_value(f.handle().as_str());
-        };
-        let mut overflow = false;
-        for_each(&array, |v| {
-            match v {
-                None => nulls.append_null(),
-                Some(Value::Text(t)) => {
-                    nulls.append_non_null();
-                    let mut at = CharIndex::new(t);
-                    for f in handle_id::extract(t, &o) {
-                        let span = f.span();
-                        push(at.at(span.start), at.at(span.end), &f);
-                        count += 1;
-                    }
-                }
-                Some(Value::Bytes(b)) => {
-                    nulls.append_non_null();
-                    let mut offset = 0;
-                    for chunk in b.utf8_chunks() {
-                        let valid = chunk.valid();
-                        for f in handle_id::extract(valid, &o) {
+        let parts = halves(&make_array(data), |array, room| {
+            let mut found = Founds::new(room, string_view);
+            for_each(array, |v| {
+                match v {
+                    None => found.nulls.append_null(),
+                    Some(Value::Text(t)) => {
+                        found.nulls.append_non_null();
+                        let mut at = CharIndex::new(t);
+                        for f in handle_id::extract(t, &o) {
                             let span = f.span();
-                            push(offset + span.start, offset + span.end, &f);
-                            count += 1;
+                            found.push(at.at(span.start), at.at(span.end), &f);
                         }
-                        offset += valid.len() + chunk.invalid().len();
+                    }
+                    Some(Value::Bytes(b)) => {
+                        found.nulls.append_non_null();
+                        let mut offset = 0;
+                        for chunk in b.utf8_chunks() {
+                            let valid = chunk.valid();
+                            for f in handle_id::extract(valid, &o) {
+                                let span = f.span();
+                                found.push(offset + span.start, offset + span.end, &f);
+                            }
+                            offset += valid.len() + chunk.invalid().len();
+                        }
                     }
                 }
-            }
-            overflow |= count == i32::MAX;
-            offsets.push(count);
+                found.end_value();
+            })?;
+            Ok(found)
         })?;
-        if overflow {
+        joined(parts, Founds::append)?.finish()
+    })?;
+    output(py, out)
+}
+
+/// The columns of `extract`: each value's identifiers found, as a list of struct rows.
+struct Founds {
+    /// Where each value's identifiers end in the rows.
+    offsets: Vec<i32>,
+    nulls: NullBufferBuilder,
+    start: Int64Builder,
+    end: Int64Builder,
+    text: Strings,
+    form: Strings,
+    handle: Strings,
+    /// The strings as views (`string_view`).
+    views: bool,
+    /// More identifiers than a list array holds (2^31).
+    overflow: bool,
+}
+
+impl Founds {
+    fn new(room: Room, views: bool) -> Self {
+        let mut offsets = Vec::with_capacity(room.rows + 1);
+        offsets.push(0);
+        Self {
+            offsets,
+            nulls: NullBufferBuilder::new(room.rows),
+            start: Int64Builder::new(),
+            end: Int64Builder::new(),
+            text: Strings::with_capacity(views, 0, 0),
+            form: Strings::with_capacity(views, 0, 0),
+            handle: Strings::with_capacity(views, 0, 0),
+            views,
+            overflow: false,
+        }
+    }
+
+    /// One identifier of the value being read, found at `start..end`.
+    fn push(&mut self, start: usize, end: usize, f: &handle_id::Found<'_>) {
+        self.start
+            .append_value(i64::try_from(start).unwrap_or(i64::MAX));
+        self.end
+            .append_value(i64::try_from(end).unwrap_or(i64::MAX));
+        self.text.append_value(f.text());
+        self.form.append_value(f.form().name());
+        self.handle.append_value(f.handle().as_str());
+    }
+
+    /// The end of a value's identifiers (its validity appended by the caller).
+    fn end_value(&mut self) {
+        self.end_at(self.start.len());
+    }
+
+    fn end_at(&mut self, rows: usize) {
+        let at = i32::try_from(rows).unwrap_or_else(|_| {
+            self.overflow = true;
+            i32::MAX
+        });
+        self.offsets.push(at);
+    }
+
+    /// `other`'s values after these.
+    fn append(&mut self, other: Self) -> PyResult<()> {
+        let base = self.start.len();
+        for &at in &other.offsets[1..] {
+            // (Offsets are never negative.)
+            self.end_at(base + at as usize);
+        }
+        self.overflow |= other.overflow;
+        append_nulls(&mut self.nulls, other.nulls);
+        self.start.append_slice(other.start.values_slice());
+        self.end.append_slice(other.end.values_slice());
+        self.text.append(other.text).map_err(value_error)?;
+        self.form.append(other.form).map_err(value_error)?;
+        self.handle.append(other.handle).map_err(value_error)?;
+        Ok(())
+    }
+
+    fn finish(mut self) -> PyResult<ArrayRef> {
+        if self.overflow {
             return Err(pyo3::exceptions::PyOverflowError::new_err(
                 "more identifiers than a list array holds",
             ));
         }
+        let string = strings::data_type(self.views);
         let fields = Fields::from(vec![
             Field::new("start", DataType::Int64, false),
             Field::new("end", DataType::Int64, false),
-            Field::new("text", strings::data_type(string_view), false),
-            Field::new("form", strings::data_type(string_view), false),
-            Field::new("handle", strings::data_type(string_view), false),
+            Field::new("text", string.clone(), false),
+            Field::new("form", string.clone(), false),
+            Field::new("handle", string, false),
         ]);
         let values = StructArray::try_new(
             fields.clone(),
             vec![
-                Arc::new(start.finish()),
-                Arc::new(end.finish()),
-                text.finish(),
-                form.finish(),
-                handle.finish(),
+                Arc::new(self.start.finish()),
+                Arc::new(self.end.finish()),
+                self.text.finish(),
+                self.form.finish(),
+                self.handle.finish(),
             ],
             None,
         )
-        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        .map_err(value_error)?;
         let item = Arc::new(Field::new_struct("item", fields, false));
         let list = ListArray::try_new(
             item,
-            OffsetBuffer::new(offsets.into()),
+            OffsetBuffer::new(self.offsets.into()),
             Arc::new(values),
-            nulls.finish(),
+            self.nulls.finish(),
         )
-        .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        .map_err(value_error)?;
         Ok(Arc::new(list))
-    })?;
-    output(py, out)
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -174,9 +174,11 @@ def test_long_columns_worked_on_in_halves_give_what_short_ones_give(type_):
     assert ha.is_valid(col).to_pylist() == repeated(ha.is_valid(short))
     assert ha.canonical(col).to_pylist() == repeated(ha.canonical(short))
     assert ha.to_form(col, "doi").to_pylist() == repeated(ha.to_form(short, "doi"))
+    assert ha.extract(col).to_pylist() == repeated(ha.extract(short))
     # The second half's views joined to the first's (their blocks taken as they are).
-    for fn, args in [(ha.clean, ()), (ha.recognize, ()), (ha.canonical, ()), (ha.to_form, ("doi",))]:
+    for fn, args in [(ha.clean, ()), (ha.recognize, ()), (ha.canonical, ()), (ha.to_form, ("doi",)), (ha.extract, ())]:
         assert fn(col, *args, string_view=True).to_pylist() == repeated(fn(short, *args)), fn.__name__
     sliced = col.slice(7, len(values) - 9)
     assert ha.clean(sliced).to_pylist() == ha.clean(col).to_pylist()[7 : len(values) - 2]
     assert ha.clean(sliced).null_count == values[7 : len(values) - 2].count(None)
+    assert ha.extract(sliced).to_pylist() == ha.extract(col).to_pylist()[7 : len(values) - 2]

@@ -44,6 +44,12 @@ def _apply(fn: Callable[..., Any], array: Any, *args: Any, **kwargs: Any) -> Any
     if not hasattr(array, "__arrow_c_array__"):
         if hasattr(array, "__arrow_c_stream__"):
             return _apply(fn, pa.chunked_array(array), *args, **kwargs)
+        if isinstance(array, (str, bytes)):
+            # (pyarrow would read one text as a column of its characters.)
+            raise TypeError(
+                f"expected an array of strings or binary, not {type(array).__name__}: "
+                "for one value, the functions of handle_id itself"
+            )
         array = pa.array(array)
     return fn(array, *args, **kwargs)
 
@@ -63,15 +69,17 @@ def recognize(array: Any, *, string_view: bool = False, **options: Any) -> Any:
 
 def canonical(array: Any, *, string_view: bool = False, **options: Any) -> Any:
     """Each value read in any written form (as ``handle_id.recognize`` reads it), as its
-    handle's canonical text (a DOI in ASCII lowercase): a ``string`` array, null where the
-    value holds no handle. Options as for ``handle_id.recognize``."""
+    handle's canonical text (a DOI in ASCII lowercase): a ``string`` array (``string_view``
+    with ``string_view=True``), null where the value holds no handle. Options as for ``handle_id.recognize``."""
     return _apply(_native.arrow_canonical, array, string_view=string_view, **options)
 
 
 def clean(array: Any, *, keep_case: bool = False, string_view: bool = False, **options: Any) -> Any:
     """``handle_id.clean`` over a column: a struct array of ``handle`` (canonical, or as
     written with ``keep_case``), ``form``, ``fixes`` (the fixes' codes, in order) and
-    ``error`` (the library's message; null when the value was cleaned)."""
+    ``error`` (the library's message; null when the value was cleaned). Where a value
+    cannot be cleaned, ``form`` is still the form it appears to be written in
+    (``handle_id.detect``), as for ``recognize``."""
     return _apply(
         _native.arrow_clean, array, keep_case=keep_case, string_view=string_view, **options
     )

@@ -106,6 +106,10 @@ def test_chunked_arrays_and_sequences():
     assert ha.clean(pa.array([None, None])).to_pylist() == [None, None]
     with pytest.raises(TypeError):
         ha.clean(pa.array([1, 2]))
+    # One text is not a column of its characters.
+    for one in ("hdl:1/2", b"hdl:1/2"):
+        with pytest.raises(TypeError, match="not (str|bytes)"):
+            ha.clean(one)
 
 
 def test_string_view_results_hold_the_same_values():

@@ -6,9 +6,9 @@ Each function takes an Arrow array of strings or binary (``string``, ``large_str
 ``__arrow_c_stream__`` such as a Polars Series), and returns a ``pyarrow`` array of the
 same length: no Python object is made per value, and the work runs without the GIL (a
 column of 32,768 values or more in two halves on two threads, where the machine has two
-cores or more; the same rows in the same order). A null stays
-null. A binary value that is not UTF-8 is an error (``invalid-utf8``, H5),
-as the ``hdl`` command says of such a line. The columns of strings in a result are
+cores or more; the same rows in the same order). A null stays null. A binary value that
+is not UTF-8 is an error (``invalid-utf8``, H5), as the ``hdl`` command says of such a
+line. The columns of strings in a result are
 ``string``; with ``string_view=True`` they are ``string_view`` (pyarrow 16 or later), the
 layout Polars keeps its strings in, which Polars then takes without copying them (the Polars
 namespace asks for it).
@@ -70,7 +70,8 @@ def recognize(array: Any, *, string_view: bool = False, **options: Any) -> Any:
 def canonical(array: Any, *, string_view: bool = False, **options: Any) -> Any:
     """Each value read in any written form (as ``handle_id.recognize`` reads it), as its
     handle's canonical text (a DOI in ASCII lowercase): a ``string`` array (``string_view``
-    with ``string_view=True``), null where the value holds no handle. Options as for ``handle_id.recognize``."""
+    with ``string_view=True``), null where the value holds no handle. Options as for
+    ``handle_id.recognize``."""
     return _apply(_native.arrow_canonical, array, string_view=string_view, **options)
 
 

@@ -19,8 +19,9 @@ Importing this module registers ``pl.col(...).handle_id``:
 
 Each method hands the column's Arrow data (no copy) to the functions of
 :mod:`handle_id.arrow`, which run without the GIL, and takes their Arrow result back, its
-strings as views (``string_view=True``: Polars' own layout, so no copy). It is a namespace of ``map_batches`` calls (elementwise), not a compiled expression
-plugin: Polars calls into Python once per batch. A compiled plugin (pyo3-polars) would put
+strings as views (``string_view=True``: Polars' own layout, so no copy). It is a
+namespace of ``map_batches`` calls (elementwise), not a compiled expression plugin: Polars
+calls into Python once per batch. A compiled plugin (pyo3-polars) would put
 the Rust crates of Polars itself into this package: about 250 crates to build (more than
 ten minutes of one core before the largest of them were reached, on the machine the
 package is tested on), a wheel several times larger, and a build tied to one Polars

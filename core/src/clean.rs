@@ -10,7 +10,7 @@ use core::str::FromStr;
 use crate::base::KNOWN_PROXY_HOSTS;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::form::{Form, Options};
-use crate::forms::recognize;
+use crate::forms::{self, recognize};
 use crate::generated as g;
 use crate::handle::{Handle, HandleRef, ReadHandle};
 use crate::lint::Warning;
@@ -440,6 +440,12 @@ pub fn clean_into(
 ) -> Result<Form, ParseError> {
     handle.clear();
     fixes.clear();
+    // (`clean` reads these through the loop, with the lint: the two are held to each other,
+    // in tests and by the `clean` fuzz target.)
+    if let Some(h) = bare(text, options) {
+        written(h, 0, keep_case, handle, fixes);
+        return Ok(Form::Handle);
+    }
     let read = match read_with(text, options, false, fixes) {
         Ok(read) => read,
         Err(e) => {
@@ -447,13 +453,31 @@ pub fn clean_into(
             return Err(e);
         }
     };
-    let h = read.handle.as_handle_ref();
+    written(
+        read.handle.as_handle_ref(),
+        read.read_from,
+        keep_case,
+        handle,
+        fixes,
+    );
+    Ok(read.form)
+}
+
+/// `h`, read from `read_from`, into `handle` in its canonical form (or as written with
+/// `keep_case`), and `case-folded` into `fixes` where the two differ.
+fn written(
+    h: HandleRef<'_>,
+    read_from: usize,
+    keep_case: bool,
+    handle: &mut String,
+    fixes: &mut Vec<Fix>,
+) {
     if h.is_canonical() {
         handle.push_str(h.as_str());
     } else {
         fixes.push(Fix {
             code: FixCode::CaseFolded,
-            index: read.read_from,
+            index: read_from,
         });
         if keep_case {
             handle.push_str(h.as_str());
@@ -461,7 +485,6 @@ pub fn clean_into(
             h.write_canonical(handle);
         }
     }
-    Ok(read.form)
 }
 
 /// [`clean`] without the canonical form: `handle` is the handle as written (for
@@ -938,14 +961,7 @@ pub(crate) fn without_space(text: &str) -> alloc::string::String {
 /// resolver's host with or without its scheme, or a base `options` names (P1).
 pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
     let b = s.as_bytes();
-    // Every prefix starts with a scheme (`http`; the bases of `options` have one) or a
-    // known host: most texts (a bare handle, `10.…`) are told apart by their first byte.
-    let first = *b.first()?;
-    if !first.eq_ignore_ascii_case(&b'h')
-        && !KNOWN_PROXY_HOSTS
-            .iter()
-            .any(|h| h.as_bytes()[0].eq_ignore_ascii_case(&first))
-    {
+    if !resolver_may_start(*b.first()?) {
         return None;
     }
     let starts = |at: usize, p: &str| {
@@ -968,6 +984,46 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
             })
             .map(|base| base.as_str().len() + 1)
     })
+}
+
+/// Whether a resolver's URL prefix ([`resolver_prefix`]) may start with `first`: every one
+/// starts with a scheme (`http`; the bases of `options` have one) or a known host, so that
+/// most texts (a bare handle, `10.…`) are told apart by their first byte.
+#[inline]
+fn resolver_may_start(first: u8) -> bool {
+    first.eq_ignore_ascii_case(&b'h')
+        || KNOWN_PROXY_HOSTS
+            .iter()
+            .any(|h| h.as_bytes()[0].eq_ignore_ascii_case(&first))
+}
+
+/// The handle `text` is when it is a bare handle that the loop of [`read_with`] would take
+/// nothing off and `read_rest` would read as it is, seen from its two ends: what most values
+/// of a column of identifiers are. Its ends are ASCII letters or digits, so there is no
+/// white space, pair or mark to take off, and it starts with a byte that no label, resolver's
+/// URL or other written form starts with (their grammars' first steps). `None` where
+/// anything else may apply: the loop decides, and places any error.
+fn bare<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
+    let b = text.as_bytes();
+    let (&first, &last) = (b.first()?, b.last()?);
+    if !first.is_ascii_alphanumeric()
+        || !last.is_ascii_alphanumeric()
+        || options.cordra
+        || resolver_may_start(first)
+        || g::LABEL_FORM.may_start(b)
+        || forms::may_start_form(first)
+    {
+        return None;
+    }
+    let handle = HandleRef::parse(text).ok()?;
+    // (A naming authority with white space in it: the loop says why not.)
+    one_identifier(handle.prefix()).then_some(handle)
+}
+
+/// Whether a naming authority is that of one identifier: white space inside one is running
+/// text, not one identifier (most are ASCII digits and dots: no character to decode).
+fn one_identifier(prefix: &str) -> bool {
+    prefix.bytes().all(|b| b.is_ascii_graphic()) || !prefix.contains(is_space)
 }
 
 /// Whether a handle's text is a URL, `scheme://…` (grammar/forms.pest `other_url_form`).
@@ -997,10 +1053,7 @@ fn read_uri<'s>(
         }
     })?;
     let handle = uri.handle();
-    // (Most naming authorities are ASCII digits and dots: no character to decode.)
-    let prefix = handle.prefix();
-    if !prefix.bytes().all(|b| b.is_ascii_graphic()) && prefix.contains(is_space) {
-        // White space inside a naming authority: running text, not one identifier.
+    if !one_identifier(handle.prefix()) {
         let i = at(s.find(is_space).unwrap_or(0));
         return Err(ParseError::new(
             i,

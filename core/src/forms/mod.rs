@@ -83,6 +83,12 @@ pub fn recognize<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a>, Par
     }
 }
 
+/// Whether a text that starts with `first` may be in a written form other than a bare
+/// handle (U9): whether any of the prefix rules of grammar/forms.pest may match it.
+pub(crate) fn may_start_form(first: u8) -> bool {
+    prefix::any_may_start(first)
+}
+
 /// The form `text` is written in, judged by its prefix alone (grammar/forms.pest): what
 /// [`recognize`] will read it as, whether or not the rest is right. `None` for a URI or URL
 /// of a form that holds no handle.

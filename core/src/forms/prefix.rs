@@ -55,6 +55,12 @@ pub(super) fn prefix_form(text: &str, options: &Options) -> Option<Form> {
     prefix_form_at(text, options).0
 }
 
+/// Whether a text that starts with `first` may be in a written form other than a bare
+/// handle: whether any prefix rule may match it.
+pub(super) fn any_may_start(first: u8) -> bool {
+    may_start(first) != 0
+}
+
 /// Which rules of `FORM_PREFIXES` a text that starts with `first` may match (bit `i` for the
 /// `i`th): each rule's first step by its tables (what `Dfa::accepted_prefix` looks at
 /// first), taken for every byte once, on the first call, rather than by every rule for

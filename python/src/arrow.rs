@@ -370,29 +370,70 @@ fn arrow_canonical(
 }
 
 /// The `fixes` column of `clean`: for each value its fixes' codes, in order, or null.
+/// Where each value of a list column ends among the list's items.
+struct Ends {
+    offsets: Vec<i32>,
+    /// More items than a list array holds (2^31).
+    overflow: bool,
+}
+
+impl Ends {
+    fn new(rows: usize) -> Self {
+        let mut offsets = Vec::with_capacity(rows + 1);
+        offsets.push(0);
+        Self {
+            offsets,
+            overflow: false,
+        }
+    }
+
+    /// The next value ends where the items are `items` long.
+    fn end(&mut self, items: usize) {
+        let at = i32::try_from(items).unwrap_or_else(|_| {
+            self.overflow = true;
+            i32::MAX
+        });
+        self.offsets.push(at);
+    }
+
+    /// `other`'s ends after these, its items after the `items` these have.
+    fn append(&mut self, other: Self, items: usize) {
+        for &at in &other.offsets[1..] {
+            // (Offsets are never negative.)
+            self.end(items + at as usize);
+        }
+        self.overflow |= other.overflow;
+    }
+
+    /// The offsets of a list array, or why there can be none (`what`: the items).
+    fn finish(self, what: &str) -> PyResult<OffsetBuffer<i32>> {
+        if self.overflow {
+            return Err(pyo3::exceptions::PyOverflowError::new_err(format!(
+                "more {what} than a list array holds"
+            )));
+        }
+        Ok(OffsetBuffer::new(self.offsets.into()))
+    }
+}
+
 struct Codes {
     /// Where each value's codes end in `codes`.
-    offsets: Vec<i32>,
+    offsets: Ends,
     codes: Strings,
     /// The codes as views (`string_view`).
     views: bool,
     nulls: NullBufferBuilder,
-    /// More codes than a list array holds (2^31).
-    overflow: bool,
 }
 
 impl Codes {
     fn new(room: Room, views: bool) -> Self {
-        let mut offsets = Vec::with_capacity(room.rows + 1);
-        offsets.push(0);
         Self {
-            offsets,
+            offsets: Ends::new(room.rows),
             // (Most values have a fix or two, of codes of 5 to 22 bytes; more grows the
             // buffer.)
             codes: Strings::with_capacity(views, room.rows * 2, room.rows * 24),
             views,
             nulls: NullBufferBuilder::new(room.rows),
-            overflow: false,
         }
     }
 
@@ -407,43 +448,21 @@ impl Codes {
             }
             None => self.nulls.append_null(),
         }
-        self.end(self.codes.len());
-    }
-
-    fn end(&mut self, at: usize) {
-        let at = i32::try_from(at).unwrap_or_else(|_| {
-            self.overflow = true;
-            i32::MAX
-        });
-        self.offsets.push(at);
+        self.offsets.end(self.codes.len());
     }
 
     /// `other`'s values after these.
     fn append(&mut self, other: Self) -> PyResult<()> {
-        let base = self.codes.len();
-        for &at in &other.offsets[1..] {
-            // (Offsets are never negative.)
-            self.end(base + at as usize);
-        }
-        self.overflow |= other.overflow;
+        self.offsets.append(other.offsets, self.codes.len());
         append_nulls(&mut self.nulls, other.nulls);
         self.codes.append(other.codes).map_err(value_error)
     }
 
     fn finish(mut self) -> PyResult<ArrayRef> {
-        if self.overflow {
-            return Err(pyo3::exceptions::PyOverflowError::new_err(
-                "more fixes than a list array holds",
-            ));
-        }
+        let offsets = self.offsets.finish("fixes")?;
         let item = Arc::new(Field::new_list_field(strings::data_type(self.views), true));
-        let list = ListArray::try_new(
-            item,
-            OffsetBuffer::new(self.offsets.into()),
-            self.codes.finish(),
-            self.nulls.finish(),
-        )
-        .map_err(value_error)?;
+        let list = ListArray::try_new(item, offsets, self.codes.finish(), self.nulls.finish())
+            .map_err(value_error)?;
         Ok(Arc::new(list))
     }
 }
@@ -686,7 +705,7 @@ fn arrow_extract(
 /// The columns of `extract`: each value's identifiers found, as a list of struct rows.
 struct Founds {
     /// Where each value's identifiers end in the rows.
-    offsets: Vec<i32>,
+    offsets: Ends,
     nulls: NullBufferBuilder,
     start: Int64Builder,
     end: Int64Builder,
@@ -695,16 +714,12 @@ struct Founds {
     handle: Strings,
     /// The strings as views (`string_view`).
     views: bool,
-    /// More identifiers than a list array holds (2^31).
-    overflow: bool,
 }
 
 impl Founds {
     fn new(room: Room, views: bool) -> Self {
-        let mut offsets = Vec::with_capacity(room.rows + 1);
-        offsets.push(0);
         Self {
-            offsets,
+            offsets: Ends::new(room.rows),
             nulls: NullBufferBuilder::new(room.rows),
             start: Int64Builder::new(),
             end: Int64Builder::new(),
@@ -712,7 +727,6 @@ impl Founds {
             form: Strings::with_capacity(views, 0, 0),
             handle: Strings::with_capacity(views, 0, 0),
             views,
-            overflow: false,
         }
     }
 
@@ -729,25 +743,12 @@ impl Founds {
 
     /// The end of a value's identifiers (its validity appended by the caller).
     fn end_value(&mut self) {
-        self.end_at(self.start.len());
-    }
-
-    fn end_at(&mut self, rows: usize) {
-        let at = i32::try_from(rows).unwrap_or_else(|_| {
-            self.overflow = true;
-            i32::MAX
-        });
-        self.offsets.push(at);
+        self.offsets.end(self.start.len());
     }
 
     /// `other`'s values after these.
     fn append(&mut self, other: Self) -> PyResult<()> {
-        let base = self.start.len();
-        for &at in &other.offsets[1..] {
-            // (Offsets are never negative.)
-            self.end_at(base + at as usize);
-        }
-        self.overflow |= other.overflow;
+        self.offsets.append(other.offsets, self.start.len());
         append_nulls(&mut self.nulls, other.nulls);
         self.start.append_slice(other.start.values_slice());
         self.end.append_slice(other.end.values_slice());
@@ -758,11 +759,7 @@ impl Founds {
     }
 
     fn finish(mut self) -> PyResult<ArrayRef> {
-        if self.overflow {
-            return Err(pyo3::exceptions::PyOverflowError::new_err(
-                "more identifiers than a list array holds",
-            ));
-        }
+        let offsets = self.offsets.finish("identifiers")?;
         let string = strings::data_type(self.views);
         let fields = Fields::from(vec![
             Field::new("start", DataType::Int64, false),
@@ -784,13 +781,8 @@ impl Founds {
         )
         .map_err(value_error)?;
         let item = Arc::new(Field::new_struct("item", fields, false));
-        let list = ListArray::try_new(
-            item,
-            OffsetBuffer::new(self.offsets.into()),
-            Arc::new(values),
-            self.nulls.finish(),
-        )
-        .map_err(value_error)?;
+        let list = ListArray::try_new(item, offsets, Arc::new(values), self.nulls.finish())
+            .map_err(value_error)?;
         Ok(Arc::new(list))
     }
 }

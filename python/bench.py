@@ -4,11 +4,15 @@ column, the Polars namespace over a frame's column, and the `hdl clean` command 
 file, in one run.
 
     python python/bench.py [--lines N] [--hdl target/release/hdl]
+    python python/bench.py --columns [--lines N] [--calls 9]
 
 The lines are made here, reproducibly (seed 1), from the real DOIs and handles of the
 corpus the repository carries, written as catalogues write them: labels, brackets and
 quotes, resolver URLs with and without scheme, trailing punctuation, white space, case.
-idutils is timed only where it is installed (pip install idutils). Beside them, the floors
+idutils is timed only where it is installed (pip install idutils). With `--columns`, the
+column functions alone, each called `--calls` times in this process before anything else is
+made (the best and the median): steadier than the whole run, whose Python objects leave the
+allocator's heap in a state that moves the columns' numbers between runs. Beside them, the floors
 of the two paths in the same run: `handle_id.is_valid` one line at a time (a call that
 validates and returns a bool), `handle_id.arrow.is_valid` (the validator over the column),
 and, in a build with the `bench-floor` feature, the columns `handle_id.arrow.clean`
@@ -73,18 +77,55 @@ def timed(label: str, fn, results: dict) -> None:
     print(f"{label:45s} {best:7.3f} s", flush=True)
 
 
+def columns(lines: list[str], calls: int) -> None:
+    """The column functions alone, over the messy lines and over bare DOIs (the same
+    identifiers, 30% in capitals)."""
+    import handle_id
+    import handle_id.arrow as ha
+    import pyarrow as pa
+
+    rng = random.Random(2)
+    ids = base_identifiers()
+    bare = [h.upper() if rng.random() < 0.3 else h for h in (rng.choice(ids) for _ in lines)]
+    messy, bare = pa.array(lines, type=pa.string()), pa.array(bare, type=pa.string())
+    floor = getattr(handle_id._handle_id, "arrow_columns_floor", None)
+    runs = [
+        ("arrow.clean, messy lines", lambda: ha.clean(messy)),
+        ("arrow.clean, bare DOIs", lambda: ha.clean(bare)),
+        ("arrow.canonical, messy lines", lambda: ha.canonical(messy)),
+        ("arrow.extract, messy lines", lambda: ha.extract(messy)),
+        ("arrow.is_valid, messy lines (the validator)", lambda: ha.is_valid(messy)),
+    ]
+    if floor is not None:
+        runs.append(("clean's columns, no cleaning (the floor)", lambda: floor(messy)))
+    for label, fn in runs:
+        times = []
+        for _ in range(calls):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+        times.sort()
+        print(f"{label:45s} best {times[0] * 1e3:7.1f} ms, median {times[len(times) // 2] * 1e3:7.1f} ms", flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--lines", type=int, default=1_000_000)
     p.add_argument("--hdl", default=os.environ.get("HDL", str(ROOT / "target" / "release" / "hdl")))
+    p.add_argument("--columns", action="store_true", help="the column functions alone")
+    p.add_argument("--calls", type=int, default=9)
     args = p.parse_args()
+
+    lines = messy_lines(args.lines)
+    print(f"{len(lines):,} lines, {sum(len(l) for l in lines) / 1e6:.1f} million characters")
+    if args.columns:
+        columns(lines, args.calls)
+        return
 
     import handle_id
     import handle_id.arrow
     import pyarrow as pa
 
-    lines = messy_lines(args.lines)
-    print(f"{len(lines):,} lines, {sum(len(l) for l in lines) / 1e6:.1f} million characters")
     results: dict = {}
 
     try:

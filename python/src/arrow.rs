@@ -279,7 +279,7 @@ impl Rows {
         let nulls: Option<NullBuffer> = self.nulls.finish();
         StructArray::try_new(Fields::from(fields), arrays, nulls)
             .map(|s| Arc::new(s) as ArrayRef)
-            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
+            .map_err(value_error)
     }
 }
 

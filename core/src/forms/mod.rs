@@ -30,6 +30,7 @@ use crate::uri::HdlUri;
 
 use self::hdl::{read_hdl, read_hdl_uri, HdlEncoded};
 use self::info::read_info;
+pub(crate) use self::prefix::may_start_form;
 use self::prefix::prefix_form;
 use self::proxy::read_url;
 use self::textual::read_textual;
@@ -81,12 +82,6 @@ pub fn recognize<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a>, Par
     } else {
         read
     }
-}
-
-/// Whether a text that starts with `first` may be in a written form other than a bare
-/// handle (U9): whether any of the prefix rules of grammar/forms.pest may match it.
-pub(crate) fn may_start_form(first: u8) -> bool {
-    prefix::any_may_start(first)
 }
 
 /// The form `text` is written in, judged by its prefix alone (grammar/forms.pest): what

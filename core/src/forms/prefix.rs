@@ -56,8 +56,8 @@ pub(super) fn prefix_form(text: &str, options: &Options) -> Option<Form> {
 }
 
 /// Whether a text that starts with `first` may be in a written form other than a bare
-/// handle: whether any prefix rule may match it.
-pub(super) fn any_may_start(first: u8) -> bool {
+/// handle (U9): whether any of the prefix rules of grammar/forms.pest may match it.
+pub(crate) fn may_start_form(first: u8) -> bool {
     may_start(first) != 0
 }
 
@@ -74,7 +74,7 @@ fn may_start(first: u8) -> u16 {
             let mask = FORM_PREFIXES
                 .iter()
                 .enumerate()
-                .filter(|(_, (dfa, _))| dfa.step(usize::from(dfa.start), byte) != 0)
+                .filter(|(_, (dfa, _))| dfa.may_start(&[byte]))
                 .fold(0, |mask, (i, _)| mask | (1 << i));
             alive.store(mask, Ordering::Relaxed);
         }

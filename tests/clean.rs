@@ -5,7 +5,9 @@ mod support;
 
 use support::contexts::doi;
 
-use handle_id::{clean, clean_into, FixCode, Form, HandleRef, LintCode, Options, ParseErrorKind};
+use handle_id::{
+    clean, clean_into, FixCode, Form, HandleRef, LintCode, Options, ParseErrorKind, ProxyBase,
+};
 use proptest::prelude::*;
 
 /// The handle, the form and the fixes `clean` gives `text`.
@@ -466,6 +468,19 @@ fn clean_into_agrees_with_clean() {
             "doi:",
             "dx.doi.org/ 10.1061/ (ASCE)0733-9445",
             "hdl.handle.net/20.1000/5555",
+            // A resolver's URL read without its form's reading where its path is a bare
+            // handle with nothing to decode or drop, and with it where not.
+            "https://doi.org/api/handles/10.1/X",
+            "doi.org/hdl:10.1/X",
+            "https://hdl.handle.net/urn:doi:10.1:x",
+            "https://doi.org/info:doi/10.1/x",
+            "https://doi.org/10.1/x%41",
+            "HTTPS://DX.DOI.ORG/10.1/X#f",
+            "doi: https://doi.org/10.1/X.",
+            "https://doi.org/ 10.1/x",
+            "https://doi.org/10.1 2/x",
+            "https://doi.org/123/10.1/X",
+            "https://doi.org/10.1/x/",
         ]
         .map(String::from),
     );
@@ -473,9 +488,11 @@ fn clean_into_agrees_with_clean() {
         .repository_urls(true)
         .resolution_form(true)
         .cordra(true);
+    // (A named base may claim a known host's paths.)
+    let named = Options::new().proxy_base(ProxyBase::parse("https://doi.org/123").unwrap());
     let (mut handle, mut fixes) = (String::from("left over"), Vec::new());
     let (mut cleaned, mut refused) = (0, 0);
-    for options in [Options::new(), all] {
+    for options in [Options::new(), all, named] {
         for text in &texts {
             for keep_case in [false, true] {
                 let into = clean_into(text, &options, keep_case, &mut handle, &mut fixes);

@@ -57,9 +57,52 @@ pub(crate) fn has_ascii_uppercase(bytes: &[u8]) -> bool {
     chunks.remainder().iter().any(u8::is_ascii_uppercase)
 }
 
+/// Whether `bytes` holds ASCII white space (`u8::is_ascii_whitespace`), looked for eight
+/// bytes at a time: a word with no byte below `!` holds none (most words of an identifier).
+#[inline]
+pub(crate) fn has_ascii_whitespace(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES * 0x80;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(word);
+        // Some byte is below 0x21 exactly when this has a high bit set (the borrow of a
+        // byte below it may set others too, which only the exact look below sees).
+        if x.wrapping_sub(ONES * 0x21) & !x & HIGH != 0 && chunk.iter().any(u8::is_ascii_whitespace)
+        {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(u8::is_ascii_whitespace)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::has_ascii_uppercase;
+    use super::{has_ascii_uppercase, has_ascii_whitespace};
+
+    #[test]
+    fn white_space_found_as_one_byte_at_a_time_finds_it() {
+        for len in 0..20 {
+            for at in 0..len {
+                for b in 0..=255_u8 {
+                    let mut bytes = [b'a'; 20];
+                    // Bytes around it near the white space's, and above 0x80.
+                    bytes.iter_mut().enumerate().for_each(|(i, x)| {
+                        *x = [b'!', 0x1F, 0x0E, 0x08, 0xA0, b'0', 0x85][i % 7];
+                    });
+                    bytes[at] = b;
+                    let bytes = &bytes[..len];
+                    assert_eq!(
+                        has_ascii_whitespace(bytes),
+                        bytes.iter().any(u8::is_ascii_whitespace),
+                        "{bytes:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn capitals_found_as_one_byte_at_a_time_finds_them() {

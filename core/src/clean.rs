@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use core::fmt;
 use core::str::FromStr;
 
-use crate::base::KNOWN_PROXY_HOSTS;
+use crate::base::{API_PATH, KNOWN_PROXY_HOSTS};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::form::{Form, Options};
 use crate::forms::{self, recognize};
@@ -603,7 +603,7 @@ fn read_with<'a>(
     // (The loop's last step looked for the resolver's prefix of `s`.)
     let doi_at = if label.is_some() { Some(0) } else { resolver };
     // (ASCII white space is never part of a longer character's bytes.)
-    if let Some(at) = doi_at.filter(|&at| s.as_bytes()[at..].iter().any(u8::is_ascii_whitespace)) {
+    if let Some(at) = doi_at.filter(|&at| crate::bytes::has_ascii_whitespace(&s.as_bytes()[at..])) {
         if split_end(s, at, None) == Some(s.len()) {
             let joined = alloc::format!("{}{}", &s[..at], without_space(&s[at..]));
             let mut quiet = |_: FixCode, _: usize| {};
@@ -635,6 +635,23 @@ fn read_with<'a>(
                     warnings,
                 });
             }
+        }
+    }
+    // What most lines leave, read without the reading of a form (not with the lint: `clean`
+    // reads it through `read_rest`, and the two are held to each other in tests and by the
+    // `clean` fuzz target).
+    if !lint {
+        if let Some((handle, form)) = plain_rest(s, resolver, options) {
+            if form == Form::Proxy {
+                note(FixCode::ResolverUrl, start);
+            }
+            return Ok(Read {
+                handle: ReadHandle::Slice(handle),
+                form: label.filter(|_| form == Form::Handle).unwrap_or(form),
+                fixes: Vec::new(),
+                read_from: start,
+                warnings,
+            });
         }
     }
     let lint = lint.then_some(&mut warnings);
@@ -1018,6 +1035,32 @@ fn bare<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
     let handle = HandleRef::parse(text).ok()?;
     // (A naming authority with white space in it: the loop says why not.)
     one_identifier(handle.prefix()).then_some(handle)
+}
+
+/// What `read_rest` reads in `s`, what the loop of [`read_with`] left, where that needs no
+/// reading of a form: `s` a bare handle ([`bare`]), or a known resolver's URL (its prefix
+/// `resolver` long, with or without its scheme) whose path is one, with nothing to decode or
+/// drop: no `%`, query or fragment, and none of the prefixes P3 and P5 take off the path
+/// (what most resolver URLs in a catalogue are). `None` where anything else may apply, and
+/// under options that name bases (a named base may claim a known host's paths).
+fn plain_rest<'a>(
+    s: &'a str,
+    resolver: Option<usize>,
+    options: &Options,
+) -> Option<(HandleRef<'a>, Form)> {
+    let Some(p) = resolver else {
+        return bare(s, options).map(|h| (h, Form::Handle));
+    };
+    let path = &s[p..];
+    // (`bare` refuses a path that starts with a prefix P3 takes off: each is a written
+    // form's, whose first bytes `may_start_form` knows.)
+    let plain = options.bases.is_empty()
+        && crate::bytes::find3(b'%', b'?', b'#', path.as_bytes()).is_none()
+        && !path.starts_with(API_PATH);
+    if !plain {
+        return None;
+    }
+    bare(path, options).map(|h| (h, Form::Proxy))
 }
 
 /// Whether a naming authority is that of one identifier: white space inside one is running

@@ -128,4 +128,13 @@ mod tests {
         }
         assert_eq!(prefix_form_at("", &Options::new()), (Some(Form::Handle), 0));
     }
+
+    /// Cleaning's plain resolver URL (`clean::plain_rest`) leaves it to `may_start_form` to
+    /// refuse a path that starts with a prefix P3 takes off: each is a written form's.
+    #[test]
+    fn every_prefix_a_proxy_path_drops_is_a_written_form() {
+        for (dfa, _) in crate::base::PATH_PREFIXES {
+            assert!(FORM_PREFIXES.iter().any(|(f, _)| core::ptr::eq(*f, dfa)));
+        }
+    }
 }

@@ -3,15 +3,15 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufWriter, Write};
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use handle_id::record::{Response, ResponseCode as RestCode};
-use handle_net::client::{ask, Timeouts, Transport, UdpClient};
-use handle_net::resolver::{expiration, Resolver};
-use handle_proto::{rest, Message, OpFlags, ResponseCode};
+use handle_net::client::{Timeouts, Transport};
+use handle_net::lookup::{Query, Target};
+use handle_net::resolver::Resolver;
+use handle_proto::rest;
 
 use crate::args::Lines;
 use crate::output::Visible;
@@ -57,19 +57,6 @@ pub struct ResolveArgs {
     pub timeout: u64,
 }
 
-/// Where requests go: one server (over UDP through one shared socket), or the servers
-/// the root leads to.
-enum Target {
-    /// The server, its transports, a shared UDP client, and with `--cert` its key.
-    Server(
-        SocketAddr,
-        Vec<Transport>,
-        Option<UdpClient>,
-        Option<Vec<u8>>,
-    ),
-    Root(Resolver),
-}
-
 /// A handle asked for, and where it was read.
 struct Asked {
     handle: String,
@@ -113,13 +100,24 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
         tcp: Duration::from_secs(args.timeout),
         ..Timeouts::default()
     };
+    // One thread: the requests in flight are tasks it runs whenever the oldest is waited
+    // for, so that an answer wakes no other thread (measured: the multi-threaded runtime
+    // spent a fifth of its time switching between them).
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     let target = match &args.server {
         Some(server) => {
             let addr = std::net::ToSocketAddrs::to_socket_addrs(server.as_str())
                 .ok()
                 .and_then(|mut a| a.next())
                 .ok_or_else(|| usage(format!("--server {server:?}: not HOST:PORT")))?;
-            Target::Server(addr, transports, None, None)
+            runtime
+                .block_on(Target::server(addr, transports, args.cert, &timeouts))
+                .map_err(|e| match args.cert {
+                    true => io::Error::other(format!("--cert: {e}")),
+                    false => io::Error::other(e),
+                })?
         }
         None => Target::Root(
             root_resolver(args.root_info.as_deref(), timeouts.clone())
@@ -127,32 +125,13 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
                 .with_transports(transports),
         ),
     };
-    // One thread: the requests in flight are tasks it runs whenever the oldest is waited
-    // for, so that an answer wakes no other thread (measured: the multi-threaded runtime
-    // spent a fifth of its time switching between them).
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let target = match target {
-        Target::Server(addr, transports, _, _) => {
-            let key = match args.cert {
-                true => Some(
-                    runtime
-                        .block_on(handle_net::client::own_key(addr, &timeouts))
-                        .map_err(|e| io::Error::other(format!("--cert: {e}")))?,
-                ),
-                false => None,
-            };
-            let client = match transports.contains(&Transport::Udp) {
-                true => Some(runtime.block_on(UdpClient::connect(addr))?),
-                false => None,
-            };
-            Target::Server(addr, transports, client, key)
-        }
-        other => other,
-    };
+    let query = Arc::new(Query {
+        types: args.types.clone(),
+        indexes: args.indexes.clone(),
+        authoritative: args.authoritative,
+        certified: args.cert,
+    });
     let target = Arc::new(target);
-    let args = Arc::new(args.clone());
     let timeouts = Arc::new(timeouts);
     let mut out = BufWriter::new(io::stdout().lock());
     let mut tally = Tally::new(!lines.json, lines.styles.1);
@@ -193,9 +172,13 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
                 .unwrap_or_else(|e| Outcome::Failed(e.to_string()));
             print(&h, outcome, &mut tally, &mut out)?;
         }
-        let (target, args, timeouts) = (target.clone(), args.clone(), timeouts.clone());
-        let task =
-            runtime.spawn(async move { resolve_one(&target, &args, &timeouts, &handle).await });
+        let (target, query, timeouts) = (target.clone(), query.clone(), timeouts.clone());
+        let task = runtime.spawn(async move {
+            match target.ask(&handle, &query, &timeouts).await {
+                Ok(answer) => Outcome::Answer(rest::answer(&handle, &answer)),
+                Err(why) => Outcome::Failed(why),
+            }
+        });
         flight.push_back((asked, task));
         Ok(())
     })?;
@@ -212,62 +195,6 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
 
 fn usage(message: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, message)
-}
-
-async fn resolve_one(
-    target: &Target,
-    args: &ResolveArgs,
-    timeouts: &Timeouts,
-    handle: &str,
-) -> Outcome {
-    let types: Vec<&[u8]> = args.types.iter().map(|t| t.as_bytes()).collect();
-    let mut request = Message::resolution(handle.as_bytes(), &types, &args.indexes, expiration());
-    request.header.flags = request
-        .header
-        .flags
-        .with(OpFlags::AUTH, args.authoritative)
-        .with(OpFlags::CERT, args.cert);
-    let answer = match target {
-        Target::Server(addr, transports, udp, key) => {
-            let mut last = String::new();
-            let mut answer = None;
-            for &transport in transports {
-                let asked = match (transport, udp) {
-                    (Transport::Udp, Some(client)) => client.ask(&request, timeouts).await,
-                    _ => ask(*addr, transport, &request, request_id(handle), timeouts).await,
-                };
-                match asked {
-                    // `RC_ERROR`, the server's failure or its UDP limits (N14): the next
-                    // transport, as HDLNET's client goes on.
-                    // (Kept, for when no transport answers better.)
-                    Ok((envelope, m)) => {
-                        if let Some(key) = key {
-                            if let Err(e) = handle_net::key::verify_answer(&envelope, &m, key) {
-                                return Outcome::Failed(format!(
-                                    "{addr}: the certified answer does not verify: {e}"
-                                ));
-                            }
-                        }
-                        let failed = m.header.response_code == ResponseCode::ERROR;
-                        answer = Some(m);
-                        if !failed {
-                            break;
-                        }
-                    }
-                    Err(e) => last = format!("{addr} over {transport:?}: {e}"),
-                }
-            }
-            match answer {
-                Some(m) => m,
-                None => return Outcome::Failed(last),
-            }
-        }
-        Target::Root(resolver) => match resolver.resolve(&request).await {
-            Ok(m) => m,
-            Err(e) => return Outcome::Failed(e.to_string()),
-        },
-    };
-    Outcome::Answer(rest::answer(handle, &answer))
 }
 
 fn write_outcome(
@@ -290,15 +217,6 @@ fn write_outcome(
     }
 }
 
-/// A request id for `handle`: different from one request to the next.
-fn request_id(handle: &str) -> u32 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
-    handle.hash(&mut h);
-    std::time::SystemTime::now().hash(&mut h);
-    (h.finish() as u32) & 0x7FFF_FFFF
-}
-
 /// A resolver from the root whose sites `root_info` holds (a root info file, as the
 /// reference ships it), or from the global root built in.
 ///
@@ -307,10 +225,8 @@ fn request_id(handle: &str) -> u32 {
 /// The file cannot be read, or does not read as root info: the message.
 pub fn root_resolver(root_info: Option<&Path>, timeouts: Timeouts) -> Result<Resolver, String> {
     let bytes = match root_info {
-        Some(path) => std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        None => handle_proto::root::BUILT_IN.to_vec(),
+        Some(path) => Some(std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?),
+        None => None,
     };
-    let values = handle_proto::root::read(&bytes)
-        .map_err(|e| format!("the root info does not read: {e}"))?;
-    Ok(Resolver::new(&values, timeouts))
+    Resolver::from_root_info(bytes.as_deref(), timeouts)
 }

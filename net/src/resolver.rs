@@ -84,6 +84,18 @@ impl Resolver {
         }
     }
 
+    /// A resolver whose root is the sites a root info file holds (as HANDLE.NET writes
+    /// it), or HANDLE.NET 9.2's built in when `None`.
+    ///
+    /// # Errors
+    ///
+    /// The bytes do not read as root info: why.
+    pub fn from_root_info(bytes: Option<&[u8]>, timeouts: Timeouts) -> Result<Self, String> {
+        let values = handle_proto::root::read(bytes.unwrap_or(handle_proto::root::BUILT_IN))
+            .map_err(|e| format!("the root info does not read: {e}"))?;
+        Ok(Self::new(&values, timeouts))
+    }
+
     /// The same resolver using only `transports`, in that order.
     #[must_use]
     pub fn with_transports(mut self, transports: Vec<Transport>) -> Self {
@@ -263,7 +275,15 @@ impl Resolver {
                     let addr = SocketAddr::new(address(server.ip()), port);
                     let mut sent = request.clone();
                     sent.header.site_serial = site.serial;
-                    match ask(addr, transport, &sent, request_id(), &self.timeouts).await {
+                    match ask(
+                        addr,
+                        transport,
+                        &sent,
+                        crate::lookup::request_id(),
+                        &self.timeouts,
+                    )
+                    .await
+                    {
                         Ok((_, answer)) if answer.header.response_code == ResponseCode::ERROR => {
                             last = ClientError::Io(std::io::Error::other(format!(
                                 "{addr} answered {}",
@@ -315,16 +335,6 @@ fn address(ip: IpAddr) -> IpAddr {
         IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
         v4 => v4,
     }
-}
-
-/// A request id: positive, different from one request to the next.
-fn request_id() -> u32 {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.subsec_nanos());
-    (seed ^ NEXT.fetch_add(0x9E37_79B9, Ordering::Relaxed)) & 0x7FFF_FFFF
 }
 
 /// When a request stops being valid: 12 hours from now, as the reference's.

@@ -1,0 +1,151 @@
+//! One handle's values asked for as a resolving client asks: of one server, over its
+//! transports in turn (an `RC_ERROR` answer passing to the next, as the reference client
+//! goes on), or from the global root through a [`Resolver`]; a certified answer taken
+//! only when it verifies. What `hdl resolve` and the Python package's `resolve` share.
+
+use std::net::SocketAddr;
+
+use handle_proto::{Message, OpFlags, ResponseCode};
+
+use crate::client::{ask, own_key, ClientError, Timeouts, Transport, UdpClient};
+use crate::resolver::{expiration, Resolver};
+
+/// What is asked of a handle, beyond the handle.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    /// Only values of these types (a type ending in '.' selects its subtypes too); all when
+    /// empty.
+    pub types: Vec<String>,
+    /// Only the values at these indexes; all when empty.
+    pub indexes: Vec<u32>,
+    /// An authoritative answer: primary sites only, no cache.
+    pub authoritative: bool,
+    /// A certified answer, taken only when its signature verifies by the answering
+    /// server's key.
+    pub certified: bool,
+}
+
+impl Query {
+    /// The resolution request for `handle`.
+    #[must_use]
+    pub fn request(&self, handle: &str) -> Message {
+        let types: Vec<&[u8]> = self.types.iter().map(String::as_bytes).collect();
+        let mut request =
+            Message::resolution(handle.as_bytes(), &types, &self.indexes, expiration());
+        request.header.flags = request
+            .header
+            .flags
+            .with(OpFlags::AUTH, self.authoritative)
+            .with(OpFlags::CERT, self.certified);
+        request
+    }
+}
+
+/// Where handles are asked.
+pub enum Target {
+    /// One server: its address, its transports in the order tried, one UDP socket shared by
+    /// every request (when UDP is among them), and its key for certified answers.
+    Server {
+        /// The server.
+        addr: SocketAddr,
+        /// Tried in this order.
+        transports: Vec<Transport>,
+        /// The shared UDP client.
+        udp: Option<UdpClient>,
+        /// The key a certified answer must verify by (its own site info's).
+        key: Option<Vec<u8>>,
+    },
+    /// The servers the global root leads to.
+    Root(Resolver),
+}
+
+impl Target {
+    /// One server asked over `transports`: its UDP socket bound (inside the tokio runtime
+    /// that will ask), and with `certified` its key taken from its own site info (what
+    /// that proves is the answers' integrity, not the server's standing).
+    ///
+    /// # Errors
+    ///
+    /// The socket cannot be bound, or with `certified` no key came.
+    pub async fn server(
+        addr: SocketAddr,
+        transports: Vec<Transport>,
+        certified: bool,
+        timeouts: &Timeouts,
+    ) -> Result<Self, ClientError> {
+        let key = match certified {
+            true => Some(own_key(addr, timeouts).await?),
+            false => None,
+        };
+        let udp = match transports.contains(&Transport::Udp) {
+            true => Some(UdpClient::connect(addr).await?),
+            false => None,
+        };
+        Ok(Self::Server {
+            addr,
+            transports,
+            udp,
+            key,
+        })
+    }
+
+    /// The answer to `query` of `handle`: the server's message, whatever its response code.
+    ///
+    /// # Errors
+    ///
+    /// No server answered (each transport's failure, the last one's said), or a certified
+    /// answer that does not verify: why, in one line.
+    pub async fn ask(
+        &self,
+        handle: &str,
+        query: &Query,
+        timeouts: &Timeouts,
+    ) -> Result<Message, String> {
+        let request = query.request(handle);
+        match self {
+            Self::Server {
+                addr,
+                transports,
+                udp,
+                key,
+            } => {
+                let mut last = String::from("no transport to ask over");
+                // (An `RC_ERROR` answer is kept, for when no transport answers better.)
+                let mut answer = None;
+                for &transport in transports {
+                    let asked = match (transport, udp) {
+                        (Transport::Udp, Some(client)) => client.ask(&request, timeouts).await,
+                        _ => ask(*addr, transport, &request, request_id(), timeouts).await,
+                    };
+                    match asked {
+                        Ok((envelope, m)) => {
+                            if let Some(key) = key {
+                                crate::key::verify_answer(&envelope, &m, key).map_err(|e| {
+                                    format!("{addr}: the certified answer does not verify: {e}")
+                                })?;
+                            }
+                            let failed = m.header.response_code == ResponseCode::ERROR;
+                            answer = Some(m);
+                            if !failed {
+                                break;
+                            }
+                        }
+                        Err(e) => last = format!("{addr} over {transport:?}: {e}"),
+                    }
+                }
+                answer.ok_or(last)
+            }
+            Self::Root(resolver) => resolver.resolve(&request).await.map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// A request id: positive, different from one request to the next.
+pub(crate) fn request_id() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.subsec_nanos());
+    (seed ^ NEXT.fetch_add(0x9E37_79B9, Ordering::Relaxed)) & 0x7FFF_FFFF
+}

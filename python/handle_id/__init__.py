@@ -13,8 +13,10 @@ and errors. Offsets are Python string offsets (code points), never bytes.
 
 Scalar functions: :func:`validate`, :func:`is_valid`, :func:`parse`, :func:`recognize`,
 :func:`detect`, :func:`clean`, :func:`extract`, :func:`lint`; records:
-:class:`Record` and :class:`Locations`; columns: :mod:`handle_id.arrow`. Every error is
-a :class:`HandleError` (a ``ValueError``).
+:class:`Record` and :class:`Locations`, and over the Handle protocol :func:`resolve` and
+:func:`resolve_many`; columns: :mod:`handle_id.arrow`. Every error of the input is a
+:class:`HandleError` (a ``ValueError``); no server answering :func:`resolve` is a
+:class:`ResolveError` (a ``ConnectionError``).
 """
 
 from ._handle_id import (
@@ -30,6 +32,7 @@ from ._handle_id import (
     Locations,
     Record,
     Redirect,
+    ResolveError,
     Uri,
     clean,
     detect,
@@ -38,6 +41,8 @@ from ._handle_id import (
     lint,
     parse,
     recognize,
+    resolve,
+    resolve_many,
     validate,
 )
 
@@ -54,6 +59,7 @@ __all__ = [
     "Locations",
     "Record",
     "Redirect",
+    "ResolveError",
     "Uri",
     "clean",
     "detect",
@@ -62,5 +68,7 @@ __all__ = [
     "lint",
     "parse",
     "recognize",
+    "resolve",
+    "resolve_many",
     "validate",
 ]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+import os
+from typing import Any, Literal, Optional, Sequence
 
 FORMS: list[str]
 """The written forms' names: handle, hdl, hdl-host, hdl-resolution, info-hdl, info-doi,
@@ -20,6 +21,10 @@ class HandleError(ValueError):
     rule: str
     found: Optional[str]
     at: Optional[str]
+
+class ResolveError(ConnectionError):
+    """No handle server answered `resolve` (each transport failed or timed out, no site
+    for the handle's prefix, referrals too deep), or a certified answer did not verify."""
 
 class Handle:
     """A handle (SPEC H1): naming authority (prefix), '/', local name. Compared by its
@@ -163,6 +168,32 @@ def lint(
     resolution_form: bool = False,
     cordra: bool = False,
 ) -> list[LintWarning]: ...
+
+def resolve(
+    handle: str,
+    *,
+    server: Optional[str] = None,
+    root_info: Optional[str | os.PathLike[str]] = None,
+    types: Optional[Sequence[str]] = None,
+    indexes: Optional[Sequence[int]] = None,
+    transport: Optional[Literal["udp", "tcp"]] = None,
+    authoritative: bool = False,
+    certified: bool = False,
+    timeout: float = 10.0,
+) -> Record: ...
+def resolve_many(
+    handles: Sequence[str],
+    *,
+    server: Optional[str] = None,
+    root_info: Optional[str | os.PathLike[str]] = None,
+    types: Optional[Sequence[str]] = None,
+    indexes: Optional[Sequence[int]] = None,
+    transport: Optional[Literal["udp", "tcp"]] = None,
+    authoritative: bool = False,
+    certified: bool = False,
+    timeout: float = 10.0,
+    jobs: int = 64,
+) -> list[Record]: ...
 
 class Record:
     """A REST API response: the response code, the handle and its values."""

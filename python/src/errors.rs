@@ -1,4 +1,5 @@
-//! One exception type for every error: `handle_id.HandleError`, a `ValueError`.
+//! One exception type for every error of the input: `handle_id.HandleError`, a `ValueError`;
+//! and `handle_id.ResolveError`, a `ConnectionError`, when no handle server answered.
 
 use handle_id::record::RecordError;
 use handle_id::ParseError;
@@ -17,6 +18,15 @@ pyo3::create_exception!(
      e.g. 'invalid-character'), `message` (the library's message, citing the SPEC rule), \
      `rule` (the grammar rule it was inside, or ''), `found` (the character at the index, \
      or None) and `at` (where in a record, or None)."
+);
+
+pyo3::create_exception!(
+    handle_id,
+    ResolveError,
+    pyo3::exceptions::PyConnectionError,
+    "Raised by `resolve` when no handle server answered (each transport failed or timed \
+     out, no site was found for the handle's prefix, referrals went too deep) or a certified \
+     answer did not verify. A `ConnectionError`: the input was not at fault."
 );
 
 /// A Rust enum variant's name as the Python API writes kinds: `InvalidCharacter` is

@@ -10,6 +10,7 @@ mod errors;
 mod offsets;
 mod options;
 mod record;
+mod resolve;
 mod strings;
 mod types;
 
@@ -21,9 +22,11 @@ pub use offsets::CharIndex;
 fn _handle_id(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("HandleError", py.get_type::<errors::HandleError>())?;
+    m.add("ResolveError", py.get_type::<errors::ResolveError>())?;
     m.add("FORMS", handle_id::Form::ALL.map(|f| f.name()).to_vec())?;
     types::register(m)?;
     record::register(m)?;
+    resolve::register(m)?;
     arrow::register(m)?;
     Ok(())
 }

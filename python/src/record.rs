@@ -19,6 +19,12 @@ fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 #[pyclass(frozen, module = "handle_id", name = "Record")]
 pub struct PyRecord(Response);
 
+impl From<Response> for PyRecord {
+    fn from(r: Response) -> Self {
+        Self(r)
+    }
+}
+
 #[pymethods]
 impl PyRecord {
     /// Reads a REST API response: JSON, or JSONP (`callback(<json>);`). Raises

@@ -1,0 +1,168 @@
+"""handle_id.resolve and resolve_many over the Handle protocol, against `hdl serve
+--handle-bind` on loopback filled with records, and held to `hdl resolve --server` on the
+same handles: the same REST API responses, filters, transports, handles not found,
+handles that do not parse, and servers that are not there."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+import handle_id
+
+from conftest import run_hdl
+
+
+def _record(handle: str, n: int) -> dict:
+    values = [
+        {
+            "index": i,
+            "type": "URL" if i == 1 else ("EMAIL" if i == 2 else "DESC"),
+            "data": {"format": "string", "value": f"https://example.org/{handle}/{i}"},
+            "ttl": 86400,
+            "timestamp": "2020-01-01T00:00:00Z",
+        }
+        for i in range(1, n + 1)
+    ]
+    return {"responseCode": 1, "handle": handle, "values": values}
+
+
+HANDLES = [f"TEST/{i}" for i in range(12)] + ["20.1000/5555", "10.1000/Ça-日本"]
+
+
+@pytest.fixture(scope="module")
+def server(hdl: Path, tmp_path_factory) -> str:
+    """`hdl serve` answering the Handle protocol from records of HANDLES: its address."""
+    d = tmp_path_factory.mktemp("resolve")
+    records = d / "records.jsonl"
+    records.write_text(
+        "".join(json.dumps(_record(h, 1 + i % 5)) + "\n" for i, h in enumerate(HANDLES)),
+        encoding="utf-8",
+    )
+    proc = subprocess.Popen(
+        [
+            str(hdl), "serve", "--quiet", "--store", str(d / "store.redb"),
+            "--bind", "127.0.0.1:0", "--records", str(records),
+            "--handle-bind", "127.0.0.1:0",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    native = None
+    said = []
+    while True:
+        line = proc.stderr.readline()
+        assert line, "hdl serve ended: " + "".join(said)
+        said.append(line)
+        if line.startswith("hdl serve: handle protocol on "):
+            native = line.split()[5]
+        if line.startswith("hdl serve: listening on "):
+            break
+    assert native, "".join(said)
+    yield native
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def _cli(hdl: Path, server: str, handles: list[str], *extra: str) -> list[dict]:
+    return run_hdl(hdl, ["resolve", "--server", server, *extra], handles)
+
+
+def test_resolve_gives_what_hdl_resolve_gives(hdl, server):
+    expected = _cli(hdl, server, HANDLES)
+    got = [json.loads(handle_id.resolve(h, server=server).to_json()) for h in HANDLES]
+    assert got == expected
+    r = handle_id.resolve("TEST/3", server=server)
+    assert (r.code, r.handle.text) == (1, "TEST/3")
+    assert [v.type for v in r.values] == ["URL", "EMAIL", "DESC", "DESC"]
+    assert r.values[0].text == "https://example.org/TEST/3/1"
+
+
+def test_filters_as_hdl_resolve_takes_them(hdl, server):
+    expected = _cli(hdl, server, ["TEST/4"], "--type", "URL", "--index", "3")
+    r = handle_id.resolve("TEST/4", server=server, types=["URL"], indexes=[3])
+    assert json.loads(r.to_json()) == expected[0]
+    assert sorted(v.index for v in r.values) == [1, 3]
+    # A type ending in '.' selects its subtypes; none here.
+    assert handle_id.resolve("TEST/4", server=server, types=["HS_."]).code == 200
+
+
+def test_each_transport(server):
+    both = handle_id.resolve("TEST/9", server=server).to_json()
+    for transport in ["udp", "tcp"]:
+        assert handle_id.resolve("TEST/9", server=server, transport=transport).to_json() == both
+
+
+def test_a_handle_not_found_is_a_record_that_says_so(hdl, server):
+    r = handle_id.resolve("TEST/nothing", server=server)
+    assert (r.code, r.code_meaning, r.values) == (100, "handle not found", [])
+    assert json.loads(r.to_json()) == _cli(hdl, server, ["TEST/nothing"])[0]
+
+
+def test_resolve_many_in_order_with_one_record_each(hdl, server):
+    handles = HANDLES * 3 + ["TEST/nothing"]
+    expected = _cli(hdl, server, handles)
+    for jobs in [1, 3, 64]:
+        got = handle_id.resolve_many(handles, server=server, jobs=jobs)
+        assert [json.loads(r.to_json()) for r in got] == expected
+    # A handle that does not parse: code 102 with the parse error, the others answered.
+    got = handle_id.resolve_many(["TEST/1", "no slash here", "TEST/2"], server=server)
+    assert [r.code for r in got] == [1, 102, 1]
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.parse("no slash here")
+    assert got[1].message == e.value.message
+    assert handle_id.resolve_many([], server=server) == []
+
+
+def test_certified_answers_verify(hdl, server):
+    expected = _cli(hdl, server, ["TEST/5"], "--cert")
+    r = handle_id.resolve("TEST/5", server=server, certified=True)
+    assert json.loads(r.to_json()) == expected[0]
+
+
+def _closed_port() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return f"127.0.0.1:{s.getsockname()[1]}"
+
+
+def test_no_server_there():
+    there = _closed_port()
+    t = time.monotonic()
+    with pytest.raises(handle_id.ResolveError) as e:
+        handle_id.resolve("TEST/1", server=there, transport="tcp", timeout=2)
+    assert isinstance(e.value, ConnectionError)
+    assert there in str(e.value)
+    got = handle_id.resolve_many(["TEST/1", "TEST/2"], server=there, transport="tcp", timeout=2)
+    assert [r.code for r in got] == [2, 2]
+    assert all(there in r.message for r in got)
+    assert time.monotonic() - t < 10
+
+
+def test_bad_arguments(tmp_path, server):
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.resolve("no slash", server=server)
+    assert e.value.kind == "missing-slash"
+    for kwargs, message in [
+        ({"server": "nowhere"}, "not HOST:PORT"),
+        ({"server": server, "transport": "quic"}, "transport"),
+        ({"server": server, "timeout": 0}, "timeout"),
+        ({"server": server, "root_info": tmp_path / "x"}, "not both"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            handle_id.resolve("TEST/1", **kwargs)
+    with pytest.raises(ValueError, match="jobs"):
+        handle_id.resolve_many(["TEST/1"], server=server, jobs=0)
+    with pytest.raises(FileNotFoundError):
+        handle_id.resolve("TEST/1", root_info=tmp_path / "missing")
+    bad = tmp_path / "root_info"
+    bad.write_bytes(b"\x00\x00\x00\x08not root")
+    with pytest.raises(ValueError, match="root info does not read"):
+        handle_id.resolve("TEST/1", root_info=bad)
+    with pytest.raises(TypeError):
+        handle_id.resolve_many("TEST/1", server=server)

@@ -533,6 +533,12 @@ fn read_with<'a>(
     };
     loop {
         let s = &text[start..end];
+        // Nothing to take off either end, nor a resolver's URL to look for (what most lines
+        // leave after a label, a pair or white space): the steps below, seen from the ends.
+        if plain_ends(s.as_bytes()) {
+            resolver = None;
+            break;
+        }
         // (An end that is an ASCII letter or digit is no white space: most are.)
         let ends = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
         if !ends(s.as_bytes().first()) {
@@ -1022,19 +1028,28 @@ fn resolver_may_start(first: u8) -> bool {
 /// anything else may apply: the loop decides, and places any error.
 fn bare<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
     let b = text.as_bytes();
-    let (&first, &last) = (b.first()?, b.last()?);
-    if !first.is_ascii_alphanumeric()
-        || !last.is_ascii_alphanumeric()
-        || options.cordra
-        || resolver_may_start(first)
-        || g::LABEL_FORM.may_start(b)
-        || forms::may_start_form(first)
-    {
+    if !plain_ends(b) || options.cordra || forms::may_start_form(b[0]) {
         return None;
     }
     let handle = HandleRef::parse(text).ok()?;
     // (A naming authority with white space in it: the loop says why not.)
     one_identifier(handle.prefix()).then_some(handle)
+}
+
+/// Whether the loop of [`read_with`] takes nothing off `b` and finds no resolver's URL
+/// there, seen from its two ends: they are ASCII letters or digits (no white space, pair
+/// or mark to take off), and it starts with a byte that starts no label or resolver's URL.
+#[inline]
+fn plain_ends(b: &[u8]) -> bool {
+    match (b.first(), b.last()) {
+        (Some(&first), Some(&last)) => {
+            first.is_ascii_alphanumeric()
+                && last.is_ascii_alphanumeric()
+                && !resolver_may_start(first)
+                && !g::LABEL_FORM.may_start(b)
+        }
+        _ => false,
+    }
 }
 
 /// What `read_rest` reads in `s`, what the loop of [`read_with`] left, where that needs no

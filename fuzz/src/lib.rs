@@ -48,12 +48,16 @@ pub const WORK_SLACK: usize = 4096;
 /// with a fixed segment.
 pub fn option_sets() -> Vec<(&'static str, Options)> {
     let base = ProxyBase::parse("http://resolver.example:8080/hdl").expect("a valid base");
+    // (A named base on a known resolver's host claims its paths: cleaning's plain resolver
+    // URL must not read them as the known one's.)
+    let known = ProxyBase::parse("https://doi.org/123").expect("a valid base");
     vec![
         ("default", Options::new()),
         ("resolution form", Options::new().resolution_form(true)),
         ("cordra", Options::new().cordra(true)),
         ("repository urls", Options::new().repository_urls(true)),
         ("named base", Options::new().proxy_base(base)),
+        ("named base on a known host", Options::new().proxy_base(known)),
     ]
 }
 

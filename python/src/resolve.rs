@@ -112,6 +112,40 @@ impl Asking {
     }
 }
 
+impl Asking {
+    /// [`Asking::target`], kept for the one-handle calls that ask the same way next (in
+    /// the shared runtime, whose worker reads a server's UDP socket): one socket for every
+    /// call to a server, rather than one bound for each.
+    async fn kept_target(&self) -> Result<Arc<Target>, String> {
+        type Key = (SocketAddr, Vec<Transport>, bool, Duration);
+        type Kept = Mutex<HashMap<Key, Arc<Target>>>;
+        static KEPT: std::sync::OnceLock<Kept> = std::sync::OnceLock::new();
+        let Via::Server(server) = self.via else {
+            // (A root's resolver is kept already, by `root`.)
+            return self.target().await.map(Arc::new);
+        };
+        let key = (
+            server,
+            self.transports.clone(),
+            self.query.certified,
+            self.timeouts.tcp,
+        );
+        let kept = KEPT.get_or_init(Kept::default);
+        if let Some(t) = kept
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+        {
+            return Ok(t.clone());
+        }
+        let target = Arc::new(self.target().await?);
+        kept.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key, target.clone());
+        Ok(target)
+    }
+}
+
 /// The resolvers from a root, by its root info file (`None`: the built-in root) and TCP
 /// timeout: kept between calls, so that each prefix's sites, once found, are asked at once
 /// by the next call too, as long as their values' TTLs say.
@@ -144,12 +178,29 @@ fn runtime() -> PyResult<tokio::runtime::Runtime> {
         .map_err(|e| ResolveError::new_err(e.to_string()))
 }
 
+/// The runtime one-handle calls share, made on the first: one worker thread drives their
+/// sockets (a runtime made for each call costs more than a round trip on loopback).
+fn shared_runtime() -> PyResult<&'static tokio::runtime::Runtime> {
+    static SHARED: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
+    if let Some(r) = SHARED.get() {
+        return Ok(r);
+    }
+    let made = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("handle-id-resolve")
+        .enable_all()
+        .build()
+        .map_err(|e| ResolveError::new_err(e.to_string()))?;
+    Ok(SHARED.get_or_init(|| made))
+}
+
 /// A handle's values over the Handle protocol, as a `Record` (SPEC R1): from the global
 /// root (the prefix handle's sites, the server its site's hash picks, referrals followed),
 /// or from one `server` ("HOST:PORT"). `types` and `indexes` select values (a type ending
 /// in '.' selects its subtypes too); `transport` is "udp", "tcp" or None (UDP, then TCP);
 /// `certified` takes an answer only when its signature verifies by the server's key.
-/// A handle the server does not hold is a `Record` whose `code` says so (100). Raises
+/// A handle the server does not hold is a `Record` whose `code` says so (100). Calls share
+/// one runtime, and a server's UDP socket and key (with `certified`) once made. Raises
 /// `HandleError` for a handle that does not parse, and `ResolveError` (a `ConnectionError`)
 /// when no server answered.
 #[pyfunction]
@@ -178,10 +229,10 @@ fn resolve(
         certified,
         timeout,
     )?;
-    let runtime = runtime()?;
+    let runtime = shared_runtime()?;
     let answer = py.detach(|| {
         runtime.block_on(async {
-            let target = asking.target().await?;
+            let target = asking.kept_target().await?;
             target.ask(handle, &asking.query, &asking.timeouts).await
         })
     });

@@ -98,6 +98,17 @@ def test_each_transport(server):
         assert handle_id.resolve("TEST/9", server=server, transport=transport).to_json() == both
 
 
+def test_from_many_threads_at_once(server):
+    # The GIL released, one runtime and one socket a server shared by every call.
+    from concurrent.futures import ThreadPoolExecutor
+
+    handles = HANDLES * 8
+    alone = [handle_id.resolve(h, server=server).to_json() for h in handles]
+    with ThreadPoolExecutor(8) as pool:
+        together = list(pool.map(lambda h: handle_id.resolve(h, server=server).to_json(), handles))
+    assert together == alone
+
+
 def test_a_handle_not_found_is_a_record_that_says_so(hdl, server):
     r = handle_id.resolve("TEST/nothing", server=server)
     assert (r.code, r.code_meaning, r.values) == (100, "handle not found", [])

@@ -524,8 +524,10 @@ fn read_with<'a>(
     // wrapping pairs (at most MAX_WRAPPING) and the first count of the pairs' characters.
     let mut wrapping = 0;
     let mut counts: Option<PairCounts> = None;
-    // The resolver's URL prefix of what is left, as the last step looked for it.
+    // The resolver's URL prefix of what is left, as the last step looked for it, and what
+    // that step saw.
     let mut resolver;
+    let mut left = Left::Other;
     let taken = |counts: &mut Option<PairCounts>, gone: &str| {
         if let Some(counts) = counts {
             counts.add(gone, -1);
@@ -537,6 +539,7 @@ fn read_with<'a>(
         // leave after a label, a pair or white space): the steps below, seen from the ends.
         if plain_ends(s.as_bytes()) {
             resolver = None;
+            left = Left::PlainEnds;
             break;
         }
         // (An end that is an ASCII letter or digit is no white space: most are.)
@@ -647,7 +650,11 @@ fn read_with<'a>(
     // reads it through `read_rest`, and the two are held to each other in tests and by the
     // `clean` fuzz target).
     if !lint {
-        if let Some((handle, form)) = plain_rest(s, resolver, options) {
+        let left = match resolver {
+            Some(p) => Left::Resolver(p),
+            None => left,
+        };
+        if let Some((handle, form)) = plain_rest(s, left, options) {
             if form == Form::Proxy {
                 note(FixCode::ResolverUrl, start);
             }
@@ -1027,13 +1034,30 @@ fn resolver_may_start(first: u8) -> bool {
 /// URL or other written form starts with (their grammars' first steps). `None` where
 /// anything else may apply: the loop decides, and places any error.
 fn bare<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
-    let b = text.as_bytes();
-    if !plain_ends(b) || options.cordra || forms::may_start_form(b[0]) {
+    plain_ends(text.as_bytes())
+        .then(|| bare_between_plain_ends(text, options))
+        .flatten()
+}
+
+/// [`bare`] of a text whose ends [`plain_ends`] has said are plain.
+fn bare_between_plain_ends<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
+    if options.cordra || forms::may_start_form(text.as_bytes()[0]) {
         return None;
     }
     let handle = HandleRef::parse(text).ok()?;
     // (A naming authority with white space in it: the loop says why not.)
     one_identifier(handle.prefix()).then_some(handle)
+}
+
+/// What the loop of [`read_with`] left, as its last step saw it.
+#[derive(Clone, Copy)]
+enum Left {
+    /// Both ends plain ([`plain_ends`]).
+    PlainEnds,
+    /// A resolver's URL, its prefix this long.
+    Resolver(usize),
+    /// Anything else.
+    Other,
 }
 
 /// Whether the loop of [`read_with`] takes nothing off `b` and finds no resolver's URL
@@ -1058,19 +1082,18 @@ fn plain_ends(b: &[u8]) -> bool {
 /// drop: no `%`, query or fragment, and none of the prefixes P3 and P5 take off the path
 /// (what most resolver URLs in a catalogue are). `None` where anything else may apply, and
 /// under options that name bases (a named base may claim a known host's paths).
-fn plain_rest<'a>(
-    s: &'a str,
-    resolver: Option<usize>,
-    options: &Options,
-) -> Option<(HandleRef<'a>, Form)> {
-    let Some(p) = resolver else {
-        return bare(s, options).map(|h| (h, Form::Handle));
+fn plain_rest<'a>(s: &'a str, left: Left, options: &Options) -> Option<(HandleRef<'a>, Form)> {
+    let p = match left {
+        Left::PlainEnds => return bare_between_plain_ends(s, options).map(|h| (h, Form::Handle)),
+        Left::Resolver(p) => p,
+        Left::Other => return None,
     };
     let path = &s[p..];
     // (`bare` refuses a path that starts with a prefix P3 takes off: each is a written
     // form's, whose first bytes `may_start_form` knows.)
     let plain = options.bases.is_empty()
-        && crate::bytes::find3(b'%', b'?', b'#', path.as_bytes()).is_none()
+        // (From the end: a query or fragment is found there first.)
+        && !path.bytes().rev().any(|b| matches!(b, b'%' | b'?' | b'#'))
         && !path.starts_with(API_PATH);
     if !plain {
         return None;

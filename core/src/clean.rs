@@ -472,7 +472,9 @@ fn written(
     handle: &mut String,
     fixes: &mut Vec<Fix>,
 ) {
-    if h.is_canonical() {
+    // (`is_canonical`, its DOI question asked once.)
+    let doi = h.is_doi();
+    if !doi || !crate::bytes::has_ascii_uppercase(h.as_str().as_bytes()) {
         handle.push_str(h.as_str());
     } else {
         fixes.push(Fix {
@@ -482,7 +484,7 @@ fn written(
         if keep_case {
             handle.push_str(h.as_str());
         } else {
-            h.write_canonical(handle);
+            h.write_canonical_of(doi, handle);
         }
     }
 }

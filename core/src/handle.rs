@@ -193,11 +193,16 @@ impl<'a> HandleRef<'a> {
     /// assert!(HandleRef::parse("10.1000/182")?.is_doi());
     /// assert!(!HandleRef::parse("20.1000/5555")?.is_doi());
     /// assert!(!HandleRef::parse("100.1/x")?.is_doi());
+    /// assert!(HandleRef::parse("10/x")?.is_doi() && !HandleRef::parse("1/x")?.is_doi());
     /// # Ok::<(), handle_id::ParseError>(())
     /// ```
     #[must_use]
     pub fn is_doi(&self) -> bool {
-        self.prefix() == DOI_ROOT || self.is_derived_from(DOI_ROOT)
+        // `10` itself or derived from it (`10.` and more; a naming authority ends in no
+        // '.'), asked of the bytes: cleaning asks it of every handle.
+        let own = &self.text.as_bytes()[..self.slash];
+        own.starts_with(DOI_ROOT.as_bytes())
+            && (own.len() == DOI_ROOT.len() || own[DOI_ROOT.len()] == b'.')
     }
 
     /// The canonical form (C1): a DOI (H8) in ASCII lowercase, as DOIs are case-insensitive
@@ -227,9 +232,14 @@ impl<'a> HandleRef<'a> {
     /// The canonical text ([`HandleRef::canonical`]) appended to `out`, for a caller
     /// that keeps one buffer for many handles.
     pub(crate) fn write_canonical(&self, out: &mut String) {
+        self.write_canonical_of(self.is_doi(), out);
+    }
+
+    /// [`write_canonical`](Self::write_canonical), whether it is a DOI known.
+    pub(crate) fn write_canonical_of(&self, doi: bool, out: &mut String) {
         let from = out.len();
         out.push_str(self.text);
-        if self.is_doi() {
+        if doi {
             out[from..].make_ascii_lowercase();
         }
     }

@@ -1035,10 +1035,12 @@ fn resolver_may_start(first: u8) -> bool {
 /// white space, pair or mark to take off, and it starts with a byte that no label, resolver's
 /// URL or other written form starts with (their grammars' first steps). `None` where
 /// anything else may apply: the loop decides, and places any error.
+#[inline]
 fn bare<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
-    plain_ends(text.as_bytes())
-        .then(|| bare_between_plain_ends(text, options))
-        .flatten()
+    if !plain_ends(text.as_bytes()) {
+        return None;
+    }
+    bare_between_plain_ends(text, options)
 }
 
 /// [`bare`] of a text whose ends [`plain_ends`] has said are plain.

@@ -57,7 +57,10 @@ pub fn option_sets() -> Vec<(&'static str, Options)> {
         ("cordra", Options::new().cordra(true)),
         ("repository urls", Options::new().repository_urls(true)),
         ("named base", Options::new().proxy_base(base)),
-        ("named base on a known host", Options::new().proxy_base(known)),
+        (
+            "named base on a known host",
+            Options::new().proxy_base(known),
+        ),
     ]
 }
 

@@ -54,6 +54,8 @@ pub enum ClientError {
     Decode(DecodeError),
     /// An answer to another request.
     WrongRequest,
+    /// A message that is no answer: a request (its response code 0), as an echo sends back.
+    NotAnAnswer,
 }
 
 impl fmt::Display for ClientError {
@@ -63,6 +65,7 @@ impl fmt::Display for ClientError {
             Self::Timeout => f.write_str("no answer in time"),
             Self::Decode(e) => write!(f, "an answer that does not read: {e}"),
             Self::WrongRequest => f.write_str("an answer to another request"),
+            Self::NotAnAnswer => f.write_str("a request came back, not an answer (an echo?)"),
         }
     }
 }
@@ -93,6 +96,16 @@ pub async fn ask(
         Transport::Udp => ask_udp(server, envelope, request, timeouts).await,
         Transport::Tcp => ask_tcp(server, envelope, request, timeouts.tcp).await,
     }
+}
+
+/// The message of an answer: it decodes, and it is an answer (a request carries response
+/// code 0, which no server answers with).
+fn answer(bytes: &[u8]) -> Result<Message, ClientError> {
+    let m = Message::decode(bytes).map_err(ClientError::Decode)?;
+    if m.header.is_request() {
+        return Err(ClientError::NotAnAnswer);
+    }
+    Ok(m)
 }
 
 async fn ask_udp(
@@ -136,11 +149,7 @@ async fn ask_udp(
             }
             let r = reassembly.get_or_insert_with(|| Reassembly::new(&head));
             match r.add(bytes) {
-                Ok(Some(whole)) => {
-                    return Message::decode(&whole)
-                        .map(|m| (head, m))
-                        .map_err(ClientError::Decode);
-                }
+                Ok(Some(whole)) => return answer(&whole).map(|m| (head, m)),
                 Ok(None) => {}
                 Err(e) => last = ClientError::Decode(e),
             }
@@ -166,8 +175,7 @@ async fn ask_tcp(
         }
         let mut message = vec![0; reply.message_length as usize];
         stream.read_exact(&mut message).await?;
-        let message = Message::decode(&message).map_err(ClientError::Decode)?;
-        Ok((reply, message))
+        Ok((reply, answer(&message)?))
     };
     tokio::time::timeout(timeout, exchange)
         .await
@@ -299,10 +307,8 @@ impl UdpClient {
             match tokio::time::timeout(wait, rx.recv()).await {
                 Ok(Some(whole)) => {
                     result = Envelope::decode(&whole[..Envelope::SIZE])
-                        .and_then(|head| {
-                            Message::decode(&whole[Envelope::SIZE..]).map(|m| (head, m))
-                        })
-                        .map_err(ClientError::Decode);
+                        .map_err(ClientError::Decode)
+                        .and_then(|head| answer(&whole[Envelope::SIZE..]).map(|m| (head, m)));
                     break;
                 }
                 Ok(None) => break,
@@ -368,5 +374,32 @@ async fn read_answers(
         if let Some((tx, answer)) = done {
             let _ = tx.try_send(answer);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{answer, ClientError};
+    use handle_proto::Message;
+
+    /// A request sent back (an echo) is no answer; an answer is.
+    #[test]
+    fn a_request_is_no_answer() {
+        let request = Message::resolution(b"TEST/1", &[], &[], 0);
+        let echoed = answer(&request.to_bytes());
+        assert!(
+            matches!(echoed, Err(ClientError::NotAnAnswer)),
+            "{echoed:?}"
+        );
+        let reply = Message::answer(
+            &request.header,
+            handle_proto::ResponseCode::HANDLE_NOT_FOUND,
+            handle_proto::Body::Error {
+                digest: None,
+                message: b"not here".to_vec(),
+            },
+            0,
+        );
+        assert!(answer(&reply.to_bytes()).is_ok());
     }
 }

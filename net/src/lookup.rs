@@ -119,24 +119,41 @@ impl Target {
                     };
                     match asked {
                         Ok((envelope, m)) => {
-                            if let Some(key) = key {
-                                crate::key::verify_answer(&envelope, &m, key).map_err(|e| {
-                                    format!("{addr}: the certified answer does not verify: {e}")
-                                })?;
-                            }
                             let failed = m.header.response_code == ResponseCode::ERROR;
+                            if let Some(key) = key {
+                                if let Err(e) = crate::key::verify_answer(&envelope, &m, key) {
+                                    let why = format!(
+                                        "{addr}: the certified answer does not verify: {e}"
+                                    );
+                                    // (An error the server does not sign, as its "too large for
+                                    // UDP", says nothing: the next transport is asked.)
+                                    if failed {
+                                        last = why;
+                                        continue;
+                                    }
+                                    return Err(why);
+                                }
+                            }
                             answer = Some(m);
                             if !failed {
                                 break;
                             }
                         }
-                        Err(e) => last = format!("{addr} over {transport:?}: {e}"),
+                        Err(e) => last = format!("{addr} over {}: {e}", name(transport)),
                     }
                 }
                 answer.ok_or(last)
             }
             Self::Root(resolver) => resolver.resolve(&request).await.map_err(|e| e.to_string()),
         }
+    }
+}
+
+/// A transport's name in a message.
+fn name(transport: Transport) -> &'static str {
+    match transport {
+        Transport::Udp => "UDP",
+        Transport::Tcp => "TCP",
     }
 }
 

@@ -1,8 +1,11 @@
 //! Resolution over the Handle protocol, by the library's client (`handle_net::lookup`, what
 //! `hdl resolve` asks through): one handle, or many with many in flight, in a tokio runtime
-//! of one thread made for the call, the GIL released while it waits.
+//! of one thread made for the call (nothing of it outlives the call: no socket, no thread,
+//! no key), the GIL released while it waits and taken back every tenth of a second to let
+//! Ctrl-C through.
 
 use std::collections::{HashMap, VecDeque};
+use std::future::Future;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -13,7 +16,7 @@ use handle_net::client::{Timeouts, Transport};
 use handle_net::lookup::{Query, Target};
 use handle_net::resolver::Resolver;
 use handle_proto::rest;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::errors::{parse_error, ResolveError};
@@ -39,7 +42,7 @@ impl Asking {
         server: Option<&str>,
         root_info: Option<PathBuf>,
         types: Option<Vec<String>>,
-        indexes: Option<Vec<u32>>,
+        indexes: Option<Vec<i64>>,
         transport: Option<&str>,
         authoritative: bool,
         certified: bool,
@@ -50,14 +53,7 @@ impl Asking {
                 "server and root_info: ask one server, or from a root, not both",
             ));
         }
-        let server = server
-            .map(|s| {
-                s.to_socket_addrs()
-                    .ok()
-                    .and_then(|mut a| a.next())
-                    .ok_or_else(|| PyValueError::new_err(format!("server {s:?}: not HOST:PORT")))
-            })
-            .transpose()?;
+        let server = server.map(server_address).transpose()?;
         let transports = match transport {
             None => vec![Transport::Udp, Transport::Tcp],
             Some("udp") => vec![Transport::Udp],
@@ -68,10 +64,23 @@ impl Asking {
                 )))
             }
         };
+        let indexes = indexes
+            .unwrap_or_default()
+            .into_iter()
+            .map(|i| {
+                u32::try_from(i).map_err(|_| {
+                    PyValueError::new_err(format!("indexes: {i} is no index (0 to {})", u32::MAX))
+                })
+            })
+            .collect::<PyResult<Vec<u32>>>()?;
         let tcp = Duration::try_from_secs_f64(timeout)
             .ok()
             .filter(|t| !t.is_zero())
-            .ok_or_else(|| PyValueError::new_err(format!("timeout {timeout}: seconds, above 0")))?;
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "timeout {timeout}: seconds, a finite number above 0"
+                ))
+            })?;
         let timeouts = Timeouts {
             tcp,
             ..Timeouts::default()
@@ -85,7 +94,7 @@ impl Asking {
             transports,
             query: Query {
                 types: types.unwrap_or_default(),
-                indexes: indexes.unwrap_or_default(),
+                indexes,
                 authoritative,
                 certified,
             },
@@ -112,95 +121,98 @@ impl Asking {
     }
 }
 
-impl Asking {
-    /// [`Asking::target`], kept for the one-handle calls that ask the same way next (in
-    /// the shared runtime, whose worker reads a server's UDP socket): one socket for every
-    /// call to a server, rather than one bound for each.
-    async fn kept_target(&self) -> Result<Arc<Target>, String> {
-        type Key = (SocketAddr, Vec<Transport>, bool, Duration);
-        type Kept = Mutex<HashMap<Key, Arc<Target>>>;
-        static KEPT: std::sync::OnceLock<Kept> = std::sync::OnceLock::new();
-        let Via::Server(server) = self.via else {
-            // (A root's resolver is kept already, by `root`.)
-            return self.target().await.map(Arc::new);
-        };
-        let key = (
-            server,
-            self.transports.clone(),
-            self.query.certified,
-            self.timeouts.tcp,
-        );
-        let kept = KEPT.get_or_init(Kept::default);
-        if let Some(t) = kept
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&key)
-        {
-            return Ok(t.clone());
-        }
-        let target = Arc::new(self.target().await?);
-        kept.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(key, target.clone());
-        Ok(target)
+/// `HOST:PORT` as an address (its host looked up), or why not.
+fn server_address(s: &str) -> PyResult<SocketAddr> {
+    let addr = s
+        .to_socket_addrs()
+        .map_err(|e| PyValueError::new_err(format!("server {s:?}: not HOST:PORT: {e}")))?
+        .next()
+        .ok_or_else(|| PyValueError::new_err(format!("server {s:?}: no address")))?;
+    if addr.port() == 0 {
+        return Err(PyValueError::new_err(format!(
+            "server {s:?}: port 0 is no server's"
+        )));
     }
+    Ok(addr)
 }
 
-/// The resolvers from a root, by its root info file (`None`: the built-in root) and TCP
-/// timeout: kept between calls, so that each prefix's sites, once found, are asked at once
-/// by the next call too, as long as their values' TTLs say.
+/// The resolver of a root (its root info file read at each call; `None`: the built-in
+/// root). The resolvers of the last few roots are kept, by the root info's bytes and the
+/// TCP timeout, so that each prefix's sites, once found, are asked at once by the next
+/// call too, as long as their values' TTLs say.
 fn root(root_info: Option<&PathBuf>, timeouts: &Timeouts) -> PyResult<Resolver> {
-    type Kept = Mutex<HashMap<(Option<PathBuf>, Duration), Resolver>>;
+    type Kept = Mutex<HashMap<(Option<Vec<u8>>, Duration), Resolver>>;
     static KEPT: std::sync::OnceLock<Kept> = std::sync::OnceLock::new();
-    let key = (root_info.cloned(), timeouts.tcp);
+    let bytes = root_info
+        .map(|p| {
+            std::fs::read(p).map_err(|e| {
+                // (OSError(errno, strerror, filename) is the subclass its errno says:
+                // FileNotFoundError …)
+                PyOSError::new_err((
+                    e.raw_os_error().unwrap_or(0),
+                    e.to_string(),
+                    p.display().to_string(),
+                ))
+            })
+        })
+        .transpose()?;
+    let key = (bytes, timeouts.tcp);
     let kept = KEPT.get_or_init(Kept::default);
-    if let Some(r) = kept
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(&key)
-    {
+    let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(r) = kept.get(&key) {
         return Ok(r.clone());
     }
-    // (A file that cannot be read raises the OSError it is, FileNotFoundError …)
-    let bytes = root_info.map(std::fs::read).transpose()?;
-    let resolver = Resolver::from_root_info(bytes.as_deref(), timeouts.clone())
+    let resolver = Resolver::from_root_info(key.0.as_deref(), timeouts.clone())
         .map_err(|why| PyValueError::new_err(format!("root_info: {why}")))?;
-    kept.lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(key, resolver.clone());
+    if kept.len() >= 16 {
+        kept.clear();
+    }
+    kept.insert(key, resolver.clone());
     Ok(resolver)
 }
 
-fn runtime() -> PyResult<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| ResolveError::new_err(e.to_string()))
-}
-
-/// The runtime one-handle calls share, made on the first: one worker thread drives their
-/// sockets (a runtime made for each call costs more than a round trip on loopback).
-fn shared_runtime() -> PyResult<&'static tokio::runtime::Runtime> {
-    static SHARED: std::sync::OnceLock<tokio::runtime::Runtime> = std::sync::OnceLock::new();
-    if let Some(r) = SHARED.get() {
-        return Ok(r);
-    }
-    let made = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .thread_name("handle-id-resolve")
+/// `work` run to its end in a runtime of one thread made for it, the GIL released; a
+/// signal's exception (Ctrl-C's `KeyboardInterrupt`) raised within a tenth of a second of
+/// it, `work` dropped.
+fn run<T: Send>(py: Python<'_>, work: impl Future<Output = T> + Send) -> PyResult<T> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| ResolveError::new_err(e.to_string()))?;
-    Ok(SHARED.get_or_init(|| made))
+    py.detach(|| {
+        runtime.block_on(async {
+            tokio::select! {
+                out = work => Ok(out),
+                e = interrupted() => Err(e),
+            }
+        })
+    })
 }
 
-/// A handle's values over the Handle protocol, as a `Record` (SPEC R1): from the global
-/// root (the prefix handle's sites, the server its site's hash picks, referrals followed),
-/// or from one `server` ("HOST:PORT"). `types` and `indexes` select values (a type ending
-/// in '.' selects its subtypes too); `transport` is "udp", "tcp" or None (UDP, then TCP);
-/// `certified` takes an answer only when its signature verifies by the server's key.
-/// A handle the server does not hold is a `Record` whose `code` says so (100). Calls share
-/// one runtime, and a server's UDP socket and key (with `certified`) once made. Raises
+/// The exception of a signal Python has received, looked for every tenth of a second (in
+/// the main thread only, where Python runs its handlers).
+async fn interrupted() -> PyErr {
+    loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        if let Err(e) = Python::attach(|py| py.check_signals()) {
+            return e;
+        }
+    }
+}
+
+/// A handle's values over the Handle protocol, as a `Record` (SPEC R1).
+///
+/// From the global root (the prefix handle's sites, the server its site's hash picks,
+/// referrals followed; `root_info`: a root info file to start from instead of the built-in
+/// root), or from one `server` ("HOST:PORT"). `types` and `indexes` select values (a type
+/// ending in '.' selects its subtypes too); `transport` is "udp", "tcp" or None (UDP, then
+/// TCP); `authoritative` asks primary sites only, past caches; `certified` takes an answer
+/// only when its signature verifies by the server's key (from the root's site values, or
+/// with `server` from the server's own site info). `timeout` is TCP's, in seconds, to
+/// connect and then to read; UDP waits 0.5, 1 and 1.5 s, sending again before each, as the
+/// reference client does.
+///
+/// A handle the server does not hold is a `Record` whose `code` says so (100). Raises
 /// `HandleError` for a handle that does not parse, and `ResolveError` (a `ConnectionError`)
 /// when no server answered.
 #[pyfunction]
@@ -212,7 +224,7 @@ fn resolve(
     server: Option<&str>,
     root_info: Option<PathBuf>,
     types: Option<Vec<String>>,
-    indexes: Option<Vec<u32>>,
+    indexes: Option<Vec<i64>>,
     transport: Option<&str>,
     authoritative: bool,
     certified: bool,
@@ -229,23 +241,23 @@ fn resolve(
         certified,
         timeout,
     )?;
-    let runtime = shared_runtime()?;
-    let answer = py.detach(|| {
-        runtime.block_on(async {
-            let target = asking.kept_target().await?;
-            target.ask(handle, &asking.query, &asking.timeouts).await
-        })
-    });
+    let answer = run(py, async {
+        let target = asking.target().await?;
+        target.ask(handle, &asking.query, &asking.timeouts).await
+    })?;
     match answer {
         Ok(m) => Ok(PyRecord::from(rest::answer(handle, &m))),
         Err(why) => Err(ResolveError::new_err(why)),
     }
 }
 
-/// `resolve` of many handles, `jobs` in flight at once, one `Record` each in their order.
+/// `resolve` of many handles (strings), `jobs` in flight at once, one `Record` each in their
+/// order.
+///
 /// Nothing is raised for one handle: one that does not parse gets code 102 (invalid handle)
-/// and the parse error as its `message`, one that no server answered code 2 (error) and
-/// why, as `hdl resolve --json` writes them.
+/// and the parse error as its `message` (it is not sent: `hdl resolve` sends any line as
+/// it is, and says what the server answers); one that no server answered, code 2 (error)
+/// and why, with its handle, as `hdl resolve --json` writes a failure.
 #[pyfunction]
 #[pyo3(signature = (handles, *, server = None, root_info = None, types = None, indexes = None, transport = None, authoritative = false, certified = false, timeout = 10.0, jobs = 64))]
 #[allow(clippy::too_many_arguments)]
@@ -255,7 +267,7 @@ fn resolve_many(
     server: Option<&str>,
     root_info: Option<PathBuf>,
     types: Option<Vec<String>>,
-    indexes: Option<Vec<u32>>,
+    indexes: Option<Vec<i64>>,
     transport: Option<&str>,
     authoritative: bool,
     certified: bool,
@@ -275,46 +287,51 @@ fn resolve_many(
         certified,
         timeout,
     )?);
-    let runtime = runtime()?;
-    let responses = py.detach(|| {
-        runtime.block_on(async {
-            let failed = |handle: &str, code, why: &str| {
-                Response::error(code, handle.parse().ok(), Some(why))
-            };
-            let target = match asking.target().await {
-                Ok(t) => Arc::new(t),
-                Err(why) => {
-                    let all = handles.iter().map(|h| failed(h, ResponseCode::Error, &why));
-                    return all.collect();
-                }
-            };
-            let mut out = Vec::with_capacity(handles.len());
-            // Oldest first, at most `jobs`: the answers come out in the handles' order.
-            let mut flight = VecDeque::with_capacity(jobs);
-            for handle in handles {
-                if flight.len() == jobs {
-                    out.push(finished(flight.pop_front()).await);
-                }
-                let task = match handle_id::HandleRef::parse(&handle) {
-                    Err(e) => Err(failed(&handle, ResponseCode::InvalidHandle, &e.to_string())),
-                    Ok(_) => {
-                        let (target, asking) = (target.clone(), asking.clone());
-                        Ok(tokio::spawn(async move {
-                            match target.ask(&handle, &asking.query, &asking.timeouts).await {
-                                Ok(m) => rest::answer(&handle, &m),
-                                Err(why) => failed(&handle, ResponseCode::Error, &why),
-                            }
-                        }))
-                    }
-                };
-                flight.push_back(task);
+    let failed = |handle: &str, why: &str| {
+        Response::error(ResponseCode::Error, handle.parse().ok(), Some(why))
+    };
+    // (Told apart before anything is sent: what does not parse is never asked.)
+    let unparsed = |handle: &str| {
+        handle_id::HandleRef::parse(handle)
+            .err()
+            .map(|e| Response::error(ResponseCode::InvalidHandle, None, Some(&e.to_string())))
+    };
+    let responses = run(py, async {
+        let target = match asking.target().await {
+            Ok(t) => Arc::new(t),
+            Err(why) => {
+                let all = handles
+                    .iter()
+                    .map(|h| unparsed(h).unwrap_or_else(|| failed(h, &why)));
+                return all.collect();
             }
-            while !flight.is_empty() {
+        };
+        let mut out = Vec::with_capacity(handles.len());
+        // Oldest first, at most `jobs`: the answers come out in the handles' order.
+        let mut flight = VecDeque::with_capacity(jobs.min(handles.len()));
+        for handle in handles {
+            if flight.len() == jobs {
                 out.push(finished(flight.pop_front()).await);
             }
-            out
-        })
-    });
+            let task = match unparsed(&handle) {
+                Some(response) => Err(response),
+                None => {
+                    let (target, asking) = (target.clone(), asking.clone());
+                    Ok(tokio::spawn(async move {
+                        match target.ask(&handle, &asking.query, &asking.timeouts).await {
+                            Ok(m) => rest::answer(&handle, &m),
+                            Err(why) => failed(&handle, &why),
+                        }
+                    }))
+                }
+            };
+            flight.push_back(task);
+        }
+        while !flight.is_empty() {
+            out.push(finished(flight.pop_front()).await);
+        }
+        out
+    })?;
     Ok(responses.into_iter().map(PyRecord::from).collect())
 }
 

@@ -6,8 +6,11 @@ handles that do not parse, and servers that are not there."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -33,6 +36,8 @@ def _record(handle: str, n: int) -> dict:
 
 
 HANDLES = [f"TEST/{i}" for i in range(12)] + ["20.1000/5555", "10.1000/Ça-日本"]
+# An answer too large for a datagram: the server says so over UDP, unsigned.
+LARGE = "TEST/" + "x" * 1000
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +46,8 @@ def server(hdl: Path, tmp_path_factory) -> str:
     d = tmp_path_factory.mktemp("resolve")
     records = d / "records.jsonl"
     records.write_text(
-        "".join(json.dumps(_record(h, 1 + i % 5)) + "\n" for i, h in enumerate(HANDLES)),
+        "".join(json.dumps(_record(h, 1 + i % 5)) + "\n" for i, h in enumerate(HANDLES))
+        + json.dumps(_record(LARGE, 4)) + "\n",
         encoding="utf-8",
     )
     proc = subprocess.Popen(
@@ -134,12 +140,69 @@ def test_certified_answers_verify(hdl, server):
     expected = _cli(hdl, server, ["TEST/5"], "--cert")
     r = handle_id.resolve("TEST/5", server=server, certified=True)
     assert json.loads(r.to_json()) == expected[0]
+    # Too large for UDP: the server's unsigned word for it sends the client to TCP.
+    r = handle_id.resolve(LARGE, server=server, certified=True)
+    assert (r.code, len(r.values)) == (1, 4)
+    assert json.loads(r.to_json()) == _cli(hdl, server, [LARGE], "--cert")[0]
+    assert r.to_json() == handle_id.resolve(LARGE, server=server, transport="tcp").to_json()
+
+
+def test_many_jobs_are_only_as_many_as_the_handles(server):
+    got = handle_id.resolve_many(["TEST/1", "TEST/2"], server=server, jobs=10**9)
+    assert [r.code for r in got] == [1, 1]
 
 
 def _closed_port() -> str:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return f"127.0.0.1:{s.getsockname()[1]}"
+
+
+def _udp_echo() -> tuple[str, socket.socket]:
+    """A UDP socket that sends every datagram back (in a thread of its own)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+
+    def echo():
+        while True:
+            try:
+                data, peer = s.recvfrom(65536)
+                s.sendto(data, peer)
+            except OSError:
+                return
+
+    threading.Thread(target=echo, daemon=True).start()
+    return f"127.0.0.1:{s.getsockname()[1]}", s
+
+
+def test_an_echo_is_no_answer():
+    there, s = _udp_echo()
+    try:
+        with pytest.raises(handle_id.ResolveError, match="not an answer"):
+            handle_id.resolve("TEST/1", server=there, transport="udp")
+    finally:
+        s.close()
+
+
+def test_ctrl_c_is_not_held_back():
+    # A server that never answers: UDP would wait 3 s; SIGINT after 0.3 s ends the call.
+    silent = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    silent.bind(("127.0.0.1", 0))
+    there = f"127.0.0.1:{silent.getsockname()[1]}"
+    try:
+        for call in [
+            lambda: handle_id.resolve("TEST/1", server=there, transport="udp"),
+            lambda: handle_id.resolve_many(["TEST/1"] * 50, server=there, transport="udp"),
+        ]:
+            timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+            t = time.monotonic()
+            timer.start()
+            with pytest.raises(KeyboardInterrupt):
+                call()
+            assert time.monotonic() - t < 1.5
+            timer.join()
+    finally:
+        silent.close()
 
 
 def test_no_server_there():
@@ -152,6 +215,10 @@ def test_no_server_there():
     got = handle_id.resolve_many(["TEST/1", "TEST/2"], server=there, transport="tcp", timeout=2)
     assert [r.code for r in got] == [2, 2]
     assert all(there in r.message for r in got)
+    # With `certified`, the key is asked for first: every handle fails with it, but one that
+    # does not parse says so.
+    got = handle_id.resolve_many(["TEST/1", "no slash"], server=there, certified=True, timeout=2)
+    assert [r.code for r in got] == [2, 102]
     assert time.monotonic() - t < 10
 
 
@@ -161,16 +228,21 @@ def test_bad_arguments(tmp_path, server):
     assert e.value.kind == "missing-slash"
     for kwargs, message in [
         ({"server": "nowhere"}, "not HOST:PORT"),
+        ({"server": "127.0.0.1:0"}, "port 0"),
         ({"server": server, "transport": "quic"}, "transport"),
         ({"server": server, "timeout": 0}, "timeout"),
+        ({"server": server, "timeout": float("inf")}, "finite"),
+        ({"server": server, "indexes": [-1]}, "indexes: -1"),
+        ({"server": server, "indexes": [2**32]}, "indexes: 4294967296"),
         ({"server": server, "root_info": tmp_path / "x"}, "not both"),
     ]:
         with pytest.raises(ValueError, match=message):
             handle_id.resolve("TEST/1", **kwargs)
     with pytest.raises(ValueError, match="jobs"):
         handle_id.resolve_many(["TEST/1"], server=server, jobs=0)
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(FileNotFoundError) as e:
         handle_id.resolve("TEST/1", root_info=tmp_path / "missing")
+    assert e.value.filename == str(tmp_path / "missing")
     bad = tmp_path / "root_info"
     bad.write_bytes(b"\x00\x00\x00\x08not root")
     with pytest.raises(ValueError, match="root info does not read"):

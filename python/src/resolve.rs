@@ -39,6 +39,7 @@ enum Via {
 impl Asking {
     #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         server: Option<&str>,
         root_info: Option<PathBuf>,
         types: Option<Vec<String>>,
@@ -53,7 +54,8 @@ impl Asking {
                 "server and root_info: ask one server, or from a root, not both",
             ));
         }
-        let server = server.map(server_address).transpose()?;
+        // (A host name is looked up without the GIL: it may take the resolver's time.)
+        let server = py.detach(|| server.map(server_address).transpose())?;
         let transports = match transport {
             None => vec![Transport::Udp, Transport::Tcp],
             Some("udp") => vec![Transport::Udp],
@@ -232,6 +234,7 @@ fn resolve(
 ) -> PyResult<PyRecord> {
     handle_id::HandleRef::parse(handle).map_err(|e| parse_error(py, &e, handle))?;
     let asking = Asking::new(
+        py,
         server,
         root_info,
         types,
@@ -278,6 +281,7 @@ fn resolve_many(
         return Err(PyValueError::new_err("jobs: at least 1"));
     }
     let asking = Arc::new(Asking::new(
+        py,
         server,
         root_info,
         types,

@@ -1023,10 +1023,24 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
 /// most texts (a bare handle, `10.…`) are told apart by their first byte.
 #[inline]
 fn resolver_may_start(first: u8) -> bool {
-    first.eq_ignore_ascii_case(&b'h')
-        || KNOWN_PROXY_HOSTS
-            .iter()
-            .any(|h| h.as_bytes()[0].eq_ignore_ascii_case(&first))
+    /// For every byte, made from the hosts' first letters at compile time.
+    const STARTS: [bool; 256] = {
+        let mut starts = [false; 256];
+        starts[b'h' as usize] = true;
+        let mut i = 0;
+        while i < KNOWN_PROXY_HOSTS.len() {
+            let first = KNOWN_PROXY_HOSTS[i].as_bytes()[0];
+            starts[first.to_ascii_lowercase() as usize] = true;
+            i += 1;
+        }
+        let mut b = b'a';
+        while b <= b'z' {
+            starts[b.to_ascii_uppercase() as usize] = starts[b as usize];
+            b += 1;
+        }
+        starts
+    };
+    STARTS[usize::from(first)]
 }
 
 /// The handle `text` is when it is a bare handle that the loop of [`read_with`] would take
@@ -1166,4 +1180,35 @@ fn read_uri<'s>(
     }
     let form = uri.form();
     Ok((uri.into_read_handle(), form))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{resolver_may_start, resolver_prefix, KNOWN_PROXY_HOSTS};
+    use crate::form::Options;
+
+    /// The first-byte table says yes for every byte a resolver's URL prefix starts with
+    /// (`http`, `https` and every known host, in either case), and no other.
+    #[test]
+    fn every_resolver_prefix_starts_with_a_byte_the_table_says_may() {
+        let o = Options::new();
+        for host in KNOWN_PROXY_HOSTS {
+            for text in [format!("https://{host}/1/2"), format!("{host}/1/2")] {
+                for t in [text.to_ascii_lowercase(), text.to_ascii_uppercase()] {
+                    assert!(resolver_prefix(&t, &o).is_some(), "{t}");
+                    assert!(resolver_may_start(t.as_bytes()[0]), "{t}");
+                }
+            }
+        }
+        // And no other: `h` (the schemes) and the hosts' first letters, in either case.
+        let firsts: Vec<u8> = KNOWN_PROXY_HOSTS.iter().map(|h| h.as_bytes()[0]).collect();
+        for b in 0..=u8::MAX {
+            let lower = b.to_ascii_lowercase();
+            assert_eq!(
+                resolver_may_start(b),
+                lower == b'h' || firsts.contains(&lower),
+                "{b}"
+            );
+        }
+    }
 }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Literal, Optional, Sequence
+from typing import Any, Iterable, Literal, Optional, Sequence
 
 FORMS: list[str]
 """The written forms' names: handle, hdl, hdl-host, hdl-resolution, info-hdl, info-doi,
@@ -170,7 +170,7 @@ def lint(
 ) -> list[LintWarning]: ...
 
 def resolve(
-    handle: str,
+    handle: str | Handle,
     *,
     server: Optional[str] = None,
     root_info: Optional[str | os.PathLike[str]] = None,
@@ -182,7 +182,7 @@ def resolve(
     timeout: float = 10.0,
 ) -> Record: ...
 def resolve_many(
-    handles: Sequence[str],
+    handles: Iterable[str | Handle],
     *,
     server: Optional[str] = None,
     root_info: Optional[str | os.PathLike[str]] = None,

@@ -16,11 +16,13 @@ use handle_net::client::{Timeouts, Transport};
 use handle_net::lookup::{Query, Target};
 use handle_net::resolver::Resolver;
 use handle_proto::rest;
-use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use crate::errors::{parse_error, ResolveError};
 use crate::record::PyRecord;
+use crate::types::PyHandle;
 
 /// How one call asks: where, over what, for what, how long.
 struct Asking {
@@ -202,7 +204,8 @@ async fn interrupted() -> PyErr {
     }
 }
 
-/// A handle's values over the Handle protocol, as a `Record` (SPEC R1).
+/// A handle's values over the Handle protocol, as a `Record` (SPEC R1). The handle is a
+/// `str` or a `Handle`.
 ///
 /// From the global root (the prefix handle's sites, the server its site's hash picks,
 /// referrals followed; `root_info`: a root info file to start from instead of the built-in
@@ -222,7 +225,7 @@ async fn interrupted() -> PyErr {
 #[allow(clippy::too_many_arguments)]
 fn resolve(
     py: Python<'_>,
-    handle: &str,
+    handle: &Bound<'_, PyAny>,
     server: Option<&str>,
     root_info: Option<PathBuf>,
     types: Option<Vec<String>>,
@@ -232,6 +235,7 @@ fn resolve(
     certified: bool,
     timeout: f64,
 ) -> PyResult<PyRecord> {
+    let handle = &handle_text(handle)?;
     handle_id::HandleRef::parse(handle).map_err(|e| parse_error(py, &e, handle))?;
     let asking = Asking::new(
         py,
@@ -254,8 +258,8 @@ fn resolve(
     }
 }
 
-/// `resolve` of many handles (strings), `jobs` in flight at once, one `Record` each in their
-/// order.
+/// `resolve` of many handles (any iterable of `str` or `Handle`), `jobs` in flight at once,
+/// one `Record` each in their order.
 ///
 /// Nothing is raised for one handle: one that does not parse gets code 102 (invalid handle)
 /// and the parse error as its `message` (it is not sent: `hdl resolve` sends any line as
@@ -266,7 +270,7 @@ fn resolve(
 #[allow(clippy::too_many_arguments)]
 fn resolve_many(
     py: Python<'_>,
-    handles: Vec<String>,
+    handles: &Bound<'_, PyAny>,
     server: Option<&str>,
     root_info: Option<PathBuf>,
     types: Option<Vec<String>>,
@@ -280,6 +284,15 @@ fn resolve_many(
     if jobs == 0 {
         return Err(PyValueError::new_err("jobs: at least 1"));
     }
+    if handles.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "handles: an iterable of handles, not one str (resolve takes one)",
+        ));
+    }
+    let handles = handles
+        .try_iter()?
+        .map(|h| handle_text(&h?))
+        .collect::<PyResult<Vec<String>>>()?;
     let asking = Arc::new(Asking::new(
         py,
         server,
@@ -337,6 +350,20 @@ fn resolve_many(
         out
     })?;
     Ok(responses.into_iter().map(PyRecord::from).collect())
+}
+
+/// The text of a handle given as a `str` or a `Handle`.
+fn handle_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(h) = obj.cast::<PyHandle>() {
+        return Ok(h.get().0.as_str().to_owned());
+    }
+    obj.extract::<String>().map_err(|_| {
+        let kind = obj
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".into(), |n| n.to_string());
+        PyTypeError::new_err(format!("a handle is a str or a Handle, not {kind}"))
+    })
 }
 
 /// The response of a handle in flight (a task), or the one it had at once.

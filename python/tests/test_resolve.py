@@ -134,6 +134,13 @@ def test_resolve_many_in_order_with_one_record_each(hdl, server):
         handle_id.parse("no slash here")
     assert got[1].message == e.value.message
     assert handle_id.resolve_many([], server=server) == []
+    # Handles as `Handle`s, from any iterable.
+    parsed = (handle_id.parse(h) for h in handles)
+    got = handle_id.resolve_many(parsed, server=server)
+    assert [json.loads(r.to_json()) for r in got] == expected
+    assert handle_id.resolve(handle_id.parse("TEST/3"), server=server).handle.text == "TEST/3"
+    with pytest.raises(TypeError, match="NoneType"):
+        handle_id.resolve_many(("TEST/1", None), server=server)
 
 
 def test_certified_answers_verify(hdl, server):

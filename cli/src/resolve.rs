@@ -108,10 +108,8 @@ pub fn run(lines: &Lines, args: &ResolveArgs) -> io::Result<Status> {
         .build()?;
     let target = match &args.server {
         Some(server) => {
-            let addr = std::net::ToSocketAddrs::to_socket_addrs(server.as_str())
-                .ok()
-                .and_then(|mut a| a.next())
-                .ok_or_else(|| usage(format!("--server {server:?}: not HOST:PORT")))?;
+            let addr = handle_net::lookup::server_address(server)
+                .map_err(|why| usage(format!("--server {server:?}: {why}")))?;
             runtime
                 .block_on(Target::server(addr, transports, args.cert, &timeouts))
                 .map_err(|e| match args.cert {

@@ -472,9 +472,9 @@ fn written(
     handle: &mut String,
     fixes: &mut Vec<Fix>,
 ) {
-    // (`is_canonical`, its DOI question asked once.)
+    // (Its DOI question asked once.)
     let doi = h.is_doi();
-    if !doi || !crate::bytes::has_ascii_uppercase(h.as_str().as_bytes()) {
+    if h.is_canonical_of(doi) {
         handle.push_str(h.as_str());
     } else {
         fixes.push(Fix {

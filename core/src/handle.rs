@@ -180,7 +180,7 @@ impl<'a> HandleRef<'a> {
     #[must_use]
     pub fn is_derived_from(&self, prefix: &str) -> bool {
         // An ancestor is the prefix cut before one of its dots: `prefix` then a '.'.
-        let own = self.prefix().as_bytes();
+        let own = self.prefix_bytes();
         own.len() > prefix.len()
             && own[prefix.len()] == b'.'
             && own[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
@@ -198,11 +198,13 @@ impl<'a> HandleRef<'a> {
     /// ```
     #[must_use]
     pub fn is_doi(&self) -> bool {
-        // `10` itself or derived from it (`10.` and more; a naming authority ends in no
-        // '.'), asked of the bytes: cleaning asks it of every handle.
-        let own = &self.text.as_bytes()[..self.slash];
-        own.starts_with(DOI_ROOT.as_bytes())
-            && (own.len() == DOI_ROOT.len() || own[DOI_ROOT.len()] == b'.')
+        // (Of the bytes: cleaning asks it of every handle.)
+        self.prefix_bytes() == DOI_ROOT.as_bytes() || self.is_derived_from(DOI_ROOT)
+    }
+
+    /// The naming authority's bytes, without a look for a character's boundary.
+    fn prefix_bytes(&self) -> &'a [u8] {
+        &self.text.as_bytes()[..self.slash]
     }
 
     /// The canonical form (C1): a DOI (H8) in ASCII lowercase, as DOIs are case-insensitive
@@ -257,7 +259,12 @@ impl<'a> HandleRef<'a> {
     /// ```
     #[must_use]
     pub fn is_canonical(&self) -> bool {
-        !self.is_doi() || !crate::bytes::has_ascii_uppercase(self.text.as_bytes())
+        self.is_canonical_of(self.is_doi())
+    }
+
+    /// [`is_canonical`](Self::is_canonical), whether it is a DOI known.
+    pub(crate) fn is_canonical_of(&self, doi: bool) -> bool {
+        !doi || !crate::bytes::has_ascii_uppercase(self.text.as_bytes())
     }
 
     /// Whether this is a prefix handle, `0.NA/<prefix>` (H7). `0.NA` compares ignoring ASCII

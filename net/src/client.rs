@@ -98,6 +98,16 @@ pub async fn ask(
     }
 }
 
+/// A request id: positive, different from one request to the next.
+pub(crate) fn request_id() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.subsec_nanos());
+    (seed ^ NEXT.fetch_add(0x9E37_79B9, Ordering::Relaxed)) & 0x7FFF_FFFF
+}
+
 /// The message of an answer: it decodes, and it is an answer (a request carries response
 /// code 0, which no server answers with).
 fn answer(bytes: &[u8]) -> Result<Message, ClientError> {

@@ -3,11 +3,11 @@
 //! goes on), or from the global root through a [`Resolver`]; a certified answer taken
 //! only when it verifies. What `hdl resolve` and the Python package's `resolve` share.
 
-use std::net::SocketAddr;
+use std::net::{SocketAddr, ToSocketAddrs};
 
 use handle_proto::{Message, OpFlags, ResponseCode};
 
-use crate::client::{ask, own_key, ClientError, Timeouts, Transport, UdpClient};
+use crate::client::{ask, own_key, request_id, ClientError, Timeouts, Transport, UdpClient};
 use crate::resolver::{expiration, Resolver};
 
 /// What is asked of a handle, beyond the handle.
@@ -149,20 +149,28 @@ impl Target {
     }
 }
 
+/// `HOST:PORT` as the address of a server to ask (its host looked up: this may wait for
+/// the system's resolver), or why not, in words to follow the text.
+///
+/// # Errors
+///
+/// Not `HOST:PORT`, a host with no address, or port 0.
+pub fn server_address(text: &str) -> Result<SocketAddr, String> {
+    let addr = text
+        .to_socket_addrs()
+        .map_err(|e| format!("not HOST:PORT: {e}"))?
+        .next()
+        .ok_or("no address")?;
+    if addr.port() == 0 {
+        return Err("port 0 is no server's".into());
+    }
+    Ok(addr)
+}
+
 /// A transport's name in a message.
 fn name(transport: Transport) -> &'static str {
     match transport {
         Transport::Udp => "UDP",
         Transport::Tcp => "TCP",
     }
-}
-
-/// A request id: positive, different from one request to the next.
-pub(crate) fn request_id() -> u32 {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.subsec_nanos());
-    (seed ^ NEXT.fetch_add(0x9E37_79B9, Ordering::Relaxed)) & 0x7FFF_FFFF
 }

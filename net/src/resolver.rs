@@ -279,7 +279,7 @@ impl Resolver {
                         addr,
                         transport,
                         &sent,
-                        crate::lookup::request_id(),
+                        crate::client::request_id(),
                         &self.timeouts,
                     )
                     .await

@@ -6,14 +6,14 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use handle_id::record::{Response, ResponseCode};
 use handle_net::client::{Timeouts, Transport};
-use handle_net::lookup::{Query, Target};
+use handle_net::lookup::{server_address, Query, Target};
 use handle_net::resolver::Resolver;
 use handle_proto::rest;
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -57,7 +57,14 @@ impl Asking {
             ));
         }
         // (A host name is looked up without the GIL: it may take the resolver's time.)
-        let server = py.detach(|| server.map(server_address).transpose())?;
+        let server = py.detach(|| {
+            server
+                .map(|s| {
+                    server_address(s)
+                        .map_err(|why| PyValueError::new_err(format!("server {s:?}: {why}")))
+                })
+                .transpose()
+        })?;
         let transports = match transport {
             None => vec![Transport::Udp, Transport::Tcp],
             Some("udp") => vec![Transport::Udp],
@@ -123,21 +130,6 @@ impl Asking {
             )),
         }
     }
-}
-
-/// `HOST:PORT` as an address (its host looked up), or why not.
-fn server_address(s: &str) -> PyResult<SocketAddr> {
-    let addr = s
-        .to_socket_addrs()
-        .map_err(|e| PyValueError::new_err(format!("server {s:?}: not HOST:PORT: {e}")))?
-        .next()
-        .ok_or_else(|| PyValueError::new_err(format!("server {s:?}: no address")))?;
-    if addr.port() == 0 {
-        return Err(PyValueError::new_err(format!(
-            "server {s:?}: port 0 is no server's"
-        )));
-    }
-    Ok(addr)
 }
 
 /// The resolver of a root (its root info file read at each call; `None`: the built-in

@@ -1,7 +1,7 @@
 //! What the fuzz target and the tests hold the server's answers to, on any bytes as a
 //! datagram: no panic; an answer that re-reads as itself, to the request's id; a refusal
 //! (N14) no larger than the request by more than a fixed amount; the UDP limiter's table
-//! on any address. Not part of the API.
+//! on any address; any bytes as a root info file. Not part of the API.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
@@ -157,4 +157,30 @@ pub fn limiter_admits_any_address(bytes: &[u8]) {
         }
     }
     assert_eq!(limiter.memory(), memory);
+}
+
+/// `bytes` as a root info file (`Resolver::from_root_info`, what `hdl resolve --root-info`
+/// and Python's `root_info` read): never a panic; read exactly when the file's format
+/// reads (`handle_proto::root::read`); the root's sites exactly its `HS_SITE` and
+/// `HS_SITE.6` values that read as site info, in order.
+pub fn root_info_reads(bytes: &[u8]) {
+    let read = handle_proto::root::read(bytes);
+    let resolver =
+        crate::resolver::Resolver::from_root_info(Some(bytes), crate::client::Timeouts::default());
+    match (read, resolver) {
+        (Ok(values), Ok(resolver)) => {
+            let sites: Vec<SiteInfo> = values
+                .iter()
+                .filter(|v| v.value_type == b"HS_SITE" || v.value_type == b"HS_SITE.6")
+                .filter_map(|v| SiteInfo::decode(&v.data).ok())
+                .collect();
+            assert_eq!(resolver.root(), &sites[..], "the root's sites");
+        }
+        (Err(_), Err(why)) => assert!(why.starts_with("the root info does not read")),
+        (read, resolver) => panic!(
+            "root::read {} but from_root_info {}",
+            if read.is_ok() { "reads" } else { "refuses" },
+            if resolver.is_ok() { "reads" } else { "refuses" }
+        ),
+    }
 }

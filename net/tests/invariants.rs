@@ -89,3 +89,29 @@ fn a_response_sent_as_a_request_that_asks_for_a_digest_is_answered_with_one() {
         .collect();
     handle_net::invariants::answers_datagram(&bytes);
 }
+
+/// A root info file (`Resolver::from_root_info`): the built-in root, one written of a few
+/// values, and some thousands of their mutations.
+#[test]
+fn root_info_reads_as_its_format_does() {
+    use handle_proto::{root, WireValue};
+    let written = root::write(&[
+        WireValue::new(1, "HS_SITE", b"not a site"),
+        WireValue::new(2, "#HS_SITE", b""),
+        WireValue::new(3, "URL", b"https://example.org/"),
+    ]);
+    let mut random = SplitMix64::new(0x0007_2007);
+    for bytes in [root::BUILT_IN, &written[..]] {
+        handle_net::invariants::root_info_reads(bytes);
+        for _ in 0..3000 {
+            handle_net::invariants::root_info_reads(&handle_proto::invariants::mutate(
+                bytes,
+                &mut random,
+            ));
+        }
+    }
+    // (The built-in root has sites.)
+    let built_in =
+        handle_net::resolver::Resolver::from_root_info(None, Default::default()).unwrap();
+    assert!(!built_in.root().is_empty());
+}

@@ -12,6 +12,7 @@ mod options;
 mod record;
 mod resolve;
 mod strings;
+mod text;
 mod types;
 
 pub use errors::HandleError;

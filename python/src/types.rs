@@ -5,10 +5,10 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
+use crate::text::Text;
 use handle_id::{Form, HandleRef, Options};
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
-use pyo3::pybacked::PyBackedStr;
 
 use crate::errors::parse_error;
 use crate::offsets::CharIndex;
@@ -30,7 +30,7 @@ impl PyHandle {
 impl PyHandle {
     /// Reads a bare handle (SPEC D5): the same as `handle_id.parse`.
     #[new]
-    fn new(py: Python<'_>, text: PyBackedStr) -> PyResult<Self> {
+    fn new(py: Python<'_>, text: Text) -> PyResult<Self> {
         parse(py, text)
     }
 
@@ -146,7 +146,7 @@ impl PyHandle {
         let py = other.py();
         let other = if let Ok(h) = other.cast::<Self>() {
             h.get().0.as_str().to_owned()
-        } else if let Ok(s) = other.extract::<PyBackedStr>() {
+        } else if let Ok(s) = other.extract::<Text>() {
             String::from(&*s)
         } else {
             return Ok(py.NotImplemented());
@@ -317,7 +317,7 @@ impl PyUri {
 #[pyclass(frozen, module = "handle_id", name = "Cleaned")]
 pub struct PyCleaned {
     /// The input, as given (the Python string itself, not a copy).
-    text: PyBackedStr,
+    text: Text,
     options: Options,
     /// The handle's canonical text, and the handle made of it once asked for.
     canonical: String,
@@ -443,13 +443,13 @@ impl Found {
 /// Checks that `text` is a bare handle (SPEC H1–H5, D5); raises `HandleError` saying where
 /// and why when it is not.
 #[pyfunction]
-fn validate(py: Python<'_>, text: PyBackedStr) -> PyResult<()> {
+fn validate(py: Python<'_>, text: Text) -> PyResult<()> {
     handle_id::validate(&text).map_err(|e| parse_error(py, &e, &text))
 }
 
 /// Whether `text` is a bare handle (SPEC H1–H5, D5).
 #[pyfunction]
-fn is_valid(text: PyBackedStr) -> bool {
+fn is_valid(text: Text) -> bool {
     handle_id::validate(&text).is_ok()
 }
 
@@ -457,7 +457,7 @@ fn is_valid(text: PyBackedStr) -> bool {
 /// (`hdl:1234/567` is a handle whose naming authority is `hdl:1234`; `recognize` reads
 /// written forms).
 #[pyfunction]
-fn parse(py: Python<'_>, text: PyBackedStr) -> PyResult<PyHandle> {
+fn parse(py: Python<'_>, text: Text) -> PyResult<PyHandle> {
     handle_id::Handle::parse(&text)
         .map(PyHandle)
         .map_err(|e| parse_error(py, &e, &text))
@@ -470,7 +470,7 @@ fn parse(py: Python<'_>, text: PyBackedStr) -> PyResult<PyHandle> {
 #[pyo3(signature = (text, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
 fn recognize(
     py: Python<'_>,
-    text: PyBackedStr,
+    text: Text,
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
     resolution_form: bool,
@@ -508,7 +508,7 @@ fn recognize(
 #[pyo3(signature = (text, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
 fn detect(
     py: Python<'_>,
-    text: PyBackedStr,
+    text: Text,
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
     resolution_form: bool,
@@ -532,7 +532,7 @@ fn detect(
 #[pyo3(signature = (text, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
 fn clean(
     py: Python<'_>,
-    text: PyBackedStr,
+    text: Text,
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
     resolution_form: bool,
@@ -567,7 +567,7 @@ fn clean(
 #[pyo3(signature = (text, *, handle_prefixes = None, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
 fn extract(
     py: Python<'_>,
-    text: PyBackedStr,
+    text: Text,
     handle_prefixes: Option<Vec<String>>,
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
@@ -603,7 +603,7 @@ fn extract(
 #[pyo3(signature = (text, *, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
 fn lint(
     py: Python<'_>,
-    text: PyBackedStr,
+    text: Text,
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
     resolution_form: bool,

@@ -130,6 +130,27 @@ def test_errors_carry_where_and_why():
         handle_id.validate(b"10.1000/x")  # text only; columns take binary
 
 
+
+def test_text_is_read_as_python_holds_it():
+    # ASCII, text whose UTF-8 Python makes and keeps, and a `str` subclass: each read as
+    # the same text, and what a cleaned value keeps of it still there after the call.
+    class Sub(str):
+        pass
+
+    for text in ["DOI: 10.1000/ABC.", "doi:10.1000/Café·ü.", "(10.1000/日本語)", Sub("10.1000/x")]:
+        copy = "".join(list(text))
+        c, expected = handle_id.clean(text), handle_id.clean(copy)
+        del text
+        assert (c.handle, c.as_written, str(c)) == (expected.handle, expected.as_written, str(expected))
+        assert [repr(f) for f in c.fixes] == [repr(f) for f in expected.fixes]
+        assert [repr(w) for w in c.warnings] == [repr(w) for w in expected.warnings]
+    assert handle_id.parse("10.1000/é").local_name == "é"
+    assert handle_id.is_valid("10.1000/é") and not handle_id.is_valid("é")
+    # A lone surrogate has no UTF-8: Python's own error, as for any codec.
+    for fn in (handle_id.clean, handle_id.is_valid, handle_id.parse, handle_id.validate):
+        with pytest.raises(UnicodeEncodeError):
+            fn("10.1000/\ud800")
+
 def test_fix_and_warning_objects():
     c = handle_id.clean("  hdl:20.1000/5555/ ")
     [w] = c.warnings

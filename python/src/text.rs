@@ -1,0 +1,88 @@
+//! A `str` argument read as UTF-8 without a copy: the scalar functions' text.
+//!
+//! PyO3's `PyBackedStr` under the 3.9 limited API (`abi3-py39`) encodes each string into a
+//! new `bytes` object, which costs a scalar call about a fifth of its time. CPython keeps
+//! the UTF-8 of a `str` itself (an ASCII string's own bytes, or a copy cached in the
+//! object), and `PyUnicode_AsUTF8AndSize` lends it. That function is in the stable ABI
+//! from 3.10, and CPython 3.9 exports it with the same signature, outside its limited API;
+//! the one wheel calls it where symbols are found in the running interpreter (Linux,
+//! macOS). On Windows an extension links against `python3.dll`, whose 3.9 lacks it:
+//! there `Text` is PyO3's `PyBackedStr`.
+
+#[cfg(windows)]
+pub use pyo3::pybacked::PyBackedStr as Text;
+
+#[cfg(not(windows))]
+pub use lent::Text;
+
+#[cfg(not(windows))]
+mod lent {
+    use std::ffi::c_char;
+    use std::ops::Deref;
+    use std::ptr::NonNull;
+
+    use pyo3::ffi;
+    use pyo3::prelude::*;
+    use pyo3::types::PyString;
+    use pyo3::Borrowed;
+
+    extern "C" {
+        fn PyUnicode_AsUTF8AndSize(
+            unicode: *mut ffi::PyObject,
+            size: *mut ffi::Py_ssize_t,
+        ) -> *const c_char;
+    }
+
+    /// A Python `str` and its UTF-8, which the `str` holds as long as it lives.
+    pub struct Text {
+        /// Held for `data`, never read.
+        #[allow(dead_code)]
+        storage: Py<PyString>,
+        data: NonNull<str>,
+    }
+
+    // The `str` is immutable, and its UTF-8 is not written again once made.
+    unsafe impl Send for Text {}
+    unsafe impl Sync for Text {}
+
+    impl Deref for Text {
+        type Target = str;
+
+        fn deref(&self) -> &str {
+            // SAFETY: `data` points into `storage`, which this value keeps alive.
+            unsafe { self.data.as_ref() }
+        }
+    }
+
+    impl FromPyObject<'_, '_> for Text {
+        type Error = PyErr;
+
+        fn extract(obj: Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
+            let s = obj.cast::<PyString>()?;
+            let mut len: ffi::Py_ssize_t = 0;
+            // SAFETY: `s` is a `str`; the pointer is null only with an exception set
+            // (a lone surrogate, which has no UTF-8).
+            let ptr = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len) };
+            if ptr.is_null() {
+                return Err(PyErr::fetch(obj.py()));
+            }
+            // SAFETY: CPython's UTF-8 of a `str`, `len` bytes, kept in the object.
+            let text = unsafe {
+                std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+                    ptr.cast::<u8>(),
+                    len as usize,
+                ))
+            };
+            Ok(Self {
+                data: NonNull::from(text),
+                storage: s.to_owned().unbind(),
+            })
+        }
+    }
+
+    impl std::fmt::Display for Text {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            (**self).fmt(f)
+        }
+    }
+}

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 mod arrow;
 mod errors;
+mod fastcall;
 mod offsets;
 mod options;
 mod record;

@@ -11,6 +11,7 @@ use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
 
 use crate::errors::parse_error;
+use crate::fastcall::{self, One};
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
 
@@ -453,6 +454,39 @@ fn is_valid(text: Text) -> bool {
     handle_id::validate(&text).is_ok()
 }
 
+struct IsValidOne;
+
+impl One for IsValidOne {
+    const NAME: &'static str = "is_valid";
+
+    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+        Ok(pyo3::types::PyBool::new(py, is_valid(text))
+            .to_owned()
+            .into_any()
+            .unbind())
+    }
+}
+
+struct ValidateOne;
+
+impl One for ValidateOne {
+    const NAME: &'static str = "validate";
+
+    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+        validate(py, text).map(|()| py.None())
+    }
+}
+
+struct ParseOne;
+
+impl One for ParseOne {
+    const NAME: &'static str = "parse";
+
+    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+        Ok(Py::new(py, parse(py, text)?)?.into_any())
+    }
+}
+
 /// Reads a bare handle (SPEC D5): nothing is trimmed, decoded or case-folded
 /// (`hdl:1234/567` is a handle whose naming authority is `hdl:1234`; `recognize` reads
 /// written forms).
@@ -546,6 +580,21 @@ fn clean(
         cordra,
         None,
     )?;
+    cleaned(py, text, options)
+}
+
+/// `clean(text)`: the call a loop over values makes (`fastcall`).
+struct CleanOne;
+
+impl One for CleanOne {
+    const NAME: &'static str = "clean";
+
+    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+        Ok(Py::new(py, cleaned(py, text, Options::new())?)?.into_any())
+    }
+}
+
+fn cleaned(py: Python<'_>, text: Text, options: Options) -> PyResult<PyCleaned> {
     // Without the lint: the warnings are read from the library when asked for.
     let (mut canonical, mut fixes) = (String::new(), Vec::new());
     let form = handle_id::clean_into(&text, &options, false, &mut canonical, &mut fixes)
@@ -628,12 +677,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Fix>()?;
     m.add_class::<LintWarning>()?;
     m.add_class::<Found>()?;
-    m.add_function(wrap_pyfunction!(validate, m)?)?;
-    m.add_function(wrap_pyfunction!(is_valid, m)?)?;
-    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    fastcall::add::<ValidateOne>(m, wrap_pyfunction!(validate, m)?)?;
+    fastcall::add::<IsValidOne>(m, wrap_pyfunction!(is_valid, m)?)?;
+    fastcall::add::<ParseOne>(m, wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(recognize, m)?)?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;
-    m.add_function(wrap_pyfunction!(clean, m)?)?;
+    fastcall::add::<CleanOne>(m, wrap_pyfunction!(clean, m)?)?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(lint, m)?)?;
     Ok(())

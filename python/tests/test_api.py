@@ -151,6 +151,41 @@ def test_text_is_read_as_python_holds_it():
         with pytest.raises(UnicodeEncodeError):
             fn("10.1000/\ud800")
 
+def outcome(fn, *args, **kwargs):
+    """What a call gives: its value's repr, or its exception's type and message."""
+    try:
+        return ("value", repr(fn(*args, **kwargs)))
+    except Exception as e:  # noqa: BLE001 (any error is an outcome to compare)
+        return (type(e).__name__, str(e))
+
+
+def test_one_argument_calls_are_the_full_calls():
+    # `clean(text)` and the others take a quick way in (python/src/fastcall.rs) when given one
+    # `str` alone; with keywords, or anything else, the full function is called. The two
+    # give the same, values and errors alike.
+    from conftest import EXTRA_LINES
+
+    defaults = {"proxy_bases": None, "repository_urls": False, "resolution_form": False, "cordra": False}
+    values = corpus_lines() + EXTRA_LINES + ["10.1000/\ud800", 5, None, b"10.1000/x"]
+    for text in values:
+        assert outcome(handle_id.clean, text) == outcome(handle_id.clean, text, **defaults)
+        for name in ("clean", "is_valid", "validate", "parse"):
+            # (Windows has no quick way in: the full function is the function.)
+            fn = getattr(handle_id, name)
+            full = getattr(handle_id._handle_id, "_" + name, fn)
+            assert outcome(fn, text) == outcome(full, text) == outcome(fn, text=text), (name, text)
+    assert outcome(handle_id.clean, "10.1000/x", "y")[0] == "TypeError"
+    assert outcome(handle_id.clean, "10.1000/x", bogus=1)[0] == "TypeError"
+    assert outcome(handle_id.is_valid)[0] == "TypeError"
+    # They are the module's functions, with its signatures, and pickle by name.
+    import inspect
+    import pickle
+
+    assert str(inspect.signature(handle_id.clean)).startswith("(text, *, proxy_bases=None")
+    assert pickle.loads(pickle.dumps(handle_id.clean)) is handle_id.clean
+    assert handle_id.clean.__doc__.startswith("The handle a messy string")
+
+
 def test_fix_and_warning_objects():
     c = handle_id.clean("  hdl:20.1000/5555/ ")
     [w] = c.warnings

@@ -518,6 +518,24 @@ fn recognize(
         cordra,
         None,
     )?;
+    recognize_with(py, text, options)
+}
+
+/// `recognize(text)`: the call a loop over values makes (`fastcall`).
+struct RecognizeOne;
+
+impl One for RecognizeOne {
+    const NAME: &'static str = "recognize";
+
+    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+        Ok(recognize_with(py, text, Options::new())?
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    }
+}
+
+fn recognize_with(py: Python<'_>, text: Text, options: Options) -> PyResult<PyUri> {
     let uri = handle_id::recognize(&text, &options).map_err(|e| parse_error(py, &e, &text))?;
     let mut at = CharIndex::new(&text);
     let span = uri.handle_span();
@@ -556,6 +574,24 @@ fn detect(
         cordra,
         None,
     )?;
+    detect_with(py, text, options)
+}
+
+/// `detect(text)`: the call a loop over values makes (`fastcall`).
+struct DetectOne;
+
+impl One for DetectOne {
+    const NAME: &'static str = "detect";
+
+    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+        Ok(detect_with(py, text, Options::new())?
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    }
+}
+
+fn detect_with(_: Python<'_>, text: Text, options: Options) -> PyResult<Option<&'static str>> {
     Ok(handle_id::detect(&text, &options).map(Form::name))
 }
 
@@ -631,6 +667,24 @@ fn extract(
         cordra,
         handle_prefixes,
     )?;
+    extract_with(py, text, options)
+}
+
+/// `extract(text)`: the call a loop over values makes (`fastcall`).
+struct ExtractOne;
+
+impl One for ExtractOne {
+    const NAME: &'static str = "extract";
+
+    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+        Ok(extract_with(py, text, Options::new())?
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    }
+}
+
+fn extract_with(py: Python<'_>, text: Text, options: Options) -> PyResult<Vec<Found>> {
     let mut at = CharIndex::new(&text);
     handle_id::extract(&text, &options)
         .map(|f| {
@@ -666,6 +720,24 @@ fn lint(
         cordra,
         None,
     )?;
+    lint_with(py, text, options)
+}
+
+/// `lint(text)`: the call a loop over values makes (`fastcall`).
+struct LintOne;
+
+impl One for LintOne {
+    const NAME: &'static str = "lint";
+
+    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
+        Ok(lint_with(py, text, Options::new())?
+            .into_pyobject(py)?
+            .into_any()
+            .unbind())
+    }
+}
+
+fn lint_with(py: Python<'_>, text: Text, options: Options) -> PyResult<Vec<LintWarning>> {
     let uri = handle_id::recognize(&text, &options).map_err(|e| parse_error(py, &e, &text))?;
     Ok(warnings(&text, &uri.lint()))
 }
@@ -680,10 +752,10 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fastcall::add::<ValidateOne>(m, wrap_pyfunction!(validate, m)?)?;
     fastcall::add::<IsValidOne>(m, wrap_pyfunction!(is_valid, m)?)?;
     fastcall::add::<ParseOne>(m, wrap_pyfunction!(parse, m)?)?;
-    m.add_function(wrap_pyfunction!(recognize, m)?)?;
-    m.add_function(wrap_pyfunction!(detect, m)?)?;
+    fastcall::add::<RecognizeOne>(m, wrap_pyfunction!(recognize, m)?)?;
+    fastcall::add::<DetectOne>(m, wrap_pyfunction!(detect, m)?)?;
     fastcall::add::<CleanOne>(m, wrap_pyfunction!(clean, m)?)?;
-    m.add_function(wrap_pyfunction!(extract, m)?)?;
-    m.add_function(wrap_pyfunction!(lint, m)?)?;
+    fastcall::add::<ExtractOne>(m, wrap_pyfunction!(extract, m)?)?;
+    fastcall::add::<LintOne>(m, wrap_pyfunction!(lint, m)?)?;
     Ok(())
 }

@@ -160,16 +160,20 @@ def outcome(fn, *args, **kwargs):
 
 
 def test_one_argument_calls_are_the_full_calls():
-    # `clean(text)` and the others take a quick way in (python/src/fastcall.rs) when given one
-    # `str` alone; with keywords, or anything else, the full function is called. The two
-    # give the same, values and errors alike.
+    # `clean(text)` and the other functions of one text take a quick way in
+    # (python/src/fastcall.rs) when given one `str` alone; with keywords, or anything else,
+    # the full function is called. The two give the same, values and errors alike.
     from conftest import EXTRA_LINES
 
     defaults = {"proxy_bases": None, "repository_urls": False, "resolution_form": False, "cordra": False}
     values = corpus_lines() + EXTRA_LINES + ["10.1000/\ud800", 5, None, b"10.1000/x"]
+    with_options = ("clean", "recognize", "detect", "lint", "extract")
     for text in values:
-        assert outcome(handle_id.clean, text) == outcome(handle_id.clean, text, **defaults)
-        for name in ("clean", "is_valid", "validate", "parse"):
+        for name in with_options:
+            fn = getattr(handle_id, name)
+            assert outcome(fn, text) == outcome(fn, text, **defaults), (name, text)
+        assert outcome(handle_id.extract, text) == outcome(handle_id.extract, text, handle_prefixes=None)
+        for name in with_options + ("is_valid", "validate", "parse"):
             # (Windows has no quick way in: the full function is the function.)
             fn = getattr(handle_id, name)
             full = getattr(handle_id._handle_id, "_" + name, fn)

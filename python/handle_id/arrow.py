@@ -4,9 +4,11 @@ Each function takes an Arrow array of strings or binary (``string``, ``large_str
 ``string_view``, ``binary``, ``large_binary``, ``binary_view``; a ``pyarrow.Array``, a
 ``pyarrow.ChunkedArray``, or anything with ``__arrow_c_array__`` or
 ``__arrow_c_stream__`` such as a Polars Series), and returns a ``pyarrow`` array of the
-same length: no Python object is made per value, and the work runs without the GIL (a
-column of 32,768 values or more in two halves on two threads, where the machine has two
-cores or more; the same rows in the same order). A null stays null. A binary value that
+same length: no Python object is made per value, and the work runs without the GIL. A
+long column is cut into parts (16,384 values or more each) worked on at once, one thread
+each: as many as the machine has cores, or at most ``threads`` (``threads=1``: the calling
+thread alone, as in a Spark task, which has its core already). The result is the same
+rows in the same order however the column is cut. A null stays null. A binary value that
 is not UTF-8 is an error (``invalid-utf8``, H5), as the ``hdl`` command says of such a
 line. The columns of strings in a result are
 ``string``; with ``string_view=True`` they are ``string_view`` (pyarrow 16 or later), the
@@ -54,52 +56,88 @@ def _apply(fn: Callable[..., Any], array: Any, *args: Any, **kwargs: Any) -> Any
     return fn(array, *args, **kwargs)
 
 
-def is_valid(array: Any) -> Any:
+def is_valid(array: Any, *, threads: int | None = None) -> Any:
     """Whether each value is a bare handle (``handle_id.is_valid``): a ``bool`` array."""
-    return _apply(_native.arrow_is_valid, array)
+    return _apply(_native.arrow_is_valid, array, threads=threads)
 
 
-def recognize(array: Any, *, string_view: bool = False, **options: Any) -> Any:
+def recognize(
+    array: Any, *, string_view: bool = False, threads: int | None = None, **options: Any
+) -> Any:
     """``handle_id.recognize`` over a column: a struct array of ``handle`` (decoded),
     ``form`` and ``error`` (the library's message; null when the value holds a handle).
     ``form`` is the form the value appears to be written in even when it is invalid.
     Options as for ``handle_id.recognize``."""
-    return _apply(_native.arrow_recognize, array, string_view=string_view, **options)
+    return _apply(
+        _native.arrow_recognize, array, string_view=string_view, threads=threads, **options
+    )
 
 
-def canonical(array: Any, *, string_view: bool = False, **options: Any) -> Any:
+def canonical(
+    array: Any, *, string_view: bool = False, threads: int | None = None, **options: Any
+) -> Any:
     """Each value read in any written form (as ``handle_id.recognize`` reads it), as its
     handle's canonical text (a DOI in ASCII lowercase): a ``string`` array (``string_view``
     with ``string_view=True``), null where the value holds no handle. Options as for
     ``handle_id.recognize``."""
-    return _apply(_native.arrow_canonical, array, string_view=string_view, **options)
+    return _apply(
+        _native.arrow_canonical, array, string_view=string_view, threads=threads, **options
+    )
 
 
-def clean(array: Any, *, keep_case: bool = False, string_view: bool = False, **options: Any) -> Any:
+def clean(
+    array: Any,
+    *,
+    keep_case: bool = False,
+    string_view: bool = False,
+    threads: int | None = None,
+    **options: Any,
+) -> Any:
     """``handle_id.clean`` over a column: a struct array of ``handle`` (canonical, or as
     written with ``keep_case``), ``form``, ``fixes`` (the fixes' codes, in order) and
     ``error`` (the library's message; null when the value was cleaned). Where a value
     cannot be cleaned, ``form`` is still the form it appears to be written in
     (``handle_id.detect``), as for ``recognize``."""
     return _apply(
-        _native.arrow_clean, array, keep_case=keep_case, string_view=string_view, **options
+        _native.arrow_clean,
+        array,
+        keep_case=keep_case,
+        string_view=string_view,
+        threads=threads,
+        **options,
     )
 
 
 def to_form(
-    array: Any, form: str, *, base: str | None = None, string_view: bool = False, **options: Any
+    array: Any,
+    form: str,
+    *,
+    base: str | None = None,
+    string_view: bool = False,
+    threads: int | None = None,
+    **options: Any,
 ) -> Any:
     """Each value read in any written form and written in ``form`` (one of
     ``handle_id.FORMS``): a struct array of ``handle``, ``form`` (the form read),
     ``output`` and ``error``."""
     return _apply(
-        _native.arrow_to_form, array, form, base=base, string_view=string_view, **options
+        _native.arrow_to_form,
+        array,
+        form,
+        base=base,
+        string_view=string_view,
+        threads=threads,
+        **options,
     )
 
 
-def extract(array: Any, *, string_view: bool = False, **options: Any) -> Any:
+def extract(
+    array: Any, *, string_view: bool = False, threads: int | None = None, **options: Any
+) -> Any:
     """``handle_id.extract`` over a column: for each value a list of structs ``start``,
     ``end``, ``text``, ``form``, ``handle``. Offsets are Python string offsets for a
     string column and byte offsets for a binary one (bytes that are not UTF-8 are never
     part of an identifier)."""
-    return _apply(_native.arrow_extract, array, string_view=string_view, **options)
+    return _apply(
+        _native.arrow_extract, array, string_view=string_view, threads=threads, **options
+    )

@@ -26,8 +26,9 @@ the Rust crates of Polars itself into this package: about 250 crates to build (m
 ten minutes of one core before the largest of them were reached, on the machine the
 package is tested on), a wheel several times larger, and a build tied to one Polars
 version's plugin interface; the Arrow columns this namespace hands over work with any
-Polars that speaks the Arrow C data interface, and a long column is worked on in two halves
-on two threads where there are two cores (:mod:`handle_id.arrow`), without the GIL.
+Polars that speaks the Arrow C data interface, and a long column is worked on in parts on
+as many threads as the machine has cores (:mod:`handle_id.arrow`; ``threads=`` limits
+them), without the GIL.
 """
 
 from __future__ import annotations

@@ -71,8 +71,11 @@ def _with(df: Any, function: str, column: str, output: str, args: tuple, options
         import handle_id.arrow
 
         fn = getattr(handle_id.arrow, function)
+        # (A Spark task has its core: the column's work stays on its thread unless the
+        # options say otherwise.)
+        kwargs = {"threads": 1, **options}
         for batch in batches:
-            out = fn(batch.column(column), *args, **options)
+            out = fn(batch.column(column), *args, **kwargs)
             yield pa.RecordBatch.from_arrays(
                 list(batch.columns) + [out], names=list(batch.schema.names) + [output]
             )

@@ -1,6 +1,7 @@
 //! The vectorised API (`handle_id.arrow`): the scalar functions over a whole Arrow array,
 //! taken and returned through the Arrow C data interface (no Python object per value).
-//! The work runs without the GIL; a long column in two halves on two threads (`halves`).
+//! The work runs without the GIL; a long column in parts on as many threads as the machine
+//! has cores, or as the call says (`parts`).
 
 use std::sync::{Arc, OnceLock};
 use std::thread;
@@ -87,15 +88,21 @@ fn output(py: Python<'_>, array: ArrayRef) -> PyResult<Py<PyAny>> {
     Ok(array.to_data().to_pyarrow(py)?.unbind())
 }
 
-/// A column at least this long is worked on in two halves at once, where the machine has
-/// two cores or more (a thread costs tens of microseconds; a value a few hundred
-/// nanoseconds).
-const HALVES_FROM: usize = 1 << 15;
+/// The fewest values a part of a column is worked on in, on a thread of its own (a thread
+/// costs tens of microseconds; a value a few hundred nanoseconds).
+const PART_FROM: usize = 1 << 14;
 
-/// Whether the machine runs two threads at once (asked once).
-fn two_cores() -> bool {
-    static TWO: OnceLock<bool> = OnceLock::new();
-    *TWO.get_or_init(|| thread::available_parallelism().is_ok_and(|n| n.get() >= 2))
+/// How many threads a column's work may use: `threads`, or as many as the machine runs at
+/// once (asked once).
+fn thread_count(threads: Option<usize>) -> PyResult<usize> {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    match threads {
+        Some(0) => Err(pyo3::exceptions::PyValueError::new_err(
+            "threads must be 1 or more, or None for as many as the machine has cores",
+        )),
+        Some(n) => Ok(n),
+        None => Ok(*CORES.get_or_init(|| thread::available_parallelism().map_or(1, |n| n.get()))),
+    }
 }
 
 /// How much a part's builders hold from the start: the rows and value bytes of the whole
@@ -134,29 +141,44 @@ fn span<O: Copy + TryInto<usize>>(offsets: &[O]) -> usize {
     at(offsets.last()).saturating_sub(at(offsets.first()))
 }
 
-/// `work` over `array`, as parts in the column's order: over its two halves, the second on
-/// a thread of its own, when the column is long (`HALVES_FROM`) and the machine has two
-/// cores; else over the whole, one part. Each value is worked on as it would be alone, and
-/// the parts are joined first half first: the result is the same either way. Each part is
-/// given the room its builders start with.
-fn halves<P: Send>(
+/// `work` over `array`, as parts in the column's order: over `threads` parts at most, each of
+/// `PART_FROM` values or more, all but the first on a thread of its own (one part, the
+/// whole, for a short column or one thread). Each value is worked on as it would be alone,
+/// and the parts are joined in order: the result is the same however the column is cut.
+/// Each part is given the room its builders start with: the first, which the others are
+/// joined into, the whole column's.
+fn parts<P: Send>(
     array: &ArrayRef,
+    threads: usize,
     work: impl Fn(&dyn Array, Room) -> PyResult<P> + Sync,
 ) -> PyResult<Vec<P>> {
     let len = array.len();
     let whole = Room::of(array.as_ref());
-    if len < HALVES_FROM || !two_cores() {
+    let n = threads.min(len / PART_FROM).max(1);
+    if n == 1 {
         return Ok(vec![work(array.as_ref(), whole)?]);
     }
-    let (first, second) = (array.slice(0, len / 2), array.slice(len / 2, len - len / 2));
-    let room = Room::of(second.as_ref());
+    // Part `i` runs from `len * i / n`: sizes differ by one value at most.
+    let cut = |i: usize| len * i / n;
+    let slices: Vec<ArrayRef> = (0..n)
+        .map(|i| array.slice(cut(i), cut(i + 1) - cut(i)))
+        .collect();
+    let work = &work;
     thread::scope(|s| {
-        let second = s.spawn(|| work(second.as_ref(), room));
-        let first = work(first.as_ref(), whole);
-        let second = second
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        Ok(vec![first?, second?])
+        let others: Vec<_> = slices[1..]
+            .iter()
+            .map(|part| {
+                let room = Room::of(part.as_ref());
+                s.spawn(move || work(part.as_ref(), room))
+            })
+            .collect();
+        let mut done = vec![work(slices[0].as_ref(), whole)];
+        done.extend(others.into_iter().map(|other| {
+            other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        }));
+        done.into_iter().collect()
     })
 }
 
@@ -190,10 +212,16 @@ fn append_nulls(b: &mut NullBufferBuilder, mut other: NullBufferBuilder) {
 
 /// `is_valid` over a column: whether each value is a bare handle (null for null).
 #[pyfunction]
-fn arrow_is_valid(py: Python<'_>, array: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (array, *, threads = None))]
+fn arrow_is_valid(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    threads: Option<usize>,
+) -> PyResult<Py<PyAny>> {
+    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = halves(&make_array(data), |array, room| {
+        let parts = parts(&make_array(data), threads, |array, room| {
             let mut b = BooleanBuilder::with_capacity(room.rows);
             for_each(array, |v| {
                 b.append_option(v.map(|v| match v {
@@ -286,7 +314,7 @@ impl Rows {
 /// `recognize` over a column: struct rows of `handle` (decoded), `form` and `error` (the
 /// message, null when the value holds a handle).
 #[pyfunction]
-#[pyo3(signature = (array, *, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[pyo3(signature = (array, *, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false, threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn arrow_recognize(
     py: Python<'_>,
@@ -296,6 +324,7 @@ fn arrow_recognize(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
+    threads: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
     let o = options(
         py,
@@ -305,9 +334,10 @@ fn arrow_recognize(
         cordra,
         None,
     )?;
+    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = halves(&make_array(data), |array, room| {
+        let parts = parts(&make_array(data), threads, |array, room| {
             let mut rows = Rows::new(room, string_view);
             for_each(array, |v| match v {
                 None => rows.null(),
@@ -330,7 +360,7 @@ fn arrow_recognize(
 /// canonical text (SPEC C1: a DOI in ASCII lowercase); null where the value is null or
 /// holds no handle.
 #[pyfunction]
-#[pyo3(signature = (array, *, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[pyo3(signature = (array, *, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false, threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn arrow_canonical(
     py: Python<'_>,
@@ -340,6 +370,7 @@ fn arrow_canonical(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
+    threads: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
     let o = options(
         py,
@@ -349,9 +380,10 @@ fn arrow_canonical(
         cordra,
         None,
     )?;
+    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = halves(&make_array(data), |array, room| {
+        let parts = parts(&make_array(data), threads, |array, room| {
             let mut b = Strings::with_capacity(string_view, room.rows, room.bytes);
             for_each(array, |v| {
                 let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, &o)));
@@ -470,7 +502,7 @@ impl Codes {
 /// `clean` over a column: struct rows of `handle` (canonical), `form`, `fixes` (their
 /// codes, in order) and `error` (the message, null when the value was cleaned).
 #[pyfunction]
-#[pyo3(signature = (array, *, keep_case = false, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[pyo3(signature = (array, *, keep_case = false, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false, threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn arrow_clean(
     py: Python<'_>,
@@ -481,6 +513,7 @@ fn arrow_clean(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
+    threads: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
     let o = options(
         py,
@@ -490,9 +523,14 @@ fn arrow_clean(
         cordra,
         None,
     )?;
-    cleaned_columns(py, array, &o, string_view, |text, handle, fixes| {
-        handle_id::clean_into(text, &o, keep_case, handle, fixes)
-    })
+    cleaned_columns(
+        py,
+        array,
+        &o,
+        string_view,
+        threads,
+        |text, handle, fixes| handle_id::clean_into(text, &o, keep_case, handle, fixes),
+    )
 }
 
 /// The columns of `clean` over `array`, each value's handle, form and fixes from `clean`
@@ -503,11 +541,13 @@ fn cleaned_columns(
     array: &Bound<'_, PyAny>,
     o: &Options,
     string_view: bool,
+    threads: Option<usize>,
     clean: impl Fn(&str, &mut String, &mut Vec<handle_id::Fix>) -> Result<Form, ParseError> + Sync,
 ) -> PyResult<Py<PyAny>> {
+    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = halves(&make_array(data), |array, room| {
+        let parts = parts(&make_array(data), threads, |array, room| {
             let mut rows = Rows::new(room, string_view);
             let mut codes = Codes::new(room, string_view);
             let (mut handle, mut fixed) = (String::new(), Vec::new());
@@ -546,17 +586,19 @@ fn cleaned_columns(
 /// the `bench-floor` feature.
 #[cfg(feature = "bench-floor")]
 #[pyfunction]
-#[pyo3(signature = (array, *, string_view = false))]
+#[pyo3(signature = (array, *, string_view = false, threads = None))]
 fn arrow_columns_floor(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
     string_view: bool,
+    threads: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
     cleaned_columns(
         py,
         array,
         &Options::new(),
         string_view,
+        threads,
         |text, handle, fixes| {
             handle.clear();
             handle.push_str(text);
@@ -569,7 +611,7 @@ fn arrow_columns_floor(
 /// Each value read in any written form and written in `form`: struct rows of `handle`,
 /// `form` (the form read), `output` and `error`.
 #[pyfunction]
-#[pyo3(signature = (array, form, *, base = None, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[pyo3(signature = (array, form, *, base = None, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false, threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn arrow_to_form(
     py: Python<'_>,
@@ -581,6 +623,7 @@ fn arrow_to_form(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
+    threads: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
     let o = options(
         py,
@@ -592,9 +635,10 @@ fn arrow_to_form(
     )?;
     let to = options::form(form)?;
     let base: Option<ProxyBase> = options::base(py, base)?;
+    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = halves(&make_array(data), |array, room| {
+        let parts = parts(&make_array(data), threads, |array, room| {
             let mut rows = Rows::new(room, string_view);
             // (A form's prefix or a resolver's base comes before most values: 30 bytes
             // covers the longest known ones.)
@@ -645,7 +689,7 @@ fn arrow_to_form(
 /// `handle`; null for null. In a binary value, bytes that are not UTF-8 are never part of
 /// an identifier.
 #[pyfunction]
-#[pyo3(signature = (array, *, handle_prefixes = None, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false))]
+#[pyo3(signature = (array, *, handle_prefixes = None, string_view = false, proxy_bases = None, repository_urls = false, resolution_form = false, cordra = false, threads = None))]
 #[allow(clippy::too_many_arguments)]
 fn arrow_extract(
     py: Python<'_>,
@@ -656,6 +700,7 @@ fn arrow_extract(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
+    threads: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
     let o: Options = options(
         py,
@@ -665,9 +710,10 @@ fn arrow_extract(
         cordra,
         handle_prefixes,
     )?;
+    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = halves(&make_array(data), |array, room| {
+        let parts = parts(&make_array(data), threads, |array, room| {
             let mut found = Founds::new(room, string_view);
             for_each(array, |v| {
                 match v {

@@ -158,31 +158,45 @@ def test_slices_of_arrays():
         assert ha.extract(col.slice(start, length)).to_pylist() == ha.extract(col).to_pylist()[start : start + length]
 
 
+@pytest.mark.parametrize("threads", [None, 1, 2, 5])
 @pytest.mark.parametrize("type_", [pa.string(), pa.string_view(), pa.binary()], ids=str)
-def test_long_columns_worked_on_in_halves_give_what_short_ones_give(type_):
-    # Past 32,768 values a column is worked on in two halves on two threads (where the
-    # machine has two cores): the same rows, in the same order, as value by value. An odd
-    # length, and a slice, so that the halves split anywhere.
-    times = 70_000 // len(VALUES) + 1
-    values = (VALUES * times)[: 2 * 32_768 + 3]
-    assert len(values) > 2 * 32_768
+def test_long_columns_worked_on_in_parts_give_what_short_ones_give(type_, threads):
+    # A long column is cut into parts of 16,384 values or more, one thread each (as many as
+    # the machine has cores, or `threads`): the same rows, in the same order, as value by
+    # value. A length that five parts do not divide, and a slice, so that parts split
+    # anywhere.
+    length = 5 * 16_384 + 3
+    times = length // len(VALUES) + 1
+    values = (VALUES * times)[:length]
     col = column(values, type_)
     short = column(VALUES, type_)
 
     def repeated(out):
         return (out.to_pylist() * times)[: len(values)]
 
-    assert ha.clean(col).to_pylist() == repeated(ha.clean(short))
-    assert ha.clean(col, keep_case=True).to_pylist() == repeated(ha.clean(short, keep_case=True))
-    assert ha.recognize(col).to_pylist() == repeated(ha.recognize(short))
-    assert ha.is_valid(col).to_pylist() == repeated(ha.is_valid(short))
-    assert ha.canonical(col).to_pylist() == repeated(ha.canonical(short))
-    assert ha.to_form(col, "doi").to_pylist() == repeated(ha.to_form(short, "doi"))
-    assert ha.extract(col).to_pylist() == repeated(ha.extract(short))
-    # The second half's views joined to the first's (their blocks taken as they are).
+    assert ha.clean(col, threads=threads).to_pylist() == repeated(ha.clean(short))
+    assert ha.clean(col, keep_case=True, threads=threads).to_pylist() == repeated(ha.clean(short, keep_case=True))
+    assert ha.recognize(col, threads=threads).to_pylist() == repeated(ha.recognize(short))
+    assert ha.is_valid(col, threads=threads).to_pylist() == repeated(ha.is_valid(short))
+    assert ha.canonical(col, threads=threads).to_pylist() == repeated(ha.canonical(short))
+    assert ha.to_form(col, "doi", threads=threads).to_pylist() == repeated(ha.to_form(short, "doi"))
+    assert ha.extract(col, threads=threads).to_pylist() == repeated(ha.extract(short))
+    # The later parts' views joined to the first's (their blocks taken as they are).
     for fn, args in [(ha.clean, ()), (ha.recognize, ()), (ha.canonical, ()), (ha.to_form, ("doi",)), (ha.extract, ())]:
-        assert fn(col, *args, string_view=True).to_pylist() == repeated(fn(short, *args)), fn.__name__
+        assert fn(col, *args, string_view=True, threads=threads).to_pylist() == repeated(fn(short, *args)), fn.__name__
     sliced = col.slice(7, len(values) - 9)
-    assert ha.clean(sliced).to_pylist() == ha.clean(col).to_pylist()[7 : len(values) - 2]
-    assert ha.clean(sliced).null_count == values[7 : len(values) - 2].count(None)
-    assert ha.extract(sliced).to_pylist() == ha.extract(col).to_pylist()[7 : len(values) - 2]
+    assert ha.clean(sliced, threads=threads).to_pylist() == ha.clean(col, threads=threads).to_pylist()[7 : len(values) - 2]
+    assert ha.clean(sliced, threads=threads).null_count == values[7 : len(values) - 2].count(None)
+    assert ha.extract(sliced, threads=threads).to_pylist() == ha.extract(col, threads=threads).to_pylist()[7 : len(values) - 2]
+
+
+def test_threads_are_one_or_more():
+    col = pa.array(["10.1000/x"])
+    for fn in [ha.clean, ha.recognize, ha.canonical, ha.is_valid, ha.extract]:
+        with pytest.raises(ValueError, match="threads must be 1 or more"):
+            fn(col, threads=0)
+        with pytest.raises(TypeError):
+            fn(col, threads="2")
+        assert fn(col, threads=64).to_pylist() == fn(col).to_pylist()
+    with pytest.raises(ValueError, match="threads must be 1 or more"):
+        ha.to_form(col, "doi", threads=0)

@@ -1,6 +1,7 @@
 //! The scalar API: `validate`, `parse`, `recognize`, `detect`, `clean`, `extract`, `lint`,
 //! and the types they return.
 
+use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
@@ -9,6 +10,7 @@ use crate::text::Text;
 use handle_id::{Form, HandleRef, Options};
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
+use smallvec::SmallVec;
 
 use crate::errors::parse_error;
 use crate::fastcall::{self, One};
@@ -320,17 +322,24 @@ pub struct PyCleaned {
     /// The input, as given (the Python string itself, not a copy).
     text: Text,
     options: Options,
-    /// The handle's canonical text, and the handle made of it once asked for.
-    canonical: String,
+    /// The handle's canonical text (UTF-8), and the handle made of it once asked for. It
+    /// and the fixes are kept in the object itself where they fit (most values: a handle of
+    /// 64 bytes or fewer, four fixes or fewer), so that a value cleaned costs no allocation
+    /// of its own (`cleaned`).
+    canonical: SmallVec<[u8; 64]>,
     handle: OnceLock<handle_id::Handle>,
     form: Form,
-    fixes: Vec<handle_id::Fix>,
+    fixes: SmallVec<[handle_id::Fix; 4]>,
 }
 
 impl PyCleaned {
+    fn canonical(&self) -> &str {
+        std::str::from_utf8(&self.canonical).expect("copied from a str")
+    }
+
     fn read_handle(&self) -> &handle_id::Handle {
         self.handle.get_or_init(|| {
-            handle_id::Handle::parse(&self.canonical).expect("a cleaned handle is a handle")
+            handle_id::Handle::parse(self.canonical()).expect("a cleaned handle is a handle")
         })
     }
 
@@ -393,14 +402,14 @@ impl PyCleaned {
     }
 
     fn __str__(&self) -> &str {
-        &self.canonical
+        self.canonical()
     }
 
     fn __repr__(&self) -> String {
         let codes: Vec<&str> = self.fixes.iter().map(|f| f.code().code()).collect();
         format!(
             "Cleaned(handle={:?}, form={:?}, fixes={codes:?})",
-            self.canonical,
+            self.canonical(),
             self.form.name()
         )
     }
@@ -631,9 +640,28 @@ impl One for CleanOne {
 }
 
 fn cleaned(py: Python<'_>, text: Text, options: Options) -> PyResult<PyCleaned> {
+    /// The most bytes a thread keeps of `WRITTEN`'s handle once a value is cleaned.
+    const KEPT: usize = 1 << 10;
+    thread_local! {
+        /// What `clean_into` writes, kept by each thread between calls.
+        static WRITTEN: RefCell<(String, Vec<handle_id::Fix>)> = const { RefCell::new((String::new(), Vec::new())) };
+    }
     // Without the lint: the warnings are read from the library when asked for.
-    let (mut canonical, mut fixes) = (String::new(), Vec::new());
-    let form = handle_id::clean_into(&text, &options, false, &mut canonical, &mut fixes)
+    let (form, canonical, fixes) = WRITTEN
+        .with_borrow_mut(|(canonical, fixes)| {
+            let read =
+                handle_id::clean_into(&text, &options, false, canonical, fixes).map(|form| {
+                    (
+                        form,
+                        SmallVec::from_slice(canonical.as_bytes()),
+                        SmallVec::from_slice(fixes),
+                    )
+                });
+            if canonical.capacity() > KEPT {
+                *canonical = String::new();
+            }
+            read
+        })
         .map_err(|e| parse_error(py, &e, &text))?;
     Ok(PyCleaned {
         text,

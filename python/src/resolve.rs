@@ -1,8 +1,8 @@
 //! Resolution over the Handle protocol, by the library's client (`handle_net::lookup`, what
 //! `hdl resolve` asks through): one handle, or many with many in flight, in a tokio runtime
-//! of one thread made for the call (nothing of it outlives the call: no socket, no thread,
-//! no key), the GIL released while it waits and taken back every tenth of a second to let
-//! Ctrl-C through.
+//! of one thread, the calling thread's (`run`: kept between its calls; no socket, thread or
+//! key outlives a call), the GIL released while it waits and taken back every tenth of a
+//! second to let Ctrl-C through.
 
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
@@ -167,22 +167,61 @@ fn root(root_info: Option<&PathBuf>, timeouts: &Timeouts) -> PyResult<Resolver> 
     Ok(resolver)
 }
 
-/// `work` run to its end in a runtime of one thread made for it, the GIL released; a
-/// signal's exception (Ctrl-C's `KeyboardInterrupt`) raised within a tenth of a second of
-/// it, `work` dropped.
+/// `work` run to its end in a runtime of one thread, the GIL released; a signal's exception
+/// (Ctrl-C's `KeyboardInterrupt`) raised within a tenth of a second of it, `work` dropped.
+///
+/// The runtime is the calling thread's, kept between its calls (making one costs about as
+/// much as a round trip on loopback) when a call leaves no task in it; its sockets are not
+/// kept (each call binds its own). A
+/// process forked from one that kept a runtime shares that runtime's epoll instance with
+/// its parent: the child makes its own, and leaves the inherited one alone (dropping it
+/// would take the parent's sockets out of their shared instance), at the cost of its file
+/// descriptors. A call made while another is running on the same thread (from a signal
+/// handler) gets a runtime of its own.
 fn run<T: Send>(py: Python<'_>, work: impl Future<Output = T> + Send) -> PyResult<T> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| ResolveError::new_err(e.to_string()))?;
-    py.detach(|| {
-        runtime.block_on(async {
+    use std::cell::RefCell;
+    use tokio::runtime::{Builder, Runtime};
+
+    thread_local! {
+        /// The runtime this thread last ran a call in, and the process it was made in.
+        static KEPT: RefCell<Option<(u32, Runtime)>> = const { RefCell::new(None) };
+    }
+    let pid = std::process::id();
+    let kept = KEPT.with_borrow_mut(Option::take);
+    let runtime = match kept {
+        Some((made_in, runtime)) if made_in == pid => runtime,
+        other => {
+            if let Some(inherited) = other {
+                std::mem::forget(inherited);
+            }
+            Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map_err(|e| ResolveError::new_err(e.to_string()))?
+        }
+    };
+    let out = py.detach(|| {
+        let out = runtime.block_on(async {
             tokio::select! {
                 out = work => Ok(out),
                 e = interrupted() => Err(e),
             }
-        })
-    })
+        });
+        // (A turn for the tasks the call ended, so that they are dropped now.)
+        runtime.block_on(tokio::task::yield_now());
+        out
+    });
+    // Kept only with no task left in it (a call cut short by Ctrl-C leaves its own, which
+    // dropping the runtime ends, as before), and unless a call from a signal handler kept
+    // its own meanwhile.
+    if runtime.metrics().num_alive_tasks() == 0 {
+        KEPT.with_borrow_mut(|kept| {
+            if kept.is_none() {
+                *kept = Some((pid, runtime));
+            }
+        });
+    }
+    out
 }
 
 /// The exception of a signal Python has received, looked for every tenth of a second (in

@@ -105,7 +105,7 @@ def test_each_transport(server):
 
 
 def test_from_many_threads_at_once(server):
-    # The GIL released, one runtime and one socket a server shared by every call.
+    # The GIL released, each thread its own runtime (kept between its calls) and sockets.
     from concurrent.futures import ThreadPoolExecutor
 
     handles = HANDLES * 8
@@ -191,7 +191,29 @@ def test_an_echo_is_no_answer():
         s.close()
 
 
-def test_ctrl_c_is_not_held_back():
+def test_a_forked_process_resolves_and_leaves_its_parent_resolving(server):
+    # A call keeps its thread's runtime; a process forked after it shares that runtime's
+    # epoll instance with its parent: the child makes its own and leaves the inherited one
+    # alone. Both ask at the same time, the child's calls bounded by an alarm.
+    import warnings
+
+    expected = handle_id.resolve("TEST/9", server=server).to_json()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # (fork with threads about)
+        pid = os.fork()
+    if pid == 0:
+        signal.alarm(20)
+        try:
+            ok = all(handle_id.resolve("TEST/9", server=server).to_json() == expected for _ in range(50))
+        finally:
+            os._exit(0 if ok else 1)
+    for _ in range(50):
+        assert handle_id.resolve("TEST/9", server=server).to_json() == expected
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_ctrl_c_is_not_held_back(server):
     # A server that never answers: UDP would wait 3 s; SIGINT after 0.3 s ends the call.
     silent = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     silent.bind(("127.0.0.1", 0))
@@ -210,6 +232,8 @@ def test_ctrl_c_is_not_held_back():
                 call()
             assert time.monotonic() - t < 1.5
             timer.join()
+            # (The tasks the call left end with its runtime; the next call has its own.)
+            assert handle_id.resolve("TEST/9", server=server).code == 1
     finally:
         signal.signal(signal.SIGINT, before)
         silent.close()

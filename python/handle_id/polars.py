@@ -79,7 +79,7 @@ class HandleIdNamespace:
     """``pl.col(...).handle_id``: the functions of :mod:`handle_id.arrow` as expressions.
     Keyword options are those of the scalar functions (``proxy_bases``,
     ``repository_urls``, ``resolution_form``, ``cordra``; ``handle_prefixes`` for
-    ``extract``)."""
+    ``extract``), and ``threads``, as :mod:`handle_id.arrow` takes it."""
 
     def __init__(self, expr: pl.Expr) -> None:
         self._expr = expr
@@ -93,9 +93,9 @@ class HandleIdNamespace:
         # Strings come back as views, Polars' own layout: Polars takes them without a copy.
         return self._map(fn, dtype, field, string_view=True, **options)
 
-    def is_valid(self) -> pl.Expr:
+    def is_valid(self, *, threads: int | None = None) -> pl.Expr:
         """Whether each value is a bare handle (``handle_id.is_valid``)."""
-        return self._map(_arrow.is_valid, pl.Boolean)
+        return self._map(_arrow.is_valid, pl.Boolean, threads=threads)
 
     def canonical(self, **options: Any) -> pl.Expr:
         """Each value read in any written form, as its handle's canonical text; null where

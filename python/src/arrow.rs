@@ -94,14 +94,15 @@ const PART_FROM: usize = 1 << 14;
 
 /// How many threads a column's work may use: `threads`, or as many as the machine runs at
 /// once (asked once).
-fn thread_count(threads: Option<usize>) -> PyResult<usize> {
+fn thread_count(threads: Option<isize>) -> PyResult<usize> {
     static CORES: OnceLock<usize> = OnceLock::new();
-    match threads {
-        Some(0) => Err(pyo3::exceptions::PyValueError::new_err(
-            "threads must be 1 or more, or None for as many as the machine has cores",
-        )),
-        Some(n) => Ok(n),
+    match threads.map(usize::try_from) {
         None => Ok(*CORES.get_or_init(|| thread::available_parallelism().map_or(1, |n| n.get()))),
+        Some(Ok(n)) if n > 0 => Ok(n),
+        Some(_) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "threads must be 1 or more, or None for as many as the machine has cores, not {}",
+            threads.unwrap_or_default()
+        ))),
     }
 }
 
@@ -165,18 +166,25 @@ fn parts<P: Send>(
         .collect();
     let work = &work;
     thread::scope(|s| {
+        // (A part whose thread cannot be made, the system out of them or of memory, is
+        // worked on here after the first.)
         let others: Vec<_> = slices[1..]
             .iter()
             .map(|part| {
                 let room = Room::of(part.as_ref());
-                s.spawn(move || work(part.as_ref(), room))
+                thread::Builder::new()
+                    .spawn_scoped(s, move || work(part.as_ref(), room))
+                    .map_err(|_| (part, room))
             })
             .collect();
         let mut done = vec![work(slices[0].as_ref(), whole)];
         done.extend(others.into_iter().map(|other| {
-            other
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            match other {
+                Ok(thread) => thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err((part, room)) => work(part.as_ref(), room),
+            }
         }));
         done.into_iter().collect()
     })
@@ -216,7 +224,7 @@ fn append_nulls(b: &mut NullBufferBuilder, mut other: NullBufferBuilder) {
 fn arrow_is_valid(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
-    threads: Option<usize>,
+    threads: Option<isize>,
 ) -> PyResult<Py<PyAny>> {
     let threads = thread_count(threads)?;
     let data = input(array)?;
@@ -324,7 +332,7 @@ fn arrow_recognize(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
-    threads: Option<usize>,
+    threads: Option<isize>,
 ) -> PyResult<Py<PyAny>> {
     let o = options(
         py,
@@ -370,7 +378,7 @@ fn arrow_canonical(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
-    threads: Option<usize>,
+    threads: Option<isize>,
 ) -> PyResult<Py<PyAny>> {
     let o = options(
         py,
@@ -513,7 +521,7 @@ fn arrow_clean(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
-    threads: Option<usize>,
+    threads: Option<isize>,
 ) -> PyResult<Py<PyAny>> {
     let o = options(
         py,
@@ -541,7 +549,7 @@ fn cleaned_columns(
     array: &Bound<'_, PyAny>,
     o: &Options,
     string_view: bool,
-    threads: Option<usize>,
+    threads: Option<isize>,
     clean: impl Fn(&str, &mut String, &mut Vec<handle_id::Fix>) -> Result<Form, ParseError> + Sync,
 ) -> PyResult<Py<PyAny>> {
     let threads = thread_count(threads)?;
@@ -591,7 +599,7 @@ fn arrow_columns_floor(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
     string_view: bool,
-    threads: Option<usize>,
+    threads: Option<isize>,
 ) -> PyResult<Py<PyAny>> {
     cleaned_columns(
         py,
@@ -623,7 +631,7 @@ fn arrow_to_form(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
-    threads: Option<usize>,
+    threads: Option<isize>,
 ) -> PyResult<Py<PyAny>> {
     let o = options(
         py,
@@ -700,7 +708,7 @@ fn arrow_extract(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
-    threads: Option<usize>,
+    threads: Option<isize>,
 ) -> PyResult<Py<PyAny>> {
     let o: Options = options(
         py,

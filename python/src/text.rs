@@ -3,7 +3,9 @@
 //! PyO3's `PyBackedStr` under the 3.9 limited API (`abi3-py39`) encodes each string into a
 //! new `bytes` object, which costs a scalar call about a fifth of its time. CPython keeps
 //! the UTF-8 of a `str` itself (an ASCII string's own bytes, or a copy cached in the
-//! object), and `PyUnicode_AsUTF8AndSize` lends it. That function is in the stable ABI
+//! object), and `PyUnicode_AsUTF8AndSize` lends it. (A string that is not ASCII gets its
+//! UTF-8 made once and kept with it for its life, as PyO3 itself does from 3.10: such a
+//! string holds its text twice from its first call on.) That function is in the stable ABI
 //! from 3.10, and CPython 3.9 exports it with the same signature, outside its limited API;
 //! the one wheel calls it where symbols are found in the running interpreter (Linux,
 //! macOS). On Windows an extension links against `python3.dll`, whose 3.9 lacks it:
@@ -58,13 +60,26 @@ mod lent {
         type Error = PyErr;
 
         fn extract(obj: Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
-            let s = obj.cast::<PyString>()?;
+            let s = obj.cast::<PyString>()?.to_owned();
+            if s.is_exact_instance_of::<PyString>() {
+                return Self::lent(s);
+            }
+            // An instance of a subclass may hold what holds this text (`s.cleaned =
+            // clean(s)`), a cycle the collector would not see through a result: a `str`,
+            // which holds nothing, is kept in its place.
+            let copy = PyString::new(obj.py(), &Self::lent(s)?);
+            Self::lent(copy)
+        }
+    }
+
+    impl Text {
+        fn lent(s: Bound<'_, PyString>) -> PyResult<Self> {
             let mut len: ffi::Py_ssize_t = 0;
             // SAFETY: `s` is a `str`; the pointer is null only with an exception set
             // (a lone surrogate, which has no UTF-8).
             let ptr = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len) };
             if ptr.is_null() {
-                return Err(PyErr::fetch(obj.py()));
+                return Err(PyErr::fetch(s.py()));
             }
             // SAFETY: CPython's UTF-8 of a `str`, `len` bytes, kept in the object.
             let text = unsafe {
@@ -75,7 +90,7 @@ mod lent {
             };
             Ok(Self {
                 data: NonNull::from(text),
-                storage: s.to_owned().unbind(),
+                storage: s.unbind(),
             })
         }
     }

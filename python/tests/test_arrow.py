@@ -193,8 +193,9 @@ def test_long_columns_worked_on_in_parts_give_what_short_ones_give(type_, thread
 def test_threads_are_one_or_more():
     col = pa.array(["10.1000/x"])
     for fn in [ha.clean, ha.recognize, ha.canonical, ha.is_valid, ha.extract]:
-        with pytest.raises(ValueError, match="threads must be 1 or more"):
-            fn(col, threads=0)
+        for bad in [0, -1, False]:
+            with pytest.raises(ValueError, match="threads must be 1 or more"):
+                fn(col, threads=bad)
         with pytest.raises(TypeError):
             fn(col, threads="2")
         assert fn(col, threads=64).to_pylist() == fn(col).to_pylist()

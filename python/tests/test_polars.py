@@ -64,3 +64,14 @@ def test_chunked_frames_and_options():
     df = pl.concat([pl.DataFrame({"id": ["hdl:1/2"]}), pl.DataFrame({"id": ["https://repo.example/handle/1/3", None]})], rechunk=False)
     assert df.select(pl.col("id").handle_id.canonical(repository_urls=True))["id"].to_list() == ["1/2", "1/3", None]
     assert df.select(pl.col("id").handle_id.canonical())["id"].to_list() == ["1/2", None, None]
+
+
+def test_threads_as_the_arrow_functions_take_them():
+    values = ["DOI: 10.1000/ABC.", "nothing", None] * 20_000
+    df = pl.DataFrame({"id": values})
+    for threads in [1, 3]:
+        for method in ["is_valid", "canonical", "clean"]:
+            expr = getattr(pl.col("id").handle_id, method)
+            assert df.select(expr(threads=threads)).equals(df.select(expr()))
+    with pytest.raises(Exception, match="threads must be 1 or more"):
+        df.select(pl.col("id").handle_id.is_valid(threads=0))

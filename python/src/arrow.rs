@@ -772,14 +772,19 @@ struct Founds {
 
 impl Founds {
     fn new(room: Room, views: bool) -> Self {
+        // Room for an identifier a value, of 64 bytes at most (a column of identifiers, the
+        // messy lines of a catalogue); a column of running text grows the buffers instead.
+        let items = room.rows;
+        let bytes = room.bytes.min(room.rows.saturating_mul(64));
         Self {
             offsets: Ends::new(room.rows),
             nulls: NullBufferBuilder::new(room.rows),
-            start: Int64Builder::new(),
-            end: Int64Builder::new(),
-            text: Strings::with_capacity(views, 0, 0),
-            form: Strings::with_capacity(views, 0, 0),
-            handle: Strings::with_capacity(views, 0, 0),
+            start: Int64Builder::with_capacity(items),
+            end: Int64Builder::with_capacity(items),
+            text: Strings::with_capacity(views, items, bytes),
+            // (The longest form's name is 14 bytes; most are 3 to 6.)
+            form: Strings::with_capacity(views, items, items * 8),
+            handle: Strings::with_capacity(views, items, bytes),
             views,
         }
     }

@@ -22,8 +22,10 @@ use crate::text::Text;
 pub trait One {
     /// The function's name (checked against the PyO3 function's when it is added).
     const NAME: &'static str;
+    /// What it returns.
+    type Out: for<'py> IntoPyObject<'py>;
 
-    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>>;
+    fn call(py: Python<'_>, text: Text) -> PyResult<Self::Out>;
 }
 
 #[cfg(windows)]
@@ -48,6 +50,7 @@ mod quick {
     use pyo3::impl_::trampoline::{fastcall_cfunction_with_keywords as trampoline, MethodDef};
     use pyo3::prelude::*;
     use pyo3::types::{PyCFunction, PyDict, PyString, PyTuple};
+    use pyo3::IntoPyObjectExt;
 
     use super::One;
 
@@ -144,7 +147,7 @@ mod quick {
         if positional == 1 && keywords.as_ref().is_none_or(|k| k.is_empty()) {
             let text = arg(0);
             if text.is_instance_of::<PyString>() {
-                return Ok(F::call(py, text.extract()?)?.into_ptr());
+                return Ok(F::call(py, text.extract()?)?.into_py_any(py)?.into_ptr());
             }
         }
         let full = FULL

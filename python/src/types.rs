@@ -463,39 +463,6 @@ fn is_valid(text: Text) -> bool {
     handle_id::validate(&text).is_ok()
 }
 
-struct IsValidOne;
-
-impl One for IsValidOne {
-    const NAME: &'static str = "is_valid";
-
-    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
-        Ok(pyo3::types::PyBool::new(py, is_valid(text))
-            .to_owned()
-            .into_any()
-            .unbind())
-    }
-}
-
-struct ValidateOne;
-
-impl One for ValidateOne {
-    const NAME: &'static str = "validate";
-
-    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
-        validate(py, text).map(|()| py.None())
-    }
-}
-
-struct ParseOne;
-
-impl One for ParseOne {
-    const NAME: &'static str = "parse";
-
-    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
-        Ok(Py::new(py, parse(py, text)?)?.into_any())
-    }
-}
-
 /// Reads a bare handle (SPEC D5): nothing is trimmed, decoded or case-folded
 /// (`hdl:1234/567` is a handle whose naming authority is `hdl:1234`; `recognize` reads
 /// written forms).
@@ -528,20 +495,6 @@ fn recognize(
         None,
     )?;
     recognize_with(py, text, options)
-}
-
-/// `recognize(text)`: the call a loop over values makes (`fastcall`).
-struct RecognizeOne;
-
-impl One for RecognizeOne {
-    const NAME: &'static str = "recognize";
-
-    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
-        Ok(recognize_with(py, text, Options::new())?
-            .into_pyobject(py)?
-            .into_any()
-            .unbind())
-    }
 }
 
 fn recognize_with(py: Python<'_>, text: Text, options: Options) -> PyResult<PyUri> {
@@ -586,20 +539,6 @@ fn detect(
     detect_with(py, text, options)
 }
 
-/// `detect(text)`: the call a loop over values makes (`fastcall`).
-struct DetectOne;
-
-impl One for DetectOne {
-    const NAME: &'static str = "detect";
-
-    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
-        Ok(detect_with(py, text, Options::new())?
-            .into_pyobject(py)?
-            .into_any()
-            .unbind())
-    }
-}
-
 fn detect_with(_: Python<'_>, text: Text, options: Options) -> PyResult<Option<&'static str>> {
     Ok(handle_id::detect(&text, &options).map(Form::name))
 }
@@ -626,17 +565,6 @@ fn clean(
         None,
     )?;
     cleaned(py, text, options)
-}
-
-/// `clean(text)`: the call a loop over values makes (`fastcall`).
-struct CleanOne;
-
-impl One for CleanOne {
-    const NAME: &'static str = "clean";
-
-    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
-        Ok(Py::new(py, cleaned(py, text, Options::new())?)?.into_any())
-    }
 }
 
 fn cleaned(py: Python<'_>, text: Text, options: Options) -> PyResult<PyCleaned> {
@@ -698,20 +626,6 @@ fn extract(
     extract_with(py, text, options)
 }
 
-/// `extract(text)`: the call a loop over values makes (`fastcall`).
-struct ExtractOne;
-
-impl One for ExtractOne {
-    const NAME: &'static str = "extract";
-
-    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
-        Ok(extract_with(py, text, Options::new())?
-            .into_pyobject(py)?
-            .into_any()
-            .unbind())
-    }
-}
-
 fn extract_with(py: Python<'_>, text: Text, options: Options) -> PyResult<Vec<Found>> {
     let mut at = CharIndex::new(&text);
     handle_id::extract(&text, &options)
@@ -751,23 +665,38 @@ fn lint(
     lint_with(py, text, options)
 }
 
-/// `lint(text)`: the call a loop over values makes (`fastcall`).
-struct LintOne;
-
-impl One for LintOne {
-    const NAME: &'static str = "lint";
-
-    fn call(py: Python<'_>, text: Text) -> PyResult<Py<PyAny>> {
-        Ok(lint_with(py, text, Options::new())?
-            .into_pyobject(py)?
-            .into_any()
-            .unbind())
-    }
-}
-
 fn lint_with(py: Python<'_>, text: Text, options: Options) -> PyResult<Vec<LintWarning>> {
     let uri = handle_id::recognize(&text, &options).map_err(|e| parse_error(py, &e, &text))?;
     Ok(warnings(&text, &uri.lint()))
+}
+
+/// The calls of the functions of one text with one `str`, their options at their defaults:
+/// what a loop over values makes, which takes the quick way in (`fastcall`).
+macro_rules! one {
+    ($($marker:ident: $name:literal -> $out:ty = $call:expr;)*) => {$(
+        struct $marker;
+
+        impl One for $marker {
+            const NAME: &'static str = $name;
+            type Out = $out;
+
+            fn call(py: Python<'_>, text: Text) -> PyResult<$out> {
+                ($call)(py, text)
+            }
+        }
+    )*};
+}
+
+one! {
+    // (Its `None`: a unit converts to an empty tuple.)
+    ValidateOne: "validate" -> Py<PyAny> = |py: Python<'_>, text| validate(py, text).map(|()| py.None());
+    IsValidOne: "is_valid" -> bool = |_, text| Ok(is_valid(text));
+    ParseOne: "parse" -> PyHandle = parse;
+    RecognizeOne: "recognize" -> PyUri = |py, text| recognize_with(py, text, Options::new());
+    DetectOne: "detect" -> Option<&'static str> = |py, text| detect_with(py, text, Options::new());
+    CleanOne: "clean" -> PyCleaned = |py, text| cleaned(py, text, Options::new());
+    ExtractOne: "extract" -> Vec<Found> = |py, text| extract_with(py, text, Options::new());
+    LintOne: "lint" -> Vec<LintWarning> = |py, text| lint_with(py, text, Options::new());
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -29,7 +29,9 @@ pub fn validate(text: &str) -> Result<(), ParseError> {
 pub(crate) fn parse_handle(text: &str) -> Result<usize, ParseError> {
     match generated::run_handle(text.as_bytes()) {
         // H1: a segment cannot hold a '/', so the first one is the separator
-        // (tests/grammar.rs checks this against the parse tree).
+        // (tests/grammar.rs checks this against the parse tree). The walk accepts at it:
+        // after the '/' every local name is accepted, and it returns the index after.
+        Ok(after) if after > 0 && text.as_bytes()[after - 1] == b'/' => Ok(after - 1),
         Ok(_) => Ok(crate::bytes::find(b'/', text.as_bytes()).expect("a handle has a '/'")),
         Err(reject) => Err(explain(text, reject)),
     }

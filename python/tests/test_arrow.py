@@ -201,3 +201,41 @@ def test_threads_are_one_or_more():
         assert fn(col, threads=64).to_pylist() == fn(col).to_pylist()
     with pytest.raises(ValueError, match="threads must be 1 or more"):
         ha.to_form(col, "doi", threads=0)
+
+
+def _string_views(data: bytes, views: list[tuple[int, int]], inline: list[bytes] = ()) -> pa.Array:
+    """A string_view array built from its buffers, unchecked: one data buffer `data`, a view
+    (offset, length) into it for each of `views` (longer than 12 bytes), then inline views."""
+    import struct
+
+    raw = b""
+    for offset, length in views:
+        raw += struct.pack("<I4sII", length, data[offset : offset + 4], 0, offset)
+    for value in inline:
+        raw += struct.pack("<I12s", len(value), value)
+    n = len(views) + len(inline)
+    return pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(raw), pa.py_buffer(data)])
+
+
+def test_string_views_are_checked_to_be_utf8():
+    # A string_view column's UTF-8 is told in bulk (each data buffer whole, each view's ends
+    # on character boundaries there), else view by view: what is not UTF-8 is refused, what
+    # is passes, whatever bytes no view holds.
+    text = "10.1000/é-è-à-ü".encode()
+    good = _string_views(text, [(0, len(text))], [b"10.1/x", "1/é".encode()])
+    assert ha.is_valid(good).to_pylist() == [True, True, True]
+    assert ha.clean(good).field("handle").to_pylist() == ["10.1000/é-è-à-ü", "10.1/x", "1/é"]
+    # Bytes no view holds that are not UTF-8: checked view by view, and passed.
+    padded = _string_views(b"\xff" + text + b"\xfe", [(1, len(text))])
+    assert ha.is_valid(padded).to_pylist() == [True]
+    refused = {
+        "a value's bytes": _string_views(b"10.1000/abc\xffdef", [(0, 15)]),
+        "an inline value": _string_views(b"", [], [b"10.1/\xff"]),
+        # The buffer is UTF-8, the view starts inside a character.
+        "a start inside a character": _string_views(text, [(9, len(text) - 9)]),
+        "an end inside a character": _string_views(text, [(0, 15)]),
+    }
+    for what, array in refused.items():
+        for fn in [ha.is_valid, ha.clean, ha.canonical, ha.recognize, ha.extract]:
+            with pytest.raises(ValueError, match="UTF-8"):
+                fn(array)

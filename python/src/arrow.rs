@@ -918,4 +918,68 @@ mod tests {
         assert_eq!(span::<i32>(&[]), 0);
         assert_eq!(span(&[3_i32, 1]), 0);
     }
+
+    #[test]
+    fn views_told_utf8_in_bulk_are_utf8_view_by_view() {
+        // Random buffers (ASCII, two- to four-byte characters, a byte of no character) and
+        // views anywhere in them: where the bulk look says UTF-8, arrow-rs's look at each
+        // view says so too.
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let pieces: [&[u8]; 6] = [
+            b"10.1000/",
+            b"a",
+            "\u{e9}".as_bytes(),
+            "\u{65e5}".as_bytes(),
+            "\u{1F600}".as_bytes(),
+            &[0xFF],
+        ];
+        let (mut told, mut cases) = (0, 0);
+        while cases < 20_000 {
+            // (One buffer in four may hold a byte of no character.)
+            let kinds = if next(4) == 0 { 6 } else { 5 };
+            let mut data = Vec::new();
+            while data.len() < 40 {
+                data.extend_from_slice(pieces[next(kinds)]);
+            }
+            let views: Vec<u128> = (0..4)
+                .map(|_| {
+                    let len = next(30);
+                    let offset = next(data.len() - len + 1);
+                    let bytes = &data[offset..][..len];
+                    if len <= 12 {
+                        let mut v = [0_u8; 16];
+                        v[..4].copy_from_slice(&(len as u32).to_le_bytes());
+                        v[4..4 + len].copy_from_slice(bytes);
+                        u128::from_le_bytes(v)
+                    } else {
+                        let prefix: [u8; 4] = bytes[..4].try_into().expect("four bytes");
+                        arrow_data::ByteView::new(len as u32, &prefix)
+                            .with_buffer_index(0)
+                            .with_offset(offset as u32)
+                            .as_u128()
+                    }
+                })
+                .collect();
+            let buffers = [arrow_buffer::Buffer::from_vec(data)];
+            let binary = ArrayData::builder(DataType::BinaryView)
+                .len(views.len())
+                .add_buffer(arrow_buffer::Buffer::from_vec(views.clone()))
+                .add_buffer(buffers[0].clone())
+                .build()
+                .expect("binary views in bounds");
+            cases += 1;
+            if views_are_utf8(&binary) {
+                told += 1;
+                arrow_data::validate_string_view(&views, &buffers).expect("UTF-8 view by view");
+            }
+        }
+        // (Both answers were given.)
+        assert!(told > 1_000 && told < cases, "{told} of {cases}");
+    }
 }

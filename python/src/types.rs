@@ -6,7 +6,6 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::OnceLock;
 
-use crate::text::Text;
 use handle_id::{Form, HandleRef, Options};
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
@@ -16,6 +15,7 @@ use crate::errors::parse_error;
 use crate::fastcall::{self, One};
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
+use crate::text::Text;
 
 /// A handle (SPEC H1): a naming authority (prefix), `/`, and a local name. Compared by
 /// its exact text; `eq_ignore_ascii_case` compares as DOIs are compared.
@@ -319,7 +319,8 @@ impl PyUri {
 /// options are kept for that.
 #[pyclass(frozen, module = "handle_id", name = "Cleaned")]
 pub struct PyCleaned {
-    /// The input, as given (the Python string itself, not a copy).
+    /// The input, as given (the Python string itself, not a copy; a `str` of its text for
+    /// an instance of a subclass, `Text`).
     text: Text,
     options: Options,
     /// The handle's canonical text (UTF-8), and the handle made of it once asked for. It

@@ -171,9 +171,9 @@ fn root(root_info: Option<&PathBuf>, timeouts: &Timeouts) -> PyResult<Resolver> 
 /// (Ctrl-C's `KeyboardInterrupt`) raised within a tenth of a second of it, `work` dropped.
 ///
 /// The runtime is the calling thread's, kept between its calls (making one costs about as
-/// much as a round trip on loopback) when a call leaves no task in it; its sockets are not
-/// kept (each call binds its own). A
-/// process forked from one that kept a runtime shares that runtime's epoll instance with
+/// much as a round trip on loopback) when a call leaves no task in it, until the thread
+/// ends (a few file descriptors each); its sockets are not kept (each call binds its own).
+/// A process forked from one that kept a runtime shares that runtime's epoll instance with
 /// its parent: the child makes its own, and leaves the inherited one alone (dropping it
 /// would take the parent's sockets out of their shared instance), at the cost of its file
 /// descriptors. A call made while another is running on the same thread (from a signal

@@ -102,33 +102,41 @@ fn input(array: &Bound<'_, PyAny>) -> PyResult<ArrayData> {
 }
 
 /// Whether every view of a binary view array (checked as such) is UTF-8, told in bulk:
-/// each data buffer UTF-8 as a whole, each view's ends on its characters' boundaries there,
-/// and each inline view ASCII or UTF-8. `false` where a buffer is not UTF-8 as a whole
+/// in each data buffer, the bytes from the first view's start to the last view's end UTF-8
+/// as a whole, each view's ends on its characters' boundaries there, and each inline view
+/// ASCII or UTF-8. (Only the bytes the views cover are looked at: a slice of a long column
+/// keeps the whole column's buffers.) `false` where those bytes are not UTF-8 as a whole
 /// (bytes no view holds may be anything): the caller checks view by view. (arrow-rs checks
 /// each view's bytes, a call per value: a sixth of `is_valid` over a column.)
 fn views_are_utf8(data: &ArrayData) -> bool {
     let views = &data.buffers()[0].typed_data::<u128>()[data.offset()..][..data.len()];
     let buffers = &data.buffers()[1..];
-    if !buffers
-        .iter()
-        .all(|b| std::str::from_utf8(b.as_slice()).is_ok())
-    {
-        return false;
-    }
     // (A byte that starts no character is a continuation, 0b10xx_xxxx.)
     let boundary = |b: &[u8], i: usize| b.get(i).is_none_or(|&c| (c as i8) >= -0x40);
-    views.iter().all(|&v| {
+    // What the views cover of each buffer, from the first start to the last end.
+    let mut spans: Vec<Option<(usize, usize)>> = vec![None; buffers.len()];
+    for &v in views {
         let len = v as u32 as usize;
         if len <= arrow_data::MAX_INLINE_VIEW_LEN as usize {
             let bytes = v.to_le_bytes();
             let b = &bytes[4..4 + len];
-            b.is_ascii() || std::str::from_utf8(b).is_ok()
-        } else {
-            let view = arrow_data::ByteView::from(v);
-            let buffer = buffers[view.buffer_index as usize].as_slice();
-            let start = view.offset as usize;
-            boundary(buffer, start) && boundary(buffer, start + len)
+            if !(b.is_ascii() || std::str::from_utf8(b).is_ok()) {
+                return false;
+            }
+            continue;
         }
+        let view = arrow_data::ByteView::from(v);
+        let index = view.buffer_index as usize;
+        let (start, end) = (view.offset as usize, view.offset as usize + len);
+        let buffer = buffers[index].as_slice();
+        if !(boundary(buffer, start) && boundary(buffer, end)) {
+            return false;
+        }
+        let span = spans[index].get_or_insert((start, end));
+        *span = (span.0.min(start), span.1.max(end));
+    }
+    spans.iter().zip(buffers).all(|(span, buffer)| {
+        span.is_none_or(|(start, end)| std::str::from_utf8(&buffer.as_slice()[start..end]).is_ok())
     })
 }
 

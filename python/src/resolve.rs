@@ -176,11 +176,19 @@ fn root(root_info: Option<&PathBuf>, timeouts: &Timeouts) -> PyResult<Resolver> 
 /// A process forked from one that kept a runtime shares that runtime's epoll instance with
 /// its parent: the child makes its own, and leaves the inherited one alone (dropping it
 /// would take the parent's sockets out of their shared instance), at the cost of its file
-/// descriptors. A call made while another is running on the same thread (from a signal
-/// handler) gets a runtime of its own.
+/// descriptors. A call made from a signal handler while another waits on the same thread
+/// (Python runs handlers inside the wait, `interrupted`) is refused: a runtime cannot run
+/// inside another.
 fn run<T: Send>(py: Python<'_>, work: impl Future<Output = T> + Send) -> PyResult<T> {
     use std::cell::RefCell;
     use tokio::runtime::{Builder, Runtime};
+
+    if tokio::runtime::Handle::try_current().is_ok() {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "resolve and resolve_many cannot be called from a signal handler while a call \
+             waits on the same thread",
+        ));
+    }
 
     thread_local! {
         /// The runtime this thread last ran a call in, and the process it was made in.
@@ -212,14 +220,9 @@ fn run<T: Send>(py: Python<'_>, work: impl Future<Output = T> + Send) -> PyResul
         out
     });
     // Kept only with no task left in it (a call cut short by Ctrl-C leaves its own, which
-    // dropping the runtime ends, as before), and unless a call from a signal handler kept
-    // its own meanwhile.
+    // dropping the runtime ends, as before).
     if runtime.metrics().num_alive_tasks() == 0 {
-        KEPT.with_borrow_mut(|kept| {
-            if kept.is_none() {
-                *kept = Some((pid, runtime));
-            }
-        });
+        KEPT.with_borrow_mut(|kept| *kept = Some((pid, runtime)));
     }
     out
 }

@@ -66,9 +66,13 @@ mod lent {
             }
             // An instance of a subclass may hold what holds this text (`s.cleaned =
             // clean(s)`), a cycle the collector would not see through a result: a `str`,
-            // which holds nothing, is kept in its place.
-            let copy = PyString::new(obj.py(), &Self::lent(s)?);
-            Self::lent(copy)
+            // which holds nothing, is kept in its place (a copy of its characters, not
+            // through UTF-8).
+            // SAFETY: `s` is a `str`; a new `str` or null with an exception set.
+            let copy = unsafe {
+                Bound::from_owned_ptr_or_err(obj.py(), ffi::PyUnicode_FromObject(s.as_ptr()))?
+            };
+            Self::lent(copy.cast_into::<PyString>()?)
         }
     }
 

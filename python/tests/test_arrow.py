@@ -225,9 +225,15 @@ def test_string_views_are_checked_to_be_utf8():
     good = _string_views(text, [(0, len(text))], [b"10.1/x", "1/é".encode()])
     assert ha.is_valid(good).to_pylist() == [True, True, True]
     assert ha.clean(good).field("handle").to_pylist() == ["10.1000/é-è-à-ü", "10.1/x", "1/é"]
-    # Bytes no view holds that are not UTF-8: checked view by view, and passed.
+    # Bytes no view holds that are not UTF-8 (around what the views cover, and between
+    # two views): passed.
     padded = _string_views(b"\xff" + text + b"\xfe", [(1, len(text))])
     assert ha.is_valid(padded).to_pylist() == [True]
+    apart = _string_views(text + b"\xff" + text, [(0, len(text)), (len(text) + 1, len(text))])
+    assert ha.is_valid(apart).to_pylist() == [True, True]
+    # A slice: the views it keeps (the bytes of those it drops are not UTF-8).
+    sliced = _string_views(text + b"\xff" * 20, [(0, len(text)), (len(text), 20)]).slice(0, 1)
+    assert ha.clean(sliced).field("handle").to_pylist() == ["10.1000/é-è-à-ü"]
     refused = {
         "a value's bytes": _string_views(b"10.1000/abc\xffdef", [(0, 15)]),
         "an inline value": _string_views(b"", [], [b"10.1/\xff"]),

@@ -239,6 +239,31 @@ def test_ctrl_c_is_not_held_back(server):
         silent.close()
 
 
+
+def test_a_call_from_a_signal_handler_during_a_call_is_refused(server):
+    # Python runs a signal's handler inside the wait of a call; a runtime cannot run inside
+    # another, so a call the handler makes is refused with a RuntimeError, which the outer
+    # call raises. The thread's next call works.
+    silent = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    silent.bind(("127.0.0.1", 0))
+    there = f"127.0.0.1:{silent.getsockname()[1]}"
+
+    def handler(signum, frame):
+        handle_id.resolve("TEST/9", server=server)
+
+    before = signal.signal(signal.SIGALRM, handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        t = time.monotonic()
+        with pytest.raises(RuntimeError, match="signal handler"):
+            handle_id.resolve("TEST/1", server=there, transport="udp")
+        assert time.monotonic() - t < 1.5
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+        silent.close()
+    assert handle_id.resolve("TEST/9", server=server).code == 1
+
 def test_no_server_there():
     there = _closed_port()
     t = time.monotonic()

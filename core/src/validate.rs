@@ -31,8 +31,10 @@ pub(crate) fn parse_handle(text: &str) -> Result<usize, ParseError> {
         // H1: a segment cannot hold a '/', so the first one is the separator
         // (tests/grammar.rs checks this against the parse tree). The walk accepts at it:
         // after the '/' every local name is accepted, and it returns the index after.
-        Ok(after) if after > 0 && text.as_bytes()[after - 1] == b'/' => Ok(after - 1),
-        Ok(_) => Ok(crate::bytes::find(b'/', text.as_bytes()).expect("a handle has a '/'")),
+        Ok(after) => {
+            debug_assert_eq!(text.as_bytes().get(after.wrapping_sub(1)), Some(&b'/'));
+            Ok(after - 1)
+        }
         Err(reject) => Err(explain(text, reject)),
     }
 }

@@ -198,20 +198,20 @@ fn span<O: Copy + TryInto<usize>>(offsets: &[O]) -> usize {
     at(offsets.last()).saturating_sub(at(offsets.first()))
 }
 
-/// `work` over `array`, as parts in the column's order: over `threads` parts at most, each of
-/// `PART_FROM` values or more, all but the first on a thread of its own (one part, the
-/// whole, for a short column or one thread). Each value is worked on as it would be alone,
+/// `work` over `array`, as parts in the column's order: over `threads` parts at most (the
+/// caller's `threads`, `thread_count`), each of `PART_FROM` values or more, all but the
+/// first on a thread of its own (one part, the whole, for a short column or one thread). Each value is worked on as it would be alone,
 /// and the parts are joined in order: the result is the same however the column is cut.
 /// Each part is given the room its builders start with: the first, which the others are
 /// joined into, the whole column's.
 fn parts<P: Send>(
     array: &ArrayRef,
-    threads: usize,
+    threads: Option<isize>,
     work: impl Fn(&dyn Array, Room) -> PyResult<P> + Sync,
 ) -> PyResult<Vec<P>> {
     let len = array.len();
     let whole = Room::of(array.as_ref());
-    let n = threads.min(len / PART_FROM).max(1);
+    let n = thread_count(threads)?.min(len / PART_FROM).max(1);
     if n == 1 {
         return Ok(vec![work(array.as_ref(), whole)?]);
     }
@@ -282,7 +282,6 @@ fn arrow_is_valid(
     array: &Bound<'_, PyAny>,
     threads: Option<isize>,
 ) -> PyResult<Py<PyAny>> {
-    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
         let parts = parts(&make_array(data), threads, |array, room| {
@@ -398,7 +397,6 @@ fn arrow_recognize(
         cordra,
         None,
     )?;
-    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| {
         let parts = parts(&make_array(data), threads, |array, room| {
@@ -444,7 +442,6 @@ fn arrow_canonical(
         cordra,
         None,
     )?;
-    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
         let parts = parts(&make_array(data), threads, |array, room| {
@@ -608,7 +605,6 @@ fn cleaned_columns(
     threads: Option<isize>,
     clean: impl Fn(&str, &mut String, &mut Vec<handle_id::Fix>) -> Result<Form, ParseError> + Sync,
 ) -> PyResult<Py<PyAny>> {
-    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| {
         let parts = parts(&make_array(data), threads, |array, room| {
@@ -699,7 +695,6 @@ fn arrow_to_form(
     )?;
     let to = options::form(form)?;
     let base: Option<ProxyBase> = options::base(py, base)?;
-    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| {
         let parts = parts(&make_array(data), threads, |array, room| {
@@ -774,7 +769,6 @@ fn arrow_extract(
         cordra,
         handle_prefixes,
     )?;
-    let threads = thread_count(threads)?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
         let parts = parts(&make_array(data), threads, |array, room| {

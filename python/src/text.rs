@@ -98,10 +98,4 @@ mod lent {
             })
         }
     }
-
-    impl std::fmt::Display for Text {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            (**self).fmt(f)
-        }
-    }
 }

@@ -78,9 +78,57 @@ pub(crate) fn has_ascii_whitespace(bytes: &[u8]) -> bool {
     any_by_words(bytes, below_bang, u8::is_ascii_whitespace)
 }
 
+/// Whether `bytes` is `lower` ignoring ASCII case, where `lower` has no ASCII capital (the
+/// fixed texts cleaning looks for: schemes, hosts): `<[u8]>::eq_ignore_ascii_case`, eight
+/// bytes at a time (a test holds the two to each other).
+#[inline]
+pub(crate) fn eq_ignore_ascii_case_lower(bytes: &[u8], lower: &[u8]) -> bool {
+    if bytes.len() != lower.len() {
+        return false;
+    }
+    // A word of `lower`'s: the bits a capital of each of its letters lacks (0x20 where the
+    // byte is in b'a'..=b'z', else 0), so that `(x | that) == word` holds exactly where each
+    // byte of `x` is the pattern's or, for a letter, its capital.
+    let word_eq = |x: &[u8], p: &[u8]| {
+        let mut w = [0; 8];
+        w.copy_from_slice(x);
+        let x = u64::from_le_bytes(w);
+        w.copy_from_slice(p);
+        let p = u64::from_le_bytes(w);
+        const LOW7: u64 = ONES * 0x7F;
+        let low = p & LOW7;
+        // The high bit of each byte in b'a'..=b'z' (as `has_ascii_uppercase` finds capitals).
+        let letters = (ONES * (127 + 0x7B) - low) & !p & (low + ONES * (127 - 0x60)) & HIGH;
+        (x | (letters >> 2)) == p
+    };
+    let n = bytes.len();
+    if n < 8 {
+        if n < 4 {
+            return bytes.eq_ignore_ascii_case(lower);
+        }
+        // Two words of eight made of the first and the last four bytes.
+        let two = |s: &[u8]| {
+            let mut w = [0; 8];
+            w[..4].copy_from_slice(&s[..4]);
+            w[4..].copy_from_slice(&s[n - 4..]);
+            w
+        };
+        return word_eq(&two(bytes), &two(lower));
+    }
+    let mut i = 0;
+    while i + 8 <= n {
+        if !word_eq(&bytes[i..i + 8], &lower[i..i + 8]) {
+            return false;
+        }
+        i += 8;
+    }
+    // The last eight bytes, over what the words saw already.
+    i == n || word_eq(&bytes[n - 8..], &lower[n - 8..])
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{has_ascii_uppercase, has_ascii_whitespace};
+    use super::{eq_ignore_ascii_case_lower, has_ascii_uppercase, has_ascii_whitespace};
 
     /// `fast` gives what `exact` of every byte gives, for every byte in every place of up
     /// to 20 bytes, among bytes `around` (those near its range, and above 0x80).
@@ -110,5 +158,41 @@ mod tests {
     fn capitals_found_as_one_byte_at_a_time_finds_them() {
         let around = [b'@', b'[', 0xC1, 0xDA, b'z', b'0'];
         agrees_byte_at_a_time(has_ascii_uppercase, u8::is_ascii_uppercase, &around);
+    }
+
+    #[test]
+    fn a_lower_case_text_compared_by_words_as_byte_by_byte() {
+        let patterns: [&[u8]; 8] = [
+            b"https://",
+            b"http://",
+            b"hdl.handle.net",
+            b"doi.org",
+            b"dx.doi.org",
+            b"a.b/",
+            b"xyz",
+            b"az@[`{09./:_-~\x7f",
+        ];
+        for p in patterns {
+            for at in 0..p.len() {
+                for b in 0..=255_u8 {
+                    let mut x = p.to_vec();
+                    x[at] = b;
+                    assert_eq!(
+                        eq_ignore_ascii_case_lower(&x, p),
+                        x.eq_ignore_ascii_case(p),
+                        "{x:?} {p:?}"
+                    );
+                    // The same with every letter in capitals around it.
+                    let mut upper = p.to_ascii_uppercase();
+                    upper[at] = b;
+                    assert_eq!(
+                        eq_ignore_ascii_case_lower(&upper, p),
+                        upper.eq_ignore_ascii_case(p),
+                        "{upper:?} {p:?}"
+                    );
+                }
+            }
+            assert!(!eq_ignore_ascii_case_lower(&p[1..], p));
+        }
     }
 }

@@ -717,7 +717,8 @@ fn read_rest<'a>(
     // A resolver's host without its scheme reads as the URL with it.
     let b = s.as_bytes();
     let host = KNOWN_PROXY_HOSTS.iter().find(|host| {
-        b.get(host.len()) == Some(&b'/') && b[..host.len()].eq_ignore_ascii_case(host.as_bytes())
+        b.get(host.len()) == Some(&b'/')
+            && crate::bytes::eq_ignore_ascii_case_lower(&b[..host.len()], host.as_bytes())
     });
     let (handle, form) = match host {
         Some(_) => {
@@ -999,13 +1000,19 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
     let starts = |at: usize, p: &str| {
         b.len() >= at + p.len() && b[at..at + p.len()].eq_ignore_ascii_case(p.as_bytes())
     };
+    // (The schemes and hosts are lower case.)
+    let starts_lower = |at: usize, p: &str| {
+        b.len() >= at + p.len()
+            && crate::bytes::eq_ignore_ascii_case_lower(&b[at..at + p.len()], p.as_bytes())
+    };
     let scheme = ["https://", "http://"]
         .into_iter()
-        .find(|p| starts(0, p))
+        .find(|p| starts_lower(0, p))
         .map_or(0, str::len);
+    // (The '/' after a host first: it tells most hosts apart by their length alone.)
     let known = KNOWN_PROXY_HOSTS
         .iter()
-        .find(|h| starts(scheme, h) && b.get(scheme + h.len()) == Some(&b'/'))
+        .find(|h| b.get(scheme + h.len()) == Some(&b'/') && starts_lower(scheme, h))
         .map(|h| scheme + h.len() + 1);
     known.or_else(|| {
         options

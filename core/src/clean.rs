@@ -264,18 +264,29 @@ fn wrapped(s: &str) -> Option<(char, char)> {
         return Some((open, close));
     }
     let inner = &s[open.len_utf8()..s.len() - close.len_utf8()];
+    let balanced = if open.is_ascii() && close.is_ascii() {
+        // (An ASCII byte is never part of a longer character's: the bytes tell.)
+        balances(inner.bytes(), open as u8, close as u8)
+    } else {
+        balances(inner.chars(), open, close)
+    };
+    balanced.then_some((open, close))
+}
+
+/// Whether every `close` in `items` closes an `open` before it, and every `open` is closed.
+fn balances<T: PartialEq>(items: impl Iterator<Item = T>, open: T, close: T) -> bool {
     let mut depth = 0_i64;
-    for c in inner.chars() {
+    for c in items {
         if c == open {
             depth += 1;
         } else if c == close {
             depth -= 1;
             if depth < 0 {
-                return None;
+                return false;
             }
         }
     }
-    (depth == 0).then_some((open, close))
+    depth == 0
 }
 
 /// The characters of [`PAIRS`] and how many of each a text holds, so that whether a
@@ -1191,8 +1202,42 @@ fn read_uri<'s>(
 
 #[cfg(test)]
 mod tests {
-    use super::{resolver_may_start, resolver_prefix, KNOWN_PROXY_HOSTS};
+    use super::{balances, resolver_may_start, resolver_prefix, wrapped, KNOWN_PROXY_HOSTS, PAIRS};
     use crate::form::Options;
+
+    /// An ASCII pair balanced over the bytes is balanced over the characters, among
+    /// characters whose bytes hold no ASCII; and each pair wraps what it balances around.
+    #[test]
+    fn ascii_pairs_balance_by_their_bytes_as_by_their_characters() {
+        let pieces = [
+            "(", ")", "[", "]", "a", "é", "\u{FF08}", "\u{201D}", "(x)", ")(",
+        ];
+        let mut texts = vec![String::new()];
+        for _ in 0..4 {
+            texts = texts
+                .iter()
+                .flat_map(|t| pieces.iter().map(move |p| alloc::format!("{t}{p}")))
+                .collect();
+        }
+        for t in &texts {
+            for (open, close) in PAIRS
+                .into_iter()
+                .filter(|(o, c)| o.is_ascii() && c.is_ascii())
+            {
+                let by_chars = balances(t.chars(), open, close);
+                assert_eq!(
+                    balances(t.bytes(), open as u8, close as u8),
+                    by_chars,
+                    "{t}"
+                );
+                let whole = alloc::format!("{open}{t}{close}");
+                let expected = (by_chars || open == close).then_some((open, close));
+                if !whole.as_bytes()[0].is_ascii_alphanumeric() {
+                    assert_eq!(wrapped(&whole), expected, "{whole}");
+                }
+            }
+        }
+    }
 
     /// The first-byte table says yes for every byte a resolver's URL prefix starts with
     /// (`http`, `https` and every known host, in either case), and no other.

@@ -50,9 +50,9 @@ mod quick {
     use pyo3::impl_::trampoline::{fastcall_cfunction_with_keywords as trampoline, MethodDef};
     use pyo3::prelude::*;
     use pyo3::types::{PyCFunction, PyDict, PyString, PyTuple};
-    use pyo3::IntoPyObjectExt;
+    use pyo3::{Borrowed, IntoPyObjectExt};
 
-    use super::One;
+    use super::{One, Text};
 
     /// `METH_FASTCALL` (`methodobject.h`), in the stable ABI from 3.10 and understood by 3.9.
     const METH_FASTCALL: c_int = 0x0080;
@@ -145,9 +145,11 @@ mod quick {
             Some(unsafe { Bound::from_borrowed_ptr(py, kwnames) }.cast_into::<PyTuple>()?)
         };
         if positional == 1 && keywords.as_ref().is_none_or(|k| k.is_empty()) {
-            let text = arg(0);
-            if text.is_instance_of::<PyString>() {
-                return Ok(F::call(py, text.extract()?)?.into_py_any(py)?.into_ptr());
+            // (Borrowed, not a `Bound`: no reference of its own to take and give back.)
+            // SAFETY: as `arg`.
+            let text = unsafe { Borrowed::from_ptr(py, *args) };
+            if let Ok(text) = text.cast::<PyString>() {
+                return Ok(F::call(py, Text::of(text)?)?.into_py_any(py)?.into_ptr());
             }
         }
         let full = FULL

@@ -60,9 +60,15 @@ mod lent {
         type Error = PyErr;
 
         fn extract(obj: Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
-            let s = obj.cast::<PyString>()?.to_owned();
+            Self::of(obj.cast::<PyString>()?)
+        }
+    }
+
+    impl Text {
+        /// The text of `s`, a `str` or an instance of a subclass.
+        pub fn of(s: Borrowed<'_, '_, PyString>) -> PyResult<Self> {
             if s.is_exact_instance_of::<PyString>() {
-                return Self::lent(s);
+                return Self::lent(s.to_owned());
             }
             // An instance of a subclass may hold what holds this text (`s.cleaned =
             // clean(s)`), a cycle the collector would not see through a result: a `str`,
@@ -70,13 +76,11 @@ mod lent {
             // through UTF-8).
             // SAFETY: `s` is a `str`; a new `str` or null with an exception set.
             let copy = unsafe {
-                Bound::from_owned_ptr_or_err(obj.py(), ffi::PyUnicode_FromObject(s.as_ptr()))?
+                Bound::from_owned_ptr_or_err(s.py(), ffi::PyUnicode_FromObject(s.as_ptr()))?
             };
             Self::lent(copy.cast_into::<PyString>()?)
         }
-    }
 
-    impl Text {
         fn lent(s: Bound<'_, PyString>) -> PyResult<Self> {
             let mut len: ffi::Py_ssize_t = 0;
             // SAFETY: `s` is a `str`; the pointer is null only with an exception set

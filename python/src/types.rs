@@ -1,10 +1,10 @@
 //! The scalar API: `validate`, `parse`, `recognize`, `detect`, `clean`, `extract`, `lint`,
 //! and the types they return.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use handle_id::{Form, HandleRef, Options};
 use pyo3::basic::CompareOp;
@@ -309,6 +309,11 @@ impl PyUri {
     }
 }
 
+/// The options at their defaults, as the quick calls (`fastcall`) read. (A static, not one
+/// made and dropped in each call: its drop is not inlined, and cost a tenth of the glue
+/// around `clean_into`.)
+static DEFAULTS: LazyLock<Options> = LazyLock::new(Options::new);
+
 /// What `clean` found: the handle in its canonical form, the handle as written, the form
 /// it was written in, the fixes and the warnings.
 ///
@@ -322,7 +327,9 @@ pub struct PyCleaned {
     /// The input, as given (the Python string itself, not a copy; a `str` of its text for
     /// an instance of a subclass, `Text`).
     text: Text,
-    options: Options,
+    /// The options, None for the defaults: what most calls give, and then the object has
+    /// no `Options` to fill, copy and drop.
+    options: Option<Box<Options>>,
     /// The handle's canonical text (UTF-8), and the handle made of it once asked for. It
     /// and the fixes are kept in the object itself where they fit (most values: a handle of
     /// 64 bytes or fewer, four fixes or fewer), so that a value cleaned costs no allocation
@@ -344,9 +351,13 @@ impl PyCleaned {
         })
     }
 
+    fn options(&self) -> &Options {
+        self.options.as_deref().unwrap_or(&DEFAULTS)
+    }
+
     /// The library's `Cleaned`, the warnings with it.
     fn cleaned(&self) -> handle_id::Cleaned {
-        handle_id::clean(&self.text, &self.options).expect("cleaned before")
+        handle_id::clean(&self.text, self.options()).expect("cleaned before")
     }
 }
 
@@ -369,7 +380,7 @@ impl PyCleaned {
             return PyHandle(self.read_handle().clone());
         }
         let (mut written, mut fixes) = (String::new(), Vec::new());
-        handle_id::clean_into(&self.text, &self.options, true, &mut written, &mut fixes)
+        handle_id::clean_into(&self.text, self.options(), true, &mut written, &mut fixes)
             .expect("cleaned before");
         PyHandle(handle_id::Handle::parse(&written).expect("a cleaned handle is a handle"))
     }
@@ -556,7 +567,7 @@ fn clean(
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
-) -> PyResult<PyCleaned> {
+) -> PyResult<Py<PyCleaned>> {
     let options = options(
         py,
         proxy_bases,
@@ -565,41 +576,55 @@ fn clean(
         cordra,
         None,
     )?;
+    let options = (options != *DEFAULTS).then(|| Box::new(options));
     cleaned(py, text, options)
 }
 
-fn cleaned(py: Python<'_>, text: Text, options: Options) -> PyResult<PyCleaned> {
+/// `text` cleaned with `options`, None for the defaults.
+///
+/// The object is made here, of the value as it is written, not returned to be made by the
+/// caller: one copy of the value (into the object) and not two.
+fn cleaned(py: Python<'_>, text: Text, options: Option<Box<Options>>) -> PyResult<Py<PyCleaned>> {
     /// The most bytes a thread keeps of `WRITTEN`'s handle once a value is cleaned.
     const KEPT: usize = 1 << 10;
     thread_local! {
         /// What `clean_into` writes, kept by each thread between calls.
-        static WRITTEN: RefCell<(String, Vec<handle_id::Fix>)> = const { RefCell::new((String::new(), Vec::new())) };
+        static WRITTEN: Cell<(String, Vec<handle_id::Fix>)> = const { Cell::new((String::new(), Vec::new())) };
     }
+    // Taken and put back rather than borrowed in a closure: the value is then made in this
+    // frame, where the object is made of it, not moved out of the closure's.
+    let (mut canonical, mut fixes) = WRITTEN.take();
     // Without the lint: the warnings are read from the library when asked for.
-    let (form, canonical, fixes) = WRITTEN
-        .with_borrow_mut(|(canonical, fixes)| {
-            let read =
-                handle_id::clean_into(&text, &options, false, canonical, fixes).map(|form| {
-                    (
-                        form,
-                        SmallVec::from_slice(canonical.as_bytes()),
-                        SmallVec::from_slice(fixes),
-                    )
-                });
-            if canonical.capacity() > KEPT {
-                *canonical = String::new();
-            }
-            read
-        })
-        .map_err(|e| parse_error(py, &e, &text))?;
-    Ok(PyCleaned {
-        text,
-        options,
-        canonical,
+    let read = handle_id::clean_into(
+        &text,
+        options.as_deref().unwrap_or(&DEFAULTS),
+        false,
+        &mut canonical,
+        &mut fixes,
+    );
+    let keep = |mut canonical: String, fixes| {
+        if canonical.capacity() > KEPT {
+            canonical = String::new();
+        }
+        WRITTEN.set((canonical, fixes));
+    };
+    let form = match read {
+        Ok(form) => form,
+        Err(e) => {
+            keep(canonical, fixes);
+            return Err(parse_error(py, &e, &text));
+        }
+    };
+    let value = PyCleaned {
+        canonical: SmallVec::from_slice(canonical.as_bytes()),
+        fixes: SmallVec::from_slice(&fixes),
         handle: OnceLock::new(),
         form,
-        fixes,
-    })
+        options,
+        text,
+    };
+    keep(canonical, fixes);
+    Py::new(py, value)
 }
 
 /// The DOIs and handles in running text (SPEC C3), in order, with their spans as Python
@@ -695,7 +720,7 @@ one! {
     ParseOne: "parse" -> PyHandle = parse;
     RecognizeOne: "recognize" -> PyUri = |py, text| recognize_with(py, text, Options::new());
     DetectOne: "detect" -> Option<&'static str> = |py, text| detect_with(py, text, Options::new());
-    CleanOne: "clean" -> PyCleaned = |py, text| cleaned(py, text, Options::new());
+    CleanOne: "clean" -> Py<PyCleaned> = |py, text| cleaned(py, text, None);
     ExtractOne: "extract" -> Vec<Found> = |py, text| extract_with(py, text, Options::new());
     LintOne: "lint" -> Vec<LintWarning> = |py, text| lint_with(py, text, Options::new());
 }

@@ -190,6 +190,39 @@ def test_one_argument_calls_are_the_full_calls():
 
 
 
+def everything(c):
+    """All a cleaned value answers."""
+    return (
+        c.handle, c.as_written, c.form, str(c), repr(c),
+        [(f.code, f.index, f.byte_index, f.message, f.rule) for f in c.fixes],
+        [(w.code, w.index, w.byte_index, w.message, w.rule) for w in c.warnings],
+    )
+
+
+def test_a_cleaned_value_reads_again_with_its_own_options():
+    # A value cleaned with the default options keeps none (the quick call's, and a call
+    # that names the defaults); one cleaned with others keeps them, for what is read again
+    # when asked for (the handle as written, the warnings).
+    from conftest import EXTRA_LINES
+
+    defaults = {"proxy_bases": [], "repository_urls": False, "resolution_form": False, "cordra": False}
+    for text in corpus_lines() + EXTRA_LINES:
+        try:
+            c = handle_id.clean(text)
+        except handle_id.HandleError:
+            continue
+        assert everything(handle_id.clean(text, **defaults)) == everything(c), text
+        assert everything(handle_id.clean(text, repository_urls=True)) == everything(c), text
+    base = "https://resolver.example/hdl"
+    c = handle_id.clean(f"{base}/10.1000/ABC/.", proxy_bases=[base])
+    assert (c.handle.text, c.as_written.text, c.form) == ("10.1000/abc/", "10.1000/ABC/", "proxy")
+    assert [f.code for f in c.fixes] == ["trailing-punctuation", "resolver-url", "case-folded"]
+    assert [(w.code, w.index) for w in c.warnings] == [("trailing-slash", 40)]
+    c = handle_id.clean(" hdl://a/B/c ", resolution_form=True)
+    assert (c.handle.text, c.as_written.text, c.form, c.warnings) == ("B/c", "B/c", "hdl-resolution", [])
+    assert handle_id.clean(" hdl://a/B/c ").form == "hdl-host"
+
+
 def test_one_argument_calls_hold_nothing_back():
     # Each quick call releases its argument when it ends (the interpreter's attachment
     # counted as PyO3 counts it), whatever it returns.

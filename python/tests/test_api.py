@@ -212,7 +212,6 @@ def test_a_cleaned_value_reads_again_with_its_own_options():
         except handle_id.HandleError:
             continue
         assert everything(handle_id.clean(text, **defaults)) == everything(c), text
-        assert everything(handle_id.clean(text, repository_urls=True)) == everything(c), text
     base = "https://resolver.example/hdl"
     c = handle_id.clean(f"{base}/10.1000/ABC/.", proxy_bases=[base])
     assert (c.handle.text, c.as_written.text, c.form) == ("10.1000/abc/", "10.1000/ABC/", "proxy")

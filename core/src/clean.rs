@@ -457,21 +457,25 @@ pub fn clean_into(
         written(h, 0, keep_case, handle, fixes);
         return Ok(Form::Handle);
     }
-    let read = match read_with(text, options, false, fixes) {
+    // (Taken apart at once: read back whole from the value returned, the handle's fields
+    // were loaded as one 16-byte word just stored as two, which stalls the load.)
+    let Read {
+        handle: read,
+        form,
+        read_from,
+        ..
+    } = match read_with(text, options, false, fixes) {
         Ok(read) => read,
         Err(e) => {
             fixes.clear();
             return Err(e);
         }
     };
-    written(
-        read.handle.as_handle_ref(),
-        read.read_from,
-        keep_case,
-        handle,
-        fixes,
-    );
-    Ok(read.form)
+    match read {
+        ReadHandle::Slice(h) => written(h, read_from, keep_case, handle, fixes),
+        ReadHandle::Owned(h) => written(h.as_handle_ref(), read_from, keep_case, handle, fixes),
+    }
+    Ok(form)
 }
 
 /// `h`, read from `read_from`, into `handle` in its canonical form (or as written with
@@ -1075,7 +1079,10 @@ fn bare<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
     bare_between_plain_ends(text, options)
 }
 
-/// [`bare`] of a text whose ends [`plain_ends`] has said are plain.
+/// [`bare`] of a text whose ends [`plain_ends`] has said are plain. (Inlined: its
+/// `HandleRef` returned through memory was loaded back as the caller's stall, as in
+/// [`clean_into`].)
+#[inline]
 fn bare_between_plain_ends<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
     if options.cordra || forms::may_start_form(text.as_bytes()[0]) {
         return None;

@@ -14,6 +14,20 @@ pub const API_PATH: &str = "api/handles/";
 /// The proxies every reading knows (P1): the Handle.Net proxy and the DOI resolvers.
 pub const KNOWN_PROXY_HOSTS: [&str; 4] = ["hdl.handle.net", "doi.org", "dx.doi.org", "www.doi.org"];
 
+// Cleaning compares hosts to them as lower case (`bytes::eq_ignore_ascii_case_lower`).
+const _: () = {
+    let mut i = 0;
+    while i < KNOWN_PROXY_HOSTS.len() {
+        let host = KNOWN_PROXY_HOSTS[i].as_bytes();
+        let mut j = 0;
+        while j < host.len() {
+            assert!(!host[j].is_ascii_uppercase(), "a known host in lower case");
+            j += 1;
+        }
+        i += 1;
+    }
+};
+
 /// The base of a proxy or resolver: `scheme://host[:port]`, with an optional fixed first
 /// path segment (CORDRA's `http://host:2641/hdl/<na>/<local>`, P1).
 ///

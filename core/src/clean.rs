@@ -1015,7 +1015,7 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
     let starts = |at: usize, p: &str| {
         b.len() >= at + p.len() && b[at..at + p.len()].eq_ignore_ascii_case(p.as_bytes())
     };
-    // (The schemes and hosts are lower case.)
+    // (The schemes and hosts are lower case: the hosts' checked where they are written.)
     let starts_lower = |at: usize, p: &str| {
         b.len() >= at + p.len()
             && crate::bytes::eq_ignore_ascii_case_lower(&b[at..at + p.len()], p.as_bytes())

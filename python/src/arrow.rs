@@ -200,10 +200,10 @@ fn span<O: Copy + TryInto<usize>>(offsets: &[O]) -> usize {
 
 /// `work` over `array`, as parts in the column's order: over `threads` parts at most (the
 /// caller's `threads`, `thread_count`), each of `PART_FROM` values or more, all but the
-/// first on a thread of its own (one part, the whole, for a short column or one thread). Each value is worked on as it would be alone,
-/// and the parts are joined in order: the result is the same however the column is cut.
-/// Each part is given the room its builders start with: the first, which the others are
-/// joined into, the whole column's.
+/// first on a thread of its own (one part, the whole, for a short column or one thread).
+/// Each value is worked on as it would be alone, and the parts are joined in order: the
+/// result is the same however the column is cut. Each part is given the room its builders
+/// start with: the first, which the others are joined into, the whole column's.
 fn parts<P: Send>(
     array: &ArrayRef,
     threads: Option<isize>,
@@ -303,6 +303,10 @@ fn arrow_is_valid(
     output(py, out)
 }
 
+/// The bytes a form column starts with for each row: the longest form's name is 14 bytes,
+/// most are 3 to 6.
+const FORM_NAME_ROOM: usize = 8;
+
 /// The columns of a struct result, and its rows' validity (null where the input is).
 struct Rows {
     nulls: NullBufferBuilder,
@@ -318,8 +322,7 @@ impl Rows {
         Self {
             nulls: NullBufferBuilder::new(room.rows),
             handle: Strings::with_capacity(views, room.rows, room.bytes),
-            // (The longest form's name is 14 bytes; most are 3 to 6.)
-            form: Strings::with_capacity(views, room.rows, room.rows * 8),
+            form: Strings::with_capacity(views, room.rows, room.rows * FORM_NAME_ROOM),
             error: Strings::with_capacity(views, 0, 0),
             views,
         }
@@ -832,8 +835,7 @@ impl Founds {
             start: Int64Builder::with_capacity(items),
             end: Int64Builder::with_capacity(items),
             text: Strings::with_capacity(views, items, bytes),
-            // (The longest form's name is 14 bytes; most are 3 to 6.)
-            form: Strings::with_capacity(views, items, items * 8),
+            form: Strings::with_capacity(views, items, items * FORM_NAME_ROOM),
             handle: Strings::with_capacity(views, items, bytes),
             views,
         }

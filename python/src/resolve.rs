@@ -22,7 +22,6 @@ use pyo3::types::PyString;
 
 use crate::errors::{parse_error, ResolveError};
 use crate::record::PyRecord;
-use crate::types::PyHandle;
 
 /// How one call asks: where, over what, for what, how long.
 struct Asking {
@@ -386,12 +385,9 @@ fn resolve_many(
     Ok(responses.into_iter().map(PyRecord::from).collect())
 }
 
-/// The text of a handle given as a `str` or a `Handle`.
+/// The text of a handle given as a `str` or a `Handle`, or a `TypeError` naming the type.
 fn handle_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(h) = obj.cast::<PyHandle>() {
-        return Ok(h.get().0.as_str().to_owned());
-    }
-    obj.extract::<String>().map_err(|_| {
+    crate::types::handle_text(obj).ok_or_else(|| {
         let kind = obj
             .get_type()
             .name()

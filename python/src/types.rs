@@ -147,11 +147,7 @@ impl PyHandle {
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
         let py = other.py();
-        let other = if let Ok(h) = other.cast::<Self>() {
-            h.get().0.as_str().to_owned()
-        } else if let Ok(s) = other.extract::<Text>() {
-            String::from(&*s)
-        } else {
+        let Some(other) = handle_text(other) else {
             return Ok(py.NotImplemented());
         };
         Ok(op
@@ -309,9 +305,18 @@ impl PyUri {
     }
 }
 
-/// The options at their defaults, as the quick calls (`fastcall`) read. (A static, not one
-/// made and dropped in each call: its drop is not inlined, and cost a tenth of the glue
-/// around `clean_into`.)
+/// The text of a handle given as a `Handle` or a `str` (`None` for anything else): what a
+/// `Handle` compares with, and what `resolve` takes.
+pub fn handle_text(obj: &Bound<'_, PyAny>) -> Option<String> {
+    if let Ok(h) = obj.cast::<PyHandle>() {
+        return Some(h.get().0.as_str().to_owned());
+    }
+    obj.extract::<Text>().ok().map(|s| String::from(&*s))
+}
+
+/// The options at their defaults, as the quick calls (`fastcall`) read them. (A static, not
+/// one made and dropped in each call: its drop is not inlined, and cost a tenth of the glue
+/// around `clean_into`. `recognize`'s result keeps its own.)
 static DEFAULTS: LazyLock<Options> = LazyLock::new(Options::new);
 
 /// What `clean` found: the handle in its canonical form, the handle as written, the form
@@ -548,11 +553,11 @@ fn detect(
         cordra,
         None,
     )?;
-    detect_with(py, text, options)
+    detect_with(py, text, &options)
 }
 
-fn detect_with(_: Python<'_>, text: Text, options: Options) -> PyResult<Option<&'static str>> {
-    Ok(handle_id::detect(&text, &options).map(Form::name))
+fn detect_with(_: Python<'_>, text: Text, options: &Options) -> PyResult<Option<&'static str>> {
+    Ok(handle_id::detect(&text, options).map(Form::name))
 }
 
 /// The handle a messy string most likely holds (SPEC C1–C2: white space, brackets,
@@ -649,12 +654,12 @@ fn extract(
         cordra,
         handle_prefixes,
     )?;
-    extract_with(py, text, options)
+    extract_with(py, text, &options)
 }
 
-fn extract_with(py: Python<'_>, text: Text, options: Options) -> PyResult<Vec<Found>> {
+fn extract_with(py: Python<'_>, text: Text, options: &Options) -> PyResult<Vec<Found>> {
     let mut at = CharIndex::new(&text);
-    handle_id::extract(&text, &options)
+    handle_id::extract(&text, options)
         .map(|f| {
             let span = f.span();
             Ok(Found {
@@ -688,11 +693,11 @@ fn lint(
         cordra,
         None,
     )?;
-    lint_with(py, text, options)
+    lint_with(py, text, &options)
 }
 
-fn lint_with(py: Python<'_>, text: Text, options: Options) -> PyResult<Vec<LintWarning>> {
-    let uri = handle_id::recognize(&text, &options).map_err(|e| parse_error(py, &e, &text))?;
+fn lint_with(py: Python<'_>, text: Text, options: &Options) -> PyResult<Vec<LintWarning>> {
+    let uri = handle_id::recognize(&text, options).map_err(|e| parse_error(py, &e, &text))?;
     Ok(warnings(&text, &uri.lint()))
 }
 
@@ -719,10 +724,10 @@ one! {
     IsValidOne: "is_valid" -> bool = |_, text| Ok(is_valid(text));
     ParseOne: "parse" -> PyHandle = parse;
     RecognizeOne: "recognize" -> PyUri = |py, text| recognize_with(py, text, Options::new());
-    DetectOne: "detect" -> Option<&'static str> = |py, text| detect_with(py, text, Options::new());
+    DetectOne: "detect" -> Option<&'static str> = |py, text| detect_with(py, text, &DEFAULTS);
     CleanOne: "clean" -> Py<PyCleaned> = |py, text| cleaned(py, text, None);
-    ExtractOne: "extract" -> Vec<Found> = |py, text| extract_with(py, text, Options::new());
-    LintOne: "lint" -> Vec<LintWarning> = |py, text| lint_with(py, text, Options::new());
+    ExtractOne: "extract" -> Vec<Found> = |py, text| extract_with(py, text, &DEFAULTS);
+    LintOne: "lint" -> Vec<LintWarning> = |py, text| lint_with(py, text, &DEFAULTS);
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -59,10 +59,10 @@ pub use handle_id_core::__entry_rules;
 #[doc(hidden)]
 pub use handle_id_core::__reference;
 pub use handle_id_core::{
-    clean, clean_into, detect, escape, extract, recognize, validate, Action, Caseless, Cleaned,
-    Extract, Fix, FixCode, Form, Found, Handle, HandleRef, HdlUri, LintCode, Options, ParseError,
-    ParseErrorKind, ProxyBase, ProxyQuery, Rendered, Warning, API_PATH, KNOWN_PROXY_HOSTS,
-    MAX_OPEN,
+    clean, clean_in_place, clean_into, detect, escape, extract, recognize, validate, Action,
+    Caseless, Cleaned, Extract, Fix, FixCode, Form, Found, Handle, HandleRef, HdlUri, LintCode,
+    Options, ParseError, ParseErrorKind, ProxyBase, ProxyQuery, Rendered, Warning, Written,
+    API_PATH, KNOWN_PROXY_HOSTS, MAX_OPEN,
 };
 
 #[cfg(feature = "json")]

@@ -6,7 +6,8 @@ mod support;
 use support::contexts::doi;
 
 use handle_id::{
-    clean, clean_into, FixCode, Form, HandleRef, LintCode, Options, ParseErrorKind, ProxyBase,
+    clean, clean_in_place, clean_into, FixCode, Form, HandleRef, LintCode, Options, ParseErrorKind,
+    ProxyBase, Written,
 };
 use proptest::prelude::*;
 
@@ -491,11 +492,33 @@ fn clean_into_agrees_with_clean() {
     // (A named base may claim a known host's paths.)
     let named = Options::new().proxy_base(ProxyBase::parse("https://doi.org/123").unwrap());
     let (mut handle, mut fixes) = (String::from("left over"), Vec::new());
-    let (mut cleaned, mut refused) = (0, 0);
+    let (mut buffer, mut placed) = (String::from("left over"), Vec::new());
+    let (mut cleaned, mut refused, mut in_text) = (0, 0, 0);
     for options in [Options::new(), all, named] {
         for text in &texts {
             for keep_case in [false, true] {
                 let into = clean_into(text, &options, keep_case, &mut handle, &mut fixes);
+                // The same handle where `clean_in_place` says it is, and the same fixes.
+                let put = clean_in_place(text, &options, keep_case, &mut buffer, &mut placed);
+                match (&into, put) {
+                    (Ok(form), Ok((f, at))) => {
+                        let h = match at {
+                            Written::Text(span) => {
+                                assert!(buffer.is_empty(), "{text:?}");
+                                in_text += 1;
+                                &text[span]
+                            }
+                            Written::Buffer => buffer.as_str(),
+                        };
+                        assert_eq!(
+                            (h, f, &placed[..]),
+                            (handle.as_str(), *form, &fixes[..]),
+                            "{text:?}"
+                        );
+                    }
+                    (Err(a), Err(b)) => assert_eq!(*a, b, "{text:?}"),
+                    (a, b) => panic!("{text:?}: clean_into {a:?}, clean_in_place {b:?}"),
+                }
                 match clean(text, &options) {
                     Ok(c) => {
                         let h = if keep_case {
@@ -521,6 +544,8 @@ fn clean_into_agrees_with_clean() {
         cleaned > 10_000 && refused > 100,
         "{cleaned} cleaned, {refused} refused"
     );
+    // Most handles are in the text as they are, not copied.
+    assert!(in_text > cleaned / 2, "{in_text} of {cleaned} in the text");
 }
 
 /// A resolver's host without its scheme cleans as its URL with `https://` does (read from a

@@ -449,13 +449,59 @@ pub fn clean_into(
     handle: &mut String,
     fixes: &mut Vec<Fix>,
 ) -> Result<Form, ParseError> {
-    handle.clear();
+    let (form, at) = clean_in_place(text, options, keep_case, handle, fixes)?;
+    if let Written::Text(span) = at {
+        handle.push_str(&text[span]);
+    }
+    Ok(form)
+}
+
+/// Where [`clean_in_place`] left the handle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// In the text cleaned, as it is there (`text[span]`): a handle written in its canonical
+    /// form, or kept as written. Nothing was written into the buffer.
+    Text(core::ops::Range<usize>),
+    /// In the buffer: the handle case-folded into its canonical form, or decoded.
+    Buffer,
+}
+
+/// [`clean_into`] that writes the handle only where it differs from the text: most handles
+/// are written in the text as they are cleaned, and a caller that keeps the text (a value
+/// that holds its input, a column builder) need not copy them twice. `buffer` gets the
+/// handle where [`Written::Buffer`] says so, and is cleared first; `fixes` as
+/// [`clean_into`].
+///
+/// ```
+/// use handle_id::{clean_in_place, Options, Written};
+/// let o = Options::new();
+/// let (mut buffer, mut fixes) = (String::new(), Vec::new());
+/// let text = "doi:10.1045/april2006-paskin.";
+/// let (_, at) = clean_in_place(text, &o, false, &mut buffer, &mut fixes)?;
+/// assert_eq!(at, Written::Text(4..28));
+/// assert_eq!(&text[4..28], "10.1045/april2006-paskin");
+/// let (_, at) = clean_in_place("doi:10.1045/APRIL2006-Paskin", &o, false, &mut buffer, &mut fixes)?;
+/// assert_eq!((at, buffer.as_str()), (Written::Buffer, "10.1045/april2006-paskin"));
+/// # Ok::<(), handle_id::ParseError>(())
+/// ```
+///
+/// # Errors
+///
+/// The [`ParseError`] [`clean`] gives for `text`.
+pub fn clean_in_place(
+    text: &str,
+    options: &Options,
+    keep_case: bool,
+    buffer: &mut String,
+    fixes: &mut Vec<Fix>,
+) -> Result<(Form, Written), ParseError> {
+    buffer.clear();
     fixes.clear();
     // (`clean` reads these through the loop, with the lint: the two are held to each other,
     // in tests and by the `clean` fuzz target.)
     if let Some(h) = bare(text, options) {
-        written(h, 0, keep_case, handle, fixes);
-        return Ok(Form::Handle);
+        let at = written(text, h, 0, keep_case, buffer, fixes);
+        return Ok((Form::Handle, at));
     }
     // (Taken apart at once: read back whole from the value returned, the handle's fields
     // were loaded as one 16-byte word just stored as two, which stalls the load.)
@@ -471,37 +517,53 @@ pub fn clean_into(
             return Err(e);
         }
     };
-    match read {
-        ReadHandle::Slice(h) => written(h, read_from, keep_case, handle, fixes),
-        ReadHandle::Owned(h) => written(h.as_handle_ref(), read_from, keep_case, handle, fixes),
-    }
-    Ok(form)
+    let at = match read {
+        ReadHandle::Slice(h) => written(text, h, read_from, keep_case, buffer, fixes),
+        ReadHandle::Owned(h) => {
+            written(text, h.as_handle_ref(), read_from, keep_case, buffer, fixes)
+        }
+    };
+    Ok((form, at))
 }
 
-/// `h`, read from `read_from`, into `handle` in its canonical form (or as written with
-/// `keep_case`), and `case-folded` into `fixes` where the two differ.
+/// Where `h`, read from `read_from`, is in its canonical form (or as written with
+/// `keep_case`): in `text` where it is written so there, else written into `buffer` (a
+/// handle decoded is not in `text` as it is); and `case-folded` into `fixes` where the
+/// canonical form differs from it.
 fn written(
+    text: &str,
     h: HandleRef<'_>,
     read_from: usize,
     keep_case: bool,
-    handle: &mut String,
+    buffer: &mut String,
     fixes: &mut Vec<Fix>,
-) {
+) -> Written {
     // (Its DOI question asked once.)
     let doi = h.is_doi();
-    if h.is_canonical_of(doi) {
-        handle.push_str(h.as_str());
-    } else {
+    if !h.is_canonical_of(doi) {
         fixes.push(Fix {
             code: FixCode::CaseFolded,
             index: read_from,
         });
-        if keep_case {
-            handle.push_str(h.as_str());
-        } else {
-            h.write_canonical_of(doi, handle);
+        if !keep_case {
+            h.write_canonical_of(doi, buffer);
+            return Written::Buffer;
         }
     }
+    match span_in(text, h.as_str()) {
+        Some(span) => Written::Text(span),
+        None => {
+            buffer.push_str(h.as_str());
+            Written::Buffer
+        }
+    }
+}
+
+/// Where `part` is in `text`, when it is a slice of it (the addresses compared).
+fn span_in(text: &str, part: &str) -> Option<core::ops::Range<usize>> {
+    let start = (part.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let end = start.checked_add(part.len())?;
+    (end <= text.len()).then_some(start..end)
 }
 
 /// [`clean`] without the canonical form: `handle` is the handle as written (for

@@ -38,7 +38,7 @@ mod uri;
 mod validate;
 
 pub use base::{ProxyBase, API_PATH, KNOWN_PROXY_HOSTS};
-pub use clean::{clean, clean_into, Cleaned, Fix, FixCode};
+pub use clean::{clean, clean_in_place, clean_into, Cleaned, Fix, FixCode, Written};
 pub use error::{ParseError, ParseErrorKind, Rendered};
 pub use extract::{extract, Extract, Found, MAX_OPEN};
 pub use form::{Form, Options};

@@ -386,6 +386,36 @@ pub fn clean_text(text: &str) {
                 );
                 handle_id::clean_into(text, &options, false, &mut into, &mut fixes).unwrap();
                 assert_eq!(into, c.handle().as_str(), "{name}: {text:?}");
+                // `clean_in_place` says where the same handle is: a span of the text on
+                // character boundaries, or its buffer.
+                for keep_case in [false, true] {
+                    let (mut buffer, mut placed) = (String::new(), Vec::new());
+                    let (form, at) = handle_id::clean_in_place(
+                        text,
+                        &options,
+                        keep_case,
+                        &mut buffer,
+                        &mut placed,
+                    )
+                    .unwrap();
+                    let h = match at {
+                        handle_id::Written::Text(span) => {
+                            assert!(buffer.is_empty(), "{name}: {text:?}");
+                            text.get(span).expect("a span on character boundaries")
+                        }
+                        handle_id::Written::Buffer => buffer.as_str(),
+                    };
+                    let want = if keep_case {
+                        c.as_written()
+                    } else {
+                        c.handle()
+                    };
+                    assert_eq!(
+                        (h, form, &placed[..]),
+                        (want.as_str(), c.form(), c.fixes()),
+                        "{name}: {text:?}"
+                    );
+                }
             }
             (Err(a), Err(b)) => assert_eq!(a, b, "{name}: {text:?}"),
             (a, b) => panic!("{name}: {text:?}: clean {a:?}, clean_into {b:?}"),

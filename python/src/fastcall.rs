@@ -15,6 +15,8 @@
 //! links against, gets the PyO3 function itself (see `text.rs`).
 
 use pyo3::prelude::*;
+use pyo3::types::PyString;
+use pyo3::Borrowed;
 
 use crate::text::Text;
 
@@ -26,6 +28,20 @@ pub trait One {
     type Out: for<'py> IntoPyObject<'py>;
 
     fn call(py: Python<'_>, text: Text) -> PyResult<Self::Out>;
+
+    /// The call with one `str` (exactly), outside PyO3's trampoline: `None` to have it made
+    /// through [`One::call`] instead (the default, and the answer to anything but a result
+    /// made). PyO3's trampoline counts the thread's attachment, by which a `Py` dropped
+    /// releases its reference at once, and releases the references its pool holds for
+    /// later, which takes a lock on every call once anything has been released while
+    /// detached (PyO3 does so itself at import). So on the way to `Some`, no `Py` may be
+    /// dropped; on the way to `None`, one may be: the trampoline taken next releases it.
+    fn quick<'py>(
+        _py: Python<'py>,
+        _text: Borrowed<'_, 'py, PyString>,
+    ) -> Option<Bound<'py, PyAny>> {
+        None
+    }
 }
 
 #[cfg(windows)]
@@ -75,7 +91,7 @@ mod quick {
             None => doc.unwrap_or_default(),
         };
         let to_c = |s: String| CString::new(s).map_err(|e| PyValueError::new_err(e.to_string()));
-        let meth: FastWithKeywords = trampoline::<Entry<F>>;
+        let meth: FastWithKeywords = entry::<F>;
         // (CPython keeps a pointer to the definition for the function's life: the module's.)
         let def = Box::leak(Box::new(ffi::PyMethodDef {
             ml_name: to_c(name.clone())?.into_raw(),
@@ -110,6 +126,41 @@ mod quick {
         ffi::Py_ssize_t,
         *mut ffi::PyObject,
     ) -> *mut ffi::PyObject;
+
+    /// CPython's entry for `F`: [`One::quick`] for one exact `str`, PyO3's trampoline for
+    /// anything else and wherever that says `None`.
+    ///
+    /// # Safety
+    ///
+    /// As CPython calls a `METH_FASTCALL | METH_KEYWORDS` function: attached, `args` holding
+    /// `nargs` positional values and one per name in `kwnames` (a tuple, or null).
+    unsafe extern "C" fn entry<F: One>(
+        module: *mut ffi::PyObject,
+        args: *const *mut ffi::PyObject,
+        nargs: ffi::Py_ssize_t,
+        kwnames: *mut ffi::PyObject,
+    ) -> *mut ffi::PyObject {
+        // (`nargs` alone: the flag vectorcall may set in its top bit is for its callees.)
+        // SAFETY: attached, as CPython calls this; `kwnames` a tuple when not null.
+        if nargs == 1 && (kwnames.is_null() || unsafe { ffi::PyTuple_Size(kwnames) } == 0) {
+            // SAFETY: attached; `args` holds one value, borrowed for the call.
+            let (py, arg) = unsafe { (Python::assume_attached(), *args) };
+            // SAFETY: `arg` is a live object.
+            if unsafe { ffi::Py_TYPE(arg) } == std::ptr::addr_of_mut!(ffi::PyUnicode_Type) {
+                // (A panic is made again through the trampoline, which raises it.)
+                let made = std::panic::catch_unwind(|| {
+                    // SAFETY: `arg` is a `str`, borrowed for the call.
+                    let text = unsafe { Borrowed::from_ptr(py, arg).cast_unchecked::<PyString>() };
+                    F::quick(py, text).map(Bound::into_ptr)
+                });
+                if let Ok(Some(made)) = made {
+                    return made;
+                }
+            }
+        }
+        // SAFETY: as this function's.
+        unsafe { trampoline::<Entry<F>>(module, args, nargs, kwnames) }
+    }
 
     /// What PyO3's trampoline calls for `F`.
     struct Entry<F>(PhantomData<F>);

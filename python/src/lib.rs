@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 
 mod arrow;
+mod attached;
 mod errors;
 mod fastcall;
 mod offsets;

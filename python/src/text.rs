@@ -15,7 +15,13 @@
 pub use pyo3::pybacked::PyBackedStr as Text;
 
 #[cfg(not(windows))]
-pub use lent::Text;
+pub use lent::{borrowed, Text};
+
+/// Where `Text` is PyO3's own, the quick calls that borrow (`fastcall`) are not taken.
+#[cfg(windows)]
+pub fn borrowed<'a>(_: pyo3::Borrowed<'a, '_, pyo3::types::PyString>) -> Option<&'a str> {
+    None
+}
 
 #[cfg(not(windows))]
 mod lent {
@@ -64,6 +70,34 @@ mod lent {
         }
     }
 
+    /// The UTF-8 of `s` for as long as it is borrowed, `None` where it has none (a lone
+    /// surrogate; the exception cleared): nothing made or dropped but CPython's own UTF-8
+    /// cache of a string that is not ASCII.
+    pub fn borrowed<'a>(s: Borrowed<'a, '_, PyString>) -> Option<&'a str> {
+        let text = utf8(s);
+        if text.is_none() {
+            // SAFETY: attached (a `Borrowed` is), an exception set.
+            unsafe { ffi::PyErr_Clear() };
+        }
+        text
+    }
+
+    /// The UTF-8 CPython keeps of `s`, or `None` with an exception set (a lone surrogate,
+    /// which has none).
+    fn utf8<'a>(s: Borrowed<'a, '_, PyString>) -> Option<&'a str> {
+        let mut len: ffi::Py_ssize_t = 0;
+        // SAFETY: `s` is a `str`; the pointer is null only with an exception set.
+        let ptr = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len) };
+        // SAFETY: CPython's UTF-8 of a `str`, `len` bytes, kept in the object, which is
+        // borrowed for 'a.
+        (!ptr.is_null()).then(|| unsafe {
+            std::str::from_utf8_unchecked(std::slice::from_raw_parts(
+                ptr.cast::<u8>(),
+                len as usize,
+            ))
+        })
+    }
+
     impl Text {
         /// The text of `s`, a `str` or an instance of a subclass.
         pub fn of(s: Borrowed<'_, '_, PyString>) -> PyResult<Self> {
@@ -82,20 +116,7 @@ mod lent {
         }
 
         fn lent(s: Bound<'_, PyString>) -> PyResult<Self> {
-            let mut len: ffi::Py_ssize_t = 0;
-            // SAFETY: `s` is a `str`; the pointer is null only with an exception set
-            // (a lone surrogate, which has no UTF-8).
-            let ptr = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len) };
-            if ptr.is_null() {
-                return Err(PyErr::fetch(s.py()));
-            }
-            // SAFETY: CPython's UTF-8 of a `str`, `len` bytes, kept in the object.
-            let text = unsafe {
-                std::str::from_utf8_unchecked(std::slice::from_raw_parts(
-                    ptr.cast::<u8>(),
-                    len as usize,
-                ))
-            };
+            let text = utf8(s.as_borrowed()).ok_or_else(|| PyErr::fetch(s.py()))?;
             Ok(Self {
                 data: NonNull::from(text),
                 storage: s.unbind(),

@@ -1,7 +1,6 @@
 //! The scalar API: `validate`, `parse`, `recognize`, `detect`, `clean`, `extract`, `lint`,
 //! and the types they return.
 
-use std::cell::Cell;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::sync::{LazyLock, OnceLock};
@@ -9,8 +8,11 @@ use std::sync::{LazyLock, OnceLock};
 use handle_id::{Form, HandleRef, Options};
 use pyo3::basic::CompareOp;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
+use pyo3::Borrowed;
 use smallvec::SmallVec;
 
+use crate::attached::Attached;
 use crate::errors::parse_error;
 use crate::fastcall::{self, One};
 use crate::offsets::CharIndex;
@@ -335,19 +337,31 @@ pub struct PyCleaned {
     /// The options, None for the defaults: what most calls give, and then the object has
     /// no `Options` to fill, copy and drop.
     options: Option<Box<Options>>,
-    /// The handle's canonical text (UTF-8), and the handle made of it once asked for. It
-    /// and the fixes are kept in the object itself where they fit (most values: a handle of
-    /// 64 bytes or fewer, four fixes or fewer), so that a value cleaned costs no allocation
-    /// of its own (`cleaned`).
-    canonical: SmallVec<[u8; 64]>,
+    /// The handle's canonical text: where it is in the input as it is there (most values),
+    /// or a copy (case-folded or decoded); and the handle made of it once asked for. The
+    /// copy and the fixes are kept in the object itself where they fit (a handle of 64
+    /// bytes or fewer, four fixes or fewer), so that a value cleaned costs no allocation of
+    /// its own (`cleaned`).
+    canonical: Canonical,
     handle: OnceLock<handle_id::Handle>,
     form: Form,
     fixes: SmallVec<[handle_id::Fix; 4]>,
 }
 
+/// Where a cleaned value's canonical text is.
+enum Canonical {
+    /// In the input, as it is there.
+    Input(std::ops::Range<usize>),
+    /// Copied.
+    Copy(SmallVec<[u8; 64]>),
+}
+
 impl PyCleaned {
     fn canonical(&self) -> &str {
-        std::str::from_utf8(&self.canonical).expect("copied from a str")
+        match &self.canonical {
+            Canonical::Input(span) => &self.text[span.clone()],
+            Canonical::Copy(bytes) => std::str::from_utf8(bytes).expect("copied from a str"),
+        }
     }
 
     fn read_handle(&self) -> &handle_id::Handle {
@@ -590,45 +604,48 @@ fn clean(
 /// The object is made here, of the value as it is written, not returned to be made by the
 /// caller: one copy of the value (into the object) and not two.
 fn cleaned(py: Python<'_>, text: Text, options: Option<Box<Options>>) -> PyResult<Py<PyCleaned>> {
-    /// The most bytes a thread keeps of `WRITTEN`'s handle once a value is cleaned.
+    /// The most bytes `WRITTEN`'s handle keeps once a value is cleaned.
     const KEPT: usize = 1 << 10;
-    thread_local! {
-        /// What `clean_into` writes, kept by each thread between calls.
-        static WRITTEN: Cell<(String, Vec<handle_id::Fix>)> = const { Cell::new((String::new(), Vec::new())) };
-    }
-    // Taken and put back rather than borrowed in a closure: the value is then made in this
-    // frame, where the object is made of it, not moved out of the closure's.
-    let (mut canonical, mut fixes) = WRITTEN.take();
+    /// What `clean_in_place` writes, kept between calls.
+    static WRITTEN: Attached<(String, Vec<handle_id::Fix>)> =
+        Attached::new((String::new(), Vec::new()));
+    // Taken and put back rather than borrowed: the value is then made in this frame, where
+    // the object is made of it.
+    let (mut buffer, mut fixes) = WRITTEN.take(py);
     // Without the lint: the warnings are read from the library when asked for.
-    let read = handle_id::clean_into(
+    let read = handle_id::clean_in_place(
         &text,
         options.as_deref().unwrap_or(&DEFAULTS),
         false,
-        &mut canonical,
+        &mut buffer,
         &mut fixes,
     );
-    let keep = |mut canonical: String, fixes| {
-        if canonical.capacity() > KEPT {
-            canonical = String::new();
+    let keep = |mut buffer: String, fixes| {
+        if buffer.capacity() > KEPT {
+            buffer = String::new();
         }
-        WRITTEN.set((canonical, fixes));
+        WRITTEN.set(py, (buffer, fixes));
     };
-    let form = match read {
-        Ok(form) => form,
+    let (form, at) = match read {
+        Ok(read) => read,
         Err(e) => {
-            keep(canonical, fixes);
+            keep(buffer, fixes);
             return Err(parse_error(py, &e, &text));
         }
     };
+    let canonical = match at {
+        handle_id::Written::Text(span) => Canonical::Input(span),
+        handle_id::Written::Buffer => Canonical::Copy(SmallVec::from_slice(buffer.as_bytes())),
+    };
     let value = PyCleaned {
-        canonical: SmallVec::from_slice(canonical.as_bytes()),
+        canonical,
         fixes: SmallVec::from_slice(&fixes),
         handle: OnceLock::new(),
         form,
         options,
         text,
     };
-    keep(canonical, fixes);
+    keep(buffer, fixes);
     Py::new(py, value)
 }
 
@@ -704,7 +721,7 @@ fn lint_with(py: Python<'_>, text: Text, options: &Options) -> PyResult<Vec<Lint
 /// The calls of the functions of one text with one `str`, their options at their defaults:
 /// what a loop over values makes, which takes the quick way in (`fastcall`).
 macro_rules! one {
-    ($($marker:ident: $name:literal -> $out:ty = $call:expr;)*) => {$(
+    ($($marker:ident: $name:literal -> $out:ty = $call:expr $(, quick $quick:expr)?;)*) => {$(
         struct $marker;
 
         impl One for $marker {
@@ -714,18 +731,48 @@ macro_rules! one {
             fn call(py: Python<'_>, text: Text) -> PyResult<$out> {
                 ($call)(py, text)
             }
+
+            $(
+                fn quick<'py>(
+                    py: Python<'py>,
+                    text: Borrowed<'_, 'py, PyString>,
+                ) -> Option<Bound<'py, PyAny>> {
+                    ($quick)(py, text)
+                }
+            )?
         }
     )*};
+}
+
+/// `clean` outside PyO3's trampoline (`One::quick`): the value made, or `None` for any
+/// error, which the trampoline's call makes again and raises. (The text, when dropped on
+/// the way to `None`, is released by the trampoline taken next.)
+fn clean_quick<'py>(
+    py: Python<'py>,
+    text: Borrowed<'_, 'py, PyString>,
+) -> Option<Bound<'py, PyAny>> {
+    let made = cleaned(py, Text::of(text).ok()?, None).ok()?;
+    Some(made.into_bound(py).into_any())
+}
+
+/// `is_valid` outside PyO3's trampoline: the text borrowed, nothing of PyO3's own made or
+/// dropped.
+fn is_valid_quick<'py>(
+    py: Python<'py>,
+    text: Borrowed<'_, 'py, PyString>,
+) -> Option<Bound<'py, PyAny>> {
+    let valid = handle_id::validate(crate::text::borrowed(text)?).is_ok();
+    Some(pyo3::types::PyBool::new(py, valid).to_owned().into_any())
 }
 
 one! {
     // (Its `None`: a unit converts to an empty tuple.)
     ValidateOne: "validate" -> Py<PyAny> = |py: Python<'_>, text| validate(py, text).map(|()| py.None());
-    IsValidOne: "is_valid" -> bool = |_, text| Ok(is_valid(text));
+    IsValidOne: "is_valid" -> bool = |_, text| Ok(is_valid(text)), quick is_valid_quick;
     ParseOne: "parse" -> PyHandle = parse;
     RecognizeOne: "recognize" -> PyUri = |py, text| recognize_with(py, text, Options::new());
     DetectOne: "detect" -> Option<&'static str> = |py, text| detect_with(py, text, &DEFAULTS);
-    CleanOne: "clean" -> Py<PyCleaned> = |py, text| cleaned(py, text, None);
+    CleanOne: "clean" -> Py<PyCleaned> = |py, text| cleaned(py, text, None), quick clean_quick;
     ExtractOne: "extract" -> Vec<Found> = |py, text| extract_with(py, text, &DEFAULTS);
     LintOne: "lint" -> Vec<LintWarning> = |py, text| lint_with(py, text, &DEFAULTS);
 }

@@ -449,11 +449,7 @@ pub fn clean_into(
     handle: &mut String,
     fixes: &mut Vec<Fix>,
 ) -> Result<Form, ParseError> {
-    let (form, at) = clean_in_place(text, options, keep_case, handle, fixes)?;
-    if let Written::Text(span) = at {
-        handle.push_str(&text[span]);
-    }
-    Ok(form)
+    clean_to(text, options, keep_case, true, handle, fixes).map(|(form, _)| form)
 }
 
 /// Where [`clean_in_place`] left the handle.
@@ -495,12 +491,26 @@ pub fn clean_in_place(
     buffer: &mut String,
     fixes: &mut Vec<Fix>,
 ) -> Result<(Form, Written), ParseError> {
+    clean_to(text, options, keep_case, false, buffer, fixes)
+}
+
+/// [`clean_in_place`], or [`clean_into`] when `copy` (the handle always into `buffer`):
+/// one body, inlined into each, so that the copy is made where the handle is found.
+#[inline(always)]
+fn clean_to(
+    text: &str,
+    options: &Options,
+    keep_case: bool,
+    copy: bool,
+    buffer: &mut String,
+    fixes: &mut Vec<Fix>,
+) -> Result<(Form, Written), ParseError> {
     buffer.clear();
     fixes.clear();
     // (`clean` reads these through the loop, with the lint: the two are held to each other,
     // in tests and by the `clean` fuzz target.)
     if let Some(h) = bare(text, options) {
-        let at = written(text, h, 0, keep_case, buffer, fixes);
+        let at = written(text, h, 0, keep_case, copy, buffer, fixes);
         return Ok((Form::Handle, at));
     }
     // (Taken apart at once: read back whole from the value returned, the handle's fields
@@ -518,23 +528,30 @@ pub fn clean_in_place(
         }
     };
     let at = match read {
-        ReadHandle::Slice(h) => written(text, h, read_from, keep_case, buffer, fixes),
-        ReadHandle::Owned(h) => {
-            written(text, h.as_handle_ref(), read_from, keep_case, buffer, fixes)
-        }
+        ReadHandle::Slice(h) => written(text, h, read_from, keep_case, copy, buffer, fixes),
+        ReadHandle::Owned(h) => written(
+            text,
+            h.as_handle_ref(),
+            read_from,
+            keep_case,
+            copy,
+            buffer,
+            fixes,
+        ),
     };
     Ok((form, at))
 }
 
 /// Where `h`, read from `read_from`, is in its canonical form (or as written with
 /// `keep_case`): in `text` where it is written so there, else written into `buffer` (a
-/// handle decoded is not in `text` as it is); and `case-folded` into `fixes` where the
-/// canonical form differs from it.
+/// handle decoded is not in `text` as it is; and any handle when `copy`); and
+/// `case-folded` into `fixes` where the canonical form differs from it.
 fn written(
     text: &str,
     h: HandleRef<'_>,
     read_from: usize,
     keep_case: bool,
+    copy: bool,
     buffer: &mut String,
     fixes: &mut Vec<Fix>,
 ) -> Written {
@@ -550,13 +567,13 @@ fn written(
             return Written::Buffer;
         }
     }
-    match span_in(text, h.as_str()) {
-        Some(span) => Written::Text(span),
-        None => {
-            buffer.push_str(h.as_str());
-            Written::Buffer
+    if !copy {
+        if let Some(span) = span_in(text, h.as_str()) {
+            return Written::Text(span);
         }
     }
+    buffer.push_str(h.as_str());
+    Written::Buffer
 }
 
 /// Where `part` is in `text`, when it is a slice of it (the addresses compared).

@@ -13,7 +13,7 @@ use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer};
 use arrow_data::ArrayData;
 use arrow_pyarrow::{FromPyArrowUnchecked, ToPyArrow};
 use arrow_schema::{DataType, Field, Fields};
-use handle_id::{Form, HandleRef, Options, ParseError, ProxyBase};
+use handle_id::{Form, HandleRef, Options, ParseError, ProxyBase, Written};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
@@ -593,35 +593,44 @@ fn arrow_clean(
         &o,
         string_view,
         threads,
-        |text, handle, fixes| handle_id::clean_into(text, &o, keep_case, handle, fixes),
+        |text, handle, fixes| handle_id::clean_in_place(text, &o, keep_case, handle, fixes),
     )
 }
 
 /// The columns of `clean` over `array`, each value's handle, form and fixes from `clean`
-/// (into one handle and one list of fixes for every value: `clean_into` neither lints, as
-/// there is no column for warnings, nor allocates once they have grown).
+/// (`clean_in_place`, into one buffer and one list of fixes for every value: it neither
+/// lints, as there is no column for warnings, nor allocates once they have grown, and it
+/// copies no handle that is in the value as it is).
 fn cleaned_columns(
     py: Python<'_>,
     array: &Bound<'_, PyAny>,
     o: &Options,
     string_view: bool,
     threads: Option<isize>,
-    clean: impl Fn(&str, &mut String, &mut Vec<handle_id::Fix>) -> Result<Form, ParseError> + Sync,
+    clean: impl Fn(&str, &mut String, &mut Vec<handle_id::Fix>) -> Result<(Form, Written), ParseError>
+        + Sync,
 ) -> PyResult<Py<PyAny>> {
     let data = input(array)?;
     let out = py.detach(|| {
         let parts = parts(&make_array(data), threads, |array, room| {
             let mut rows = Rows::new(room, string_view);
             let mut codes = Codes::new(room, string_view);
-            let (mut handle, mut fixed) = (String::new(), Vec::new());
+            let (mut buffer, mut fixed) = (String::new(), Vec::new());
             for_each(array, |v| match v {
                 None => {
                     rows.null();
                     codes.push(None);
                 }
-                Some(v) => match v.text().and_then(|t| clean(t, &mut handle, &mut fixed)) {
-                    Ok(form) => {
-                        rows.row(Ok(&handle), Some(form));
+                Some(v) => match v
+                    .text()
+                    .and_then(|t| Ok((t, clean(t, &mut buffer, &mut fixed)?)))
+                {
+                    Ok((text, (form, at))) => {
+                        let handle = match at {
+                            Written::Text(span) => &text[span],
+                            Written::Buffer => buffer.as_str(),
+                        };
+                        rows.row(Ok(handle), Some(form));
                         codes.push(Some(&fixed));
                     }
                     Err(e) => {
@@ -662,11 +671,9 @@ fn arrow_columns_floor(
         &Options::new(),
         string_view,
         threads,
-        |text, handle, fixes| {
-            handle.clear();
-            handle.push_str(text);
+        |text, _, fixes| {
             fixes.clear();
-            Ok(Form::Handle)
+            Ok((Form::Handle, Written::Text(0..text.len())))
         },
     )
 }

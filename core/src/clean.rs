@@ -545,7 +545,9 @@ fn clean_to(
 /// Where `h`, read from `read_from`, is in its canonical form (or as written with
 /// `keep_case`): in `text` where it is written so there, else written into `buffer` (a
 /// handle decoded is not in `text` as it is; and any handle when `copy`); and
-/// `case-folded` into `fixes` where the canonical form differs from it.
+/// `case-folded` into `fixes` where the canonical form differs from it. (Inlined: the place
+/// it returns, written as words and read back whole, stalled the load.)
+#[inline(always)]
 fn written(
     text: &str,
     h: HandleRef<'_>,

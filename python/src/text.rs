@@ -84,6 +84,7 @@ mod lent {
 
     /// The UTF-8 CPython keeps of `s`, or `None` with an exception set (a lone surrogate,
     /// which has none).
+    #[inline]
     fn utf8<'a>(s: Borrowed<'a, '_, PyString>) -> Option<&'a str> {
         let mut len: ffi::Py_ssize_t = 0;
         // SAFETY: `s` is a `str`; the pointer is null only with an exception set.
@@ -99,7 +100,9 @@ mod lent {
     }
 
     impl Text {
-        /// The text of `s`, a `str` or an instance of a subclass.
+        /// The text of `s`, a `str` or an instance of a subclass. (Inlined: the value
+        /// returned through memory, written as words and read back whole, stalled the load.)
+        #[inline]
         pub fn of(s: Borrowed<'_, '_, PyString>) -> PyResult<Self> {
             if s.is_exact_instance_of::<PyString>() {
                 return Self::lent(s.to_owned());
@@ -115,6 +118,7 @@ mod lent {
             Self::lent(copy.cast_into::<PyString>()?)
         }
 
+        #[inline]
         fn lent(s: Bound<'_, PyString>) -> PyResult<Self> {
             let text = utf8(s.as_borrowed()).ok_or_else(|| PyErr::fetch(s.py()))?;
             Ok(Self {

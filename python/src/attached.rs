@@ -6,9 +6,9 @@
 //! state on each use). Where the interpreter has a global lock, one value serves every
 //! thread: a thread attached holds the lock, so no two use it at once. Where it has none
 //! (free-threaded CPython, `Py_GIL_DISABLED`), a lock of the value's own is taken instead.
-//! Either way the value is taken and put back, never borrowed across a call into Python, so
-//! a call made again from inside one (a finalizer, a signal handler) finds it empty and
-//! makes its own.
+//! The value is lent to a closure that runs no Python code (the contract of
+//! [`Attached::with`]), so no call made again from inside one (a finalizer, a signal
+//! handler) can reach it while it is lent.
 
 use pyo3::Python;
 
@@ -26,17 +26,17 @@ impl<T: Default> Attached<T> {
         Self(std::cell::UnsafeCell::new(value))
     }
 
-    /// The value, an empty one left in its place.
-    pub fn take(&self, _py: Python<'_>) -> T {
-        // SAFETY: the interpreter's lock is held, and the borrow ends here.
-        std::mem::take(unsafe { &mut *self.0.get() })
-    }
-
-    /// `value` kept in place of what is there, which is dropped.
-    pub fn set(&self, _py: Python<'_>, value: T) {
-        // SAFETY: as `take`; the value replaced is dropped after the borrow ends (its drop
-        // runs no Python).
-        drop(std::mem::replace(unsafe { &mut *self.0.get() }, value));
+    /// `f` of the value.
+    ///
+    /// # Safety
+    ///
+    /// `f` runs no Python code: nothing that could reach this value again (a finalizer, a
+    /// signal handler, a thread switch) while it is lent.
+    #[inline(always)]
+    pub unsafe fn with<R>(&self, _py: Python<'_>, f: impl FnOnce(&mut T) -> R) -> R {
+        // SAFETY: the interpreter's lock is held (`_py`), and by the contract nothing else
+        // reaches the value while `f` has it.
+        f(unsafe { &mut *self.0.get() })
     }
 }
 
@@ -49,16 +49,15 @@ impl<T: Default> Attached<T> {
         Self(std::sync::Mutex::new(value))
     }
 
-    pub fn take(&self, _py: Python<'_>) -> T {
-        self.0
-            .try_lock()
-            .map(|mut v| std::mem::take(&mut *v))
-            .unwrap_or_default()
-    }
-
-    pub fn set(&self, _py: Python<'_>, value: T) {
-        if let Ok(mut v) = self.0.try_lock() {
-            *v = value;
+    /// `f` of the value, or of a value of its own where another thread has it.
+    ///
+    /// # Safety
+    ///
+    /// None here; the contract of the build with the interpreter's lock.
+    pub unsafe fn with<R>(&self, _py: Python<'_>, f: impl FnOnce(&mut T) -> R) -> R {
+        match self.0.try_lock() {
+            Ok(mut v) => f(&mut v),
+            Err(_) => f(&mut T::default()),
         }
     }
 }

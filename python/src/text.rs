@@ -15,12 +15,18 @@
 pub use pyo3::pybacked::PyBackedStr as Text;
 
 #[cfg(not(windows))]
-pub use lent::{borrowed, Text};
+pub use lent::{borrowed, exact, Text};
 
 /// Where `Text` is PyO3's own, the quick calls that borrow (`fastcall`) are not taken.
 #[cfg(windows)]
 pub fn borrowed<'a>(_: pyo3::Borrowed<'a, '_, pyo3::types::PyString>) -> Option<&'a str> {
     None
+}
+
+/// The text of `s`, a `str` itself (not an instance of a subclass).
+#[cfg(windows)]
+pub fn exact(s: pyo3::Borrowed<'_, '_, pyo3::types::PyString>) -> pyo3::PyResult<Text> {
+    Text::try_from(s.to_owned())
 }
 
 #[cfg(not(windows))]
@@ -70,6 +76,13 @@ mod lent {
         }
     }
 
+    /// The text of `s`, a `str` itself (not an instance of a subclass). (Inlined: the value
+    /// returned through memory, written as words and read back whole, stalled the load.)
+    #[inline(always)]
+    pub fn exact(s: Borrowed<'_, '_, PyString>) -> PyResult<Text> {
+        Text::lent(s.to_owned())
+    }
+
     /// The UTF-8 of `s` for as long as it is borrowed, `None` where it has none (a lone
     /// surrogate; the exception cleared): nothing made or dropped but CPython's own UTF-8
     /// cache of a string that is not ASCII.
@@ -100,12 +113,10 @@ mod lent {
     }
 
     impl Text {
-        /// The text of `s`, a `str` or an instance of a subclass. (Inlined: the value
-        /// returned through memory, written as words and read back whole, stalled the load.)
-        #[inline]
+        /// The text of `s`, a `str` or an instance of a subclass.
         pub fn of(s: Borrowed<'_, '_, PyString>) -> PyResult<Self> {
             if s.is_exact_instance_of::<PyString>() {
-                return Self::lent(s.to_owned());
+                return exact(s);
             }
             // An instance of a subclass may hold what holds this text (`s.cleaned =
             // clean(s)`), a cycle the collector would not see through a result: a `str`,
@@ -118,7 +129,7 @@ mod lent {
             Self::lent(copy.cast_into::<PyString>()?)
         }
 
-        #[inline]
+        #[inline(always)]
         fn lent(s: Bound<'_, PyString>) -> PyResult<Self> {
             let text = utf8(s.as_borrowed()).ok_or_else(|| PyErr::fetch(s.py()))?;
             Ok(Self {

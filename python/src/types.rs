@@ -609,43 +609,40 @@ fn cleaned(py: Python<'_>, text: Text, options: Option<Box<Options>>) -> PyResul
     /// What `clean_in_place` writes, kept between calls.
     static WRITTEN: Attached<(String, Vec<handle_id::Fix>)> =
         Attached::new((String::new(), Vec::new()));
-    // Taken and put back rather than borrowed: the value is then made in this frame, where
-    // the object is made of it.
-    let (mut buffer, mut fixes) = WRITTEN.take(py);
     // Without the lint: the warnings are read from the library when asked for.
-    let read = handle_id::clean_in_place(
-        &text,
-        options.as_deref().unwrap_or(&DEFAULTS),
-        false,
-        &mut buffer,
-        &mut fixes,
-    );
-    let keep = |mut buffer: String, fixes| {
+    let clean = |(buffer, fixes): &mut (String, Vec<handle_id::Fix>)| {
+        let read = handle_id::clean_in_place(
+            &text,
+            options.as_deref().unwrap_or(&DEFAULTS),
+            false,
+            buffer,
+            fixes,
+        );
+        let made = read.map(|(form, at)| {
+            let canonical = match at {
+                handle_id::Written::Text(span) => Canonical::Input(span),
+                handle_id::Written::Buffer => {
+                    Canonical::Copy(SmallVec::from_slice(buffer.as_bytes()))
+                }
+            };
+            (form, canonical, SmallVec::from_slice(fixes))
+        });
         if buffer.capacity() > KEPT {
-            buffer = String::new();
+            *buffer = String::new();
         }
-        WRITTEN.set(py, (buffer, fixes));
+        made
     };
-    let (form, at) = match read {
-        Ok(read) => read,
-        Err(e) => {
-            keep(buffer, fixes);
-            return Err(parse_error(py, &e, &text));
-        }
-    };
-    let canonical = match at {
-        handle_id::Written::Text(span) => Canonical::Input(span),
-        handle_id::Written::Buffer => Canonical::Copy(SmallVec::from_slice(buffer.as_bytes())),
-    };
+    // SAFETY: `clean` runs no Python code.
+    let (form, canonical, fixes) =
+        unsafe { WRITTEN.with(py, clean) }.map_err(|e| parse_error(py, &e, &text))?;
     let value = PyCleaned {
         canonical,
-        fixes: SmallVec::from_slice(&fixes),
+        fixes,
         handle: OnceLock::new(),
         form,
         options,
         text,
     };
-    keep(buffer, fixes);
     Py::new(py, value)
 }
 
@@ -751,7 +748,8 @@ fn clean_quick<'py>(
     py: Python<'py>,
     text: Borrowed<'_, 'py, PyString>,
 ) -> Option<Bound<'py, PyAny>> {
-    let made = cleaned(py, Text::of(text).ok()?, None).ok()?;
+    // (A `str` itself: `fastcall` checked.)
+    let made = cleaned(py, crate::text::exact(text).ok()?, None).ok()?;
     Some(made.into_bound(py).into_any())
 }
 

@@ -41,12 +41,12 @@ const HIGH: u64 = ONES * 0x80;
 /// `may_hold` of a word (eight bytes, little-endian) is false only when none of its bytes
 /// is; `exact` decides the words it lets through and the last bytes.
 #[inline]
-fn any_by_words(bytes: &[u8], may_hold: impl Fn(u64) -> bool, exact: fn(&u8) -> bool) -> bool {
+fn any_by_words(bytes: &[u8], may_hold: impl Fn(u64) -> bool, exact: impl Fn(&u8) -> bool) -> bool {
     let mut chunks = bytes.chunks_exact(8);
     for chunk in &mut chunks {
         let mut word = [0; 8];
         word.copy_from_slice(chunk);
-        if may_hold(u64::from_le_bytes(word)) && chunk.iter().any(exact) {
+        if may_hold(u64::from_le_bytes(word)) && chunk.iter().any(&exact) {
             return true;
         }
     }
@@ -76,6 +76,27 @@ pub(crate) fn has_ascii_whitespace(bytes: &[u8]) -> bool {
     // below it may set others too: the exact look sees).
     let below_bang = |x: u64| x.wrapping_sub(ONES * 0x21) & !x & HIGH != 0;
     any_by_words(bytes, below_bang, u8::is_ascii_whitespace)
+}
+
+/// Whether a word (eight bytes, little-endian) may hold the byte `b`: true whenever it does
+/// (a byte of `x ^ b…` that is zero borrows, which sets its high bit), and at times when
+/// only a byte above one that does (its borrow carried on).
+#[inline]
+fn word_may_hold(x: u64, b: u8) -> bool {
+    let y = x ^ (ONES * u64::from(b));
+    y.wrapping_sub(ONES) & !y & HIGH != 0
+}
+
+/// Whether `bytes` holds one of `of`, looked for eight bytes at a time: what most
+/// identifiers hold none of (a pair's characters, a URL's `%`, `?` and `#`).
+#[inline]
+pub(crate) fn has_any(bytes: &[u8], of: &[u8]) -> bool {
+    any_by_words(
+        bytes,
+        |x| of.iter().any(|&b| word_may_hold(x, b)),
+        // (Not `contains`, which calls `memchr` for each byte.)
+        |c| of.iter().any(|b| b == c),
+    )
 }
 
 /// Whether `bytes` is `lower` ignoring ASCII case, where `lower` has no ASCII capital (the
@@ -132,11 +153,15 @@ pub(crate) fn eq_ignore_ascii_case_lower(bytes: &[u8], lower: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{eq_ignore_ascii_case_lower, has_ascii_uppercase, has_ascii_whitespace};
+    use super::{eq_ignore_ascii_case_lower, has_any, has_ascii_uppercase, has_ascii_whitespace};
 
     /// `fast` gives what `exact` of every byte gives, for every byte in every place of up
     /// to 20 bytes, among bytes `around` (those near its range, and above 0x80).
-    fn agrees_byte_at_a_time(fast: fn(&[u8]) -> bool, exact: fn(&u8) -> bool, around: &[u8]) {
+    fn agrees_byte_at_a_time(
+        fast: impl Fn(&[u8]) -> bool,
+        exact: impl Fn(&u8) -> bool,
+        around: &[u8],
+    ) {
         for len in 0..20 {
             for at in 0..len {
                 for b in 0..=255_u8 {
@@ -146,7 +171,7 @@ mod tests {
                     }
                     bytes[at] = b;
                     let bytes = &bytes[..len];
-                    assert_eq!(fast(bytes), bytes.iter().any(exact), "{bytes:?}");
+                    assert_eq!(fast(bytes), bytes.iter().any(&exact), "{bytes:?}");
                 }
             }
         }
@@ -156,6 +181,14 @@ mod tests {
     fn white_space_found_as_one_byte_at_a_time_finds_it() {
         let around = [b'!', 0x1F, 0x0E, 0x08, 0xA0, b'0', 0x85];
         agrees_byte_at_a_time(has_ascii_whitespace, u8::is_ascii_whitespace, &around);
+    }
+
+    #[test]
+    fn delimiters_found_as_one_byte_at_a_time_finds_them() {
+        let around = [b'$', b'&', b'>', b'@', 0x24 ^ 0x80, b'a', 0x00];
+        agrees_byte_at_a_time(|b| has_any(b, b"%?#"), |c| b"%?#".contains(c), &around);
+        let around = [b'\'', b'*', b'0', 0xA8, b')' + 1];
+        agrees_byte_at_a_time(|b| has_any(b, b"()"), |c| b"()".contains(c), &around);
     }
 
     #[test]

@@ -265,8 +265,11 @@ fn wrapped(s: &str) -> Option<(char, char)> {
     }
     let inner = &s[open.len_utf8()..s.len() - close.len_utf8()];
     let balanced = if open.is_ascii() && close.is_ascii() {
-        // (An ASCII byte is never part of a longer character's: the bytes tell.)
-        balances(inner.bytes(), open as u8, close as u8)
+        // (An ASCII byte is never part of a longer character's: the bytes tell; most texts
+        // wrapped hold none of the pair's.)
+        let (open, close) = (open as u8, close as u8);
+        !crate::bytes::has_any(inner.as_bytes(), &[open, close])
+            || balances(inner.bytes(), open, close)
     } else {
         balances(inner.chars(), open, close)
     };
@@ -1216,8 +1219,7 @@ fn plain_rest<'a>(s: &'a str, left: Left, options: &Options) -> Option<(HandleRe
     // (`bare` refuses a path that starts with a prefix P3 takes off: each is a written
     // form's, whose first bytes `may_start_form` knows.)
     let plain = options.bases.is_empty()
-        // (From the end: a query or fragment is found there first.)
-        && !path.bytes().rev().any(|b| matches!(b, b'%' | b'?' | b'#'))
+        && !crate::bytes::has_any(path.as_bytes(), b"%?#")
         && !path.starts_with(API_PATH);
     if !plain {
         return None;

@@ -65,22 +65,32 @@ pub(crate) fn may_start_form(first: u8) -> bool {
 /// `i`th): each rule's first step by its tables (what `Dfa::accepted_prefix` looks at
 /// first), taken for every byte once, on the first call, rather than by every rule for
 /// every text.
+#[inline]
 fn may_start(first: u8) -> u16 {
-    static ALIVE: [AtomicU16; 256] = [const { AtomicU16::new(0) }; 256];
-    static READY: AtomicBool = AtomicBool::new(false);
     if !READY.load(Ordering::Acquire) {
-        // (Threads that get here at once store the same values.)
-        for (byte, alive) in (0..=u8::MAX).zip(&ALIVE) {
-            let mask = FORM_PREFIXES
-                .iter()
-                .enumerate()
-                .filter(|(_, (dfa, _))| dfa.may_start(&[byte]))
-                .fold(0, |mask, (i, _)| mask | (1 << i));
-            alive.store(mask, Ordering::Relaxed);
-        }
-        READY.store(true, Ordering::Release);
+        fill_alive();
     }
     ALIVE[usize::from(first)].load(Ordering::Relaxed)
+}
+
+/// [`may_start`]'s answer for each first byte, once [`READY`].
+static ALIVE: [AtomicU16; 256] = [const { AtomicU16::new(0) }; 256];
+static READY: AtomicBool = AtomicBool::new(false);
+
+/// [`ALIVE`] filled, on the first call. (Apart, so that the look-up is inlined.)
+#[cold]
+#[inline(never)]
+fn fill_alive() {
+    // (Threads that get here at once store the same values.)
+    for (byte, alive) in (0..=u8::MAX).zip(&ALIVE) {
+        let mask = FORM_PREFIXES
+            .iter()
+            .enumerate()
+            .filter(|(_, (dfa, _))| dfa.may_start(&[byte]))
+            .fold(0, |mask, (i, _)| mask | (1 << i));
+        alive.store(mask, Ordering::Relaxed);
+    }
+    READY.store(true, Ordering::Release);
 }
 
 #[cfg(test)]

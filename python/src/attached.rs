@@ -15,8 +15,8 @@ use pyo3::Python;
 #[cfg(not(Py_GIL_DISABLED))]
 pub struct Attached<T>(std::cell::UnsafeCell<T>);
 
-// SAFETY: reached only through `take` and `set`, with the interpreter's lock held (see the
-// module's docs), and never borrowed beyond either.
+// SAFETY: reached only through `with`, with the interpreter's lock held (see the module's
+// docs), and lent to no more than its closure.
 #[cfg(not(Py_GIL_DISABLED))]
 unsafe impl<T: Send> Sync for Attached<T> {}
 
@@ -57,7 +57,10 @@ impl<T: Default> Attached<T> {
     pub unsafe fn with<R>(&self, _py: Python<'_>, f: impl FnOnce(&mut T) -> R) -> R {
         match self.0.try_lock() {
             Ok(mut v) => f(&mut v),
-            Err(_) => f(&mut T::default()),
+            // (A closure that panicked left the value whole: `clean_in_place` clears it
+            // first.)
+            Err(std::sync::TryLockError::Poisoned(p)) => f(&mut p.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => f(&mut T::default()),
         }
     }
 }

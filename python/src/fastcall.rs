@@ -38,6 +38,10 @@ pub trait One {
     /// later, which takes a lock on every call once anything has been released while
     /// detached (PyO3 does so itself at import). So on the way to `Some`, no `Py` may be
     /// dropped; on the way to `None`, one may be: the trampoline taken next releases it.
+    /// (What other threads release while detached waits for any of PyO3's entries: a loop
+    /// of quick calls alone, which free no PyO3 object, does not take it.) A panic is
+    /// caught and the call made again through the trampoline, which raises it: the panic
+    /// hook then says it twice.
     fn quick<'py>(
         _py: Python<'py>,
         _text: Borrowed<'_, 'py, PyString>,

@@ -13,7 +13,7 @@ use pyo3::Borrowed;
 use smallvec::SmallVec;
 
 use crate::attached::Attached;
-use crate::errors::parse_error;
+use crate::errors::{parse_error, HandleError};
 use crate::fastcall::{self, One};
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
@@ -604,6 +604,18 @@ fn clean(
 /// The object is made here, of the value as it is written, not returned to be made by the
 /// caller: one copy of the value (into the object) and not two.
 fn cleaned(py: Python<'_>, text: Text, options: Option<Box<Options>>) -> PyResult<Py<PyCleaned>> {
+    cleaned_or(py, text, options, |e, text| parse_error(py, e, text))
+}
+
+/// [`cleaned`], the library's error made into the exception by `error` (the quick call's
+/// makes none: `clean_quick`).
+#[inline(always)]
+fn cleaned_or(
+    py: Python<'_>,
+    text: Text,
+    options: Option<Box<Options>>,
+    error: impl FnOnce(&handle_id::ParseError, &str) -> PyErr,
+) -> PyResult<Py<PyCleaned>> {
     /// The most bytes `WRITTEN`'s handle keeps once a value is cleaned.
     const KEPT: usize = 1 << 10;
     /// What `clean_in_place` writes, kept between calls.
@@ -633,8 +645,10 @@ fn cleaned(py: Python<'_>, text: Text, options: Option<Box<Options>>) -> PyResul
         made
     };
     // SAFETY: `clean` runs no Python code.
-    let (form, canonical, fixes) =
-        unsafe { WRITTEN.with(py, clean) }.map_err(|e| parse_error(py, &e, &text))?;
+    let (form, canonical, fixes) = match unsafe { WRITTEN.with(py, clean) } {
+        Ok(made) => made,
+        Err(e) => return Err(error(&e, &text)),
+    };
     let value = PyCleaned {
         canonical,
         fixes,
@@ -742,14 +756,16 @@ macro_rules! one {
 }
 
 /// `clean` outside PyO3's trampoline (`One::quick`): the value made, or `None` for any
-/// error, which the trampoline's call makes again and raises. (The text, when dropped on
-/// the way to `None`, is released by the trampoline taken next.)
+/// error, whose exception is not made here: the trampoline's call makes the call again and
+/// raises it. (The text, when dropped on the way to `None`, is released by the trampoline
+/// taken next.)
 fn clean_quick<'py>(
     py: Python<'py>,
     text: Borrowed<'_, 'py, PyString>,
 ) -> Option<Bound<'py, PyAny>> {
-    // (A `str` itself: `fastcall` checked.)
-    let made = cleaned(py, crate::text::exact(text).ok()?, None).ok()?;
+    // (A `str` itself: `fastcall` checked. The error is a lazy one, never made.)
+    let text = crate::text::exact(text).ok()?;
+    let made = cleaned_or(py, text, None, |_, _| PyErr::new::<HandleError, _>(())).ok()?;
     Some(made.into_bound(py).into_any())
 }
 

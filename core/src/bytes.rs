@@ -78,6 +78,27 @@ pub(crate) fn has_ascii_whitespace(bytes: &[u8]) -> bool {
     any_by_words(bytes, below_bang, u8::is_ascii_whitespace)
 }
 
+/// Whether every byte of `bytes` is ASCII graphic (`u8::is_ascii_graphic`: `!` to `~`),
+/// looked at eight bytes at a time, and four to seven in one word of their first and last
+/// four (a naming authority is most often that long).
+#[inline]
+pub(crate) fn all_ascii_graphic(bytes: &[u8]) -> bool {
+    const LOW7: u64 = ONES * 0x7F;
+    // A byte below `!` borrows (its high bit set, and maybe others' above it), one from 0x80
+    // has its own, and 0x7F has it once its seven low bits are added one: no word with none
+    // of these set holds a byte that is not graphic.
+    let may_hold_other =
+        |x: u64| (x.wrapping_sub(ONES * 0x21) & !x | x | (x & LOW7).wrapping_add(ONES)) & HIGH != 0;
+    let n = bytes.len();
+    if (4..8).contains(&n) {
+        let mut w = [0; 8];
+        w[..4].copy_from_slice(&bytes[..4]);
+        w[4..].copy_from_slice(&bytes[n - 4..]);
+        return !may_hold_other(u64::from_le_bytes(w)) || bytes.iter().all(u8::is_ascii_graphic);
+    }
+    !any_by_words(bytes, may_hold_other, |b| !b.is_ascii_graphic())
+}
+
 /// Whether a word (eight bytes, little-endian) may hold the byte `b`: true whenever it does
 /// (a byte of `x ^ b…` that is zero borrows, which sets its high bit), and at times when
 /// only a byte above one that does (its borrow carried on).
@@ -153,7 +174,10 @@ pub(crate) fn eq_ignore_ascii_case_lower(bytes: &[u8], lower: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{eq_ignore_ascii_case_lower, has_any, has_ascii_uppercase, has_ascii_whitespace};
+    use super::{
+        all_ascii_graphic, eq_ignore_ascii_case_lower, has_any, has_ascii_uppercase,
+        has_ascii_whitespace,
+    };
 
     /// `fast` gives what `exact` of every byte gives, for every byte in every place of up
     /// to 20 bytes, among bytes `around` (those near its range, and above 0x80).
@@ -181,6 +205,22 @@ mod tests {
     fn white_space_found_as_one_byte_at_a_time_finds_it() {
         let around = [b'!', 0x1F, 0x0E, 0x08, 0xA0, b'0', 0x85];
         agrees_byte_at_a_time(has_ascii_whitespace, u8::is_ascii_whitespace, &around);
+    }
+
+    #[test]
+    fn bytes_not_graphic_found_as_one_byte_at_a_time_finds_them() {
+        let around = [b'!', b'~', b'0', b' ', 0x7F, 0x80, 0xA1, 0x00, 0x20, 0x21];
+        agrees_byte_at_a_time(
+            |b| !all_ascii_graphic(b),
+            |c| !c.is_ascii_graphic(),
+            &around,
+        );
+        let around = [b'!', b'~', b'0', b'.'];
+        agrees_byte_at_a_time(
+            |b| !all_ascii_graphic(b),
+            |c| !c.is_ascii_graphic(),
+            &around,
+        );
     }
 
     #[test]

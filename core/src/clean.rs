@@ -1230,7 +1230,7 @@ fn plain_rest<'a>(s: &'a str, left: Left, options: &Options) -> Option<(HandleRe
 /// Whether a naming authority is that of one identifier: white space inside one is running
 /// text, not one identifier (most are ASCII digits and dots: no character to decode).
 fn one_identifier(prefix: &str) -> bool {
-    prefix.bytes().all(|b| b.is_ascii_graphic()) || !prefix.contains(is_space)
+    crate::bytes::all_ascii_graphic(prefix.as_bytes()) || !prefix.contains(is_space)
 }
 
 /// Whether a handle's text is a URL, `scheme://…` (grammar/forms.pest `other_url_form`).

@@ -65,7 +65,25 @@ pub(crate) fn has_ascii_uppercase(bytes: &[u8]) -> bool {
         let low = x & LOW7;
         (ONES * (127 + 0x5B) - low) & !x & (low + ONES * (127 - 0x40)) & HIGH != 0
     };
-    any_by_words(bytes, capitals, u8::is_ascii_uppercase)
+    // (Exact: a word's answer needs no look at its bytes. The last bytes are looked at in
+    // the word that ends with them, over bytes seen already.)
+    let n = bytes.len();
+    if n < 8 {
+        return bytes.iter().any(u8::is_ascii_uppercase);
+    }
+    let word = |at: usize| {
+        let mut w = [0; 8];
+        w.copy_from_slice(&bytes[at..at + 8]);
+        capitals(u64::from_le_bytes(w))
+    };
+    let mut i = 0;
+    while i + 8 < n {
+        if word(i) {
+            return true;
+        }
+        i += 8;
+    }
+    word(n - 8)
 }
 
 /// Whether `bytes` holds ASCII white space (`u8::is_ascii_whitespace`), looked for eight

@@ -3,7 +3,7 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::sync::{LazyLock, OnceLock};
+use std::sync::LazyLock;
 
 use handle_id::{Form, HandleRef, Options};
 use pyo3::basic::CompareOp;
@@ -338,12 +338,12 @@ pub struct PyCleaned {
     /// no `Options` to fill, copy and drop.
     options: Option<Box<Options>>,
     /// The handle's canonical text: where it is in the input as it is there (most values),
-    /// or a copy (case-folded or decoded); and the handle made of it once asked for. The
-    /// copy and the fixes are kept in the object itself where they fit (a handle of 64
-    /// bytes or fewer, four fixes or fewer), so that a value cleaned costs no allocation of
-    /// its own (`cleaned`).
+    /// or a copy (case-folded or decoded). The copy and the fixes are kept in the object
+    /// itself where they fit (a handle of 64 bytes or fewer, four fixes or fewer), so that
+    /// a value cleaned costs no allocation of its own (`cleaned`). (The handle is made of it
+    /// when asked for, each time: a `Handle` given to Python is its own copy in any case,
+    /// and the object is the smaller for not keeping one.)
     canonical: Canonical,
-    handle: OnceLock<handle_id::Handle>,
     form: Form,
     fixes: SmallVec<[handle_id::Fix; 4]>,
 }
@@ -364,10 +364,8 @@ impl PyCleaned {
         }
     }
 
-    fn read_handle(&self) -> &handle_id::Handle {
-        self.handle.get_or_init(|| {
-            handle_id::Handle::parse(self.canonical()).expect("a cleaned handle is a handle")
-        })
+    fn read_handle(&self) -> handle_id::Handle {
+        handle_id::Handle::parse(self.canonical()).expect("a cleaned handle is a handle")
     }
 
     fn options(&self) -> &Options {
@@ -385,7 +383,7 @@ impl PyCleaned {
     /// The handle in its canonical form (SPEC C1).
     #[getter]
     fn handle(&self) -> PyHandle {
-        PyHandle(self.read_handle().clone())
+        PyHandle(self.read_handle())
     }
 
     /// The handle with its case as written.
@@ -396,7 +394,7 @@ impl PyCleaned {
             .iter()
             .any(|f| f.code() == handle_id::FixCode::CaseFolded);
         if !folded {
-            return PyHandle(self.read_handle().clone());
+            return PyHandle(self.read_handle());
         }
         let (mut written, mut fixes) = (String::new(), Vec::new());
         handle_id::clean_into(&self.text, self.options(), true, &mut written, &mut fixes)
@@ -652,7 +650,6 @@ fn cleaned_or(
     let value = PyCleaned {
         canonical,
         fixes,
-        handle: OnceLock::new(),
         form,
         options,
         text,

@@ -1296,6 +1296,7 @@ fn read_uri<'s>(
 #[cfg(test)]
 mod tests {
     use super::{balances, resolver_may_start, resolver_prefix, wrapped, KNOWN_PROXY_HOSTS, PAIRS};
+    use crate::form::Options;
 
     /// Every first two bytes a label may start with, the first an ASCII letter or digit (as
     /// `plain_ends` asks first), start with a byte a resolver's URL may start with (what
@@ -1310,7 +1311,6 @@ mod tests {
             }
         }
     }
-    use crate::form::Options;
 
     /// An ASCII pair balanced over the bytes is balanced over the characters, among
     /// characters whose bytes hold no ASCII; and each pair wraps what it balances around.

@@ -53,29 +53,32 @@ fn any_by_words(bytes: &[u8], may_hold: impl Fn(u64) -> bool, exact: impl Fn(&u8
     chunks.remainder().iter().any(exact)
 }
 
-/// Whether `bytes` holds an ASCII capital letter, looked for eight bytes at a time (a
-/// test holds it to `u8::is_ascii_uppercase` for every byte in every place).
+/// The high bit of each byte of `x` (eight bytes, little-endian) below 0x80 and in
+/// `lo..=hi` (ASCII, `lo` above 0), and no other: its seven low bits subtracted from
+/// 127 + `hi` + 1 and added to 127 - (`lo` - 1) neither borrow nor carry into the next byte.
 #[inline]
-pub(crate) fn has_ascii_uppercase(bytes: &[u8]) -> bool {
+fn in_ascii_range(x: u64, lo: u8, hi: u8) -> u64 {
     const LOW7: u64 = ONES * 0x7F;
-    // Each byte below 0x80 and in b'A'..=b'Z' gets its high bit set, and no other byte:
-    // its seven low bits subtracted from 127 + 0x5B and added to 127 - 0x40 neither borrow
-    // nor carry into the next byte.
-    let capitals = |x: u64| {
-        let low = x & LOW7;
-        (ONES * (127 + 0x5B) - low) & !x & (low + ONES * (127 - 0x40)) & HIGH != 0
-    };
-    // (Exact: a word's answer needs no look at its bytes. The last bytes are looked at in
-    // the word that ends with them, over bytes seen already.)
-    let n = bytes.len();
-    if n < 8 {
-        return bytes.iter().any(u8::is_ascii_uppercase);
-    }
+    let low = x & LOW7;
+    (ONES * (127 + u64::from(hi) + 1) - low)
+        & !x
+        & (low + ONES * (127 - (u64::from(lo) - 1)))
+        & HIGH
+}
+
+/// Whether `exact` holds of a word (eight bytes, little-endian) of `bytes`, eight bytes long
+/// or more: each word in turn, and the last bytes in the word that ends with them (over
+/// bytes seen already). `exact` is the answer for its word's bytes, which are not looked at
+/// again.
+#[inline]
+fn any_word(bytes: &[u8], exact: impl Fn(u64) -> bool) -> bool {
+    debug_assert!(bytes.len() >= 8);
     let word = |at: usize| {
         let mut w = [0; 8];
         w.copy_from_slice(&bytes[at..at + 8]);
-        capitals(u64::from_le_bytes(w))
+        exact(u64::from_le_bytes(w))
     };
+    let n = bytes.len();
     let mut i = 0;
     while i + 8 < n {
         if word(i) {
@@ -84,6 +87,26 @@ pub(crate) fn has_ascii_uppercase(bytes: &[u8]) -> bool {
         i += 8;
     }
     word(n - 8)
+}
+
+/// A word of the first and the last four bytes of `s` (four to eight bytes long): what a
+/// look that asks of every byte, or compares two texts of one length, can ask of one word.
+#[inline]
+fn first_and_last_four(s: &[u8]) -> [u8; 8] {
+    let mut w = [0; 8];
+    w[..4].copy_from_slice(&s[..4]);
+    w[4..].copy_from_slice(&s[s.len() - 4..]);
+    w
+}
+
+/// Whether `bytes` holds an ASCII capital letter, looked for eight bytes at a time (a
+/// test holds it to `u8::is_ascii_uppercase` for every byte in every place).
+#[inline]
+pub(crate) fn has_ascii_uppercase(bytes: &[u8]) -> bool {
+    if bytes.len() < 8 {
+        return bytes.iter().any(u8::is_ascii_uppercase);
+    }
+    any_word(bytes, |x| in_ascii_range(x, b'A', b'Z') != 0)
 }
 
 /// Whether `bytes` holds ASCII white space (`u8::is_ascii_whitespace`), looked for eight
@@ -97,24 +120,21 @@ pub(crate) fn has_ascii_whitespace(bytes: &[u8]) -> bool {
 }
 
 /// Whether every byte of `bytes` is ASCII graphic (`u8::is_ascii_graphic`: `!` to `~`),
-/// looked at eight bytes at a time, and four to seven in one word of their first and last
-/// four (a naming authority is most often that long).
+/// looked at eight bytes at a time (the last in the word that ends with them), and four to
+/// seven in one word of their first and last four (a naming authority is most often that
+/// long).
 #[inline]
 pub(crate) fn all_ascii_graphic(bytes: &[u8]) -> bool {
-    const LOW7: u64 = ONES * 0x7F;
-    // A byte below `!` borrows (its high bit set, and maybe others' above it), one from 0x80
-    // has its own, and 0x7F has it once its seven low bits are added one: no word with none
-    // of these set holds a byte that is not graphic.
-    let may_hold_other =
-        |x: u64| (x.wrapping_sub(ONES * 0x21) & !x | x | (x & LOW7).wrapping_add(ONES)) & HIGH != 0;
+    // (Exact: every byte of a word is graphic when every high bit is set.)
+    let graphic = |x: u64| in_ascii_range(x, b'!', b'~') == HIGH;
     let n = bytes.len();
-    if (4..8).contains(&n) {
-        let mut w = [0; 8];
-        w[..4].copy_from_slice(&bytes[..4]);
-        w[4..].copy_from_slice(&bytes[n - 4..]);
-        return !may_hold_other(u64::from_le_bytes(w)) || bytes.iter().all(u8::is_ascii_graphic);
+    if n < 4 {
+        return bytes.iter().all(u8::is_ascii_graphic);
     }
-    !any_by_words(bytes, may_hold_other, |b| !b.is_ascii_graphic())
+    if n < 8 {
+        return graphic(u64::from_le_bytes(first_and_last_four(bytes)));
+    }
+    !any_word(bytes, |x| !graphic(x))
 }
 
 /// Whether a word (eight bytes, little-endian) may hold the byte `b`: true whenever it does
@@ -159,10 +179,7 @@ pub(crate) fn eq_ignore_ascii_case_lower(bytes: &[u8], lower: &[u8]) -> bool {
         let x = u64::from_le_bytes(w);
         w.copy_from_slice(p);
         let p = u64::from_le_bytes(w);
-        const LOW7: u64 = ONES * 0x7F;
-        let low = p & LOW7;
-        // The high bit of each byte in b'a'..=b'z' (as `has_ascii_uppercase` finds capitals).
-        let letters = (ONES * (127 + 0x7B) - low) & !p & (low + ONES * (127 - 0x60)) & HIGH;
+        let letters = in_ascii_range(p, b'a', b'z');
         (x | (letters >> 2)) == p
     };
     let n = bytes.len();
@@ -170,14 +187,7 @@ pub(crate) fn eq_ignore_ascii_case_lower(bytes: &[u8], lower: &[u8]) -> bool {
         if n < 4 {
             return bytes.eq_ignore_ascii_case(lower);
         }
-        // Two words of eight made of the first and the last four bytes.
-        let two = |s: &[u8]| {
-            let mut w = [0; 8];
-            w[..4].copy_from_slice(&s[..4]);
-            w[4..].copy_from_slice(&s[n - 4..]);
-            w
-        };
-        return word_eq(&two(bytes), &two(lower));
+        return word_eq(&first_and_last_four(bytes), &first_and_last_four(lower));
     }
     let mut i = 0;
     while i + 8 <= n {

@@ -465,6 +465,28 @@ pub enum Written {
     Buffer,
 }
 
+impl Written {
+    /// The handle's text: of `text` (the text cleaned) or of `buffer` (the buffer
+    /// [`clean_in_place`] was given), as this says.
+    ///
+    /// ```
+    /// use handle_id::{clean_in_place, Options};
+    /// let (mut buffer, mut fixes) = (String::new(), Vec::new());
+    /// for text in ["(10.1000/abc)", "DOI: 10.1000/ABC"] {
+    ///     let (_, at) = clean_in_place(text, &Options::new(), false, &mut buffer, &mut fixes)?;
+    ///     assert_eq!(at.handle_in(text, &buffer), "10.1000/abc");
+    /// }
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn handle_in<'a>(&self, text: &'a str, buffer: &'a str) -> &'a str {
+        match self {
+            Written::Text(span) => &text[span.clone()],
+            Written::Buffer => buffer,
+        }
+    }
+}
+
 /// [`clean_into`] that writes the handle only where it differs from the text: most handles
 /// are written in the text as they are cleaned, and a caller that keeps the text (a value
 /// that holds its input, a column builder) need not copy them twice. `buffer` gets the

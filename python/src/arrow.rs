@@ -626,11 +626,7 @@ fn cleaned_columns(
                     .and_then(|t| Ok((t, clean(t, &mut buffer, &mut fixed)?)))
                 {
                     Ok((text, (form, at))) => {
-                        let handle = match at {
-                            Written::Text(span) => &text[span],
-                            Written::Buffer => buffer.as_str(),
-                        };
-                        rows.row(Ok(handle), Some(form));
+                        rows.row(Ok(at.handle_in(text, &buffer)), Some(form));
                         codes.push(Some(&fixed));
                     }
                     Err(e) => {

@@ -396,10 +396,12 @@ impl PyCleaned {
         if !folded {
             return PyHandle(self.read_handle());
         }
-        let (mut written, mut fixes) = (String::new(), Vec::new());
-        handle_id::clean_into(&self.text, self.options(), true, &mut written, &mut fixes)
-            .expect("cleaned before");
-        PyHandle(handle_id::Handle::parse(&written).expect("a cleaned handle is a handle"))
+        let (mut buffer, mut fixes) = (String::new(), Vec::new());
+        let (_, at) =
+            handle_id::clean_in_place(&self.text, self.options(), true, &mut buffer, &mut fixes)
+                .expect("cleaned before");
+        let written = at.handle_in(&self.text, &buffer);
+        PyHandle(handle_id::Handle::parse(written).expect("a cleaned handle is a handle"))
     }
 
     /// The form the identifier was written in.

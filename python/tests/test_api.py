@@ -189,7 +189,6 @@ def test_one_argument_calls_are_the_full_calls():
     assert handle_id.clean.__doc__.startswith("The handle a messy string")
 
 
-
 def everything(c):
     """All a cleaned value answers."""
     return (

@@ -239,7 +239,6 @@ def test_ctrl_c_is_not_held_back(server):
         silent.close()
 
 
-
 def test_a_call_from_a_signal_handler_during_a_call_is_refused(server):
     # Python runs a signal's handler inside the wait of a call; a runtime cannot run inside
     # another, so a call the handler makes is refused with a RuntimeError, which the outer
@@ -263,6 +262,7 @@ def test_a_call_from_a_signal_handler_during_a_call_is_refused(server):
         signal.signal(signal.SIGALRM, before)
         silent.close()
     assert handle_id.resolve("TEST/9", server=server).code == 1
+
 
 def test_no_server_there():
     there = _closed_port()

@@ -9,6 +9,7 @@ mod arrow;
 mod attached;
 mod errors;
 mod fastcall;
+mod made;
 mod offsets;
 mod options;
 mod record;

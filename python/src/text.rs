@@ -129,6 +129,17 @@ mod lent {
             Self::lent(copy.cast_into::<PyString>()?)
         }
 
+        /// Drops the text, its `str` released at once (where a `Py` dropped outside PyO3's
+        /// count of attachment would be queued).
+        ///
+        /// # Safety
+        ///
+        /// The thread is attached to the interpreter.
+        pub unsafe fn release(self) {
+            // SAFETY: attached; the reference is this value's own.
+            unsafe { ffi::Py_DECREF(self.storage.into_ptr()) }
+        }
+
         #[inline(always)]
         fn lent(s: Bound<'_, PyString>) -> PyResult<Self> {
             let text = utf8(s.as_borrowed()).ok_or_else(|| PyErr::fetch(s.py()))?;

@@ -3,7 +3,7 @@
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use handle_id::{Form, HandleRef, Options};
 use pyo3::basic::CompareOp;
@@ -15,6 +15,7 @@ use smallvec::SmallVec;
 use crate::attached::Attached;
 use crate::errors::{parse_error, HandleError};
 use crate::fastcall::{self, One};
+use crate::made::{Made, Release};
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
 use crate::text::Text;
@@ -329,7 +330,8 @@ static DEFAULTS: LazyLock<Options> = LazyLock::new(Options::new);
 /// `handle_id::clean`, the same reading with the lint), the handle as written (of
 /// `clean_into` keeping the case) and the fixes' Python string offsets. The input and the
 /// options are kept for that.
-#[pyclass(frozen, module = "handle_id", name = "Cleaned")]
+// (`subclass`: the objects `clean` returns are of a subtype, `made::Made`.)
+#[pyclass(frozen, subclass, module = "handle_id", name = "Cleaned")]
 pub struct PyCleaned {
     /// The input, as given (the Python string itself, not a copy; a `str` of its text for
     /// an instance of a subclass, `Text`).
@@ -355,6 +357,22 @@ enum Canonical {
     /// Copied.
     Copy(SmallVec<[u8; 64]>),
 }
+
+// Its one Python reference is the text's.
+impl Release for PyCleaned {
+    #[cfg(not(windows))]
+    unsafe fn release(self) {
+        // SAFETY: attached, as this function's caller.
+        unsafe { self.text.release() }
+    }
+
+    /// (Never called: on Windows PyO3 makes and frees the objects, see `Made::new`.)
+    #[cfg(windows)]
+    unsafe fn release(self) {}
+}
+
+/// The class of the objects `clean` returns, made at import.
+static CLEANED: OnceLock<Made<PyCleaned>> = OnceLock::new();
 
 impl PyCleaned {
     fn canonical(&self) -> &str {
@@ -656,7 +674,10 @@ fn cleaned_or(
         options,
         text,
     };
-    Py::new(py, value)
+    match CLEANED.get() {
+        Some(made) => made.make(py, value).map(Bound::unbind),
+        None => Py::new(py, value),
+    }
 }
 
 /// The DOIs and handles in running text (SPEC C3), in order, with their spans as Python
@@ -793,7 +814,21 @@ one! {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHandle>()?;
     m.add_class::<PyUri>()?;
-    m.add_class::<PyCleaned>()?;
+    let made = match CLEANED.get() {
+        Some(made) => made,
+        None => {
+            let sample = PyCleaned {
+                text: crate::text::exact(PyString::new(m.py(), "10.1000/1").as_borrowed())?,
+                options: None,
+                canonical: Canonical::Input(0..9),
+                form: Form::Handle,
+                fixes: SmallVec::new(),
+            };
+            let made = Made::new(m.py(), c"handle_id.Cleaned", sample)?;
+            CLEANED.get_or_init(|| made)
+        }
+    };
+    m.add("Cleaned", made.ty(m.py()))?;
     m.add_class::<Fix>()?;
     m.add_class::<LintWarning>()?;
     m.add_class::<Found>()?;

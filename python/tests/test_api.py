@@ -248,6 +248,41 @@ def test_one_argument_calls_hold_nothing_back():
         assert sys.getrefcount(text) == before, (fn.__name__, text)
 
 
+def test_cleaned_values_are_of_one_class_and_hold_their_text_while_they_live():
+    # `clean`'s values are made and freed by the module itself (not PyO3): the same class
+    # whichever way the call came in, not one to make or derive from, holding a reference
+    # to the text as long as they live and giving it back when freed.
+    import sys
+
+    class Text(str):
+        pass
+
+    made = [
+        handle_id.clean("DOI: 10.1000/ABC."),
+        handle_id.clean("DOI: 10.1000/ABC.", cordra=False),
+        handle_id.clean(Text("10.1000/abc")),
+        handle_id.clean("https://doi.org/10.1000/" + "X" * 100),
+    ]
+    for c in made:
+        assert type(c) is handle_id.Cleaned, type(c).__mro__
+    assert [str(c) for c in made] == ["10.1000/abc"] * 3 + ["10.1000/" + "x" * 100]
+    assert "handle in its canonical form" in handle_id.Cleaned.__doc__
+    with pytest.raises(TypeError):
+        handle_id.Cleaned()
+    with pytest.raises(TypeError):
+        object.__new__(handle_id.Cleaned)
+    with pytest.raises(TypeError):
+        type("Mine", (handle_id.Cleaned,), {})
+    for kwargs in ({}, {"cordra": False}):
+        text = "".join(list("(doi:10.1000/XYZ)."))
+        before = sys.getrefcount(text)
+        kept = [handle_id.clean(text, **kwargs) for _ in range(100)]
+        assert sys.getrefcount(text) == before + 100, kwargs
+        assert {str(c) for c in kept} == {"10.1000/xyz"}
+        del kept
+        assert sys.getrefcount(text) == before, kwargs
+
+
 def test_a_str_subclass_that_holds_its_result_is_collected():
     # A cleaned value keeps its text; given an instance of a subclass of str, which may hold
     # the result itself, it keeps a str of the same text instead, so that no cycle outlives

@@ -1,0 +1,154 @@
+//! Objects of a PyO3 class made and freed by this crate: what `clean` returns once a value.
+//!
+//! PyO3 makes each object of a class by calling `object.__new__` with an empty tuple (the
+//! slot looked up, the tuple made and released, the dictionary's set-up asked for) and
+//! frees it inside its trampoline (the thread's attachment counted, and a lock taken on
+//! the queue of references released while detached): about a tenth of a call of `clean`
+//! from a loop. Here the class's objects are of a subtype made once at import, with no
+//! `__dict__` and no slots of its own but the deallocator: made with `PyObject_Malloc` and
+//! `PyObject_Init`, the value written where PyO3 keeps it, and freed by dropping the value,
+//! its Python references released at once (the interpreter is attached in a deallocator).
+//! Every method and attribute is the PyO3 class's, inherited.
+//!
+//! Where PyO3 keeps the value is checked when the subtype is made, on an object PyO3 made:
+//! right after the object's header, with nothing after it. Anything else (another PyO3),
+//! and Windows, makes no subtype: the class's objects are then PyO3's own.
+
+use std::ffi::{c_char, c_void, CString};
+use std::marker::PhantomData;
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::pyclass::boolean_struct::True;
+use pyo3::types::{PyTuple, PyType};
+use pyo3::{PyClass, PyClassInitializer};
+
+/// A value whose Python references are released at once when it is dropped: by the
+/// deallocator, which runs attached but outside PyO3's count of attachment (where a `Py`
+/// dropped would be queued, not released).
+pub trait Release {
+    /// Drops the value, its Python references released at once.
+    ///
+    /// # Safety
+    ///
+    /// The thread is attached to the interpreter.
+    unsafe fn release(self);
+}
+
+/// Where PyO3 keeps an object's value: right after the object's header.
+const VALUE_AT: usize = std::mem::size_of::<ffi::PyObject>();
+
+/// The subtype of `T`'s class whose objects this crate makes, or `T`'s class itself where
+/// PyO3 lays the value out otherwise than checked.
+pub struct Made<T> {
+    ty: Py<PyType>,
+    /// The objects are made here, not by PyO3.
+    own: bool,
+    _value: PhantomData<T>,
+}
+
+impl<T> Made<T>
+where
+    T: PyClass<Frozen = True> + Sync + Release + Into<PyClassInitializer<T>>,
+{
+    /// The subtype of `T`'s class (which PyO3 declares `subclass`), named `name` and given
+    /// the class's docs; `sample`, made into an object by PyO3, shows where the value is.
+    pub fn new(py: Python<'_>, name: &'static std::ffi::CStr, sample: T) -> PyResult<Self> {
+        let base = py.get_type::<T>();
+        let object = Bound::new(py, sample)?;
+        let at = (object.get() as *const T as usize).wrapping_sub(object.as_ptr() as usize);
+        let size: usize = base.getattr("__basicsize__")?.extract()?;
+        drop(object);
+        // (On Windows the text is PyO3's own `PyBackedStr`, which has no reference to give
+        // back by hand: `Release` is not written for it.)
+        if cfg!(windows) || at != VALUE_AT || size != VALUE_AT + std::mem::size_of::<T>() {
+            return Ok(Self {
+                ty: base.unbind(),
+                own: false,
+                _value: PhantomData,
+            });
+        }
+        let doc: Option<String> = base.getattr("__doc__")?.extract()?;
+        // (CPython 3.9 keeps pointers to the name and the slots' values for the type's life:
+        // the process's, as the module is never unloaded.)
+        let doc = CString::new(doc.unwrap_or_default())
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        let slots = Box::leak(Box::new([
+            ffi::PyType_Slot {
+                slot: ffi::Py_tp_dealloc,
+                pfunc: dealloc::<T> as unsafe extern "C" fn(*mut ffi::PyObject) as *mut c_void,
+            },
+            ffi::PyType_Slot {
+                slot: ffi::Py_tp_doc,
+                pfunc: doc.into_raw().cast::<c_void>(),
+            },
+            ffi::PyType_Slot::default(),
+        ]));
+        let spec = Box::leak(Box::new(ffi::PyType_Spec {
+            name: name.as_ptr().cast::<c_char>(),
+            // (The base's size: the value is the base's.)
+            basicsize: 0,
+            itemsize: 0,
+            flags: ffi::Py_TPFLAGS_DEFAULT as std::ffi::c_uint,
+            slots: slots.as_mut_ptr(),
+        }));
+        let bases = PyTuple::new(py, [base])?;
+        // SAFETY: attached; the spec and its slots live as long as the process.
+        let ty = unsafe {
+            Bound::from_owned_ptr_or_err(py, ffi::PyType_FromSpecWithBases(spec, bases.as_ptr()))?
+        };
+        Ok(Self {
+            ty: ty.cast_into::<PyType>()?.unbind(),
+            own: true,
+            _value: PhantomData,
+        })
+    }
+
+    /// The class whose objects [`Made::make`] makes: the one to give Python as `T`'s.
+    pub fn ty<'py>(&self, py: Python<'py>) -> &Bound<'py, PyType> {
+        self.ty.bind(py)
+    }
+
+    /// An object of `value`.
+    #[inline]
+    pub fn make<'py>(&self, py: Python<'py>, value: T) -> PyResult<Bound<'py, T>> {
+        if !self.own {
+            return Bound::new(py, value);
+        }
+        let ty = self.ty.as_ptr().cast::<ffi::PyTypeObject>();
+        // SAFETY: attached; the subtype's objects are `VALUE_AT + size_of::<T>()` bytes (its
+        // base's size, checked in `new`), not collected (no `Py_TPFLAGS_HAVE_GC`) and with
+        // no dictionary, so `PyObject_Malloc` is their allocator; `PyObject_Init` sets the
+        // header (the type, a reference to it, the object's count); the value is written
+        // where PyO3 reads it, and every other part of PyO3's layout is empty (checked).
+        unsafe {
+            let obj =
+                ffi::PyObject_Malloc(VALUE_AT + std::mem::size_of::<T>()).cast::<ffi::PyObject>();
+            if obj.is_null() {
+                return Err(pyo3::exceptions::PyMemoryError::new_err(()));
+            }
+            ffi::PyObject_Init(obj, ty);
+            std::ptr::write(obj.cast::<u8>().add(VALUE_AT).cast::<T>(), value);
+            Ok(Bound::from_owned_ptr(py, obj).cast_into_unchecked::<T>())
+        }
+    }
+}
+
+/// The subtype's deallocator: the value moved out and released, the memory freed, the
+/// reference to the type the object held released.
+///
+/// # Safety
+///
+/// As CPython calls a deallocator: attached, `obj` an object of the subtype whose count
+/// has reached zero.
+unsafe extern "C" fn dealloc<T: Release>(obj: *mut ffi::PyObject) {
+    // SAFETY: `obj` was made by `Made::make` (the subtype has no other way in), its value
+    // where it was written; nothing reads the object after its deallocator.
+    unsafe {
+        let ty = ffi::Py_TYPE(obj);
+        let value = std::ptr::read(obj.cast::<u8>().add(VALUE_AT).cast::<T>());
+        ffi::PyObject_Free(obj.cast::<c_void>());
+        value.release();
+        ffi::Py_DECREF(ty.cast::<ffi::PyObject>());
+    }
+}

@@ -104,32 +104,34 @@ where
         })
     }
 
-    /// The class whose objects [`Made::make`] makes: the one to give Python as `T`'s.
+    /// The class whose objects [`Made::place`] makes: the one to give Python as `T`'s.
     pub fn ty<'py>(&self, py: Python<'py>) -> &Bound<'py, PyType> {
         self.ty.bind(py)
     }
 
-    /// An object of `value`.
-    #[inline]
-    pub fn make<'py>(&self, py: Python<'py>, value: T) -> PyResult<Bound<'py, T>> {
+    /// An object of the value `value` makes, made without running any Python code (and so
+    /// where Python's objects may not be made: while a value is lent, `Attached`); or the
+    /// value, for `Bound::new` (PyO3's class, or no memory left, which `Bound::new` raises).
+    #[inline(always)]
+    pub fn place(&self, value: impl FnOnce() -> T) -> Result<*mut ffi::PyObject, T> {
         if !self.own {
-            return Bound::new(py, value);
+            return Err(value());
         }
-        let ty = self.ty.as_ptr().cast::<ffi::PyTypeObject>();
-        // SAFETY: attached; the subtype's objects are `VALUE_AT + size_of::<T>()` bytes (its
-        // base's size, checked in `new`), not collected (no `Py_TPFLAGS_HAVE_GC`) and with
-        // no dictionary, so `PyObject_Malloc` is their allocator; `PyObject_Init` sets the
-        // header (the type, a reference to it, the object's count); the value is written
-        // where PyO3 reads it, and every other part of PyO3's layout is empty (checked).
+        // SAFETY: the subtype's objects are `VALUE_AT + size_of::<T>()` bytes (its base's
+        // size, checked in `new`), not collected (no `Py_TPFLAGS_HAVE_GC`) and with no
+        // dictionary, so `PyObject_Malloc` is their allocator, which runs no Python code
+        // (nor does `PyObject_Init`, which sets the header: the type, a reference to it,
+        // the object's count); the value is written where PyO3 reads it, and every other
+        // part of PyO3's layout is empty (checked).
         unsafe {
             let obj =
                 ffi::PyObject_Malloc(VALUE_AT + std::mem::size_of::<T>()).cast::<ffi::PyObject>();
             if obj.is_null() {
-                return Err(pyo3::exceptions::PyMemoryError::new_err(()));
+                return Err(value());
             }
-            ffi::PyObject_Init(obj, ty);
-            std::ptr::write(obj.cast::<u8>().add(VALUE_AT).cast::<T>(), value);
-            Ok(Bound::from_owned_ptr(py, obj).cast_into_unchecked::<T>())
+            ffi::PyObject_Init(obj, self.ty.as_ptr().cast::<ffi::PyTypeObject>());
+            std::ptr::write(obj.cast::<u8>().add(VALUE_AT).cast::<T>(), value());
+            Ok(obj)
         }
     }
 }
@@ -142,7 +144,7 @@ where
 /// As CPython calls a deallocator: attached, `obj` an object of the subtype whose count
 /// has reached zero.
 unsafe extern "C" fn dealloc<T: Release>(obj: *mut ffi::PyObject) {
-    // SAFETY: `obj` was made by `Made::make` (the subtype has no other way in), its value
+    // SAFETY: `obj` was made by `Made::place` (the subtype has no other way in), its value
     // where it was written; nothing reads the object after its deallocator.
     unsafe {
         let ty = ffi::Py_TYPE(obj);

@@ -639,8 +639,11 @@ fn cleaned_or(
     /// What `clean_in_place` writes, kept between calls.
     static WRITTEN: Attached<(String, Vec<handle_id::Fix>)> =
         Attached::new((String::new(), Vec::new()));
-    // Without the lint: the warnings are read from the library when asked for.
-    let clean = |(buffer, fixes): &mut (String, Vec<handle_id::Fix>)| {
+    let made = CLEANED.get();
+    // Without the lint: the warnings are read from the library when asked for. The object
+    // is made inside, where the handle and the fixes are lent, and the value written there
+    // (`Made::place`); its exception outside, where Python's objects may be made.
+    let clean = move |(buffer, fixes): &mut (String, Vec<handle_id::Fix>)| {
         let read = handle_id::clean_in_place(
             &text,
             options.as_deref().unwrap_or(&DEFAULTS),
@@ -648,35 +651,37 @@ fn cleaned_or(
             buffer,
             fixes,
         );
-        let made = read.map(|(form, at)| {
-            let canonical = match at {
+        let (form, at) = match read {
+            Ok(read) => read,
+            Err(e) => return Err((e, text)),
+        };
+        let value = || PyCleaned {
+            canonical: match at {
                 handle_id::Written::Text(span) => Canonical::Input(span),
                 handle_id::Written::Buffer => {
                     Canonical::Copy(SmallVec::from_slice(buffer.as_bytes()))
                 }
-            };
-            (form, canonical, SmallVec::from_slice(fixes))
-        });
+            },
+            fixes: SmallVec::from_slice(fixes),
+            form,
+            options,
+            text,
+        };
+        let placed = match made {
+            Some(made) => made.place(value),
+            None => Err(value()),
+        };
         if buffer.capacity() > KEPT {
             *buffer = String::new();
         }
-        made
+        Ok(placed)
     };
     // SAFETY: `clean` runs no Python code.
-    let (form, canonical, fixes) = match unsafe { WRITTEN.with(py, clean) } {
-        Ok(made) => made,
-        Err(e) => return Err(error(&e, &text)),
-    };
-    let value = PyCleaned {
-        canonical,
-        fixes,
-        form,
-        options,
-        text,
-    };
-    match CLEANED.get() {
-        Some(made) => made.make(py, value).map(Bound::unbind),
-        None => Py::new(py, value),
+    match unsafe { WRITTEN.with(py, clean) } {
+        // SAFETY: attached; an object of the class's, a reference of its own.
+        Ok(Ok(obj)) => Ok(unsafe { Bound::from_owned_ptr(py, obj).cast_into_unchecked() }.unbind()),
+        Ok(Err(value)) => Py::new(py, value),
+        Err((e, text)) => Err(error(&e, &text)),
     }
 }
 

@@ -23,11 +23,15 @@ use pyo3::pyclass::boolean_struct::True;
 use pyo3::types::{PyTuple, PyType};
 use pyo3::{PyClass, PyClassInitializer};
 
-/// A value whose Python references are released at once when it is dropped: by the
-/// deallocator, which runs attached but outside PyO3's count of attachment (where a `Py`
-/// dropped would be queued, not released).
-pub trait Release {
-    /// Drops the value, its Python references released at once.
+/// The value of an object [`Made`] makes.
+pub trait Value {
+    /// The object's `str()`, where it is text the value holds: then the subtype's own slot
+    /// (PyO3's `__str__` is called through its trampoline, as a deallocator is).
+    const STR: Option<fn(&Self) -> &str> = None;
+
+    /// Drops the value, its Python references released at once: by the deallocator, which
+    /// runs attached but outside PyO3's count of attachment (where a `Py` dropped would be
+    /// queued, not released).
     ///
     /// # Safety
     ///
@@ -49,10 +53,11 @@ pub struct Made<T> {
 
 impl<T> Made<T>
 where
-    T: PyClass<Frozen = True> + Sync + Release + Into<PyClassInitializer<T>>,
+    T: PyClass<Frozen = True> + Sync + Value + Into<PyClassInitializer<T>>,
 {
     /// The subtype of `T`'s class (which PyO3 declares `subclass`), named `name` and given
-    /// the class's docs; `sample`, made into an object by PyO3, shows where the value is.
+    /// the class's docs (and `str()`, `Value::STR`); `sample`, made into an object by PyO3,
+    /// shows where the value is.
     pub fn new(py: Python<'_>, name: &'static std::ffi::CStr, sample: T) -> PyResult<Self> {
         let base = py.get_type::<T>();
         let object = Bound::new(py, sample)?;
@@ -60,7 +65,7 @@ where
         let size: usize = base.getattr("__basicsize__")?.extract()?;
         drop(object);
         // (On Windows the text is PyO3's own `PyBackedStr`, which has no reference to give
-        // back by hand: `Release` is not written for it.)
+        // back by hand: `Value::release` is not written for it.)
         if cfg!(windows) || at != VALUE_AT || size != VALUE_AT + std::mem::size_of::<T>() {
             return Ok(Self {
                 ty: base.unbind(),
@@ -73,17 +78,26 @@ where
         // the process's, as the module is never unloaded.)
         let doc = CString::new(doc.unwrap_or_default())
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        let slots = Box::leak(Box::new([
+        type Slot = unsafe extern "C" fn(*mut ffi::PyObject);
+        type Str = unsafe extern "C" fn(*mut ffi::PyObject) -> *mut ffi::PyObject;
+        let mut slots = vec![
             ffi::PyType_Slot {
                 slot: ffi::Py_tp_dealloc,
-                pfunc: dealloc::<T> as unsafe extern "C" fn(*mut ffi::PyObject) as *mut c_void,
+                pfunc: dealloc::<T> as Slot as *mut c_void,
             },
             ffi::PyType_Slot {
                 slot: ffi::Py_tp_doc,
                 pfunc: doc.into_raw().cast::<c_void>(),
             },
-            ffi::PyType_Slot::default(),
-        ]));
+        ];
+        if T::STR.is_some() {
+            slots.push(ffi::PyType_Slot {
+                slot: ffi::Py_tp_str,
+                pfunc: str::<T> as Str as *mut c_void,
+            });
+        }
+        slots.push(ffi::PyType_Slot::default());
+        let slots = slots.leak();
         let spec = Box::leak(Box::new(ffi::PyType_Spec {
             name: name.as_ptr().cast::<c_char>(),
             // (The base's size: the value is the base's.)
@@ -143,7 +157,7 @@ where
 ///
 /// As CPython calls a deallocator: attached, `obj` an object of the subtype whose count
 /// has reached zero.
-unsafe extern "C" fn dealloc<T: Release>(obj: *mut ffi::PyObject) {
+unsafe extern "C" fn dealloc<T: Value>(obj: *mut ffi::PyObject) {
     // SAFETY: `obj` was made by `Made::place` (the subtype has no other way in), its value
     // where it was written; nothing reads the object after its deallocator.
     unsafe {
@@ -152,5 +166,33 @@ unsafe extern "C" fn dealloc<T: Release>(obj: *mut ffi::PyObject) {
         ffi::PyObject_Free(obj.cast::<c_void>());
         value.release();
         ffi::Py_DECREF(ty.cast::<ffi::PyObject>());
+    }
+}
+
+/// The subtype's `str()`: `T::STR` of the value, as a new `str`.
+///
+/// # Safety
+///
+/// As CPython calls `tp_str`: attached, `obj` an object of the subtype (or of its base,
+/// whose layout is the same: `__class__` may be assigned between them).
+unsafe extern "C" fn str<T: Value>(obj: *mut ffi::PyObject) -> *mut ffi::PyObject {
+    // SAFETY: the value is where `place` (or PyO3) wrote it, borrowed for the call.
+    let value = unsafe { &*obj.cast::<u8>().add(VALUE_AT).cast::<T>() };
+    // (Nothing is written on the way: a panic leaves the value as it was.)
+    let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        T::STR.map(|text| text(value))
+    }));
+    // SAFETY: attached; a pointer and length of UTF-8, or an exception set and null.
+    unsafe {
+        match text {
+            Ok(Some(text)) => ffi::PyUnicode_FromStringAndSize(
+                text.as_ptr().cast::<c_char>(),
+                text.len() as ffi::Py_ssize_t,
+            ),
+            _ => {
+                ffi::PyErr_SetString(ffi::PyExc_SystemError, c"no text".as_ptr());
+                std::ptr::null_mut()
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 use crate::attached::Attached;
 use crate::errors::{parse_error, HandleError};
 use crate::fastcall::{self, One};
-use crate::made::{Made, Release};
+use crate::made::{Made, Value};
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
 use crate::text::Text;
@@ -359,7 +359,9 @@ enum Canonical {
 }
 
 // Its one Python reference is the text's.
-impl Release for PyCleaned {
+impl Value for PyCleaned {
+    const STR: Option<fn(&Self) -> &str> = Some(Self::canonical);
+
     #[cfg(not(windows))]
     unsafe fn release(self) {
         // SAFETY: attached, as this function's caller.

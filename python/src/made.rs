@@ -8,7 +8,9 @@
 //! `__dict__` and no slots of its own but the deallocator: made with `PyObject_Malloc` and
 //! `PyObject_Init`, the value written where PyO3 keeps it, and freed by dropping the value,
 //! its Python references released at once (the interpreter is attached in a deallocator).
-//! Every method and attribute is the PyO3 class's, inherited.
+//! Every method and attribute is the PyO3 class's, inherited. (That class, the subtype's
+//! `__base__`, has the same name; PyO3 declares it `subclass`, as a base must be, so Python
+//! may derive from it too, though neither it nor a class derived from it can be made.)
 //!
 //! Where PyO3 keeps the value is checked when the subtype is made, on an object PyO3 made:
 //! right after the object's header, with nothing after it. Anything else (another PyO3),
@@ -124,10 +126,11 @@ where
     }
 
     /// An object of the value `value` makes, made without running any Python code (and so
-    /// where Python's objects may not be made: while a value is lent, `Attached`); or the
-    /// value, for `Bound::new` (PyO3's class, or no memory left, which `Bound::new` raises).
+    /// where Python's objects may not be made: while a value is lent, `Attached`), or `None`
+    /// where no memory is left (`value` not called); or the value, for `Bound::new`, where
+    /// the objects are PyO3's own.
     #[inline(always)]
-    pub fn place(&self, value: impl FnOnce() -> T) -> Result<*mut ffi::PyObject, T> {
+    pub fn place(&self, value: impl FnOnce() -> T) -> Result<Option<*mut ffi::PyObject>, T> {
         if !self.own {
             return Err(value());
         }
@@ -141,11 +144,11 @@ where
             let obj =
                 ffi::PyObject_Malloc(VALUE_AT + std::mem::size_of::<T>()).cast::<ffi::PyObject>();
             if obj.is_null() {
-                return Err(value());
+                return Ok(None);
             }
             ffi::PyObject_Init(obj, self.ty.as_ptr().cast::<ffi::PyTypeObject>());
             std::ptr::write(obj.cast::<u8>().add(VALUE_AT).cast::<T>(), value());
-            Ok(obj)
+            Ok(Some(obj))
         }
     }
 }

@@ -681,7 +681,10 @@ fn cleaned_or(
     // SAFETY: `clean` runs no Python code.
     match unsafe { WRITTEN.with(py, clean) } {
         // SAFETY: attached; an object of the class's, a reference of its own.
-        Ok(Ok(obj)) => Ok(unsafe { Bound::from_owned_ptr(py, obj).cast_into_unchecked() }.unbind()),
+        Ok(Ok(Some(obj))) => {
+            Ok(unsafe { Bound::from_owned_ptr(py, obj).cast_into_unchecked() }.unbind())
+        }
+        Ok(Ok(None)) => Err(pyo3::exceptions::PyMemoryError::new_err(())),
         Ok(Err(value)) => Py::new(py, value),
         Err((e, text)) => Err(error(&e, &text)),
     }

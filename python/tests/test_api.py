@@ -251,8 +251,12 @@ def test_one_argument_calls_hold_nothing_back():
 def test_cleaned_values_are_of_one_class_and_hold_their_text_while_they_live():
     # `clean`'s values are made and freed by the module itself (not PyO3): the same class
     # whichever way the call came in, not one to make or derive from, holding a reference
-    # to the text as long as they live and giving it back when freed.
+    # to the text as long as they live and giving it back when freed. (Where PyO3 makes
+    # them, on Windows, its class may be derived from, and the text is kept as UTF-8
+    # `bytes` there, not as the `str`.)
     import sys
+
+    own = handle_id.Cleaned.__base__ is not object
 
     class Text(str):
         pass
@@ -271,13 +275,15 @@ def test_cleaned_values_are_of_one_class_and_hold_their_text_while_they_live():
         handle_id.Cleaned()
     with pytest.raises(TypeError):
         object.__new__(handle_id.Cleaned)
-    with pytest.raises(TypeError):
-        type("Mine", (handle_id.Cleaned,), {})
+    if own:
+        with pytest.raises(TypeError):
+            type("Mine", (handle_id.Cleaned,), {})
     for kwargs in ({}, {"cordra": False}):
         text = "".join(list("(doi:10.1000/XYZ)."))
         before = sys.getrefcount(text)
         kept = [handle_id.clean(text, **kwargs) for _ in range(100)]
-        assert sys.getrefcount(text) == before + 100, kwargs
+        if own:
+            assert sys.getrefcount(text) == before + 100, kwargs
         assert {str(c) for c in kept} == {"10.1000/xyz"}
         del kept
         assert sys.getrefcount(text) == before, kwargs

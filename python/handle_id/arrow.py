@@ -13,7 +13,9 @@ is not UTF-8 is an error (``invalid-utf8``, H5), as the ``hdl`` command says of 
 line. The columns of strings in a result are
 ``string``; with ``string_view=True`` they are ``string_view`` (pyarrow 16 or later), the
 layout Polars keeps its strings in, which Polars then takes without copying them (the Polars
-namespace asks for it).
+namespace asks for it). A ``string`` column holds 2 GiB of text at most (its offsets are 32-bit):
+a result that would hold more in one column raises ``OverflowError`` (give the column in parts,
+as a ``ChunkedArray`` of smaller chunks, or ask for ``string_view=True``).
 
 >>> import pyarrow as pa, handle_id.arrow
 >>> out = handle_id.arrow.clean(pa.array(["DOI: 10.1000/ABC.", "nothing", None]))

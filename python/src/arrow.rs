@@ -258,7 +258,8 @@ fn joined<P>(parts: Vec<P>, mut join: impl FnMut(&mut P, P) -> PyResult<()>) -> 
 
 /// `other`'s strings after `b`'s.
 fn append_strings(b: &mut Strings, other: Strings) -> PyResult<()> {
-    b.append(other).map_err(value_error)
+    b.append(other);
+    Ok(())
 }
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -363,13 +364,13 @@ impl Rows {
             strings::field("handle", self.views),
             strings::field("form", self.views),
         ];
-        let mut arrays: Vec<ArrayRef> = vec![self.handle.finish(), self.form.finish()];
+        let mut arrays: Vec<ArrayRef> = vec![self.handle.finish()?, self.form.finish()?];
         for (f, a) in extra {
             fields.push(f);
             arrays.push(a);
         }
         fields.push(strings::field("error", self.views));
-        arrays.push(self.error.finish());
+        arrays.push(self.error.finish()?);
         let nulls: Option<NullBuffer> = self.nulls.finish();
         StructArray::try_new(Fields::from(fields), arrays, nulls)
             .map(|s| Arc::new(s) as ArrayRef)
@@ -460,7 +461,7 @@ fn arrow_canonical(
             })?;
             Ok(b)
         })?;
-        Ok(joined(parts, append_strings)?.finish())
+        joined(parts, append_strings)?.finish()
     })?;
     output(py, out)
 }
@@ -551,13 +552,14 @@ impl Codes {
     fn append(&mut self, other: Self) -> PyResult<()> {
         self.offsets.append(other.offsets, self.codes.len());
         append_nulls(&mut self.nulls, other.nulls);
-        self.codes.append(other.codes).map_err(value_error)
+        self.codes.append(other.codes);
+        Ok(())
     }
 
     fn finish(mut self) -> PyResult<ArrayRef> {
         let offsets = self.offsets.finish("fixes")?;
         let item = Arc::new(Field::new_list_field(strings::data_type(self.views), true));
-        let list = ListArray::try_new(item, offsets, self.codes.finish(), self.nulls.finish())
+        let list = ListArray::try_new(item, offsets, self.codes.finish()?, self.nulls.finish())
             .map_err(value_error)?;
         Ok(Arc::new(list))
     }
@@ -743,7 +745,7 @@ fn arrow_to_form(
             rows.append(r)?;
             append_strings(written, w)
         })?;
-        let written = written.finish();
+        let written = written.finish()?;
         rows.finish(vec![(strings::field("output", string_view), written)])
     })?;
     output(py, out)
@@ -866,9 +868,9 @@ impl Founds {
         append_nulls(&mut self.nulls, other.nulls);
         self.start.append_slice(other.start.values_slice());
         self.end.append_slice(other.end.values_slice());
-        self.text.append(other.text).map_err(value_error)?;
-        self.form.append(other.form).map_err(value_error)?;
-        self.handle.append(other.handle).map_err(value_error)?;
+        self.text.append(other.text);
+        self.form.append(other.form);
+        self.handle.append(other.handle);
         Ok(())
     }
 
@@ -887,9 +889,9 @@ impl Founds {
             vec![
                 Arc::new(self.start.finish()),
                 Arc::new(self.end.finish()),
-                self.text.finish(),
-                self.form.finish(),
-                self.handle.finish(),
+                self.text.finish()?,
+                self.form.finish()?,
+                self.handle.finish()?,
             ],
             None,
         )

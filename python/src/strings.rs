@@ -1,40 +1,69 @@
 //! A column of strings being built, in either of Arrow's layouts: `string` (offsets and
 //! bytes: what pyarrow and pandas make by default) or `string_view` (Polars' own layout:
 //! Polars takes such a column as it is, where it copies a `string` column into its own).
+//!
+//! A `string` column's offsets are 32-bit: it holds 2 GiB of text at most. A column that
+//! would hold more (a long column's handles, or the outputs of `to_form`, which grow) is
+//! refused with `OverflowError` when it is finished, however many threads built it (arrow-rs's
+//! builder would panic on the value that crossed the line, and its join say `ValueError`).
 
 use std::sync::Arc;
 
 use arrow_array::builder::{ArrayBuilder, StringBuilder, StringViewBuilder};
 use arrow_array::ArrayRef;
-use arrow_schema::{ArrowError, DataType, Field};
+use arrow_schema::{DataType, Field};
+use pyo3::exceptions::PyOverflowError;
+use pyo3::PyResult;
 
-pub enum Strings {
+pub struct Strings {
+    column: Column,
+    /// The most bytes of text the column may hold (`MOST`, less in tests).
+    most: usize,
+    /// A value would have taken the column past `most`: it (and any after) written as
+    /// null, and the column refused at `finish`.
+    overflow: bool,
+}
+
+enum Column {
     Plain(StringBuilder),
     Views(StringViewBuilder),
 }
+
+/// The most bytes of text a `string` column holds: what its 32-bit offsets reach.
+const MOST: usize = i32::MAX as usize;
 
 impl Strings {
     /// Room for `rows` values of `bytes` bytes in all, as views where `views` (whose bytes
     /// go into blocks that are added as they fill, none of them copied).
     pub fn with_capacity(views: bool, rows: usize, bytes: usize) -> Self {
-        if views {
-            Strings::Views(StringViewBuilder::with_capacity(rows))
+        let column = if views {
+            Column::Views(StringViewBuilder::with_capacity(rows))
         } else {
-            Strings::Plain(StringBuilder::with_capacity(rows, bytes))
+            Column::Plain(StringBuilder::with_capacity(rows, bytes.min(MOST)))
+        };
+        Self {
+            column,
+            most: MOST,
+            overflow: false,
         }
     }
 
+    #[inline]
     pub fn append_value(&mut self, value: &str) {
-        match self {
-            Strings::Plain(b) => b.append_value(value),
-            Strings::Views(b) => b.append_value(value),
+        match &mut self.column {
+            Column::Plain(b) if b.values_slice().len() + value.len() > self.most => {
+                self.overflow = true;
+                b.append_null();
+            }
+            Column::Plain(b) => b.append_value(value),
+            Column::Views(b) => b.append_value(value),
         }
     }
 
     pub fn append_null(&mut self) {
-        match self {
-            Strings::Plain(b) => b.append_null(),
-            Strings::Views(b) => b.append_null(),
+        match &mut self.column {
+            Column::Plain(b) => b.append_null(),
+            Column::Views(b) => b.append_null(),
         }
     }
 
@@ -47,29 +76,42 @@ impl Strings {
 
     /// How many values (and nulls) so far.
     pub fn len(&self) -> usize {
-        match self {
-            Strings::Plain(b) => b.len(),
-            Strings::Views(b) => b.len(),
+        match &self.column {
+            Column::Plain(b) => b.len(),
+            Column::Views(b) => b.len(),
         }
     }
 
     /// `other`'s values after these (a view column's blocks are taken as they are).
-    pub fn append(&mut self, other: Self) -> Result<(), ArrowError> {
-        match (self, other) {
-            (Strings::Plain(b), Strings::Plain(mut o)) => b.append_array(&o.finish()),
-            (Strings::Views(b), Strings::Views(mut o)) => {
-                b.append_array(&o.finish());
-                Ok(())
+    pub fn append(&mut self, mut other: Self) {
+        self.overflow |= other.overflow;
+        match (&mut self.column, &mut other.column) {
+            (Column::Plain(b), Column::Plain(o)) => {
+                if b.values_slice().len() + o.values_slice().len() > self.most {
+                    self.overflow = true;
+                    b.append_nulls(o.len());
+                } else {
+                    b.append_array(&o.finish())
+                        .expect("offsets within what the column holds");
+                }
             }
+            (Column::Views(b), Column::Views(o)) => b.append_array(&o.finish()),
             _ => unreachable!("the parts of one column are built in one layout"),
         }
     }
 
-    pub fn finish(&mut self) -> ArrayRef {
-        match self {
-            Strings::Plain(b) => Arc::new(b.finish()),
-            Strings::Views(b) => Arc::new(b.finish()),
+    /// The column, or `OverflowError` where it would hold more than its offsets reach.
+    pub fn finish(&mut self) -> PyResult<ArrayRef> {
+        if self.overflow {
+            return Err(PyOverflowError::new_err(
+                "more than 2 GiB of text in one string column: give the column in parts, \
+                 or ask for string_view=True",
+            ));
         }
+        Ok(match &mut self.column {
+            Column::Plain(b) => Arc::new(b.finish()),
+            Column::Views(b) => Arc::new(b.finish()),
+        })
     }
 }
 
@@ -85,4 +127,49 @@ pub fn data_type(views: bool) -> DataType {
 /// A nullable field of strings named `name`, as views where `views`.
 pub fn field(name: &str, views: bool) -> Field {
     Field::new(name, data_type(views), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::Array;
+
+    fn plain(most: usize) -> Strings {
+        Strings {
+            most,
+            ..Strings::with_capacity(false, 0, 0)
+        }
+    }
+
+    #[test]
+    fn a_column_past_what_its_offsets_reach_is_refused_however_it_was_built() {
+        // Built whole: the value that crosses the line is refused, the rows kept in step.
+        let mut whole = plain(10);
+        for v in ["abcd", "efgh", "ijkl"] {
+            whole.append_value(v);
+        }
+        assert_eq!(whole.len(), 3);
+        assert!(whole.finish().is_err());
+        // Built in parts that each fit, joined: refused the same.
+        let (mut first, mut second) = (plain(10), plain(10));
+        first.append_value("abcd");
+        first.append_value("efgh");
+        second.append_value("ijkl");
+        first.append(second);
+        assert_eq!(first.len(), 3);
+        assert!(first.finish().is_err());
+        // Up to the line itself: kept.
+        let (mut first, mut second) = (plain(10), plain(10));
+        first.append_value("abcd");
+        second.append_value("efghij");
+        first.append(second);
+        let column = first.finish().expect("10 bytes fit");
+        assert_eq!(column.len(), 2);
+        assert_eq!(column.null_count(), 0);
+        // A part that overflowed alone refuses the whole.
+        let (mut first, mut second) = (plain(10), plain(10));
+        second.append_value("abcdefghijk");
+        first.append(second);
+        assert!(first.finish().is_err());
+    }
 }

@@ -313,7 +313,12 @@ struct Rows {
     nulls: NullBufferBuilder,
     handle: Strings,
     form: Strings,
-    error: Strings,
+    /// The rows that hold an error (few), with its message: the column, null elsewhere, is
+    /// made at `finish` (a null written for each row as it came cost a sixth of the rows'
+    /// columns).
+    errors: Vec<(usize, String)>,
+    /// How many rows.
+    len: usize,
     /// The strings as views (`string_view`).
     views: bool,
 }
@@ -324,7 +329,8 @@ impl Rows {
             nulls: NullBufferBuilder::new(room.rows),
             handle: Strings::with_capacity(views, room.rows, room.bytes),
             form: Strings::with_capacity(views, room.rows, room.rows * FORM_NAME_ROOM),
-            error: Strings::with_capacity(views, 0, 0),
+            errors: Vec::new(),
+            len: 0,
             views,
         }
     }
@@ -333,22 +339,20 @@ impl Rows {
         self.nulls.append_null();
         self.handle.append_null();
         self.form.append_null();
-        self.error.append_null();
+        self.len += 1;
     }
 
     fn row(&mut self, handle: Result<&str, &ParseError>, form: Option<Form>) {
         self.nulls.append_non_null();
         self.form.append_option(form.map(Form::name));
         match handle {
-            Ok(h) => {
-                self.handle.append_value(h);
-                self.error.append_null();
-            }
+            Ok(h) => self.handle.append_value(h),
             Err(e) => {
                 self.handle.append_null();
-                self.error.append_value(&e.to_string());
+                self.errors.push((self.len, e.to_string()));
             }
         }
+        self.len += 1;
     }
 
     /// `other`'s rows after these.
@@ -356,7 +360,25 @@ impl Rows {
         append_nulls(&mut self.nulls, other.nulls);
         append_strings(&mut self.handle, other.handle)?;
         append_strings(&mut self.form, other.form)?;
-        append_strings(&mut self.error, other.error)
+        let len = self.len;
+        self.errors
+            .extend(other.errors.into_iter().map(|(row, e)| (len + row, e)));
+        self.len += other.len;
+        Ok(())
+    }
+
+    /// The error column: each row's message, null where there is none.
+    fn error_column(&self) -> PyResult<ArrayRef> {
+        let bytes = self.errors.iter().map(|(_, e)| e.len()).sum();
+        let mut column = Strings::with_capacity(self.views, self.len, bytes);
+        let mut at = 0;
+        for (row, e) in &self.errors {
+            column.append_nulls(row - at);
+            column.append_value(e);
+            at = row + 1;
+        }
+        column.append_nulls(self.len - at);
+        column.finish()
     }
 
     fn finish(mut self, extra: Vec<(Field, ArrayRef)>) -> PyResult<ArrayRef> {
@@ -370,7 +392,7 @@ impl Rows {
             arrays.push(a);
         }
         fields.push(strings::field("error", self.views));
-        arrays.push(self.error.finish()?);
+        arrays.push(self.error_column()?);
         let nulls: Option<NullBuffer> = self.nulls.finish();
         StructArray::try_new(Fields::from(fields), arrays, nulls)
             .map(|s| Arc::new(s) as ArrayRef)
@@ -517,6 +539,8 @@ struct Codes {
     /// Where each value's codes end in `codes`.
     offsets: Ends,
     codes: Strings,
+    /// How many codes (counted here: the builder's count is a call away).
+    items: usize,
     /// The codes as views (`string_view`).
     views: bool,
     nulls: NullBufferBuilder,
@@ -529,6 +553,7 @@ impl Codes {
             // (Most values have a fix or two, of codes of 5 to 22 bytes; more grows the
             // buffer.)
             codes: Strings::with_capacity(views, room.rows * 2, room.rows * 24),
+            items: 0,
             views,
             nulls: NullBufferBuilder::new(room.rows),
         }
@@ -541,18 +566,20 @@ impl Codes {
                 for f in fixes {
                     self.codes.append_value(f.code().code());
                 }
+                self.items += fixes.len();
                 self.nulls.append_non_null();
             }
             None => self.nulls.append_null(),
         }
-        self.offsets.end(self.codes.len());
+        self.offsets.end(self.items);
     }
 
     /// `other`'s values after these.
     fn append(&mut self, other: Self) -> PyResult<()> {
-        self.offsets.append(other.offsets, self.codes.len());
+        self.offsets.append(other.offsets, self.items);
         append_nulls(&mut self.nulls, other.nulls);
         self.codes.append(other.codes);
+        self.items += other.items;
         Ok(())
     }
 

@@ -67,6 +67,13 @@ impl Strings {
         }
     }
 
+    pub fn append_nulls(&mut self, n: usize) {
+        match &mut self.column {
+            Column::Plain(b) => b.append_nulls(n),
+            Column::Views(b) => (0..n).for_each(|_| b.append_null()),
+        }
+    }
+
     pub fn append_option(&mut self, value: Option<&str>) {
         match value {
             Some(v) => self.append_value(v),
@@ -75,6 +82,7 @@ impl Strings {
     }
 
     /// How many values (and nulls) so far.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         match &self.column {
             Column::Plain(b) => b.len(),

@@ -4,6 +4,7 @@
 use handle_id::record::RecordError;
 use handle_id::ParseError;
 use pyo3::exceptions::PyValueError;
+use pyo3::intern;
 use pyo3::prelude::*;
 
 use crate::offsets::char_index;
@@ -54,7 +55,10 @@ fn raise(
 ) -> PyErr {
     let err = HandleError::new_err(message.clone());
     let value = err.value(py);
-    match value.setattr("message", message).and_then(|()| set(value)) {
+    match value
+        .setattr(intern!(py, "message"), message)
+        .and_then(|()| set(value))
+    {
         Ok(()) => err,
         Err(e) => e,
     }
@@ -63,12 +67,12 @@ fn raise(
 /// A `HandleError` for `e`, an error in `text` (whose byte offsets it gives).
 pub fn parse_error(py: Python<'_>, e: &ParseError, text: &str) -> PyErr {
     raise(py, e.to_string(), |v| {
-        v.setattr("index", char_index(text, e.index()))?;
-        v.setattr("byte_index", e.index())?;
-        v.setattr("kind", kebab(&format!("{:?}", e.kind())))?;
-        v.setattr("rule", e.rule())?;
-        v.setattr("found", e.found().map(String::from))?;
-        v.setattr("at", py.None())
+        v.setattr(intern!(py, "index"), char_index(text, e.index()))?;
+        v.setattr(intern!(py, "byte_index"), e.index())?;
+        v.setattr(intern!(py, "kind"), kebab(&format!("{:?}", e.kind())))?;
+        v.setattr(intern!(py, "rule"), e.rule())?;
+        v.setattr(intern!(py, "found"), e.found().map(String::from))?;
+        v.setattr(intern!(py, "at"), py.None())
     })
 }
 
@@ -76,12 +80,12 @@ pub fn parse_error(py: Python<'_>, e: &ParseError, text: &str) -> PyErr {
 /// column in XML); `index` is None.
 pub fn record_error(py: Python<'_>, e: &RecordError) -> PyErr {
     raise(py, e.to_string(), |v| {
-        v.setattr("index", py.None())?;
-        v.setattr("byte_index", py.None())?;
-        v.setattr("kind", kebab(&format!("{:?}", e.kind())))?;
-        v.setattr("rule", "")?;
-        v.setattr("found", py.None())?;
-        v.setattr("at", e.at())
+        v.setattr(intern!(py, "index"), py.None())?;
+        v.setattr(intern!(py, "byte_index"), py.None())?;
+        v.setattr(intern!(py, "kind"), kebab(&format!("{:?}", e.kind())))?;
+        v.setattr(intern!(py, "rule"), "")?;
+        v.setattr(intern!(py, "found"), py.None())?;
+        v.setattr(intern!(py, "at"), e.at())
     })
 }
 

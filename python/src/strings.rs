@@ -142,42 +142,40 @@ mod tests {
     use super::*;
     use arrow_array::Array;
 
-    fn plain(most: usize) -> Strings {
-        Strings {
-            most,
+    /// A `string` column of at most 10 bytes, of `values`.
+    fn small(values: &[&str]) -> Strings {
+        let mut column = Strings {
+            most: 10,
             ..Strings::with_capacity(false, 0, 0)
-        }
+        };
+        values.iter().for_each(|v| column.append_value(v));
+        column
+    }
+
+    /// `first`'s values then `second`'s, built apart and joined.
+    fn joined(first: &[&str], second: &[&str]) -> Strings {
+        let mut column = small(first);
+        column.append(small(second));
+        column
     }
 
     #[test]
     fn a_column_past_what_its_offsets_reach_is_refused_however_it_was_built() {
         // Built whole: the value that crosses the line is refused, the rows kept in step.
-        let mut whole = plain(10);
-        for v in ["abcd", "efgh", "ijkl"] {
-            whole.append_value(v);
-        }
+        let mut whole = small(&["abcd", "efgh", "ijkl"]);
         assert_eq!(whole.len(), 3);
         assert!(whole.finish().is_err());
         // Built in parts that each fit, joined: refused the same.
-        let (mut first, mut second) = (plain(10), plain(10));
-        first.append_value("abcd");
-        first.append_value("efgh");
-        second.append_value("ijkl");
-        first.append(second);
-        assert_eq!(first.len(), 3);
-        assert!(first.finish().is_err());
+        let mut parts = joined(&["abcd", "efgh"], &["ijkl"]);
+        assert_eq!(parts.len(), 3);
+        assert!(parts.finish().is_err());
         // Up to the line itself: kept.
-        let (mut first, mut second) = (plain(10), plain(10));
-        first.append_value("abcd");
-        second.append_value("efghij");
-        first.append(second);
-        let column = first.finish().expect("10 bytes fit");
+        let column = joined(&["abcd"], &["efghij"])
+            .finish()
+            .expect("10 bytes fit");
         assert_eq!(column.len(), 2);
         assert_eq!(column.null_count(), 0);
         // A part that overflowed alone refuses the whole.
-        let (mut first, mut second) = (plain(10), plain(10));
-        second.append_value("abcdefghijk");
-        first.append(second);
-        assert!(first.finish().is_err());
+        assert!(joined(&[], &["abcdefghijk"]).finish().is_err());
     }
 }

@@ -53,7 +53,9 @@ fn raise(
     message: String,
     set: impl FnOnce(&Bound<'_, pyo3::exceptions::PyBaseException>) -> PyResult<()>,
 ) -> PyErr {
-    let err = HandleError::new_err(message.clone());
+    // (One `str` for the argument and the attribute.)
+    let message = pyo3::types::PyString::new(py, &message);
+    let err = HandleError::new_err(message.clone().unbind());
     let value = err.value(py);
     match value
         .setattr(intern!(py, "message"), message)

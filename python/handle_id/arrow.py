@@ -7,7 +7,10 @@ Each function takes an Arrow array of strings or binary (``string``, ``large_str
 same length: no Python object is made per value, and the work runs without the GIL. A
 long column is cut into parts (16,384 values or more each) worked on at once, one thread
 each: as many as the machine has cores, or at most ``threads`` (``threads=1``: the calling
-thread alone, as in a Spark task, which has its core already). The result is the same
+thread alone, as in a Spark task, which has its core already). By default, calls made at
+once (Polars' streaming engine, a thread pool) share the machine's spare threads: each
+takes what the others leave, down to the calling thread alone, rather than each starting a
+thread per core. The result is the same
 rows in the same order however the column is cut. A null stays null. A binary value that
 is not UTF-8 is an error (``invalid-utf8``, H5), as the ``hdl`` command says of such a
 line. The columns of strings in a result are

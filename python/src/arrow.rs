@@ -3,7 +3,7 @@
 //! The work runs without the GIL; a long column in parts on as many threads as the machine
 //! has cores, or as the call says (`parts`).
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::thread;
 
 use arrow_array::builder::{ArrayBuilder, BooleanBuilder, Int64Builder};
@@ -17,6 +17,7 @@ use handle_id::{Form, HandleRef, Options, ParseError, ProxyBase, Written};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
+use crate::cores;
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
 use crate::strings::{self, Strings};
@@ -149,11 +150,10 @@ fn output(py: Python<'_>, array: ArrayRef) -> PyResult<Py<PyAny>> {
 const PART_FROM: usize = 1 << 14;
 
 /// How many threads a column's work may use: `threads`, or as many as the machine runs at
-/// once (asked once).
+/// once.
 fn thread_count(threads: Option<isize>) -> PyResult<usize> {
-    static CORES: OnceLock<usize> = OnceLock::new();
     match threads.map(usize::try_from) {
-        None => Ok(*CORES.get_or_init(|| thread::available_parallelism().map_or(1, |n| n.get()))),
+        None => Ok(cores::count()),
         Some(Ok(n)) if n > 0 => Ok(n),
         Some(_) => Err(pyo3::exceptions::PyValueError::new_err(format!(
             "threads must be 1 or more, or None for as many as the machine has cores, not {}",
@@ -199,8 +199,9 @@ fn span<O: Copy + TryInto<usize>>(offsets: &[O]) -> usize {
 }
 
 /// `work` over `array`, as parts in the column's order: over `threads` parts at most (the
-/// caller's `threads`, `thread_count`), each of `PART_FROM` values or more, all but the
-/// first on a thread of its own (one part, the whole, for a short column or one thread).
+/// caller's `threads`, `thread_count`; by default, as many as other calls at once leave
+/// free, `cores`), each of `PART_FROM` values or more, all but the first on a thread of its
+/// own (one part, the whole, for a short column or one thread).
 /// Each value is worked on as it would be alone, and the parts are joined in order: the
 /// result is the same however the column is cut. Each part is given the room its builders
 /// start with: the first, which the others are joined into, the whole column's.
@@ -211,7 +212,10 @@ fn parts<P: Send>(
 ) -> PyResult<Vec<P>> {
     let len = array.len();
     let whole = Room::of(array.as_ref());
-    let n = thread_count(threads)?.min(len / PART_FROM).max(1);
+    let wanted = thread_count(threads)?.min(len / PART_FROM).max(1);
+    // (Held until the parts are done.)
+    let spare = threads.is_none().then(|| cores::SPARE.take(wanted - 1));
+    let n = spare.as_ref().map_or(wanted, |taken| 1 + taken.count());
     if n == 1 {
         return Ok(vec![work(array.as_ref(), whole)?]);
     }

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 mod arrow;
 mod attached;
+mod cores;
 mod errors;
 mod fastcall;
 mod made;

@@ -190,6 +190,21 @@ def test_long_columns_worked_on_in_parts_give_what_short_ones_give(type_, thread
     assert ha.extract(sliced, threads=threads).to_pylist() == ha.extract(col, threads=threads).to_pylist()[7 : len(values) - 2]
 
 
+def test_calls_at_once_give_what_one_call_gives():
+    # Calls made at once (as Polars' streaming engine makes them, each without the GIL)
+    # share the machine's spare threads: each works on as many parts as others leave it,
+    # down to its own thread alone, with the same rows in the same order.
+    from concurrent.futures import ThreadPoolExecutor
+
+    length = 4 * 16_384 + 5
+    values = (VALUES * (length // len(VALUES) + 1))[:length]
+    col = pa.array(values)
+    alone = ha.clean(col).to_pylist()
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        results = list(pool.map(lambda _: ha.clean(col).to_pylist(), range(12)))
+    assert all(r == alone for r in results)
+
+
 def test_threads_are_one_or_more():
     col = pa.array(["10.1000/x"])
     for fn in [ha.clean, ha.recognize, ha.canonical, ha.is_valid, ha.extract]:

@@ -1,16 +1,18 @@
-//! Objects of a PyO3 class made and freed by this crate: what `clean` returns once a value.
+//! Objects of a PyO3 class made and freed by this crate: what `clean` and `parse` return
+//! once a value.
 //!
 //! PyO3 makes each object of a class by calling `object.__new__` with an empty tuple (the
 //! slot looked up, the tuple made and released, the dictionary's set-up asked for) and
 //! frees it inside its trampoline (the thread's attachment counted, and a lock taken on
 //! the queue of references released while detached): about a tenth of a call of `clean`
 //! from a loop. Here the class's objects are of a subtype made once at import, with no
-//! `__dict__` and no slots of its own but the deallocator: made with `PyObject_Malloc` and
+//! `__dict__` and no slots of its own but the deallocator (and `str()`): made with `PyObject_Malloc` and
 //! `PyObject_Init`, the value written where PyO3 keeps it, and freed by dropping the value,
 //! its Python references released at once (the interpreter is attached in a deallocator).
-//! Every method and attribute is the PyO3 class's, inherited. (That class, the subtype's
+//! Every method and attribute is the PyO3 class's, inherited, its constructor too (which
+//! makes an object of the subtype as PyO3 makes its own). (That class, the subtype's
 //! `__base__`, has the same name; PyO3 declares it `subclass`, as a base must be, so Python
-//! may derive from it too, though neither it nor a class derived from it can be made.)
+//! may derive from it too.)
 //!
 //! Where PyO3 keeps the value is checked when the subtype is made, on an object PyO3 made:
 //! right after the object's header, with nothing after it. Anything else (another PyO3),
@@ -92,6 +94,18 @@ where
                 pfunc: doc.into_raw().cast::<c_void>(),
             },
         ];
+        // (The base's constructor, which PyO3 writes for a class that has one and makes an
+        // object of the class it is called for; for one that has none, its refusal.)
+        // SAFETY: `base` is a type object.
+        let construct = unsafe {
+            ffi::PyType_GetSlot(base.as_ptr().cast::<ffi::PyTypeObject>(), ffi::Py_tp_new)
+        };
+        if !construct.is_null() {
+            slots.push(ffi::PyType_Slot {
+                slot: ffi::Py_tp_new,
+                pfunc: construct,
+            });
+        }
         if T::STR.is_some() {
             slots.push(ffi::PyType_Slot {
                 slot: ffi::Py_tp_str,
@@ -125,6 +139,16 @@ where
         self.ty.bind(py)
     }
 
+    /// An object of `value`.
+    pub fn make<'py>(&self, py: Python<'py>, value: T) -> PyResult<Bound<'py, T>> {
+        match self.place(|| value) {
+            // SAFETY: attached; an object of the subtype, a reference of its own.
+            Ok(Some(obj)) => Ok(unsafe { Bound::from_owned_ptr(py, obj).cast_into_unchecked() }),
+            Ok(None) => Err(pyo3::exceptions::PyMemoryError::new_err(())),
+            Err(value) => Bound::new(py, value),
+        }
+    }
+
     /// An object of the value `value` makes, made without running any Python code (and so
     /// where Python's objects may not be made: while a value is lent, `Attached`), or `None`
     /// where no memory is left (`value` not called); or the value, for `Bound::new`, where
@@ -153,7 +177,8 @@ where
     }
 }
 
-/// The subtype's deallocator: the value moved out and released, the memory freed, the
+/// The subtype's deallocator (of the objects `Made::place` makes, and of those the base's
+/// constructor makes of the subtype, `PyType_GenericAlloc`'s, laid out alike): the value moved out and released, the memory freed, the
 /// reference to the type the object held released.
 ///
 /// # Safety
@@ -161,8 +186,9 @@ where
 /// As CPython calls a deallocator: attached, `obj` an object of the subtype whose count
 /// has reached zero.
 unsafe extern "C" fn dealloc<T: Value>(obj: *mut ffi::PyObject) {
-    // SAFETY: `obj` was made by `Made::place` (the subtype has no other way in), its value
-    // where it was written; nothing reads the object after its deallocator.
+    // SAFETY: `obj` was made by `Made::place` or by the base's constructor for the subtype
+    // (with `PyObject_Malloc`, as the subtype is not collected and has no dictionary), its
+    // value where PyO3 keeps it; nothing reads the object after its deallocator.
     unsafe {
         let ty = ffi::Py_TYPE(obj);
         let value = std::ptr::read(obj.cast::<u8>().add(VALUE_AT).cast::<T>());

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::errors::record_error;
-use crate::types::PyHandle;
+use crate::types::{handle_object, PyHandle};
 
 fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
@@ -38,8 +38,11 @@ impl PyRecord {
 
     /// The handle, or None (an error response may have none).
     #[getter]
-    fn handle(&self) -> Option<PyHandle> {
-        self.0.handle().cloned().map(PyHandle)
+    fn handle<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyHandle>>> {
+        self.0
+            .handle()
+            .map(|h| handle_object(py, h.clone()))
+            .transpose()
     }
 
     /// The response code (1 is success, 100 handle not found …).
@@ -97,8 +100,8 @@ impl PyRecord {
     }
 
     /// The handle an `HS_ALIAS` value names, or None.
-    fn alias(&self) -> Option<PyHandle> {
-        self.0.alias().map(PyHandle)
+    fn alias<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyHandle>>> {
+        self.0.alias().map(|h| handle_object(py, h)).transpose()
     }
 
     /// The `10320/loc` values, read: a list of `(HandleValue, Locations)`. Raises

@@ -22,9 +22,33 @@ use crate::text::Text;
 
 /// A handle (SPEC H1): a naming authority (prefix), `/`, and a local name. Compared by
 /// its exact text; `eq_ignore_ascii_case` compares as DOIs are compared.
-#[pyclass(frozen, skip_from_py_object, module = "handle_id", name = "Handle")]
-#[derive(Clone)]
+// (`subclass`: the objects are of a subtype, `made::Made`.)
+#[pyclass(
+    frozen,
+    subclass,
+    skip_from_py_object,
+    module = "handle_id",
+    name = "Handle"
+)]
 pub struct PyHandle(pub handle_id::Handle);
+
+// It holds no Python reference.
+impl Value for PyHandle {
+    const STR: Option<fn(&Self) -> &str> = Some(|h| h.0.as_str());
+
+    unsafe fn release(self) {}
+}
+
+/// The class of the objects of `Handle`, made at import.
+static HANDLE: OnceLock<Made<PyHandle>> = OnceLock::new();
+
+/// An object of `handle`, of the class `HANDLE` says.
+pub fn handle_object(py: Python<'_>, handle: handle_id::Handle) -> PyResult<Bound<'_, PyHandle>> {
+    match HANDLE.get() {
+        Some(made) => made.make(py, PyHandle(handle)),
+        None => Bound::new(py, PyHandle(handle)),
+    }
+}
 
 impl PyHandle {
     fn r(&self) -> HandleRef<'_> {
@@ -37,7 +61,7 @@ impl PyHandle {
     /// Reads a bare handle (SPEC D5): the same as `handle_id.parse`.
     #[new]
     fn new(py: Python<'_>, text: Text) -> PyResult<Self> {
-        parse(py, text)
+        read(py, &text).map(Self)
     }
 
     /// The handle's text.
@@ -96,13 +120,13 @@ impl PyHandle {
     }
 
     /// The prefix handle of the naming authority (`0.NA/10.1045`).
-    fn prefix_handle(&self) -> Self {
-        Self(self.0.prefix_handle())
+    fn prefix_handle<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Self>> {
+        handle_object(py, self.0.prefix_handle())
     }
 
     /// The canonical form (SPEC C1): a DOI in ASCII lowercase; other handles as they are.
-    fn canonical(&self) -> Self {
-        Self(self.0.canonical())
+    fn canonical<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, Self>> {
+        handle_object(py, self.0.canonical())
     }
 
     /// Whether the handle is under naming authority `prefix` (or is in it).
@@ -261,8 +285,8 @@ impl PyUri {
 
     /// The handle, decoded.
     #[getter]
-    fn handle(&self) -> PyHandle {
-        PyHandle(self.handle.clone())
+    fn handle<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyHandle>> {
+        handle_object(py, self.handle.clone())
     }
 
     /// The resolution form's server, or a URL's base, or None.
@@ -402,26 +426,29 @@ impl PyCleaned {
 impl PyCleaned {
     /// The handle in its canonical form (SPEC C1).
     #[getter]
-    fn handle(&self) -> PyHandle {
-        PyHandle(self.read_handle())
+    fn handle<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyHandle>> {
+        handle_object(py, self.read_handle())
     }
 
     /// The handle with its case as written.
     #[getter]
-    fn as_written(&self) -> PyHandle {
+    fn as_written<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyHandle>> {
         let folded = self
             .fixes
             .iter()
             .any(|f| f.code() == handle_id::FixCode::CaseFolded);
         if !folded {
-            return PyHandle(self.read_handle());
+            return handle_object(py, self.read_handle());
         }
         let (mut buffer, mut fixes) = (String::new(), Vec::new());
         let (_, at) =
             handle_id::clean_in_place(&self.text, self.options(), true, &mut buffer, &mut fixes)
                 .expect("cleaned before");
         let written = at.handle_in(&self.text, &buffer);
-        PyHandle(handle_id::Handle::parse(written).expect("a cleaned handle is a handle"))
+        handle_object(
+            py,
+            handle_id::Handle::parse(written).expect("a cleaned handle is a handle"),
+        )
     }
 
     /// The form the identifier was written in.
@@ -518,10 +545,13 @@ fn is_valid(text: Text) -> bool {
 /// (`hdl:1234/567` is a handle whose naming authority is `hdl:1234`; `recognize` reads
 /// written forms).
 #[pyfunction]
-fn parse(py: Python<'_>, text: Text) -> PyResult<PyHandle> {
-    handle_id::Handle::parse(&text)
-        .map(PyHandle)
-        .map_err(|e| parse_error(py, &e, &text))
+fn parse(py: Python<'_>, text: Text) -> PyResult<Py<PyHandle>> {
+    Ok(handle_object(py, read(py, &text)?)?.unbind())
+}
+
+/// `parse`'s reading.
+fn read(py: Python<'_>, text: &str) -> PyResult<handle_id::Handle> {
+    handle_id::Handle::parse(text).map_err(|e| parse_error(py, &e, text))
 }
 
 /// Reads `text` in any written form (SPEC D5: bare handle, `hdl:`, `doi:`, `info:`, `urn:`,
@@ -725,7 +755,7 @@ fn extract_with(py: Python<'_>, text: Text, options: &Options) -> PyResult<Vec<F
                 end: at.at(span.end),
                 text: f.text().to_owned(),
                 form: f.form().name(),
-                handle: Py::new(py, PyHandle(f.handle().to_handle()))?,
+                handle: handle_object(py, f.handle().to_handle())?.unbind(),
             })
         })
         .collect()
@@ -799,6 +829,16 @@ fn clean_quick<'py>(
     Some(made.into_bound(py).into_any())
 }
 
+/// `parse` outside PyO3's trampoline: the text borrowed, the handle's object made here
+/// (`Made`), or `None` for any error (raised by the call made again).
+fn parse_quick<'py>(
+    py: Python<'py>,
+    text: Borrowed<'_, 'py, PyString>,
+) -> Option<Bound<'py, PyAny>> {
+    let handle = handle_id::Handle::parse(crate::text::borrowed(text)?).ok()?;
+    handle_object(py, handle).ok().map(Bound::into_any)
+}
+
 /// `is_valid` outside PyO3's trampoline: the text borrowed, nothing of PyO3's own made or
 /// dropped.
 fn is_valid_quick<'py>(
@@ -813,7 +853,7 @@ one! {
     // (Its `None`: a unit converts to an empty tuple.)
     ValidateOne: "validate" -> Py<PyAny> = |py: Python<'_>, text| validate(py, text).map(|()| py.None());
     IsValidOne: "is_valid" -> bool = |_, text| Ok(is_valid(text)), quick is_valid_quick;
-    ParseOne: "parse" -> PyHandle = parse;
+    ParseOne: "parse" -> Py<PyHandle> = parse, quick parse_quick;
     RecognizeOne: "recognize" -> PyUri = |py, text| recognize_with(py, text, Options::new());
     DetectOne: "detect" -> Option<&'static str> = |py, text| detect_with(py, text, &DEFAULTS);
     CleanOne: "clean" -> Py<PyCleaned> = |py, text| cleaned(py, text, None), quick clean_quick;
@@ -822,7 +862,15 @@ one! {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyHandle>()?;
+    let made = match HANDLE.get() {
+        Some(made) => made,
+        None => {
+            let sample = PyHandle(handle_id::Handle::parse("10.1000/1").expect("a handle"));
+            let made = Made::new(m.py(), c"handle_id.Handle", sample)?;
+            HANDLE.get_or_init(|| made)
+        }
+    };
+    m.add("Handle", made.ty(m.py()))?;
     m.add_class::<PyUri>()?;
     let made = match CLEANED.get() {
         Some(made) => made,

@@ -289,6 +289,41 @@ def test_cleaned_values_are_of_one_class_and_hold_their_text_while_they_live():
         assert sys.getrefcount(text) == before, kwargs
 
 
+def test_handles_are_of_one_class_however_they_are_made():
+    # `Handle`'s objects are made and freed by the module itself (not PyO3) wherever one is
+    # made: the same class from every function and attribute that gives one, and from the
+    # class itself. (Where PyO3 makes them, on Windows, the class is PyO3's own.)
+    c = handle_id.clean("DOI: 10.1000/ABC.")
+    made = [
+        handle_id.parse("10.1000/ABC"),
+        handle_id.parse(" 10.1000/x"[1:]),
+        handle_id.Handle("10.1000/ABC"),
+        handle_id.parse("10.1000/ABC").canonical(),
+        handle_id.parse("10.1045/x").prefix_handle(),
+        c.handle,
+        c.as_written,
+        handle_id.recognize("hdl:10.1000/ABC").handle,
+        handle_id.extract("see doi:10.1000/ABC here")[0].handle,
+    ]
+    for h in made:
+        assert type(h) is handle_id.Handle, type(h).__mro__
+        assert str(h) == h.text and isinstance(h, handle_id.Handle)
+    assert [str(h) for h in made] == [
+        "10.1000/ABC", "10.1000/x", "10.1000/ABC", "10.1000/abc", "0.NA/10.1045",
+        "10.1000/abc", "10.1000/ABC", "10.1000/ABC", "10.1000/ABC",
+    ]
+    assert made[0] == made[2] and hash(made[0]) == hash(made[2]) and made[0] != made[3]
+    assert made[0].eq_ignore_ascii_case(made[3])
+    assert {made[0]: 1}[made[2]] == 1
+    with pytest.raises(handle_id.HandleError):
+        handle_id.Handle("no slash")
+    with pytest.raises(TypeError):
+        handle_id.Handle()
+    if handle_id.Handle.__base__ is not object:
+        with pytest.raises(TypeError):
+            type("Mine", (handle_id.Handle,), {})
+
+
 def test_a_str_subclass_that_holds_its_result_is_collected():
     # A cleaned value keeps its text; given an instance of a subclass of str, which may hold
     # the result itself, it keeps a str of the same text instead, so that no cycle outlives

@@ -12,7 +12,7 @@
 //! the module, so that it pickles by name), run inside PyO3's own trampoline, as PyO3's
 //! functions are (the interpreter's attachment counted, so that references are released at
 //! once, and a panic raised as `PanicException`), but for the functions whose one-`str`
-//! call is made before it ([`One::quick`]: `clean`, `is_valid`), which go through the
+//! call is made before it ([`One::quick`]: `clean`, `parse`, `is_valid`), which go through the
 //! trampoline only where that call makes nothing. Windows, whose `python3.dll` the wheel
 //! links against, gets the PyO3 function itself (see `text.rs`).
 

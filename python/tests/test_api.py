@@ -236,6 +236,7 @@ def test_one_argument_calls_hold_nothing_back():
         (handle_id.clean, "10.1000/é"), (handle_id.clean, "no identifier"),
         (handle_id.validate, "no identifier"), (handle_id.is_valid, "no identifier"),
         (handle_id.clean, "10.1000/\ud800"), (handle_id.is_valid, "10.1000/\ud800"),
+        (handle_id.parse, "no identifier"), (handle_id.parse, "10.1000/\ud800"), (handle_id.parse, "10.1000/é"),
     ]
     for fn, text in calls:
         text = "".join(list(text))  # (a string of its own)

@@ -6,9 +6,10 @@
 //! frees it inside its trampoline (the thread's attachment counted, and a lock taken on
 //! the queue of references released while detached): about a tenth of a call of `clean`
 //! from a loop. Here the class's objects are of a subtype made once at import, with no
-//! `__dict__` and no slots of its own but the deallocator (and `str()`): made with `PyObject_Malloc` and
-//! `PyObject_Init`, the value written where PyO3 keeps it, and freed by dropping the value,
-//! its Python references released at once (the interpreter is attached in a deallocator).
+//! `__dict__` and no slots of its own but the deallocator, `str()` and the base's docs and
+//! constructor: made with `PyObject_Malloc` and `PyObject_Init`, the value written where
+//! PyO3 keeps it, and freed by dropping the value, its Python references released at once
+//! (the interpreter is attached in a deallocator).
 //! Every method and attribute is the PyO3 class's, inherited, its constructor too (which
 //! makes an object of the subtype as PyO3 makes its own). (That class, the subtype's
 //! `__base__`, has the same name; PyO3 declares it `subclass`, as a base must be, so Python
@@ -18,8 +19,9 @@
 //! right after the object's header, with nothing after it. Anything else (another PyO3),
 //! and Windows, makes no subtype: the class's objects are then PyO3's own.
 
-use std::ffi::{c_char, c_void, CString};
+use std::ffi::{c_char, c_void, CStr, CString};
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -62,7 +64,7 @@ where
     /// The subtype of `T`'s class (which PyO3 declares `subclass`), named `name` and given
     /// the class's docs (and `str()`, `Value::STR`); `sample`, made into an object by PyO3,
     /// shows where the value is.
-    pub fn new(py: Python<'_>, name: &'static std::ffi::CStr, sample: T) -> PyResult<Self> {
+    pub fn new(py: Python<'_>, name: &'static CStr, sample: T) -> PyResult<Self> {
         let base = py.get_type::<T>();
         let object = Bound::new(py, sample)?;
         let at = (object.get() as *const T as usize).wrapping_sub(object.as_ptr() as usize);
@@ -139,14 +141,28 @@ where
         self.ty.bind(py)
     }
 
+    /// The class `cell` keeps, made (of `sample`) on the module's first import, added to
+    /// `m` under its name's last part.
+    pub fn add(
+        m: &Bound<'_, PyModule>,
+        cell: &'static OnceLock<Self>,
+        name: &'static CStr,
+        sample: impl FnOnce() -> PyResult<T>,
+    ) -> PyResult<()> {
+        let made = match cell.get() {
+            Some(made) => made,
+            None => {
+                let made = Self::new(m.py(), name, sample()?)?;
+                cell.get_or_init(|| made)
+            }
+        };
+        let name = name.to_str().expect("an ASCII name");
+        m.add(name.rsplit('.').next().unwrap_or(name), made.ty(m.py()))
+    }
+
     /// An object of `value`.
     pub fn make<'py>(&self, py: Python<'py>, value: T) -> PyResult<Bound<'py, T>> {
-        match self.place(|| value) {
-            // SAFETY: attached; an object of the subtype, a reference of its own.
-            Ok(Some(obj)) => Ok(unsafe { Bound::from_owned_ptr(py, obj).cast_into_unchecked() }),
-            Ok(None) => Err(pyo3::exceptions::PyMemoryError::new_err(())),
-            Err(value) => Bound::new(py, value),
-        }
+        object(py, self.place(|| value))
     }
 
     /// An object of the value `value` makes, made without running any Python code (and so
@@ -177,9 +193,27 @@ where
     }
 }
 
+/// The object of what [`Made::place`] gave: the object it made, `MemoryError` where it
+/// had no memory, or the value made into an object by PyO3.
+pub fn object<T>(
+    py: Python<'_>,
+    placed: Result<Option<*mut ffi::PyObject>, T>,
+) -> PyResult<Bound<'_, T>>
+where
+    T: PyClass + Into<PyClassInitializer<T>>,
+{
+    match placed {
+        // SAFETY: attached; an object of the subtype, a reference of its own.
+        Ok(Some(obj)) => Ok(unsafe { Bound::from_owned_ptr(py, obj).cast_into_unchecked() }),
+        Ok(None) => Err(pyo3::exceptions::PyMemoryError::new_err(())),
+        Err(value) => Bound::new(py, value),
+    }
+}
+
 /// The subtype's deallocator (of the objects `Made::place` makes, and of those the base's
-/// constructor makes of the subtype, `PyType_GenericAlloc`'s, laid out alike): the value moved out and released, the memory freed, the
-/// reference to the type the object held released.
+/// constructor makes of the subtype, with `PyType_GenericAlloc`, laid out alike): the value
+/// moved out and released, the memory freed, the reference to the type the object held
+/// released.
 ///
 /// # Safety
 ///

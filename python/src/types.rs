@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 use crate::attached::Attached;
 use crate::errors::{parse_error, HandleError};
 use crate::fastcall::{self, One};
-use crate::made::{Made, Value};
+use crate::made::{self, Made, Value};
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
 use crate::text::Text;
@@ -710,12 +710,7 @@ fn cleaned_or(
     };
     // SAFETY: `clean` runs no Python code.
     match unsafe { WRITTEN.with(py, clean) } {
-        // SAFETY: attached; an object of the class's, a reference of its own.
-        Ok(Ok(Some(obj))) => {
-            Ok(unsafe { Bound::from_owned_ptr(py, obj).cast_into_unchecked() }.unbind())
-        }
-        Ok(Ok(None)) => Err(pyo3::exceptions::PyMemoryError::new_err(())),
-        Ok(Err(value)) => Py::new(py, value),
+        Ok(placed) => made::object(py, placed).map(Bound::unbind),
         Err((e, text)) => Err(error(&e, &text)),
     }
 }
@@ -862,31 +857,21 @@ one! {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    let made = match HANDLE.get() {
-        Some(made) => made,
-        None => {
-            let sample = PyHandle(handle_id::Handle::parse("10.1000/1").expect("a handle"));
-            let made = Made::new(m.py(), c"handle_id.Handle", sample)?;
-            HANDLE.get_or_init(|| made)
-        }
-    };
-    m.add("Handle", made.ty(m.py()))?;
+    Made::add(m, &HANDLE, c"handle_id.Handle", || {
+        Ok(PyHandle(
+            handle_id::Handle::parse("10.1000/1").expect("a handle"),
+        ))
+    })?;
     m.add_class::<PyUri>()?;
-    let made = match CLEANED.get() {
-        Some(made) => made,
-        None => {
-            let sample = PyCleaned {
-                text: crate::text::exact(PyString::new(m.py(), "10.1000/1").as_borrowed())?,
-                options: None,
-                canonical: Canonical::Input(0..9),
-                form: Form::Handle,
-                fixes: SmallVec::new(),
-            };
-            let made = Made::new(m.py(), c"handle_id.Cleaned", sample)?;
-            CLEANED.get_or_init(|| made)
-        }
-    };
-    m.add("Cleaned", made.ty(m.py()))?;
+    Made::add(m, &CLEANED, c"handle_id.Cleaned", || {
+        Ok(PyCleaned {
+            text: crate::text::exact(PyString::new(m.py(), "10.1000/1").as_borrowed())?,
+            options: None,
+            canonical: Canonical::Input(0..9),
+            form: Form::Handle,
+            fixes: SmallVec::new(),
+        })
+    })?;
     m.add_class::<Fix>()?;
     m.add_class::<LintWarning>()?;
     m.add_class::<Found>()?;

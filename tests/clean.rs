@@ -482,6 +482,26 @@ fn clean_into_agrees_with_clean() {
             "https://doi.org/10.1 2/x",
             "https://doi.org/123/10.1/X",
             "https://doi.org/10.1/x/",
+            // Its query or fragment dropped without the reading too, where the path before
+            // it holds no '%'.
+            "https://doi.org/10.1/X?via=x",
+            "doi.org/10.1/x#f?g",
+            "https://hdl.handle.net/20.1000/5555?noredirect#x",
+            "https://doi.org/10.1/x?",
+            "https://doi.org/10.1/x#",
+            "https://doi.org/10.1/x.?a",
+            "https://doi.org/10.1/x%3F?a",
+            "https://doi.org/10.1/x?a%zz",
+            "https://doi.org/api/handles/10.1/x?a",
+            "https://doi.org/10.1/x y?a",
+            "https://doi.org/?a",
+            "(https://doi.org/10.1/x?via=x).",
+            "https://doi.org/10.1000/abcdefghijklmnopqrstuvwxyz0123456789?q#f",
+            // An `info:` URI and a `doi:` form read after the prefix the form's rules found.
+            "info:doi/10.1/X#f",
+            "INFO:HDL/20.1000/a%2Fb",
+            "info:doi/10.1/x y",
+            "urn:doi:10.1:x",
         ]
         .map(String::from),
     );

@@ -4,33 +4,70 @@
 /// Texts at least this long are searched with `memchr`.
 const LONG: usize = 64;
 
-/// The index of the first `a` in `bytes`.
+/// The index of the first `a` in `bytes`: a few bytes one at a time, a short text eight at
+/// a time (most texts looked in hold none: a handle's `%` or `#`), a long one by `memchr`.
 #[inline]
 pub(crate) fn find(a: u8, bytes: &[u8]) -> Option<usize> {
-    if bytes.len() < LONG {
-        bytes.iter().position(|&b| b == a)
-    } else {
-        memchr::memchr(a, bytes)
+    match bytes.len() {
+        0..FEW => bytes.iter().position(|&b| b == a),
+        FEW..LONG => find_by_words(bytes, |x| zero_bytes(x ^ (ONES * u64::from(a)))),
+        _ => memchr::memchr(a, bytes),
     }
 }
 
-/// The index of the first `a` or `b` in `bytes`.
+/// The index of the first `a` or `b` in `bytes`, as [`find`] looks.
 #[inline]
 pub(crate) fn find2(a: u8, b: u8, bytes: &[u8]) -> Option<usize> {
-    if bytes.len() < LONG {
-        bytes.iter().position(|&x| x == a || x == b)
-    } else {
-        memchr::memchr2(a, b, bytes)
+    match bytes.len() {
+        0..FEW => bytes.iter().position(|&x| x == a || x == b),
+        FEW..LONG => find_by_words(bytes, |x| {
+            zero_bytes(x ^ (ONES * u64::from(a))) | zero_bytes(x ^ (ONES * u64::from(b)))
+        }),
+        _ => memchr::memchr2(a, b, bytes),
     }
 }
 
-/// The index of the first `a`, `b` or `c` in `bytes`.
+/// The most bytes [`find`] looks at one at a time.
+const FEW: usize = 16;
+
+/// The first byte of `bytes` that `marks` marks, eight bytes at a time (the last in the
+/// word that ends with them): `marks` of a word (little-endian) sets the high bit of each
+/// byte sought, and may set others only above one (the borrows of [`zero_bytes`]), so
+/// that the lowest marked is the first. (Not inlined: the callers of `find` are.)
+#[inline(never)]
+fn find_by_words(bytes: &[u8], marks: impl Fn(u64) -> u64) -> Option<usize> {
+    debug_assert!(bytes.len() >= 8);
+    let word = |at: usize| {
+        let mut w = [0; 8];
+        w.copy_from_slice(&bytes[at..at + 8]);
+        marks(u64::from_le_bytes(w))
+    };
+    let found = |at: usize, marked: u64| at + (marked.trailing_zeros() / 8) as usize;
+    let n = bytes.len();
+    let mut at = 0;
+    while at + 8 < n {
+        let marked = word(at);
+        if marked != 0 {
+            return Some(found(at, marked));
+        }
+        at += 8;
+    }
+    // (Its bytes before `at` were seen and hold none.)
+    let marked = word(n - 8) & (u64::MAX << (8 * (at - (n - 8))));
+    (marked != 0).then(|| found(n - 8, marked))
+}
+
+/// The index of the first `a`, `b` or `c` in `bytes`, as [`find`] looks.
 #[inline]
 pub(crate) fn find3(a: u8, b: u8, c: u8, bytes: &[u8]) -> Option<usize> {
-    if bytes.len() < LONG {
-        bytes.iter().position(|&x| x == a || x == b || x == c)
-    } else {
-        memchr::memchr3(a, b, c, bytes)
+    match bytes.len() {
+        0..FEW => bytes.iter().position(|&x| x == a || x == b || x == c),
+        FEW..LONG => find_by_words(bytes, |x| {
+            zero_bytes(x ^ (ONES * u64::from(a)))
+                | zero_bytes(x ^ (ONES * u64::from(b)))
+                | zero_bytes(x ^ (ONES * u64::from(c)))
+        }),
+        _ => memchr::memchr3(a, b, c, bytes),
     }
 }
 
@@ -142,8 +179,14 @@ pub(crate) fn all_ascii_graphic(bytes: &[u8]) -> bool {
 /// only a byte above one that does (its borrow carried on).
 #[inline]
 fn word_may_hold(x: u64, b: u8) -> bool {
-    let y = x ^ (ONES * u64::from(b));
-    y.wrapping_sub(ONES) & !y & HIGH != 0
+    zero_bytes(x ^ (ONES * u64::from(b))) != 0
+}
+
+/// The high bit of each zero byte of `y` (eight bytes, little-endian), and at times of a
+/// byte above one (its borrow carried on): never of a byte below the lowest zero one.
+#[inline]
+fn zero_bytes(y: u64) -> u64 {
+    y.wrapping_sub(ONES) & !y & HIGH
 }
 
 /// Whether `bytes` holds one of `of`, looked for eight bytes at a time: what most
@@ -203,9 +246,50 @@ pub(crate) fn eq_ignore_ascii_case_lower(bytes: &[u8], lower: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{
-        all_ascii_graphic, eq_ignore_ascii_case_lower, has_any, has_ascii_uppercase,
-        has_ascii_whitespace,
+        all_ascii_graphic, eq_ignore_ascii_case_lower, find, find2, find3, has_any,
+        has_ascii_uppercase, has_ascii_whitespace,
     };
+    use alloc::vec::Vec;
+
+    /// `find` gives the first place `position` gives, for a byte in every place (and in
+    /// two) of texts up to 70 bytes long, among bytes that differ from it by one bit or by
+    /// a borrow.
+    #[test]
+    fn a_byte_found_eight_at_a_time_is_the_first() {
+        for a in [b'%', b'#', 0x00, 0x01, 0x80, 0xFF] {
+            let around = [
+                a ^ 1,
+                a.wrapping_sub(1),
+                a.wrapping_add(1),
+                a ^ 0x80,
+                0x00,
+                b'0',
+            ];
+            for len in 0..70 {
+                for at in 0..=len {
+                    for second in [None, Some(at + 1), Some(at + 8)] {
+                        let mut bytes: Vec<u8> =
+                            (0..len).map(|i| around[i % around.len()]).collect();
+                        if let Some(b) = bytes.get_mut(at) {
+                            *b = a;
+                        }
+                        if let Some(b) = second.and_then(|s| bytes.get_mut(s)) {
+                            *b = a;
+                        }
+                        let want = bytes.iter().position(|&b| b == a);
+                        assert_eq!(find(a, &bytes), want, "{a} in {bytes:?}");
+                        let other = around[at % around.len()];
+                        let want = bytes.iter().position(|&b| b == a || b == other);
+                        assert_eq!(find2(a, other, &bytes), want, "{a} {other} in {bytes:?}");
+                        assert_eq!(find2(other, a, &bytes), want, "{other} {a} in {bytes:?}");
+                        let third = around[(at + 3) % around.len()];
+                        let want = bytes.iter().position(|&b| [a, other, third].contains(&b));
+                        assert_eq!(find3(third, a, other, &bytes), want, "{bytes:?}");
+                    }
+                }
+            }
+        }
+    }
 
     /// `fast` gives what `exact` of every byte gives, for every byte in every place of up
     /// to 20 bytes, among bytes `around` (those near its range, and above 0x80).

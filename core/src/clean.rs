@@ -780,6 +780,13 @@ fn read_with<'a>(
         if let Some((handle, form)) = plain_rest(s, left, options) {
             if form == Form::Proxy {
                 note(FixCode::ResolverUrl, start);
+                // (A URL's handle is the whole of its path: where it ends, a query or
+                // fragment starts, if any.)
+                let end =
+                    handle.as_str().as_ptr() as usize + handle.as_str().len() - s.as_ptr() as usize;
+                if end < s.len() {
+                    note(FixCode::QueryOrFragment, start + end);
+                }
             }
             return Ok(Read {
                 handle: ReadHandle::Slice(handle),
@@ -1231,22 +1238,32 @@ fn plain_ends(b: &[u8]) -> bool {
 /// What `read_rest` reads in `s`, what the loop of [`read_with`] left, where that needs no
 /// reading of a form: `s` a bare handle ([`bare`]), or a known resolver's URL (its prefix
 /// `resolver` long, with or without its scheme) whose path is one, with nothing to decode or
-/// drop: no `%`, query or fragment, and none of the prefixes P3 and P5 take off the path
-/// (what most resolver URLs in a catalogue are). `None` where anything else may apply, and
-/// under options that name bases (a named base may claim a known host's paths).
+/// drop from it: no `%`, and none of the prefixes P3 and P5 take off the path (what most
+/// resolver URLs in a catalogue are), and its query or fragment, if any, dropped (where the
+/// handle ends in `s`). `None` where anything else may apply, and under options that name
+/// bases (a named base may claim a known host's paths).
 fn plain_rest<'a>(s: &'a str, left: Left, options: &Options) -> Option<(HandleRef<'a>, Form)> {
     let p = match left {
         Left::PlainEnds => return bare_between_plain_ends(s, options).map(|h| (h, Form::Handle)),
         Left::Resolver(p) => p,
         Left::Other => return None,
     };
-    let path = &s[p..];
+    if !options.bases.is_empty() {
+        return None;
+    }
+    let mut path = &s[p..];
+    // (Most URLs hold none of these.)
+    if crate::bytes::has_any(path.as_bytes(), b"%?#") {
+        // The path ends at its first `?` or `#` (grammar/proxy-url.pest): the rest is the
+        // query and fragment, read as they are. A `%` before them is the path's.
+        match crate::bytes::find3(b'%', b'?', b'#', path.as_bytes()) {
+            Some(q) if path.as_bytes()[q] != b'%' => path = &path[..q],
+            _ => return None,
+        }
+    }
     // (`bare` refuses a path that starts with a prefix P3 takes off: each is a written
     // form's, whose first bytes `may_start_form` knows.)
-    let plain = options.bases.is_empty()
-        && !crate::bytes::has_any(path.as_bytes(), b"%?#")
-        && !path.starts_with(API_PATH);
-    if !plain {
+    if path.starts_with(API_PATH) {
         return None;
     }
     bare(path, options).map(|h| (h, Form::Proxy))

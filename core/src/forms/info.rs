@@ -4,19 +4,17 @@ use alloc::string::String;
 
 use crate::error::ParseError;
 use crate::escape::{self, decode};
-use crate::form::{Form, Options};
+use crate::form::Form;
 use crate::generated as g;
 use crate::handle::HandleRef;
 use crate::parts::{check, query_and_fragment};
 use crate::uri::HdlUri;
 use crate::validate::parse_handle;
 
-use super::prefix::prefix_form_at;
-
 /// `info:hdl/` and `info:doi/` (U8): the identifier, percent-decoded, is the handle.
-pub(super) fn read_info(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
+/// `start`: where the form's prefix (`info:hdl/`) ends, as the prefix rules found it.
+pub(super) fn read_info(text: &str, form: Form, start: usize) -> Result<HdlUri<'_>, ParseError> {
     check(&g::INFO_URI, text)?;
-    let (_, start) = prefix_form_at(text, &Options::new());
     let end = crate::bytes::find(b'#', text.as_bytes()).unwrap_or(text.len());
     let raw = &text[start..end];
     let handle = decode(raw, start)?;

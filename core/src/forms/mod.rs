@@ -31,7 +31,7 @@ use crate::uri::HdlUri;
 use self::hdl::{read_hdl, read_hdl_uri, HdlEncoded};
 use self::info::read_info;
 pub(crate) use self::prefix::may_start_form;
-use self::prefix::prefix_form;
+use self::prefix::{prefix_form, prefix_form_at};
 use self::proxy::read_url;
 use self::textual::read_textual;
 
@@ -60,7 +60,9 @@ use self::textual::read_textual;
 /// # Ok::<(), handle_id::ParseError>(())
 /// ```
 pub fn recognize<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a>, ParseError> {
-    let Some(form) = prefix_form(text, options) else {
+    // (Where the prefix ends is given to the readers that need it: each would find it
+    // again by the same rules.)
+    let (Some(form), prefix) = prefix_form_at(text, options) else {
         return Err(ParseError::new(
             0,
             ParseErrorKind::NotAHandleForm,
@@ -72,8 +74,8 @@ pub fn recognize<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a>, Par
         Form::HdlHost | Form::Hdl if !options.cordra => read_hdl_uri(text, form),
         Form::HdlHost => read_hdl(text, &g::CORDRA_HOST, form),
         Form::Hdl => read_hdl(text, &g::CORDRA_PATH, form),
-        Form::InfoHdl | Form::InfoDoi => read_info(text, form),
-        Form::Doi | Form::UrnHdl | Form::UrnDoi => read_textual(text, form),
+        Form::InfoHdl | Form::InfoDoi => read_info(text, form, prefix),
+        Form::Doi | Form::UrnHdl | Form::UrnDoi => read_textual(text, form, prefix),
         Form::Proxy | Form::Api | Form::Repository => read_url(text, options),
         Form::Handle => HandleRef::parse(text).map(HdlUri::from_handle),
     };

@@ -4,11 +4,9 @@
 use alloc::borrow::Cow;
 
 use crate::error::ParseError;
-use crate::form::{Form, Options};
+use crate::form::Form;
 use crate::uri::HdlUri;
 use crate::validate::parse_handle;
-
-use super::prefix::prefix_form_at;
 
 /// The handle a `urn:hdl:` or `urn:doi:` form holds after its prefix: a ':' before any '/'
 /// becomes the '/' (U8, P3, as the reference proxy does).
@@ -25,8 +23,12 @@ pub(super) fn urn_handle(rest: Cow<'_, str>) -> Cow<'_, str> {
 
 /// `doi:`, `urn:hdl:` and `urn:doi:` (U8): the text after the prefix, taken as it is; for
 /// the `urn:` forms a ':' before any '/' becomes the '/' (as the reference proxy does).
-pub(super) fn read_textual(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
-    let (_, prefix) = prefix_form_at(text, &Options::new());
+/// `prefix`: where the form's prefix ends, as the prefix rules found it.
+pub(super) fn read_textual(
+    text: &str,
+    form: Form,
+    prefix: usize,
+) -> Result<HdlUri<'_>, ParseError> {
     let rest = Cow::Borrowed(&text[prefix..]);
     let handle = match form {
         Form::UrnHdl | Form::UrnDoi => urn_handle(rest),

@@ -18,7 +18,8 @@ line. The columns of strings in a result are
 layout Polars keeps its strings in, which Polars then takes without copying them (the Polars
 namespace asks for it). A ``string`` column holds 2 GiB of text at most (its offsets are 32-bit):
 a result that would hold more in one column raises ``OverflowError`` (give the column in parts,
-as a ``ChunkedArray`` of smaller chunks, or ask for ``string_view=True``).
+as a ``ChunkedArray`` of smaller chunks, or ask for ``string_view=True``), as does a
+``string_view`` value of more than 4 GiB (a view's length is 32-bit).
 
 >>> import pyarrow as pa, handle_id.arrow
 >>> out = handle_id.arrow.clean(pa.array(["DOI: 10.1000/ABC.", "nothing", None]))

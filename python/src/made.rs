@@ -71,8 +71,16 @@ where
         let size: usize = base.getattr("__basicsize__")?.extract()?;
         drop(object);
         // (On Windows the text is PyO3's own `PyBackedStr`, which has no reference to give
-        // back by hand: `Value::release` is not written for it.)
-        if cfg!(windows) || at != VALUE_AT || size != VALUE_AT + std::mem::size_of::<T>() {
+        // back by hand: `Value::release` is not written for it. A class the collector
+        // tracks would give its subtype a header `place` does not allocate.)
+        // SAFETY: `base` is a type object.
+        let flags = unsafe { ffi::PyType_GetFlags(base.as_ptr().cast::<ffi::PyTypeObject>()) };
+        let collected = flags & ffi::Py_TPFLAGS_HAVE_GC != 0;
+        if cfg!(windows)
+            || collected
+            || at != VALUE_AT
+            || size != VALUE_AT + std::mem::size_of::<T>()
+        {
             return Ok(Self {
                 ty: base.unbind(),
                 own: false,
@@ -236,8 +244,8 @@ unsafe extern "C" fn dealloc<T: Value>(obj: *mut ffi::PyObject) {
 ///
 /// # Safety
 ///
-/// As CPython calls `tp_str`: attached, `obj` an object of the subtype (or of its base,
-/// whose layout is the same: `__class__` may be assigned between them).
+/// As CPython calls `tp_str`: attached, `obj` an object of the subtype (`__str__`'s wrapper
+/// refuses any other, and `__class__` cannot be assigned to or from it).
 unsafe extern "C" fn str<T: Value>(obj: *mut ffi::PyObject) -> *mut ffi::PyObject {
     // SAFETY: the value is where `place` (or PyO3) wrote it, borrowed for the call.
     let value = unsafe { &*obj.cast::<u8>().add(VALUE_AT).cast::<T>() };

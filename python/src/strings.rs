@@ -6,6 +6,8 @@
 //! would hold more (a long column's handles, or the outputs of `to_form`, which grow) is
 //! refused with `OverflowError` when it is finished, however many threads built it (arrow-rs's
 //! builder would panic on the value that crossed the line, and its join say `ValueError`).
+//! A view's length is 32-bit too: a `string_view` value of more than 4 GiB is refused the
+//! same way (the builder would panic).
 
 use std::sync::Arc;
 
@@ -17,10 +19,11 @@ use pyo3::PyResult;
 
 pub struct Strings {
     column: Column,
-    /// The most bytes of text the column may hold (`MOST`, less in tests).
+    /// The most bytes of text the column may hold (`string`: `MOST`), or one of its values
+    /// (`string_view`: `MOST_VIEW`); less in tests.
     most: usize,
-    /// A value would have taken the column past `most`: it (and any after) written as
-    /// null, and the column refused at `finish`.
+    /// A value would have taken the column past `most` (or was longer): it (and, for a
+    /// `string` column, any after) written as null, and the column refused at `finish`.
     overflow: bool,
 }
 
@@ -31,6 +34,10 @@ enum Column {
 
 /// The most bytes of text a `string` column holds: what its 32-bit offsets reach.
 const MOST: usize = i32::MAX as usize;
+
+/// The most bytes of one value of a `string_view` column: what a view's 32-bit length
+/// says.
+const MOST_VIEW: usize = u32::MAX as usize;
 
 impl Strings {
     /// Room for `rows` values of `bytes` bytes in all, as views where `views` (whose bytes
@@ -43,7 +50,7 @@ impl Strings {
         };
         Self {
             column,
-            most: MOST,
+            most: if views { MOST_VIEW } else { MOST },
             overflow: false,
         }
     }
@@ -56,6 +63,10 @@ impl Strings {
                 b.append_null();
             }
             Column::Plain(b) => b.append_value(value),
+            Column::Views(b) if value.len() > self.most => {
+                self.overflow = true;
+                b.append_null();
+            }
             Column::Views(b) => b.append_value(value),
         }
     }
@@ -108,13 +119,17 @@ impl Strings {
         }
     }
 
-    /// The column, or `OverflowError` where it would hold more than its offsets reach.
+    /// The column, or `OverflowError` where it would hold more than its offsets reach (or a
+    /// value longer than a view's length says).
     pub fn finish(&mut self) -> PyResult<ArrayRef> {
         if self.overflow {
-            return Err(PyOverflowError::new_err(
-                "more than 2 GiB of text in one string column: give the column in parts, \
-                 or ask for string_view=True",
-            ));
+            return Err(PyOverflowError::new_err(match self.column {
+                Column::Plain(_) => {
+                    "more than 2 GiB of text in one string column: give the column in parts, \
+                     or ask for string_view=True"
+                }
+                Column::Views(_) => "a value of more than 4 GiB in a string_view column",
+            }));
         }
         Ok(match &mut self.column {
             Column::Plain(b) => Arc::new(b.finish()),
@@ -177,5 +192,30 @@ mod tests {
         assert_eq!(column.null_count(), 0);
         // A part that overflowed alone refuses the whole.
         assert!(joined(&[], &["abcdefghijk"]).finish().is_err());
+    }
+
+    #[test]
+    fn a_view_longer_than_its_length_says_is_refused() {
+        let views = |values: &[&str]| {
+            let mut column = Strings {
+                most: 4,
+                ..Strings::with_capacity(true, 0, 0)
+            };
+            values.iter().for_each(|v| column.append_value(v));
+            column
+        };
+        // Any number of values of up to the most each: kept.
+        let column = views(&["abcd", "efgh", "ijkl"])
+            .finish()
+            .expect("each fits");
+        assert_eq!((column.len(), column.null_count()), (3, 0));
+        // One longer, in either part of a column joined: refused.
+        assert!(views(&["abcd", "efghi"]).finish().is_err());
+        let mut first = views(&["abcdefgh"]);
+        first.append(views(&["abcd"]));
+        assert!(first.finish().is_err());
+        let mut first = views(&["abcd"]);
+        first.append(views(&["abcdefgh"]));
+        assert!(first.finish().is_err());
     }
 }

@@ -208,8 +208,30 @@ fn prefix_hierarchy_h7_h8() {
     for doi in ["10/x", "10.1000/182", "10.abc/x", "10.1.2/x"] {
         assert!(handle(doi).is_doi(), "{doi}");
     }
-    for not in ["100/x", "20.1000/x", "1.10/x", "0.NA/10.1045", "doi:10.1/x"] {
+    for not in [
+        "100/x",
+        "20.1000/x",
+        "1.10/x",
+        "0.NA/10.1045",
+        "doi:10.1/x",
+        "1/x",
+        "10a/x",
+    ] {
         assert!(!handle(not).is_doi(), "{not}");
+    }
+    // H8 as `is_derived_from` says it, for every prefix of up to three characters.
+    let chars = ["1", "0", ".", "a", "é"];
+    for a in chars {
+        for b in chars {
+            for c in chars {
+                let text = format!("{a}{b}{c}/x");
+                let Ok(h) = HandleRef::parse(&text) else {
+                    continue;
+                };
+                let derived = h.prefix() == "10" || h.is_derived_from("10");
+                assert_eq!(h.is_doi(), derived, "{h}");
+            }
+        }
     }
     let owned = Handle::parse("10.978.8896471/x").unwrap();
     assert_eq!(owned.parent_prefix(), Some("10.978"));

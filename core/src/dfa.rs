@@ -59,7 +59,8 @@ impl<L> Sink<L> for () {
 }
 
 /// The index of the first byte from `i` on that leaves a run state (or the length):
-/// the bytes whose entry in `table` has a bit of `mask`, four at a time.
+/// the bytes whose entry in `table` has a bit of `mask`, the first four one at a time (most
+/// runs are short: a naming authority's segment, a word), then four at a time.
 #[inline(always)]
 pub(crate) fn skip<W: Copy + Into<u64>>(
     input: &[u8],
@@ -68,9 +69,15 @@ pub(crate) fn skip<W: Copy + Into<u64>>(
     mask: u64,
 ) -> usize {
     let stays = |b: u8| table[usize::from(b)].into() & mask != 0;
-    let rest = input.get(i..).unwrap_or_default();
-    let mut chunks = rest.chunks_exact(4);
     let mut n = i;
+    for _ in 0..4 {
+        match input.get(n) {
+            Some(&b) if stays(b) => n += 1,
+            _ => return n,
+        }
+    }
+    let rest = input.get(n..).unwrap_or_default();
+    let mut chunks = rest.chunks_exact(4);
     for c in &mut chunks {
         if !stays(c[0]) {
             return n;

@@ -9,7 +9,7 @@ use std::thread;
 use arrow_array::builder::{ArrayBuilder, BooleanBuilder, Int64Builder};
 use arrow_array::cast::AsArray;
 use arrow_array::{make_array, Array, ArrayRef, ListArray, StructArray};
-use arrow_buffer::{NullBuffer, NullBufferBuilder, OffsetBuffer};
+use arrow_buffer::{Buffer, NullBuffer, NullBufferBuilder, OffsetBuffer};
 use arrow_data::ArrayData;
 use arrow_pyarrow::{FromPyArrowUnchecked, ToPyArrow};
 use arrow_schema::{DataType, Field, Fields};
@@ -143,6 +143,20 @@ fn views_are_utf8(data: &ArrayData) -> bool {
 
 fn output(py: Python<'_>, array: ArrayRef) -> PyResult<Py<PyAny>> {
     Ok(array.to_data().to_pyarrow(py)?.unbind())
+}
+
+/// The buffers that hold `array`'s values' bytes (the values buffer, or a view column's
+/// data buffers), for a `string_view` result to point into (`Strings::over`) where a value
+/// out is a slice of a value in: no copy of it made, the input held while the result lives.
+fn shared_buffers(array: &dyn Array) -> Arc<[Buffer]> {
+    let data = array.to_data();
+    match array.data_type() {
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary => {
+            data.buffers().get(1).into_iter().cloned().collect()
+        }
+        DataType::Utf8View | DataType::BinaryView => data.buffers()[1..].iter().cloned().collect(),
+        _ => Arc::from(Vec::new()),
+    }
 }
 
 /// The fewest values a part of a column is worked on in, on a thread of its own (a thread
@@ -328,10 +342,12 @@ struct Rows {
 }
 
 impl Rows {
-    fn new(room: Room, views: bool) -> Self {
+    /// Room for `room`'s rows; as views where `views`, handles found in `shared` (the
+    /// input's buffers) pointing there.
+    fn new(room: Room, views: bool, shared: &Arc<[Buffer]>) -> Self {
         Self {
             nulls: NullBufferBuilder::new(room.rows),
-            handle: Strings::with_capacity(views, room.rows, room.bytes),
+            handle: Strings::over(views, room.rows, room.bytes, shared),
             form: Strings::with_capacity(views, room.rows, room.rows * FORM_NAME_ROOM),
             errors: Vec::new(),
             len: 0,
@@ -348,9 +364,12 @@ impl Rows {
 
     fn row(&mut self, handle: Result<&str, &ParseError>, form: Option<Form>) {
         self.nulls.append_non_null();
-        self.form.append_option(form.map(Form::name));
+        match form {
+            Some(form) => self.form.append_name(form.name()),
+            None => self.form.append_null(),
+        }
         match handle {
-            Ok(h) => self.handle.append_value(h),
+            Ok(h) => self.handle.append_found(h),
             Err(e) => {
                 self.handle.append_null();
                 self.errors.push((self.len, e.to_string()));
@@ -429,8 +448,10 @@ fn arrow_recognize(
     )?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = parts(&make_array(data), threads, |array, room| {
-            let mut rows = Rows::new(room, string_view);
+        let array = make_array(data);
+        let shared = shared_buffers(array.as_ref());
+        let parts = parts(&array, threads, |array, room| {
+            let mut rows = Rows::new(room, string_view, &shared);
             for_each(array, |v| match v {
                 None => rows.null(),
                 Some(v) => match v.text().and_then(|t| handle_id::recognize(t, &o)) {
@@ -474,13 +495,15 @@ fn arrow_canonical(
     )?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = parts(&make_array(data), threads, |array, room| {
-            let mut b = Strings::with_capacity(string_view, room.rows, room.bytes);
+        let array = make_array(data);
+        let shared = shared_buffers(array.as_ref());
+        let parts = parts(&array, threads, |array, room| {
+            let mut b = Strings::over(string_view, room.rows, room.bytes, &shared);
             for_each(array, |v| {
                 let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, &o)));
                 match read {
                     // (A handle already canonical, most of them, is not copied first.)
-                    Some(Ok(u)) if u.handle().is_canonical() => b.append_value(u.handle().as_str()),
+                    Some(Ok(u)) if u.handle().is_canonical() => b.append_found(u.handle().as_str()),
                     Some(Ok(u)) => b.append_value(u.handle().canonical().as_str()),
                     _ => b.append_null(),
                 }
@@ -568,7 +591,7 @@ impl Codes {
         match fixes {
             Some(fixes) => {
                 for f in fixes {
-                    self.codes.append_value(f.code().code());
+                    self.codes.append_name(f.code().code());
                 }
                 self.items += fixes.len();
                 self.nulls.append_non_null();
@@ -645,8 +668,10 @@ fn cleaned_columns(
 ) -> PyResult<Py<PyAny>> {
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = parts(&make_array(data), threads, |array, room| {
-            let mut rows = Rows::new(room, string_view);
+        let array = make_array(data);
+        let shared = shared_buffers(array.as_ref());
+        let parts = parts(&array, threads, |array, room| {
+            let mut rows = Rows::new(room, string_view, &shared);
             let mut codes = Codes::new(room, string_view);
             let (mut buffer, mut fixed) = (String::new(), Vec::new());
             for_each(array, |v| match v {
@@ -736,8 +761,10 @@ fn arrow_to_form(
     let base: Option<ProxyBase> = options::base(py, base)?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = parts(&make_array(data), threads, |array, room| {
-            let mut rows = Rows::new(room, string_view);
+        let array = make_array(data);
+        let shared = shared_buffers(array.as_ref());
+        let parts = parts(&array, threads, |array, room| {
+            let mut rows = Rows::new(room, string_view, &shared);
             // (A form's prefix or a resolver's base comes before most values: 30 bytes
             // covers the longest known ones.)
             let mut written =
@@ -810,8 +837,10 @@ fn arrow_extract(
     )?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = parts(&make_array(data), threads, |array, room| {
-            let mut found = Founds::new(room, string_view);
+        let array = make_array(data);
+        let shared = shared_buffers(array.as_ref());
+        let parts = parts(&array, threads, |array, room| {
+            let mut found = Founds::new(room, string_view, &shared);
             for_each(array, |v| {
                 match v {
                     None => found.nulls.append_null(),
@@ -860,7 +889,9 @@ struct Founds {
 }
 
 impl Founds {
-    fn new(room: Room, views: bool) -> Self {
+    /// Room for `room`'s rows; as views where `views`, texts and handles found in `shared`
+    /// (the input's buffers) pointing there.
+    fn new(room: Room, views: bool, shared: &Arc<[Buffer]>) -> Self {
         // Room for an identifier a value, of 64 bytes at most (a column of identifiers, the
         // messy lines of a catalogue); a column of running text grows the buffers instead.
         let items = room.rows;
@@ -870,9 +901,9 @@ impl Founds {
             nulls: NullBufferBuilder::new(room.rows),
             start: Int64Builder::with_capacity(items),
             end: Int64Builder::with_capacity(items),
-            text: Strings::with_capacity(views, items, bytes),
+            text: Strings::over(views, items, bytes, shared),
             form: Strings::with_capacity(views, items, items * FORM_NAME_ROOM),
-            handle: Strings::with_capacity(views, items, bytes),
+            handle: Strings::over(views, items, bytes, shared),
             views,
         }
     }
@@ -883,9 +914,9 @@ impl Founds {
             .append_value(i64::try_from(start).unwrap_or(i64::MAX));
         self.end
             .append_value(i64::try_from(end).unwrap_or(i64::MAX));
-        self.text.append_value(f.text());
-        self.form.append_value(f.form().name());
-        self.handle.append_value(f.handle().as_str());
+        self.text.append_found(f.text());
+        self.form.append_name(f.form().name());
+        self.handle.append_found(f.handle().as_str());
     }
 
     /// The end of a value's identifiers (its validity appended by the caller).

@@ -18,6 +18,7 @@ mod resolve;
 mod strings;
 mod text;
 mod types;
+mod views;
 
 pub use errors::HandleError;
 pub use offsets::CharIndex;

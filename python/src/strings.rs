@@ -11,16 +11,19 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{ArrayBuilder, StringBuilder, StringViewBuilder};
+use arrow_array::builder::{ArrayBuilder, StringBuilder};
 use arrow_array::ArrayRef;
+use arrow_buffer::Buffer;
 use arrow_schema::{DataType, Field};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::PyResult;
 
+use crate::views::Views;
+
 pub struct Strings {
     column: Column,
-    /// The most bytes of text the column may hold (`string`: `MOST`), or one of its values
-    /// (`string_view`: `MOST_VIEW`); less in tests.
+    /// The most bytes of text a `string` column may hold (`MOST`, less in tests; a
+    /// `string_view` column's most for one value is its builder's).
     most: usize,
     /// A value would have taken the column past `most` (or was longer): it (and, for a
     /// `string` column, any after) written as null, and the column refused at `finish`.
@@ -29,28 +32,30 @@ pub struct Strings {
 
 enum Column {
     Plain(StringBuilder),
-    Views(StringViewBuilder),
+    Views(Views),
 }
 
 /// The most bytes of text a `string` column holds: what its 32-bit offsets reach.
 const MOST: usize = i32::MAX as usize;
 
-/// The most bytes of one value of a `string_view` column: what a view's 32-bit length
-/// says.
-const MOST_VIEW: usize = u32::MAX as usize;
-
 impl Strings {
     /// Room for `rows` values of `bytes` bytes in all, as views where `views` (whose bytes
     /// go into blocks that are added as they fill, none of them copied).
     pub fn with_capacity(views: bool, rows: usize, bytes: usize) -> Self {
+        Self::over(views, rows, bytes, &Arc::from(Vec::new()))
+    }
+
+    /// `with_capacity`, and as views, values found in `shared` (the input's buffers,
+    /// `shared_buffers`) pointing there (`append_found`).
+    pub fn over(views: bool, rows: usize, bytes: usize, shared: &Arc<[Buffer]>) -> Self {
         let column = if views {
-            Column::Views(StringViewBuilder::with_capacity(rows))
+            Column::Views(Views::with_capacity(rows, bytes, shared.clone()))
         } else {
             Column::Plain(StringBuilder::with_capacity(rows, bytes.min(MOST)))
         };
         Self {
             column,
-            most: if views { MOST_VIEW } else { MOST },
+            most: MOST,
             overflow: false,
         }
     }
@@ -63,11 +68,25 @@ impl Strings {
                 b.append_null();
             }
             Column::Plain(b) => b.append_value(value),
-            Column::Views(b) if value.len() > self.most => {
-                self.overflow = true;
-                b.append_null();
-            }
             Column::Views(b) => b.append_value(value),
+        }
+    }
+
+    /// `value`, which may be a slice of the input: as views, pointing there.
+    #[inline]
+    pub fn append_found(&mut self, value: &str) {
+        match &mut self.column {
+            Column::Views(b) => b.append_found(value),
+            Column::Plain(_) => self.append_value(value),
+        }
+    }
+
+    /// A fixed name (a form's, a fix's code): as views, written once.
+    #[inline]
+    pub fn append_name(&mut self, name: &'static str) {
+        match &mut self.column {
+            Column::Views(b) => b.append_name(name),
+            Column::Plain(_) => self.append_value(name),
         }
     }
 
@@ -82,13 +101,6 @@ impl Strings {
         match &mut self.column {
             Column::Plain(b) => b.append_nulls(n),
             Column::Views(b) => (0..n).for_each(|_| b.append_null()),
-        }
-    }
-
-    pub fn append_option(&mut self, value: Option<&str>) {
-        match value {
-            Some(v) => self.append_value(v),
-            None => self.append_null(),
         }
     }
 
@@ -114,7 +126,10 @@ impl Strings {
                         .expect("offsets within what the column holds");
                 }
             }
-            (Column::Views(b), Column::Views(o)) => b.append_array(&o.finish()),
+            (Column::Views(b), Column::Views(o)) => b.append(std::mem::replace(
+                o,
+                Views::with_capacity(0, 0, Arc::from(Vec::new())),
+            )),
             _ => unreachable!("the parts of one column are built in one layout"),
         }
     }
@@ -122,6 +137,9 @@ impl Strings {
     /// The column, or `OverflowError` where it would hold more than its offsets reach (or a
     /// value longer than a view's length says).
     pub fn finish(&mut self) -> PyResult<ArrayRef> {
+        if let Column::Views(b) = &self.column {
+            self.overflow |= b.overflow;
+        }
         if self.overflow {
             return Err(PyOverflowError::new_err(match self.column {
                 Column::Plain(_) => {
@@ -133,7 +151,7 @@ impl Strings {
         }
         Ok(match &mut self.column {
             Column::Plain(b) => Arc::new(b.finish()),
-            Column::Views(b) => Arc::new(b.finish()),
+            Column::Views(b) => b.finish(),
         })
     }
 }
@@ -196,26 +214,26 @@ mod tests {
 
     #[test]
     fn a_view_longer_than_its_length_says_is_refused() {
+        // (A value of up to 12 bytes is held by its view: the most is above that.)
         let views = |values: &[&str]| {
-            let mut column = Strings {
-                most: 4,
-                ..Strings::with_capacity(true, 0, 0)
-            };
+            let mut column = Strings::with_capacity(true, 0, 0);
+            if let Column::Views(b) = &mut column.column {
+                b.most = 13;
+            }
             values.iter().for_each(|v| column.append_value(v));
             column
         };
+        let (fits, long) = ("thirteen byte", "fourteen bytes");
         // Any number of values of up to the most each: kept.
-        let column = views(&["abcd", "efgh", "ijkl"])
-            .finish()
-            .expect("each fits");
+        let column = views(&[fits, fits, "short"]).finish().expect("each fits");
         assert_eq!((column.len(), column.null_count()), (3, 0));
         // One longer, in either part of a column joined: refused.
-        assert!(views(&["abcd", "efghi"]).finish().is_err());
-        let mut first = views(&["abcdefgh"]);
-        first.append(views(&["abcd"]));
+        assert!(views(&[fits, long]).finish().is_err());
+        let mut first = views(&[long]);
+        first.append(views(&[fits]));
         assert!(first.finish().is_err());
-        let mut first = views(&["abcd"]);
-        first.append(views(&["abcdefgh"]));
+        let mut first = views(&[fits]);
+        first.append(views(&[long]));
         assert!(first.finish().is_err());
     }
 }

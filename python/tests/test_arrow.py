@@ -112,14 +112,35 @@ def test_chunked_arrays_and_sequences():
             ha.clean(one)
 
 
-def test_string_view_results_hold_the_same_values():
-    col = column(VALUES, pa.string())
+@pytest.mark.parametrize("type_", TYPES, ids=str)
+def test_string_view_results_hold_the_same_values(type_):
+    col = column(VALUES, type_)
     calls = [(ha.clean, ()), (ha.recognize, ()), (ha.canonical, ()), (ha.to_form, ("proxy",)), (ha.extract, ())]
     for fn, args in calls:
         plain, viewed = fn(col, *args), fn(col, *args, string_view=True)
+        viewed.validate(full=True)
         assert viewed.to_pylist() == plain.to_pylist(), fn.__name__
         # Every column of strings, at any depth, is a view column; nothing else changes.
         assert str(viewed.type) == str(plain.type).replace("string", "string_view"), fn.__name__
+
+
+def test_string_views_out_point_into_the_column_in():
+    # A handle that is a slice of its value (most are) is not copied: its view points into
+    # the input's buffer, which the result holds while it lives.
+    col = pa.array(["doi:10.1000/abcdefghijklmnop", " (https://doi.org/10.1000/ABCDEFGHIJKLMNOP). "] * 3)
+    out = ha.clean(col, string_view=True)
+    handles = out.field("handle")
+    values = col.buffers()[2]
+    assert handles.buffers()[2].address == values.address
+    assert handles.to_pylist() == ["10.1000/abcdefghijklmnop"] * 6
+    del col, values
+    assert handles.to_pylist() == ["10.1000/abcdefghijklmnop"] * 6
+    # A fix's code is written once, however many rows have it.
+    codes = out.field("fixes").flatten()
+    assert codes.to_pylist()[:6] == [
+        "label", "surrounding-whitespace", "trailing-punctuation", "wrapping-pair", "resolver-url", "case-folded"
+    ]
+    assert len(codes) == 18 and sum(b.size for b in codes.buffers()[2:]) < 64
 
 
 def test_invalid_utf8_in_binary_columns_as_hdl_reads_it(hdl):

@@ -91,6 +91,7 @@ def columns(lines: list[str], calls: int) -> None:
     floor = getattr(handle_id._handle_id, "arrow_columns_floor", None)
     runs = [
         ("arrow.clean, messy lines", lambda: ha.clean(messy)),
+        ("arrow.clean, messy lines, string_view", lambda: ha.clean(messy, string_view=True)),
         ("arrow.clean, bare DOIs", lambda: ha.clean(bare)),
         ("arrow.canonical, messy lines", lambda: ha.canonical(messy)),
         ("arrow.extract, messy lines", lambda: ha.extract(messy)),
@@ -98,6 +99,14 @@ def columns(lines: list[str], calls: int) -> None:
     ]
     if floor is not None:
         runs.append(("clean's columns, no cleaning (the floor)", lambda: floor(messy)))
+    try:
+        import polars as pl
+        import handle_id.polars  # noqa: F401 (registers the namespace)
+    except ImportError:
+        print("polars: not installed, not timed")
+    else:
+        frame = pl.DataFrame({"doi": lines})
+        runs.append(("Polars namespace clean, a frame's column", lambda: frame.select(pl.col("doi").handle_id.clean())))
     for label, fn in runs:
         times = []
         for _ in range(calls):

@@ -19,6 +19,15 @@ const INLINE: usize = 12;
 /// The most bytes one of the column's own blocks holds: what a view's offset reaches.
 const BLOCK_MOST: usize = u32::MAX as usize;
 
+/// The most room the first own block is given: most values out are found in the input
+/// (a handle written in its value), so that the room a column of copies would need is
+/// mostly never used, and pages the kernel must find for it each call cost more than the
+/// block's growth (a large block grows in place).
+const FIRST_BLOCK: usize = 1 << 20;
+
+/// The slots of `Views::recent`.
+const RECENT: usize = 32;
+
 /// The fixed names whose place in the own bytes is remembered (fixes' codes and forms'
 /// names longer than `INLINE`: fewer than this).
 const NAMES: usize = 16;
@@ -35,6 +44,9 @@ pub struct Views {
     block: Vec<u8>,
     /// The views of the long fixed names written so far, by the address of their text.
     names: Vec<(usize, u128)>,
+    /// The views of fixed names as last asked for, each at a slot of its address: most
+    /// rows ask for one of a few.
+    recent: Box<[(usize, u128); RECENT]>,
     /// The most bytes of a value (a view's length is 32-bit; less in tests).
     pub(crate) most: usize,
     /// A value was longer than `most`: written as null, and the column refused.
@@ -71,8 +83,9 @@ impl Views {
             shared,
             last: 0,
             blocks: Vec::new(),
-            block: Vec::with_capacity(bytes.min(BLOCK_MOST)),
+            block: Vec::with_capacity(bytes.min(FIRST_BLOCK)),
             names: Vec::new(),
+            recent: Box::new([(0, 0); RECENT]),
             most: u32::MAX as usize,
             overflow: false,
         }
@@ -111,20 +124,35 @@ impl Views {
     /// A fixed name: its bytes written into the column's own once, pointed at after.
     #[inline]
     pub fn append_name(&mut self, name: &'static str) {
+        let key = name.as_ptr() as usize;
+        let slot = (key ^ (key >> 5)) % RECENT;
+        match self.recent[slot] {
+            (k, view) if k == key => self.push(view),
+            _ => {
+                if let Some(view) = self.name(name) {
+                    self.recent[slot] = (key, view);
+                    self.push(view);
+                }
+            }
+        }
+    }
+
+    /// The view of a fixed name: held by itself, or where it was written (written first,
+    /// where it was not; `None`, a null written, where it cannot be).
+    fn name(&mut self, name: &'static str) -> Option<u128> {
         let b = name.as_bytes();
         if b.len() <= INLINE {
-            return self.push(inline(b));
+            return Some(inline(b));
         }
         let key = b.as_ptr() as usize;
         if let Some(&(_, view)) = self.names.iter().find(|(k, _)| *k == key) {
-            return self.push(view);
+            return Some(view);
         }
-        if let Some(view) = self.own(b) {
-            if self.names.len() < NAMES {
-                self.names.push((key, view));
-            }
-            self.push(view);
+        let view = self.own(b)?;
+        if self.names.len() < NAMES {
+            self.names.push((key, view));
         }
+        Some(view)
     }
 
     pub fn append_null(&mut self) {
@@ -218,7 +246,7 @@ impl Views {
             Some(nulls) => self.nulls.append_buffer(&nulls),
             None => self.nulls.append_n_non_nulls(other.views.len()),
         }
-        // (Its names' places are its own: looked for again in these blocks' names.)
+        // (Its names' places are its own: looked for again among these blocks'.)
     }
 
     /// The column (the caller refuses it where `overflow`).

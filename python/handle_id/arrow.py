@@ -16,7 +16,10 @@ is not UTF-8 is an error (``invalid-utf8``, H5), as the ``hdl`` command says of 
 line. The columns of strings in a result are
 ``string``; with ``string_view=True`` they are ``string_view`` (pyarrow 16 or later), the
 layout Polars keeps its strings in, which Polars then takes without copying them (the Polars
-namespace asks for it). A ``string`` column holds 2 GiB of text at most (its offsets are 32-bit):
+namespace asks for it). A view points where its bytes already are: a handle (or an extracted
+text) that is a slice of its value points into the input's buffer rather than being copied,
+so that the result holds the input's buffers while it lives, as an Arrow slice does; a
+form's name or a fix's code is written once. A ``string`` column holds 2 GiB of text at most (its offsets are 32-bit):
 a result that would hold more in one column raises ``OverflowError`` (give the column in parts,
 as a ``ChunkedArray`` of smaller chunks, or ask for ``string_view=True``), as does a
 ``string_view`` value of more than 4 GiB (a view's length is 32-bit).

@@ -292,16 +292,36 @@ fn balances<T: PartialEq>(items: impl Iterator<Item = T>, open: T, close: T) -> 
     depth == 0
 }
 
+/// [`PairCounts::slot`] of each ASCII character, made from [`PAIRS`] at compile time
+/// (`NO_SLOT`: none).
+const ASCII_SLOTS: [u8; 128] = {
+    let mut slots = [NO_SLOT; 128];
+    let mut i = 2 * PAIRS.len();
+    // (From the last place to the first: a character's first place is the one kept.)
+    while i > 0 {
+        i -= 1;
+        let (open, close) = PAIRS[i / 2];
+        let c = if i % 2 == 0 { open } else { close };
+        if c.is_ascii() {
+            slots[c as usize] = i as u8;
+        }
+    }
+    slots
+};
+const NO_SLOT: u8 = u8::MAX;
+
 /// The characters of [`PAIRS`] and how many of each a text holds, so that whether a
 /// closing one has its partner is known without counting the text again each time one is
 /// taken off its end.
 struct PairCounts([usize; 2 * PAIRS.len()]);
 
 impl PairCounts {
-    /// Where `c` is counted: each character of `PAIRS` at its first place there.
+    /// Where `c` is counted: each character of `PAIRS` at its first place there (an ASCII
+    /// one by `ASCII_SLOTS`, made from `PAIRS`).
     fn slot(c: char) -> Option<usize> {
-        if c.is_ascii_alphanumeric() {
-            return None;
+        if c.is_ascii() {
+            let slot = ASCII_SLOTS[c as usize];
+            return (slot != NO_SLOT).then_some(usize::from(slot));
         }
         PAIRS
             .iter()
@@ -1348,6 +1368,19 @@ mod tests {
                     assert!(resolver_may_start(first), "{first:#x} {second:#x}");
                 }
             }
+        }
+    }
+
+    /// The table of ASCII slots says what a search of `PAIRS` says, for every ASCII
+    /// character.
+    #[test]
+    fn an_ascii_characters_slot_is_its_first_place_in_the_pairs() {
+        for c in (0..128u8).map(char::from) {
+            let searched = PAIRS
+                .iter()
+                .flat_map(|&(o, cl)| [o, cl])
+                .position(|p| p == c);
+            assert_eq!(super::PairCounts::slot(c), searched, "{c:?}");
         }
     }
 

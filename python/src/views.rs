@@ -42,16 +42,21 @@ pub struct Views {
     /// The own blocks filled, buffers `shared.len()..`; then `block`, being filled.
     blocks: Vec<Buffer>,
     block: Vec<u8>,
-    /// The views of the long fixed names written so far, by the address of their text.
-    names: Vec<(usize, u128)>,
+    /// The views of the long fixed names written so far, by their text's address and
+    /// length (`Name`).
+    names: Vec<(Name, u128)>,
     /// The views of fixed names as last asked for, each at a slot of its address: most
     /// rows ask for one of a few.
-    recent: Box<[(usize, u128); RECENT]>,
+    recent: Box<[(Name, u128); RECENT]>,
     /// The most bytes of a value (a view's length is 32-bit; less in tests).
     pub(crate) most: usize,
     /// A value was longer than `most`: written as null, and the column refused.
     pub(crate) overflow: bool,
 }
+
+/// A fixed name by its text's address and length (two names may start at one address,
+/// where one is the start of the other).
+type Name = (usize, usize);
 
 /// The view of `value` (at most `INLINE` bytes) that holds it.
 #[inline]
@@ -85,7 +90,7 @@ impl Views {
             blocks: Vec::new(),
             block: Vec::with_capacity(bytes.min(FIRST_BLOCK)),
             names: Vec::new(),
-            recent: Box::new([(0, 0); RECENT]),
+            recent: Box::new([((0, 0), 0); RECENT]),
             most: u32::MAX as usize,
             overflow: false,
         }
@@ -124,8 +129,8 @@ impl Views {
     /// A fixed name: its bytes written into the column's own once, pointed at after.
     #[inline]
     pub fn append_name(&mut self, name: &'static str) {
-        let key = name.as_ptr() as usize;
-        let slot = (key ^ (key >> 5)) % RECENT;
+        let key = (name.as_ptr() as usize, name.len());
+        let slot = (key.0 ^ (key.0 >> 5)) % RECENT;
         match self.recent[slot] {
             (k, view) if k == key => self.push(view),
             _ => {
@@ -144,7 +149,7 @@ impl Views {
         if b.len() <= INLINE {
             return Some(inline(b));
         }
-        let key = b.as_ptr() as usize;
+        let key = (b.as_ptr() as usize, b.len());
         if let Some(&(_, view)) = self.names.iter().find(|(k, _)| *k == key) {
             return Some(view);
         }
@@ -258,7 +263,8 @@ impl Views {
         // and where the rest is): the bytes of a `str` copied into an own block, at the
         // index that block has among the buffers (renumbered when blocks were joined), or
         // those of a `str` found lying wholly in a shared buffer, the input's, which holds
-        // UTF-8 there; every offset and length within what 32 bits reach.
+        // UTF-8 there (at an offset from the buffer's start, as it is exported); every
+        // offset and length within what 32 bits reach.
         Arc::new(unsafe { StringViewArray::new_unchecked(views, buffers, self.nulls.finish()) })
     }
 }

@@ -47,28 +47,34 @@ pub fn kebab(debug: &str) -> String {
     out
 }
 
-/// A `HandleError` with `message` and its attributes set by `set`.
-fn raise(
-    py: Python<'_>,
+/// A `HandleError` with `message` and its attributes set by `set`, made of `Bound` values
+/// alone (each released at once: a quick call, outside PyO3's count of attachment, may make
+/// one, `set_parse_error`).
+fn handle_error<'py>(
+    py: Python<'py>,
     message: String,
-    set: impl FnOnce(&Bound<'_, pyo3::exceptions::PyBaseException>) -> PyResult<()>,
-) -> PyErr {
+    set: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<()>,
+) -> PyResult<Bound<'py, PyAny>> {
     // (One `str` for the argument and the attribute.)
     let message = pyo3::types::PyString::new(py, &message);
-    let err = HandleError::new_err(message.clone().unbind());
-    let value = err.value(py);
-    match value
-        .setattr(intern!(py, "message"), message)
-        .and_then(|()| set(value))
-    {
-        Ok(()) => err,
-        Err(e) => e,
-    }
+    let value = py.get_type::<HandleError>().call1((&message,))?;
+    value.setattr(intern!(py, "message"), message)?;
+    set(&value)?;
+    Ok(value)
 }
 
-/// A `HandleError` for `e`, an error in `text` (whose byte offsets it gives).
-pub fn parse_error(py: Python<'_>, e: &ParseError, text: &str) -> PyErr {
-    raise(py, e.to_string(), |v| {
+/// The exception of `made`, or the error that kept it from being made.
+fn raised(made: PyResult<Bound<'_, PyAny>>) -> PyErr {
+    made.map_or_else(|e| e, PyErr::from_value)
+}
+
+/// The `HandleError` of `e`, an error in `text` (whose byte offsets it gives).
+fn parse_error_value<'py>(
+    py: Python<'py>,
+    e: &ParseError,
+    text: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    handle_error(py, e.to_string(), |v| {
         v.setattr(intern!(py, "index"), char_index(text, e.index()))?;
         v.setattr(intern!(py, "byte_index"), e.index())?;
         v.setattr(intern!(py, "kind"), kebab(&format!("{:?}", e.kind())))?;
@@ -78,17 +84,34 @@ pub fn parse_error(py: Python<'_>, e: &ParseError, text: &str) -> PyErr {
     })
 }
 
+/// A `HandleError` for `e`, an error in `text` (whose byte offsets it gives).
+pub fn parse_error(py: Python<'_>, e: &ParseError, text: &str) -> PyErr {
+    raised(parse_error_value(py, e, text))
+}
+
+/// [`parse_error`] set as the exception raised, as a function CPython calls sets it before
+/// it returns null: for the quick calls (`fastcall`), which drop no `Py` on the way.
+pub fn set_parse_error(py: Python<'_>, e: &ParseError, text: &str) {
+    match parse_error_value(py, e, text) {
+        // SAFETY: attached; CPython takes its own references to the type and the value.
+        Ok(value) => unsafe {
+            pyo3::ffi::PyErr_SetObject(value.get_type().as_ptr(), value.as_ptr())
+        },
+        Err(e) => e.restore(py),
+    }
+}
+
 /// A `HandleError` for a record error: `at` says where (a JSON path, or a line and
 /// column in XML); `index` is None.
 pub fn record_error(py: Python<'_>, e: &RecordError) -> PyErr {
-    raise(py, e.to_string(), |v| {
+    raised(handle_error(py, e.to_string(), |v| {
         v.setattr(intern!(py, "index"), py.None())?;
         v.setattr(intern!(py, "byte_index"), py.None())?;
         v.setattr(intern!(py, "kind"), kebab(&format!("{:?}", e.kind())))?;
         v.setattr(intern!(py, "rule"), "")?;
         v.setattr(intern!(py, "found"), py.None())?;
         v.setattr(intern!(py, "at"), e.at())
-    })
+    }))
 }
 
 #[cfg(test)]

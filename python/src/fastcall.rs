@@ -13,7 +13,7 @@
 //! functions are (the interpreter's attachment counted, so that references are released at
 //! once, and a panic raised as `PanicException`), but for the functions whose one-`str`
 //! call is made before it ([`One::quick`]: `clean`, `parse`, `is_valid`), which go through the
-//! trampoline only where that call makes nothing. Windows, whose `python3.dll` the wheel
+//! trampoline only where that call neither makes the result nor raises the input's error. Windows, whose `python3.dll` the wheel
 //! links against, gets the PyO3 function itself (see `text.rs`).
 
 use pyo3::prelude::*;
@@ -31,23 +31,31 @@ pub trait One {
 
     fn call(py: Python<'_>, text: Text) -> PyResult<Self::Out>;
 
-    /// The call with one `str` (exactly), outside PyO3's trampoline: `None` to have it made
-    /// through [`One::call`] instead (the default, and the answer to anything but a result
-    /// made). PyO3's trampoline counts the thread's attachment, by which a `Py` dropped
+    /// The call with one `str` (exactly), outside PyO3's trampoline: [`Quick::Through`] to
+    /// have it made through [`One::call`] instead (the default, and the answer to anything
+    /// but a result made or the input's error raised). PyO3's trampoline counts the thread's attachment, by which a `Py` dropped
     /// releases its reference at once, and releases the references its pool holds for
     /// later, which takes a lock on every call once anything has been released while
     /// detached (PyO3 does so itself at import). So on the way to `Some`, no `Py` may be
-    /// dropped; on the way to `None`, one may be: the trampoline taken next releases it.
+    /// dropped (nor on the way to [`Quick::Raised`]); on the way to `Through`, one may be:
+    /// the trampoline taken next releases it.
     /// (What other threads release while detached waits for any of PyO3's entries: a loop
     /// of quick calls alone, which free no PyO3 object, does not take it.) A panic is
     /// caught and the call made again through the trampoline, which raises it: the panic
     /// hook then says it twice.
-    fn quick<'py>(
-        _py: Python<'py>,
-        _text: Borrowed<'_, 'py, PyString>,
-    ) -> Option<Bound<'py, PyAny>> {
-        None
+    fn quick<'py>(_py: Python<'py>, _text: Borrowed<'_, 'py, PyString>) -> Quick<'py> {
+        Quick::Through
     }
+}
+
+/// What a quick call ([`One::quick`]) did.
+pub enum Quick<'py> {
+    /// Made the result.
+    Made(Bound<'py, PyAny>),
+    /// Raised the exception of the input's error (set, as CPython's functions set it).
+    Raised,
+    /// Neither: the call is made again through PyO3's trampoline.
+    Through,
 }
 
 #[cfg(windows)]
@@ -74,7 +82,7 @@ mod quick {
     use pyo3::types::{PyCFunction, PyDict, PyString, PyTuple};
     use pyo3::{Borrowed, IntoPyObjectExt};
 
-    use super::{One, Text};
+    use super::{One, Quick, Text};
 
     /// `METH_FASTCALL` (`methodobject.h`), in the stable ABI from 3.10 and understood by 3.9.
     const METH_FASTCALL: c_int = 0x0080;
@@ -157,7 +165,12 @@ mod quick {
                 let made = std::panic::catch_unwind(|| {
                     // SAFETY: `arg` is a `str`, borrowed for the call.
                     let text = unsafe { Borrowed::from_ptr(py, arg).cast_unchecked::<PyString>() };
-                    F::quick(py, text).map(Bound::into_ptr)
+                    match F::quick(py, text) {
+                        Quick::Made(made) => Some(made.into_ptr()),
+                        // (The exception set: CPython's null.)
+                        Quick::Raised => Some(std::ptr::null_mut()),
+                        Quick::Through => None,
+                    }
                 });
                 if let Ok(Some(made)) = made {
                     return made;

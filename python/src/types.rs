@@ -13,8 +13,8 @@ use pyo3::Borrowed;
 use smallvec::SmallVec;
 
 use crate::attached::Attached;
-use crate::errors::{parse_error, HandleError};
-use crate::fastcall::{self, One};
+use crate::errors::{parse_error, set_parse_error};
+use crate::fastcall::{self, One, Quick};
 use crate::made::{self, Made, Value};
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
@@ -654,18 +654,17 @@ fn clean(
 /// The object is made here, of the value as it is written, not returned to be made by the
 /// caller: one copy of the value (into the object) and not two.
 fn cleaned(py: Python<'_>, text: Text, options: Option<Box<Options>>) -> PyResult<Py<PyCleaned>> {
-    cleaned_or(py, text, options, |e, text| parse_error(py, e, text))
+    cleaned_or(py, text, options).unwrap_or_else(|(e, text)| Err(parse_error(py, &e, &text)))
 }
 
-/// [`cleaned`], the library's error made into the exception by `error` (the quick call's
-/// makes none: `clean_quick`).
+/// [`cleaned`], the library's error given back with the text rather than made into the
+/// exception (the quick call raises it its own way: `clean_quick`).
 #[inline(always)]
 fn cleaned_or(
     py: Python<'_>,
     text: Text,
     options: Option<Box<Options>>,
-    error: impl FnOnce(&handle_id::ParseError, &str) -> PyErr,
-) -> PyResult<Py<PyCleaned>> {
+) -> Result<PyResult<Py<PyCleaned>>, (handle_id::ParseError, Text)> {
     /// The most bytes `WRITTEN`'s handle keeps once a value is cleaned.
     const KEPT: usize = 1 << 10;
     /// What `clean_in_place` writes, kept between calls.
@@ -709,10 +708,7 @@ fn cleaned_or(
         Ok(placed)
     };
     // SAFETY: `clean` runs no Python code.
-    match unsafe { WRITTEN.with(py, clean) } {
-        Ok(placed) => made::object(py, placed).map(Bound::unbind),
-        Err((e, text)) => Err(error(&e, &text)),
-    }
+    unsafe { WRITTEN.with(py, clean) }.map(|placed| made::object(py, placed).map(Bound::unbind))
 }
 
 /// The DOIs and handles in running text (SPEC C3), in order, with their spans as Python
@@ -799,10 +795,7 @@ macro_rules! one {
             }
 
             $(
-                fn quick<'py>(
-                    py: Python<'py>,
-                    text: Borrowed<'_, 'py, PyString>,
-                ) -> Option<Bound<'py, PyAny>> {
+                fn quick<'py>(py: Python<'py>, text: Borrowed<'_, 'py, PyString>) -> Quick<'py> {
                     ($quick)(py, text)
                 }
             )?
@@ -810,38 +803,59 @@ macro_rules! one {
     )*};
 }
 
-/// `clean` outside PyO3's trampoline (`One::quick`): the value made, or `None` for any
-/// error, whose exception is not made here: the trampoline's call makes the call again and
-/// raises it. (The text, when dropped on the way to `None`, is released by the trampoline
-/// taken next.)
-fn clean_quick<'py>(
-    py: Python<'py>,
-    text: Borrowed<'_, 'py, PyString>,
-) -> Option<Bound<'py, PyAny>> {
-    // (A `str` itself: `fastcall` checked. The error is a lazy one, never made.)
-    let text = crate::text::exact(text).ok()?;
-    let made = cleaned_or(py, text, None, |_, _| PyErr::new::<HandleError, _>(())).ok()?;
-    Some(made.into_bound(py).into_any())
+/// `clean` outside PyO3's trampoline (`One::quick`): the value made, or the input's error
+/// raised (its exception made of `Bound` values, the text released at once); anything else
+/// (no memory, a lone surrogate) through the trampoline, which makes the call again. (What
+/// is dropped on the way there is released by the trampoline.)
+fn clean_quick<'py>(py: Python<'py>, text: Borrowed<'_, 'py, PyString>) -> Quick<'py> {
+    // (A `str` itself: `fastcall` checked.)
+    let Ok(text) = crate::text::exact(text) else {
+        return Quick::Through;
+    };
+    match cleaned_or(py, text, None) {
+        Ok(Ok(made)) => Quick::Made(made.into_bound(py).into_any()),
+        Ok(Err(_)) => Quick::Through,
+        Err((e, text)) => {
+            set_parse_error(py, &e, &text);
+            // SAFETY: attached, as a quick call is.
+            #[cfg(not(windows))]
+            unsafe {
+                text.release()
+            };
+            #[cfg(windows)]
+            drop(text);
+            Quick::Raised
+        }
+    }
 }
 
 /// `parse` outside PyO3's trampoline: the text borrowed, the handle's object made here
-/// (`Made`), or `None` for any error (raised by the call made again).
-fn parse_quick<'py>(
-    py: Python<'py>,
-    text: Borrowed<'_, 'py, PyString>,
-) -> Option<Bound<'py, PyAny>> {
-    let handle = handle_id::Handle::parse(crate::text::borrowed(text)?).ok()?;
-    handle_object(py, handle).ok().map(Bound::into_any)
+/// (`Made`), or the input's error raised; anything else through the trampoline.
+fn parse_quick<'py>(py: Python<'py>, text: Borrowed<'_, 'py, PyString>) -> Quick<'py> {
+    let Some(text) = crate::text::borrowed(text) else {
+        return Quick::Through;
+    };
+    match handle_id::Handle::parse(text) {
+        Ok(handle) => {
+            handle_object(py, handle).map_or(Quick::Through, |h| Quick::Made(h.into_any()))
+        }
+        Err(e) => {
+            set_parse_error(py, &e, text);
+            Quick::Raised
+        }
+    }
 }
 
 /// `is_valid` outside PyO3's trampoline: the text borrowed, nothing of PyO3's own made or
 /// dropped.
-fn is_valid_quick<'py>(
-    py: Python<'py>,
-    text: Borrowed<'_, 'py, PyString>,
-) -> Option<Bound<'py, PyAny>> {
-    let valid = handle_id::validate(crate::text::borrowed(text)?).is_ok();
-    Some(pyo3::types::PyBool::new(py, valid).to_owned().into_any())
+fn is_valid_quick<'py>(py: Python<'py>, text: Borrowed<'_, 'py, PyString>) -> Quick<'py> {
+    match crate::text::borrowed(text) {
+        Some(text) => {
+            let valid = handle_id::validate(text).is_ok();
+            Quick::Made(pyo3::types::PyBool::new(py, valid).to_owned().into_any())
+        }
+        None => Quick::Through,
+    }
 }
 
 one! {

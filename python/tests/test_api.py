@@ -224,8 +224,8 @@ def test_a_cleaned_value_reads_again_with_its_own_options():
 def test_one_argument_calls_hold_nothing_back():
     # Each quick call releases its argument when it ends, whatever it returns or raises:
     # those made inside PyO3's trampoline count the interpreter's attachment as PyO3 counts
-    # it; those made outside it (`clean`, `is_valid`) take no reference they could not give
-    # back there, and a call that fails is made again inside it.
+    # it; those made outside it (`clean`, `parse`, `is_valid`) take no reference they could
+    # not give back there, and raise the input's error themselves.
     import sys
 
     calls = [
@@ -247,6 +247,29 @@ def test_one_argument_calls_hold_nothing_back():
             except (handle_id.HandleError, UnicodeEncodeError):
                 pass
         assert sys.getrefcount(text) == before, (fn.__name__, text)
+
+
+def test_errors_raised_by_the_quick_calls_are_those_of_the_full_calls():
+    # `clean(text)` and `parse(text)` raise their input's error before PyO3's trampoline; a
+    # call with a keyword goes through it: the same exception either way.
+    attributes = ["args", "message", "index", "byte_index", "kind", "rule", "found", "at"]
+    texts = ["no identifier", "", "10.1000", "https://example.com/10.1/x", "hdl:x", " . ", "é . é", "10.1000/x"]
+    raised = 0
+    for text in texts:
+        for quick, full in [
+            (lambda t: handle_id.clean(t), lambda t: handle_id.clean(t, cordra=False)),
+            (lambda t: handle_id.parse(t), lambda t: handle_id.parse(text=t)),
+        ]:
+            outcomes = []
+            for call in (quick, full):
+                try:
+                    outcomes.append(("made", str(call(text))))
+                except handle_id.HandleError as e:
+                    assert type(e) is handle_id.HandleError and e.args[0] is e.message
+                    outcomes.append(("raised", [getattr(e, n) for n in attributes]))
+            assert outcomes[0] == outcomes[1], text
+            raised += outcomes[0][0] == "raised"
+    assert raised >= 12
 
 
 def test_cleaned_values_are_of_one_class_and_hold_their_text_while_they_live():

@@ -35,6 +35,12 @@ pub trait Value {
     /// (PyO3's `__str__` is called through its trampoline, as a deallocator is).
     const STR: Option<fn(&Self) -> &str> = None;
 
+    /// A `str` object the value holds (borrowed) whose text is the value's `str()` (`STR`):
+    /// given as it is, rather than a copy made.
+    fn same_str(&self) -> Option<*mut ffi::PyObject> {
+        None
+    }
+
     /// Drops the value, its Python references released at once: by the deallocator, which
     /// runs attached but outside PyO3's count of attachment (where a `Py` dropped would be
     /// queued, not released).
@@ -250,13 +256,19 @@ unsafe extern "C" fn str<T: Value>(obj: *mut ffi::PyObject) -> *mut ffi::PyObjec
     // SAFETY: the value is where `place` (or PyO3) wrote it, borrowed for the call.
     let value = unsafe { &*obj.cast::<u8>().add(VALUE_AT).cast::<T>() };
     // (Nothing is written on the way: a panic leaves the value as it was.)
-    let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        T::STR.map(|text| text(value))
+    let text = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match value.same_str() {
+        Some(same) => Err(same),
+        None => Ok(T::STR.map(|text| text(value))),
     }));
-    // SAFETY: attached; a pointer and length of UTF-8, or an exception set and null.
+    // SAFETY: attached; a `str` the value holds (a new reference given), a pointer and
+    // length of UTF-8, or an exception set and null.
     unsafe {
         match text {
-            Ok(Some(text)) => ffi::PyUnicode_FromStringAndSize(
+            Ok(Err(same)) => {
+                ffi::Py_INCREF(same);
+                same
+            }
+            Ok(Ok(Some(text))) => ffi::PyUnicode_FromStringAndSize(
                 text.as_ptr().cast::<c_char>(),
                 text.len() as ffi::Py_ssize_t,
             ),

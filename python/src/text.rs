@@ -59,6 +59,14 @@ mod lent {
     unsafe impl Send for Text {}
     unsafe impl Sync for Text {}
 
+    impl Text {
+        /// The `str` itself, borrowed: an exact `str` (a subclass's instance is copied into
+        /// one, `Text::of`).
+        pub fn as_ptr(&self) -> *mut ffi::PyObject {
+            self.storage.as_ptr()
+        }
+    }
+
     impl Deref for Text {
         type Target = str;
 

@@ -386,6 +386,14 @@ enum Canonical {
 impl Value for PyCleaned {
     const STR: Option<fn(&Self) -> &str> = Some(Self::canonical);
 
+    /// The input itself where its whole text is the canonical handle (a clean one).
+    #[cfg(not(windows))]
+    fn same_str(&self) -> Option<*mut pyo3::ffi::PyObject> {
+        let whole =
+            matches!(&self.canonical, Canonical::Input(span) if *span == (0..self.text.len()));
+        whole.then(|| self.text.as_ptr())
+    }
+
     #[cfg(not(windows))]
     unsafe fn release(self) {
         // SAFETY: attached, as this function's caller.

@@ -272,6 +272,21 @@ def test_errors_raised_by_the_quick_calls_are_those_of_the_full_calls():
     assert raised >= 12
 
 
+def test_the_text_of_a_value_cleaned_as_it_was_is_its_input():
+    # A value already clean gives its input back as its text, not a copy (where the module
+    # makes the values: not on Windows); any other, its canonical text.
+    text = "".join(["10.1000/", "abc"])
+    assert str(handle_id.clean(text)) == text
+    if handle_id.Cleaned.__base__ is not object:
+        assert str(handle_id.clean(text)) is text
+
+    class Text(str):
+        pass
+
+    assert type(str(handle_id.clean(Text(text)))) is str
+    assert [str(handle_id.clean(t)) for t in ["10.1000/ABC", " 10.1000/abc", "doi:10.1000/abc"]] == [text] * 3
+
+
 def test_cleaned_values_are_of_one_class_and_hold_their_text_while_they_live():
     # `clean`'s values are made and freed by the module itself (not PyO3): the same class
     # whichever way the call came in, not one to make or derive from, holding a reference

@@ -252,20 +252,41 @@ fn warnings(text: &str, ws: &[handle_id::Warning]) -> Vec<LintWarning> {
 /// of the written form.
 #[pyclass(frozen, module = "handle_id", name = "Uri")]
 pub struct PyUri {
-    text: String,
+    /// The text, held (the parts below are its slices, as byte ranges).
+    text: Text,
     options: Options,
     form: Form,
-    handle: handle_id::Handle,
-    base: Option<String>,
+    handle: UriHandle,
+    base: Option<std::ops::Range<usize>>,
     handle_span: (usize, usize),
-    query: Option<String>,
-    fragment: Option<String>,
-    canonical: String,
+    query: Option<std::ops::Range<usize>>,
+    fragment: Option<std::ops::Range<usize>>,
+    /// The canonical text of the form, made when first asked for.
+    canonical: std::sync::OnceLock<String>,
+}
+
+/// Where a recognized handle is: in the text as it is written there, or decoded, a copy.
+enum UriHandle {
+    Text(std::ops::Range<usize>),
+    Decoded(handle_id::Handle),
 }
 
 impl PyUri {
     fn read(&self) -> handle_id::HdlUri<'_> {
         handle_id::recognize(&self.text, &self.options).expect("read before")
+    }
+
+    /// The handle's text.
+    fn handle_text(&self) -> &str {
+        match &self.handle {
+            UriHandle::Text(span) => &self.text[span.clone()],
+            UriHandle::Decoded(h) => h.as_str(),
+        }
+    }
+
+    /// The part of the text at `span`.
+    fn part(&self, span: &Option<std::ops::Range<usize>>) -> Option<&str> {
+        span.clone().map(|span| &self.text[span])
     }
 }
 
@@ -286,13 +307,19 @@ impl PyUri {
     /// The handle, decoded.
     #[getter]
     fn handle<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyHandle>> {
-        handle_object(py, self.handle.clone())
+        let handle = match &self.handle {
+            UriHandle::Text(span) => {
+                handle_id::Handle::parse(&self.text[span.clone()]).expect("read before")
+            }
+            UriHandle::Decoded(h) => h.clone(),
+        };
+        handle_object(py, handle)
     }
 
     /// The resolution form's server, or a URL's base, or None.
     #[getter]
     fn base(&self) -> Option<&str> {
-        self.base.as_deref()
+        self.part(&self.base)
     }
 
     /// Where the handle is written in the text: (start, end) Python string offsets.
@@ -304,13 +331,13 @@ impl PyUri {
     /// The query, as written (without `?`), or None.
     #[getter]
     fn query(&self) -> Option<&str> {
-        self.query.as_deref()
+        self.part(&self.query)
     }
 
     /// The fragment, as written (without `#`), or None.
     #[getter]
     fn fragment(&self) -> Option<&str> {
-        self.fragment.as_deref()
+        self.part(&self.fragment)
     }
 
     /// The warnings for the identifier as written.
@@ -320,14 +347,14 @@ impl PyUri {
 
     /// The canonical text of the form: the handle encoded as the form's rules say.
     fn __str__(&self) -> &str {
-        &self.canonical
+        self.canonical.get_or_init(|| self.read().to_string())
     }
 
     fn __repr__(&self) -> String {
         format!(
             "Uri(form={:?}, handle={:?})",
             self.form.name(),
-            self.handle.as_str()
+            self.handle_text()
         )
     }
 }
@@ -591,17 +618,38 @@ fn recognize_with(py: Python<'_>, text: Text, options: Options) -> PyResult<PyUr
     let mut at = CharIndex::new(&text);
     let span = uri.handle_span();
     let handle_span = (at.at(span.start), at.at(span.end));
+    // (The parts are slices of the text: kept as where they are. The handle is one too
+    // unless it was decoded.)
+    let within = |part: &str| span_of(&text, part);
+    let handle = match within(uri.handle().as_str()) {
+        Some(span) => UriHandle::Text(span),
+        None => UriHandle::Decoded(uri.handle().to_handle()),
+    };
+    let (form, base, query, fragment) = (
+        uri.form(),
+        uri.base().and_then(within),
+        uri.query().and_then(within),
+        uri.fragment().and_then(within),
+    );
+    drop(uri);
     Ok(PyUri {
-        text: String::from(&*text),
-        form: uri.form(),
-        handle: uri.handle().to_handle(),
-        base: uri.base().map(String::from),
+        text,
+        form,
+        handle,
+        base,
         handle_span,
-        query: uri.query().map(String::from),
-        fragment: uri.fragment().map(String::from),
-        canonical: uri.to_string(),
+        query,
+        fragment,
+        canonical: std::sync::OnceLock::new(),
         options,
     })
+}
+
+/// Where `part` is in `text`, when it is a slice of it (the addresses compared).
+fn span_of(text: &str, part: &str) -> Option<std::ops::Range<usize>> {
+    let start = (part.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let end = start.checked_add(part.len())?;
+    (end <= text.len()).then_some(start..end)
 }
 
 /// The form `text` is written in, judged by its prefix alone: what `recognize` will read

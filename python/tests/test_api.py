@@ -46,6 +46,25 @@ def test_tour():
     ]
 
 
+def test_a_recognized_values_parts_are_where_they_are_written():
+    # A `Uri` keeps its text and where its parts are in it (the handle a copy only where it
+    # was decoded), and makes its canonical text when asked for: the same parts as read.
+    cases = [
+        ('hdl:10.1000/x?q#f', {}, ('hdl', '10.1000/x', None, 'q', 'f', (4, 13), 'hdl:10.1000/x?q#f', 'Uri(form="hdl", handle="10.1000/x")', 'hdl:10.1000/x?q#f')),
+        ('https://doi.org/10.1/x%2Fy?a=b#c', {}, ('proxy', '10.1/x/y', 'https://doi.org', 'a=b', 'c', (16, 26), 'https://doi.org/10.1/x/y?a=b#c', 'Uri(form="proxy", handle="10.1/x/y")', 'https://doi.org/10.1/x%2Fy?a=b#c')),
+        ('info:doi/10.1/X#f', {}, ('info-doi', '10.1/X', None, None, 'f', (9, 15), 'info:doi/10.1/X#f', 'Uri(form="info-doi", handle="10.1/X")', 'info:doi/10.1/X#f')),
+        ('urn:doi:10.1:x', {}, ('urn-doi', '10.1/x', None, None, None, (8, 14), 'urn:doi:10.1:x', 'Uri(form="urn-doi", handle="10.1/x")', 'urn:doi:10.1:x')),
+        ('hdl://a/b/c', {"resolution_form": True}, ('hdl-resolution', 'b/c', 'a', None, None, (8, 11), 'hdl://a/b/c', 'Uri(form="hdl-resolution", handle="b/c")', 'hdl://a/b/c')),
+        ('https://doi.org/10.1000/日本?x#y', {}, ('proxy', '10.1000/日本', 'https://doi.org', 'x', 'y', (16, 26), 'https://doi.org/10.1000/%E6%97%A5%E6%9C%AC?x#y', 'Uri(form="proxy", handle="10.1000/日本")', 'https://doi.org/10.1000/日本?x#y')),
+        ('doi:10.1000/ABC', {}, ('doi', '10.1000/ABC', None, None, None, (4, 15), 'doi:10.1000/ABC', 'Uri(form="doi", handle="10.1000/ABC")', 'doi:10.1000/ABC')),
+        ('10.1000/é', {}, ('handle', '10.1000/é', None, None, None, (0, 9), '10.1000/é', 'Uri(form="handle", handle="10.1000/é")', '10.1000/é')),
+    ]
+    for text, options, want in cases:
+        u = handle_id.recognize(text, **options)
+        got = (u.form, u.handle.text, u.base, u.query, u.fragment, u.handle_span, str(u), repr(u), u.text)
+        assert got == want, text
+
+
 def test_options():
     page = "https://repo.example/handle/10986/36154"
     with pytest.raises(handle_id.HandleError):

@@ -148,12 +148,29 @@ fn output(py: Python<'_>, array: ArrayRef) -> PyResult<Py<PyAny>> {
 /// The buffers that hold `array`'s values' bytes (the values buffer, or a view column's
 /// data buffers), for a `string_view` result to point into (`Strings::over`) where a value
 /// out is a slice of a value in: no copy of it made, the input held while the result lives.
+/// A values buffer is cut to the bytes the array's values span (a slice of a long column
+/// keeps the whole column's buffer), so that the result holds no more of it than that.
 fn shared_buffers(array: &dyn Array) -> Arc<[Buffer]> {
     let data = array.to_data();
-    match array.data_type() {
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary => {
-            data.buffers().get(1).into_iter().cloned().collect()
+    let values = |span: Option<(usize, usize)>| -> Arc<[Buffer]> {
+        match (data.buffers().get(1), span) {
+            (Some(values), Some((start, end))) if start <= end && end <= values.len() => {
+                Arc::from(vec![values.slice_with_length(start, end - start)])
+            }
+            _ => Arc::from(Vec::new()),
         }
+    };
+    fn ends<O: Copy + TryInto<usize>>(offsets: &[O]) -> Option<(usize, usize)> {
+        Some((
+            (*offsets.first()?).try_into().ok()?,
+            (*offsets.last()?).try_into().ok()?,
+        ))
+    }
+    match array.data_type() {
+        DataType::Utf8 => values(ends(array.as_string::<i32>().value_offsets())),
+        DataType::LargeUtf8 => values(ends(array.as_string::<i64>().value_offsets())),
+        DataType::Binary => values(ends(array.as_binary::<i32>().value_offsets())),
+        DataType::LargeBinary => values(ends(array.as_binary::<i64>().value_offsets())),
         DataType::Utf8View | DataType::BinaryView => data.buffers()[1..].iter().cloned().collect(),
         _ => Arc::from(Vec::new()),
     }

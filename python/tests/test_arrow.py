@@ -135,6 +135,12 @@ def test_string_views_out_point_into_the_column_in():
     assert handles.to_pylist() == ["10.1000/abcdefghijklmnop"] * 6
     del col, values
     assert handles.to_pylist() == ["10.1000/abcdefghijklmnop"] * 6
+    # A slice of a long column: the result holds the bytes the slice's values span, not the
+    # whole column's buffer.
+    long = pa.array([f"doi:10.1000/{i:030d}" for i in range(10_000)])
+    tail = ha.canonical(long.slice(9_990, 10), string_view=True)
+    assert tail.to_pylist() == [f"10.1000/{i:030d}" for i in range(9_990, 10_000)]
+    assert tail.get_total_buffer_size() < 1_000
     # A fix's code is written once, however many rows have it.
     codes = out.field("fixes").flatten()
     assert codes.to_pylist()[:6] == [

@@ -13,19 +13,19 @@ takes what the others leave, down to the calling thread alone, rather than each 
 thread per core. The result is the same
 rows in the same order however the column is cut. A null stays null. A binary value that
 is not UTF-8 is an error (``invalid-utf8``, H5), as the ``hdl`` command says of such a
-line. The columns of strings in a result are
-``string``; with ``string_view=True`` they are ``string_view`` (pyarrow 16 or later), the
-layout Polars keeps its strings in, which Polars then takes without copying them (the Polars
-namespace asks for it). A view points where its bytes already are: a handle (or an extracted
-text) that is a slice of its value points into the input's buffer rather than being copied,
-so that the result holds the input's buffers while it lives, as an Arrow slice does (of a
-``string`` column, the bytes its values span), and shares their bytes: written to an IPC
-file or sent over Flight, each of its view columns carries them; a ``string`` result (the
-default, or ``cast`` to it) holds its own. A form's name or a fix's code is written once.
-A ``string`` column holds 2 GiB of text at most (its offsets are 32-bit):
-a result that would hold more in one column raises ``OverflowError`` (give the column in parts,
-as a ``ChunkedArray`` of smaller chunks, or ask for ``string_view=True``), as does a
-``string_view`` value of more than 4 GiB (a view's length is 32-bit).
+line. The columns of strings in a result are ``string``; with ``string_view=True`` they are
+``string_view`` (pyarrow 16 or later), the layout Polars keeps its strings in, which Polars
+then takes without copying them (the Polars namespace asks for it). A view points where its
+bytes already are: a handle that is a slice of its value (``clean``, ``recognize``,
+``canonical``, ``to_form``) points into the input's buffer rather than being copied, so that
+the result holds the input's buffers while it lives, as an Arrow slice does (of a ``string``
+column, the bytes its values span), and shares their bytes: written to an IPC file or sent
+over Flight, each of its view columns carries them. A ``string`` result (the default, or one
+``cast`` to it) holds its own. A form's name or a fix's code is written once. A ``string``
+column holds 2 GiB of text at most (its offsets are 32-bit): a result that would hold more in
+one column raises ``OverflowError`` (give the column in parts, as a ``ChunkedArray`` of
+smaller chunks, or ask for ``string_view=True``), as does a ``string_view`` value of more
+than 4 GiB (a view's length is 32-bit).
 
 >>> import pyarrow as pa, handle_id.arrow
 >>> out = handle_id.arrow.clean(pa.array(["DOI: 10.1000/ABC.", "nothing", None]))

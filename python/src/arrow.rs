@@ -854,10 +854,8 @@ fn arrow_extract(
     )?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let array = make_array(data);
-        let shared = shared_buffers(array.as_ref());
-        let parts = parts(&array, threads, |array, room| {
-            let mut found = Founds::new(room, string_view, &shared);
+        let parts = parts(&make_array(data), threads, |array, room| {
+            let mut found = Founds::new(room, string_view);
             for_each(array, |v| {
                 match v {
                     None => found.nulls.append_null(),
@@ -906,9 +904,10 @@ struct Founds {
 }
 
 impl Founds {
-    /// Room for `room`'s rows; as views where `views`, texts and handles found in `shared`
-    /// (the input's buffers) pointing there.
-    fn new(room: Room, views: bool, shared: &Arc<[Buffer]>) -> Self {
+    /// Room for `room`'s rows, as views where `views`. (What is found is copied, not
+    /// pointed at in the input: a text's identifiers are a small part of it, whose buffer
+    /// a result would hold whole.)
+    fn new(room: Room, views: bool) -> Self {
         // Room for an identifier a value, of 64 bytes at most (a column of identifiers, the
         // messy lines of a catalogue); a column of running text grows the buffers instead.
         let items = room.rows;
@@ -918,9 +917,9 @@ impl Founds {
             nulls: NullBufferBuilder::new(room.rows),
             start: Int64Builder::with_capacity(items),
             end: Int64Builder::with_capacity(items),
-            text: Strings::over(views, items, bytes, shared),
+            text: Strings::with_capacity(views, items, bytes),
             form: Strings::with_capacity(views, items, items * FORM_NAME_ROOM),
-            handle: Strings::over(views, items, bytes, shared),
+            handle: Strings::with_capacity(views, items, bytes),
             views,
         }
     }
@@ -931,9 +930,9 @@ impl Founds {
             .append_value(i64::try_from(start).unwrap_or(i64::MAX));
         self.end
             .append_value(i64::try_from(end).unwrap_or(i64::MAX));
-        self.text.append_found(f.text());
+        self.text.append_value(f.text());
         self.form.append_name(f.form().name());
-        self.handle.append_found(f.handle().as_str());
+        self.handle.append_value(f.handle().as_str());
     }
 
     /// The end of a value's identifiers (its validity appended by the caller).

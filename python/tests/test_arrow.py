@@ -141,6 +141,11 @@ def test_string_views_out_point_into_the_column_in():
     tail = ha.canonical(long.slice(9_990, 10), string_view=True)
     assert tail.to_pylist() == [f"10.1000/{i:030d}" for i in range(9_990, 10_000)]
     assert tail.get_total_buffer_size() < 1_000
+    # What extraction finds is copied: a text's identifiers are a small part of it.
+    prose = pa.array(["See doi:10.1000/abcdefghijklmnop, then " + "words " * 2_000])
+    found = ha.extract(prose, string_view=True)
+    assert found.to_pylist()[0][0]["handle"] == "10.1000/abcdefghijklmnop"
+    assert found.get_total_buffer_size() < 2_000 < prose.get_total_buffer_size()
     # A fix's code is written once, however many rows have it.
     codes = out.field("fixes").flatten()
     assert codes.to_pylist()[:6] == [

@@ -295,6 +295,7 @@ fn balances<T: PartialEq>(items: impl Iterator<Item = T>, open: T, close: T) -> 
 /// [`PairCounts::slot`] of each ASCII character, made from [`PAIRS`] at compile time
 /// (`NO_SLOT`: none).
 const ASCII_SLOTS: [u8; 128] = {
+    assert!(2 * PAIRS.len() < NO_SLOT as usize);
     let mut slots = [NO_SLOT; 128];
     let mut i = 2 * PAIRS.len();
     // (From the last place to the first: a character's first place is the one kept.)

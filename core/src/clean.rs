@@ -803,10 +803,10 @@ fn read_with<'a>(
                 note(FixCode::ResolverUrl, start);
                 // (A URL's handle is the whole of its path: where it ends, a query or
                 // fragment starts, if any.)
-                let end =
-                    handle.as_str().as_ptr() as usize + handle.as_str().len() - s.as_ptr() as usize;
-                if end < s.len() {
-                    note(FixCode::QueryOrFragment, start + end);
+                if let Some(end) = span_in(s, handle.as_str()).map(|span| span.end) {
+                    if end < s.len() {
+                        note(FixCode::QueryOrFragment, start + end);
+                    }
                 }
             }
             return Ok(Read {

@@ -152,14 +152,20 @@ fn output(py: Python<'_>, array: ArrayRef) -> PyResult<Py<PyAny>> {
 /// keeps the whole column's buffer), so that the result holds no more of it than that.
 fn shared_buffers(array: &dyn Array) -> Arc<[Buffer]> {
     let data = array.to_data();
-    let values = |span: Option<(usize, usize)>| -> Arc<[Buffer]> {
-        match (data.buffers().get(1), span) {
+    match array.data_type() {
+        DataType::Utf8View | DataType::BinaryView => data.buffers()[1..].iter().cloned().collect(),
+        _ => match (data.buffers().get(1), value_ends(array)) {
             (Some(values), Some((start, end))) if start <= end && end <= values.len() => {
                 Arc::from(vec![values.slice_with_length(start, end - start)])
             }
             _ => Arc::from(Vec::new()),
-        }
-    };
+        },
+    }
+}
+
+/// Where the values of an array of offsets (`string`, `binary` and their large kinds)
+/// start and end in its values buffer: its first and last offsets.
+fn value_ends(array: &dyn Array) -> Option<(usize, usize)> {
     fn ends<O: Copy + TryInto<usize>>(offsets: &[O]) -> Option<(usize, usize)> {
         Some((
             (*offsets.first()?).try_into().ok()?,
@@ -167,12 +173,11 @@ fn shared_buffers(array: &dyn Array) -> Arc<[Buffer]> {
         ))
     }
     match array.data_type() {
-        DataType::Utf8 => values(ends(array.as_string::<i32>().value_offsets())),
-        DataType::LargeUtf8 => values(ends(array.as_string::<i64>().value_offsets())),
-        DataType::Binary => values(ends(array.as_binary::<i32>().value_offsets())),
-        DataType::LargeBinary => values(ends(array.as_binary::<i64>().value_offsets())),
-        DataType::Utf8View | DataType::BinaryView => data.buffers()[1..].iter().cloned().collect(),
-        _ => Arc::from(Vec::new()),
+        DataType::Utf8 => ends(array.as_string::<i32>().value_offsets()),
+        DataType::LargeUtf8 => ends(array.as_string::<i64>().value_offsets()),
+        DataType::Binary => ends(array.as_binary::<i32>().value_offsets()),
+        DataType::LargeBinary => ends(array.as_binary::<i64>().value_offsets()),
+        _ => None,
     }
 }
 
@@ -198,35 +203,29 @@ fn thread_count(threads: Option<isize>) -> PyResult<usize> {
 /// nor the join grows a buffer (a grown buffer is copied into pages the kernel must find
 /// and zero first, which costs more than the copy). Room never written is never touched.
 #[derive(Clone, Copy)]
-struct Room {
+struct Room<'a> {
     rows: usize,
     /// The input's value bytes: what a column of values read out of them holds at most
     /// (cleaning takes away; a value that grows grows the buffer, as before).
     bytes: usize,
+    /// The whole input's buffers, for `string_view` results to point into
+    /// (`shared_buffers`).
+    shared: &'a Arc<[Buffer]>,
 }
 
-impl Room {
-    fn of(array: &dyn Array) -> Self {
+impl<'a> Room<'a> {
+    fn of(array: &dyn Array, shared: &'a Arc<[Buffer]>) -> Self {
         let bytes = match array.data_type() {
-            DataType::Utf8 => span(array.as_string::<i32>().value_offsets()),
-            DataType::LargeUtf8 => span(array.as_string::<i64>().value_offsets()),
-            DataType::Binary => span(array.as_binary::<i32>().value_offsets()),
-            DataType::LargeBinary => span(array.as_binary::<i64>().value_offsets()),
             DataType::Utf8View => array.as_string_view().total_bytes_len(),
             DataType::BinaryView => array.as_binary_view().total_bytes_len(),
-            _ => 0,
+            _ => value_ends(array).map_or(0, |(start, end)| end.saturating_sub(start)),
         };
         Self {
             rows: array.len(),
             bytes,
+            shared,
         }
     }
-}
-
-/// The bytes between the first and the last of `offsets`.
-fn span<O: Copy + TryInto<usize>>(offsets: &[O]) -> usize {
-    let at = |o: Option<&O>| o.and_then(|&o| o.try_into().ok()).unwrap_or(0);
-    at(offsets.last()).saturating_sub(at(offsets.first()))
 }
 
 /// `work` over `array`, as parts in the column's order: over `threads` parts at most (the
@@ -239,10 +238,11 @@ fn span<O: Copy + TryInto<usize>>(offsets: &[O]) -> usize {
 fn parts<P: Send>(
     array: &ArrayRef,
     threads: Option<isize>,
-    work: impl Fn(&dyn Array, Room) -> PyResult<P> + Sync,
+    work: impl Fn(&dyn Array, Room<'_>) -> PyResult<P> + Sync,
 ) -> PyResult<Vec<P>> {
     let len = array.len();
-    let whole = Room::of(array.as_ref());
+    let shared = shared_buffers(array.as_ref());
+    let whole = Room::of(array.as_ref(), &shared);
     let wanted = thread_count(threads)?.min(len / PART_FROM).max(1);
     // (Held until the parts are done.)
     let spare = threads.is_none().then(|| cores::SPARE.take(wanted - 1));
@@ -262,7 +262,7 @@ fn parts<P: Send>(
         let others: Vec<_> = slices[1..]
             .iter()
             .map(|part| {
-                let room = Room::of(part.as_ref());
+                let room = Room::of(part.as_ref(), &shared);
                 thread::Builder::new()
                     .spawn_scoped(s, move || work(part.as_ref(), room))
                     .map_err(|_| (part, room))
@@ -359,12 +359,12 @@ struct Rows {
 }
 
 impl Rows {
-    /// Room for `room`'s rows; as views where `views`, handles found in `shared` (the
-    /// input's buffers) pointing there.
-    fn new(room: Room, views: bool, shared: &Arc<[Buffer]>) -> Self {
+    /// Room for `room`'s rows; as views where `views`, handles found in the input's
+    /// buffers pointing there.
+    fn new(room: Room<'_>, views: bool) -> Self {
         Self {
             nulls: NullBufferBuilder::new(room.rows),
-            handle: Strings::over(views, room.rows, room.bytes, shared),
+            handle: Strings::over(views, room.rows, room.bytes, room.shared),
             form: Strings::with_capacity(views, room.rows, room.rows * FORM_NAME_ROOM),
             errors: Vec::new(),
             len: 0,
@@ -465,10 +465,8 @@ fn arrow_recognize(
     )?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let array = make_array(data);
-        let shared = shared_buffers(array.as_ref());
-        let parts = parts(&array, threads, |array, room| {
-            let mut rows = Rows::new(room, string_view, &shared);
+        let parts = parts(&make_array(data), threads, |array, room| {
+            let mut rows = Rows::new(room, string_view);
             for_each(array, |v| match v {
                 None => rows.null(),
                 Some(v) => match v.text().and_then(|t| handle_id::recognize(t, &o)) {
@@ -512,10 +510,8 @@ fn arrow_canonical(
     )?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let array = make_array(data);
-        let shared = shared_buffers(array.as_ref());
-        let parts = parts(&array, threads, |array, room| {
-            let mut b = Strings::over(string_view, room.rows, room.bytes, &shared);
+        let parts = parts(&make_array(data), threads, |array, room| {
+            let mut b = Strings::over(string_view, room.rows, room.bytes, room.shared);
             for_each(array, |v| {
                 let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, &o)));
                 match read {
@@ -591,7 +587,7 @@ struct Codes {
 }
 
 impl Codes {
-    fn new(room: Room, views: bool) -> Self {
+    fn new(room: Room<'_>, views: bool) -> Self {
         Self {
             offsets: Ends::new(room.rows),
             // (Most values have a fix or two, of codes of 5 to 22 bytes; more grows the
@@ -685,10 +681,8 @@ fn cleaned_columns(
 ) -> PyResult<Py<PyAny>> {
     let data = input(array)?;
     let out = py.detach(|| {
-        let array = make_array(data);
-        let shared = shared_buffers(array.as_ref());
-        let parts = parts(&array, threads, |array, room| {
-            let mut rows = Rows::new(room, string_view, &shared);
+        let parts = parts(&make_array(data), threads, |array, room| {
+            let mut rows = Rows::new(room, string_view);
             let mut codes = Codes::new(room, string_view);
             let (mut buffer, mut fixed) = (String::new(), Vec::new());
             for_each(array, |v| match v {
@@ -778,10 +772,8 @@ fn arrow_to_form(
     let base: Option<ProxyBase> = options::base(py, base)?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let array = make_array(data);
-        let shared = shared_buffers(array.as_ref());
-        let parts = parts(&array, threads, |array, room| {
-            let mut rows = Rows::new(room, string_view, &shared);
+        let parts = parts(&make_array(data), threads, |array, room| {
+            let mut rows = Rows::new(room, string_view);
             // (A form's prefix or a resolver's base comes before most values: 30 bytes
             // covers the longest known ones.)
             let mut written =
@@ -907,7 +899,7 @@ impl Founds {
     /// Room for `room`'s rows, as views where `views`. (What is found is copied, not
     /// pointed at in the input: a text's identifiers are a small part of it, whose buffer
     /// a result would hold whole.)
-    fn new(room: Room, views: bool) -> Self {
+    fn new(room: Room<'_>, views: bool) -> Self {
         // Room for an identifier a value, of 64 bytes at most (a column of identifiers, the
         // messy lines of a catalogue); a column of running text grows the buffers instead.
         let items = room.rows;
@@ -998,12 +990,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn span_is_the_bytes_between_the_first_and_last_offsets() {
+    fn a_slice_spans_the_bytes_between_its_first_and_last_offsets() {
         // (A slice of a column keeps the offsets of the whole: they need not start at 0.)
-        assert_eq!(span(&[5_i32, 9, 20]), 15);
-        assert_eq!(span(&[7_i64]), 0);
-        assert_eq!(span::<i32>(&[]), 0);
-        assert_eq!(span(&[3_i32, 1]), 0);
+        let column: ArrayRef =
+            Arc::new(arrow_array::StringArray::from(vec!["abcde", "fghi", "jk"]));
+        let slice = column.slice(1, 2);
+        assert_eq!(value_ends(slice.as_ref()), Some((5, 11)));
+        let shared = shared_buffers(slice.as_ref());
+        assert_eq!(shared[0].as_slice(), b"fghijk");
+        let room = Room::of(slice.as_ref(), &shared);
+        assert_eq!((room.rows, room.bytes), (2, 6));
+        let empty = column.slice(3, 0);
+        assert_eq!(Room::of(empty.as_ref(), &shared).bytes, 0);
+        let views: ArrayRef = Arc::new(arrow_array::StringViewArray::from(vec!["a", "bc"]));
+        assert_eq!(value_ends(views.as_ref()), None);
+        assert_eq!(Room::of(views.as_ref(), &shared).bytes, 3);
     }
 
     #[test]

@@ -23,10 +23,10 @@ use crate::views::Views;
 pub struct Strings {
     column: Column,
     /// The most bytes of text a `string` column may hold (`MOST`, less in tests; a
-    /// `string_view` column's most for one value is its builder's).
+    /// `string_view` column's most for one value, and its overflow, are its builder's).
     most: usize,
-    /// A value would have taken the column past `most` (or was longer): it (and, for a
-    /// `string` column, any after) written as null, and the column refused at `finish`.
+    /// A value would have taken a `string` column past `most`: it and any after written as
+    /// null, and the column refused at `finish`.
     overflow: bool,
 }
 
@@ -114,10 +114,10 @@ impl Strings {
     }
 
     /// `other`'s values after these (a view column's blocks are taken as they are).
-    pub fn append(&mut self, mut other: Self) {
+    pub fn append(&mut self, other: Self) {
         self.overflow |= other.overflow;
-        match (&mut self.column, &mut other.column) {
-            (Column::Plain(b), Column::Plain(o)) => {
+        match (&mut self.column, other.column) {
+            (Column::Plain(b), Column::Plain(mut o)) => {
                 if b.values_slice().len() + o.values_slice().len() > self.most {
                     self.overflow = true;
                     b.append_nulls(o.len());
@@ -126,10 +126,7 @@ impl Strings {
                         .expect("offsets within what the column holds");
                 }
             }
-            (Column::Views(b), Column::Views(o)) => b.append(std::mem::replace(
-                o,
-                Views::with_capacity(0, 0, Arc::from(Vec::new())),
-            )),
+            (Column::Views(b), Column::Views(o)) => b.append(o),
             _ => unreachable!("the parts of one column are built in one layout"),
         }
     }
@@ -137,10 +134,11 @@ impl Strings {
     /// The column, or `OverflowError` where it would hold more than its offsets reach (or a
     /// value longer than a view's length says).
     pub fn finish(&mut self) -> PyResult<ArrayRef> {
-        if let Column::Views(b) = &self.column {
-            self.overflow |= b.overflow;
-        }
-        if self.overflow {
+        let overflow = match &self.column {
+            Column::Plain(_) => self.overflow,
+            Column::Views(b) => b.overflow,
+        };
+        if overflow {
             return Err(PyOverflowError::new_err(match self.column {
                 Column::Plain(_) => {
                     "more than 2 GiB of text in one string column: give the column in parts, \

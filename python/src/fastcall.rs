@@ -1,20 +1,22 @@
 //! The quick way into a scalar function called with one `str` and nothing else: what a
 //! loop over values does (`for v in values: handle_id.clean(v)`).
 //!
-//! PyO3 under the 3.9 limited API (`abi3-py39`) declares its functions `METH_VARARGS`: each
-//! call has CPython build a tuple of its arguments, and PyO3 read them out of it again. The
-//! vectorcall convention (`METH_FASTCALL`, PEP 590) hands the function the caller's own
-//! array instead; CPython 3.9 calls it (it has since 3.7), and the stable ABI has it from
-//! 3.10. A function registered here is that convention's entry: a call with one positional
-//! `str` and no keywords goes to [`One::call`]; any other call is passed whole, as a tuple
-//! and a dict, to the PyO3 function (kept here, by name), which keeps the signature, its
-//! defaults and its errors. The entry is the module's function like any other (`__self__`
-//! the module, so that it pickles by name), run inside PyO3's own trampoline, as PyO3's
-//! functions are (the interpreter's attachment counted, so that references are released at
-//! once, and a panic raised as `PanicException`), but for the functions whose one-`str`
-//! call is made before it ([`One::quick`]: `clean`, `parse`, `is_valid`), which go through the
-//! trampoline only where that call neither makes the result nor raises the input's error. Windows, whose `python3.dll` the wheel
-//! links against, gets the PyO3 function itself (see `text.rs`).
+//! PyO3 under the 3.9 limited API (`abi3-py39`) declares its functions `METH_VARARGS`:
+//! each call has CPython build a tuple of its arguments, and PyO3 read them out of it
+//! again. The vectorcall convention (`METH_FASTCALL`, PEP 590) hands the function the
+//! caller's own array instead; CPython 3.9 calls it (it has since 3.7), and the stable
+//! ABI has it from 3.10. A function registered here is that convention's entry: a call
+//! with one positional `str` and no keywords goes to [`One::call`]; any other call is
+//! passed whole, as a tuple and a dict, to the PyO3 function (kept here, by name),
+//! which keeps the signature, its defaults and its errors. The entry is the module's
+//! function like any other (`__self__` the module, so that it pickles by name), run
+//! inside PyO3's own trampoline, as PyO3's functions are (the interpreter's attachment
+//! counted, so that references are released at once, and a panic raised as
+//! `PanicException`), but for the functions whose one-`str` call is made before it
+//! ([`One::quick`]: `clean`, `parse`, `is_valid`), which go through the trampoline only
+//! where that call neither makes the result nor raises the input's error. Windows,
+//! whose `python3.dll` the wheel links against, gets the PyO3 function itself (see
+//! `text.rs`).
 
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -31,18 +33,19 @@ pub trait One {
 
     fn call(py: Python<'_>, text: Text) -> PyResult<Self::Out>;
 
-    /// The call with one `str` (exactly), outside PyO3's trampoline: [`Quick::Through`] to
-    /// have it made through [`One::call`] instead (the default, and the answer to anything
-    /// but a result made or the input's error raised). PyO3's trampoline counts the thread's attachment, by which a `Py` dropped
-    /// releases its reference at once, and releases the references its pool holds for
-    /// later, which takes a lock on every call once anything has been released while
-    /// detached (PyO3 does so itself at import). So on the way to `Some`, no `Py` may be
-    /// dropped (nor on the way to [`Quick::Raised`]); on the way to `Through`, one may be:
-    /// the trampoline taken next releases it.
-    /// (What other threads release while detached waits for any of PyO3's entries: a loop
-    /// of quick calls alone, which free no PyO3 object, does not take it.) A panic is
-    /// caught and the call made again through the trampoline, which raises it: the panic
-    /// hook then says it twice.
+    /// The call with one `str` (exactly), outside PyO3's trampoline:
+    /// [`Quick::Through`] to have it made through [`One::call`] instead (the
+    /// default, and the answer to anything but a result made or the input's error
+    /// raised). PyO3's trampoline counts the thread's attachment, by which a `Py`
+    /// dropped releases its reference at once, and releases the references its pool
+    /// holds for later, which takes a lock on every call once anything has been
+    /// released while detached (PyO3 does so itself at import). So on the way to
+    /// [`Quick::Made`] or [`Quick::Raised`], no `Py` may be dropped; on the way to
+    /// `Through`, one may be: the trampoline taken next releases it. (What
+    /// other threads release while detached waits for any of PyO3's entries: a loop
+    /// of quick calls alone, which free no PyO3 object, does not take it.) A panic
+    /// is caught and the call made again through the trampoline, which raises it:
+    /// the panic hook then says it twice.
     fn quick<'py>(_py: Python<'py>, _text: Borrowed<'_, 'py, PyString>) -> Quick<'py> {
         Quick::Through
     }

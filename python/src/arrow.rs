@@ -379,6 +379,7 @@ impl Rows {
         self.len += 1;
     }
 
+    #[inline(always)]
     fn row(&mut self, handle: Result<&str, &ParseError>, form: Option<Form>) {
         self.nulls.append_non_null();
         match form {
@@ -600,6 +601,7 @@ impl Codes {
     }
 
     /// The next value's: its fixes' codes, or null.
+    #[inline(always)]
     fn push(&mut self, fixes: Option<&[handle_id::Fix]>) {
         match fixes {
             Some(fixes) => {

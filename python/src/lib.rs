@@ -13,6 +13,7 @@ mod fastcall;
 mod made;
 mod offsets;
 mod options;
+mod plain;
 mod record;
 mod resolve;
 mod strings;

@@ -11,13 +11,13 @@
 
 use std::sync::Arc;
 
-use arrow_array::builder::{ArrayBuilder, StringBuilder};
 use arrow_array::ArrayRef;
 use arrow_buffer::Buffer;
 use arrow_schema::{DataType, Field};
 use pyo3::exceptions::PyOverflowError;
 use pyo3::PyResult;
 
+use crate::plain::Plain;
 use crate::views::Views;
 
 pub struct Strings {
@@ -31,7 +31,7 @@ pub struct Strings {
 }
 
 enum Column {
-    Plain(StringBuilder),
+    Plain(Plain),
     Views(Views),
 }
 
@@ -51,7 +51,7 @@ impl Strings {
         let column = if views {
             Column::Views(Views::with_capacity(rows, bytes, shared.clone()))
         } else {
-            Column::Plain(StringBuilder::with_capacity(rows, bytes.min(MOST)))
+            Column::Plain(Plain::with_capacity(rows, bytes.min(MOST)))
         };
         Self {
             column,
@@ -60,10 +60,10 @@ impl Strings {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn append_value(&mut self, value: &str) {
         match &mut self.column {
-            Column::Plain(b) if b.values_slice().len() + value.len() > self.most => {
+            Column::Plain(b) if b.bytes() + value.len() > self.most => {
                 self.overflow = true;
                 b.append_null();
             }
@@ -73,7 +73,7 @@ impl Strings {
     }
 
     /// `value`, which may be a slice of the input: as views, pointing there.
-    #[inline]
+    #[inline(always)]
     pub fn append_found(&mut self, value: &str) {
         match &mut self.column {
             Column::Views(b) => b.append_found(value),
@@ -82,7 +82,7 @@ impl Strings {
     }
 
     /// A fixed name (a form's, a fix's code): as views, written once.
-    #[inline]
+    #[inline(always)]
     pub fn append_name(&mut self, name: &'static str) {
         match &mut self.column {
             Column::Views(b) => b.append_name(name),
@@ -117,13 +117,12 @@ impl Strings {
     pub fn append(&mut self, other: Self) {
         self.overflow |= other.overflow;
         match (&mut self.column, other.column) {
-            (Column::Plain(b), Column::Plain(mut o)) => {
-                if b.values_slice().len() + o.values_slice().len() > self.most {
+            (Column::Plain(b), Column::Plain(o)) => {
+                if b.bytes() + o.bytes() > self.most {
                     self.overflow = true;
                     b.append_nulls(o.len());
                 } else {
-                    b.append_array(&o.finish())
-                        .expect("offsets within what the column holds");
+                    b.append(o);
                 }
             }
             (Column::Views(b), Column::Views(o)) => b.append(o),
@@ -148,7 +147,7 @@ impl Strings {
             }));
         }
         Ok(match &mut self.column {
-            Column::Plain(b) => Arc::new(b.finish()),
+            Column::Plain(b) => b.finish(),
             Column::Views(b) => b.finish(),
         })
     }

@@ -79,27 +79,69 @@ fn for_each(array: &dyn Array, mut f: impl FnMut(Option<Value<'_>>)) -> PyResult
     Ok(())
 }
 
+/// The input column, checked as arrow-rs checks an import (`validate_full`): its layout
+/// here; the values of a `string` or `binary` column (each one's bounds and, for `string`,
+/// its UTF-8: a pass over every value) by each part on its own thread (`parts`, through
+/// `check_part`), before anything reads them; a `string_view` column's UTF-8 as
+/// `views_are_utf8` says.
+struct Input {
+    array: ArrayRef,
+    /// The values are left to the parts to check.
+    values_unchecked: bool,
+}
+
 /// The input array, from any object that has `__arrow_c_array__` (pyarrow, and what
-/// speaks the Arrow PyCapsule interface), checked as arrow-rs checks an import
-/// (`validate_full`), but for a `string_view` column's UTF-8 (`views_are_utf8`).
-fn input(array: &Bound<'_, PyAny>) -> PyResult<ArrayData> {
-    // SAFETY: nothing reads the data before it is checked, below.
+/// speaks the Arrow PyCapsule interface).
+fn input(array: &Bound<'_, PyAny>) -> PyResult<Input> {
+    // SAFETY: nothing reads the data before it is checked: below, or (the values of a
+    // `string` or `binary` column, whose layout is checked below) by `check_part`, before
+    // the part's work. What `parts` reads before that is the first and last offsets,
+    // which the layout's check holds within the values.
     let data = unsafe { ArrayData::from_pyarrow_bound_unchecked(array)? };
-    if data.data_type() == &DataType::Utf8View {
-        // As binary views: every check of `validate_full` (buffers, bounds, padding, nulls)
-        // but the UTF-8.
-        let binary = data
-            .clone()
-            .into_builder()
-            .data_type(DataType::BinaryView)
-            .build()
-            .map_err(value_error)?;
-        if views_are_utf8(&binary) {
-            return Ok(data);
+    let checked = |data: ArrayData| Input {
+        array: make_array(data),
+        values_unchecked: false,
+    };
+    match data.data_type() {
+        DataType::Utf8View => {
+            // As binary views: every check of `validate_full` (buffers, bounds, padding,
+            // nulls) but the UTF-8.
+            let binary = data
+                .clone()
+                .into_builder()
+                .data_type(DataType::BinaryView)
+                .build()
+                .map_err(value_error)?;
+            if views_are_utf8(&binary) {
+                return Ok(checked(data));
+            }
         }
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary => {
+            data.validate().map_err(value_error)?;
+            return Ok(Input {
+                array: make_array(data),
+                values_unchecked: true,
+            });
+        }
+        _ => {}
     }
     data.validate_full().map_err(value_error)?;
-    Ok(data)
+    Ok(checked(data))
+}
+
+/// `part` of `input`'s column checked where `input` left its values to the parts: what
+/// `validate_full` checks of them. An error names the value by its place in the whole
+/// column (the whole checked again to say where, as one check of it would have).
+fn check_part(input: &Input, part: &dyn Array) -> PyResult<()> {
+    if !input.values_unchecked {
+        return Ok(());
+    }
+    let Err(e) = part.to_data().validate_data() else {
+        return Ok(());
+    };
+    Err(value_error(
+        input.array.to_data().validate_full().err().unwrap_or(e),
+    ))
 }
 
 /// Whether every view of a binary view array (checked as such) is UTF-8, told in bulk:
@@ -236,10 +278,16 @@ impl<'a> Room<'a> {
 /// result is the same however the column is cut. Each part is given the room its builders
 /// start with: the first, which the others are joined into, the whole column's.
 fn parts<P: Send>(
-    array: &ArrayRef,
+    input: &Input,
     threads: Option<isize>,
     work: impl Fn(&dyn Array, Room<'_>) -> PyResult<P> + Sync,
 ) -> PyResult<Vec<P>> {
+    let array = &input.array;
+    // (Each part's values checked first, on its thread.)
+    let work = |part: &dyn Array, room: Room<'_>| {
+        check_part(input, part)?;
+        work(part, room)
+    };
     let len = array.len();
     let shared = shared_buffers(array.as_ref());
     let whole = Room::of(array.as_ref(), &shared);
@@ -262,7 +310,10 @@ fn parts<P: Send>(
         let others: Vec<_> = slices[1..]
             .iter()
             .map(|part| {
-                let room = Room::of(part.as_ref(), &shared);
+                // (No more than the whole's: a part's offsets are read here before its
+                // values are checked.)
+                let mut room = Room::of(part.as_ref(), &shared);
+                room.bytes = room.bytes.min(whole.bytes);
                 thread::Builder::new()
                     .spawn_scoped(s, move || work(part.as_ref(), room))
                     .map_err(|_| (part, room))
@@ -320,7 +371,7 @@ fn arrow_is_valid(
 ) -> PyResult<Py<PyAny>> {
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = parts(&make_array(data), threads, |array, room| {
+        let parts = parts(&data, threads, |array, room| {
             let mut b = BooleanBuilder::with_capacity(room.rows);
             for_each(array, |v| {
                 b.append_option(v.map(|v| match v {
@@ -466,7 +517,7 @@ fn arrow_recognize(
     )?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = parts(&make_array(data), threads, |array, room| {
+        let parts = parts(&data, threads, |array, room| {
             let mut rows = Rows::new(room, string_view);
             for_each(array, |v| match v {
                 None => rows.null(),
@@ -511,7 +562,7 @@ fn arrow_canonical(
     )?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = parts(&make_array(data), threads, |array, room| {
+        let parts = parts(&data, threads, |array, room| {
             let mut b = Strings::over(string_view, room.rows, room.bytes, room.shared);
             for_each(array, |v| {
                 let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, &o)));
@@ -683,7 +734,7 @@ fn cleaned_columns(
 ) -> PyResult<Py<PyAny>> {
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = parts(&make_array(data), threads, |array, room| {
+        let parts = parts(&data, threads, |array, room| {
             let mut rows = Rows::new(room, string_view);
             let mut codes = Codes::new(room, string_view);
             let (mut buffer, mut fixed) = (String::new(), Vec::new());
@@ -774,7 +825,7 @@ fn arrow_to_form(
     let base: Option<ProxyBase> = options::base(py, base)?;
     let data = input(array)?;
     let out = py.detach(|| {
-        let parts = parts(&make_array(data), threads, |array, room| {
+        let parts = parts(&data, threads, |array, room| {
             let mut rows = Rows::new(room, string_view);
             // (A form's prefix or a resolver's base comes before most values: 30 bytes
             // covers the longest known ones.)
@@ -848,7 +899,7 @@ fn arrow_extract(
     )?;
     let data = input(array)?;
     let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = parts(&make_array(data), threads, |array, room| {
+        let parts = parts(&data, threads, |array, room| {
             let mut found = Founds::new(room, string_view);
             for_each(array, |v| {
                 match v {

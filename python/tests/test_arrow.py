@@ -264,6 +264,41 @@ def _string_views(data: bytes, views: list[tuple[int, int]], inline: list[bytes]
     return pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(raw), pa.py_buffer(data)])
 
 
+def test_a_long_columns_values_are_checked_whatever_part_holds_them():
+    # A string or binary column's values are checked by each part on its thread: what is
+    # refused is refused on one thread or two, named by its place in the whole column.
+    import itertools
+    import struct
+
+    n = 40_000  # two parts of 16,384 values or more
+    values = [b"10.1000/%d" % i for i in range(n)]
+
+    def column(kind, values, offsets=None):
+        if offsets is None:
+            offsets = [0, *itertools.accumulate(len(v) for v in values)]
+        raw = struct.pack(f"<{n + 1}i", *offsets)
+        return pa.Array.from_buffers(kind, n, [None, pa.py_buffer(raw), pa.py_buffer(b"".join(values))])
+
+    bad = list(values)
+    bad[30_000] = b"10.1000/\xff"
+    ends = [0, *itertools.accumulate(len(v) for v in values)]
+    backwards = list(ends)
+    backwards[35_000] = ends[35_000] - 20
+    refused = [
+        ("UTF8 sequence at string index 30000", column(pa.string(), bad)),
+        ("non-monotonic offset at slot 34999", column(pa.string(), values, backwards)),
+        ("non-monotonic offset at slot 34999", column(pa.binary(), values, backwards)),
+    ]
+    for said, array in refused:
+        for threads in (1, 2):
+            for fn in [ha.is_valid, ha.clean, ha.canonical, ha.recognize, ha.extract]:
+                with pytest.raises(ValueError, match=said):
+                    fn(array, threads=threads)
+    # Bytes that are not UTF-8 are a binary column's to have.
+    assert ha.is_valid(column(pa.binary(), bad), threads=2).to_pylist()[30_000] is False
+    assert ha.is_valid(column(pa.string(), values), threads=2).to_pylist() == [True] * n
+
+
 def test_string_views_are_checked_to_be_utf8():
     # A string_view column's UTF-8 is told in bulk (each data buffer whole, each view's ends
     # on character boundaries there), else view by view: what is not UTF-8 is refused, what

@@ -555,18 +555,52 @@ fn clean_to(
     fixes.clear();
     // (`clean` reads these through the loop, with the lint: the two are held to each other,
     // in tests and by the `clean` fuzz target.)
-    if let Some(h) = bare(text, options) {
-        let at = written(text, h, 0, keep_case, copy, buffer, fixes);
-        return Ok((Form::Handle, at));
-    }
+    let b = text.as_bytes();
+    let lead = if plain_ends(b) {
+        // A bare handle (what most values of a column are); else the loop's first turn
+        // would take nothing off, and leave the whole to `read_rest`.
+        match bare_between_plain_ends(text, options) {
+            Some(h) => {
+                let at = written(text, h, 0, keep_case, copy, buffer, fixes);
+                return Ok((Form::Handle, at));
+            }
+            None => Lead::Whole,
+        }
+    } else if b.first().is_some_and(u8::is_ascii_alphanumeric)
+        && b.last().is_some_and(u8::is_ascii_alphanumeric)
+    {
+        // (Most texts that are neither start or end with something else to take off.)
+        lead_before_plain(text, options, fixes)
+    } else {
+        Lead::Other
+    };
     // (Taken apart at once: read back whole from the value returned, the handle's fields
     // were loaded as one 16-byte word just stored as two, which stalls the load.)
-    let Read {
-        handle: read,
-        form,
-        read_from,
-        ..
-    } = match read_with(text, options, false, fixes) {
+    let read = match lead {
+        Lead::Read(h, form, read_from) => {
+            let at = written(text, h, read_from, keep_case, copy, buffer, fixes);
+            return Ok((form, at));
+        }
+        Lead::Whole => read_rest(
+            text,
+            0,
+            text.len(),
+            None,
+            options,
+            &mut |code, index| note_once(fixes, code, index),
+            None,
+        )
+        .map(|(handle, form)| (handle, form, 0)),
+        Lead::Other => read_with(text, options, false, fixes).map(
+            |Read {
+                 handle,
+                 form,
+                 read_from,
+                 ..
+             }| (handle, form, read_from),
+        ),
+    };
+    let (read, form, read_from) = match read {
         Ok(read) => read,
         Err(e) => {
             fixes.clear();
@@ -647,6 +681,15 @@ fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, Pa
     Ok(Read { fixes, ..read })
 }
 
+/// `code` into `fixes` at `index`, unless it is there already (each fix is noted where it
+/// was first applied).
+#[inline]
+fn note_once(fixes: &mut Vec<Fix>, code: FixCode, index: usize) {
+    if !fixes.iter().any(|f| f.code == code) {
+        fixes.push(Fix { code, index });
+    }
+}
+
 /// [`read`], its fixes into `fixes` (the caller's buffer: [`clean_into`]) rather than
 /// into the `Read`, whose own are left empty.
 fn read_with<'a>(
@@ -656,11 +699,7 @@ fn read_with<'a>(
     fixes: &mut Vec<Fix>,
 ) -> Result<Read<'a>, ParseError> {
     let mut warnings = Vec::new();
-    let mut note = |code: FixCode, index: usize| {
-        if !fixes.iter().any(|f| f.code == code) {
-            fixes.push(Fix { code, index });
-        }
-    };
+    let mut note = |code: FixCode, index: usize| note_once(fixes, code, index);
     // The part of `text` left, as offsets: every textual fix takes something off an end.
     let (mut start, mut end) = (0, text.len());
     let mut label = None;
@@ -717,11 +756,7 @@ fn read_with<'a>(
         }
         if let Some(p) = label_prefix(s.as_bytes()) {
             note(FixCode::Label, start);
-            label.get_or_insert(if s.as_bytes()[0].eq_ignore_ascii_case(&b'd') {
-                Form::Doi
-            } else {
-                Form::Hdl
-            });
+            label.get_or_insert(label_form(s.as_bytes()[0]));
             taken(&mut counts, &s[..p]);
             start += p;
             continue;
@@ -800,14 +835,7 @@ fn read_with<'a>(
         };
         if let Some((handle, form)) = plain_rest(s, left, options) {
             if form == Form::Proxy {
-                note(FixCode::ResolverUrl, start);
-                // (A URL's handle is the whole of its path: where it ends, a query or
-                // fragment starts, if any.)
-                if let Some(end) = span_in(s, handle.as_str()).map(|span| span.end) {
-                    if end < s.len() {
-                        note(FixCode::QueryOrFragment, start + end);
-                    }
-                }
+                note_url(&mut note, s, handle.as_str(), start);
             }
             return Ok(Read {
                 handle: ReadHandle::Slice(handle),
@@ -1226,6 +1254,97 @@ fn bare_between_plain_ends<'a>(text: &'a str, options: &Options) -> Option<Handl
     one_identifier(handle.prefix()).then_some(handle)
 }
 
+/// What [`lead_before_plain`] found.
+enum Lead<'a> {
+    /// The handle, its form, and where it was read from (its fixes noted).
+    Read(HandleRef<'a>, Form, usize),
+    /// No label and no resolver's URL: the loop of [`read_with`] takes nothing off, and
+    /// leaves the text whole to `read_rest`.
+    Whole,
+    /// Anything else: the loop decides.
+    Other,
+}
+
+/// What [`read_with`] reads (without the lint) where `text`, whose ends are ASCII letters or
+/// digits, is a label or a resolver's URL before what [`plain_rest`] reads, and nothing else
+/// is taken off: a catalogue's `doi:…`, `DOI: …` and `https://doi.org/…`. Its ends leave
+/// no white space, pair or mark to take off, and it is read in the loop's order: a label
+/// (`label_prefix`), then ASCII white space after it, as the loop's next turn takes it;
+/// else a resolver's URL (`resolver_prefix`), not one pasted before another's. Its fixes
+/// into `fixes`, as the loop notes them. [`Lead::Whole`] where neither starts it (an `hdl:`
+/// or `info:` URI): the loop's first turn would take nothing off. [`Lead::Other`] where
+/// anything else may apply (white space inside, where a split DOI may be joined; what
+/// `plain_rest` does not read): the loop decides, and places any error. Held to the loop
+/// by tests and by the `clean` fuzz target (through `clean_into`), as `bare` is.
+#[inline(never)]
+fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>) -> Lead<'a> {
+    let b = text.as_bytes();
+    debug_assert!(!plain_ends(b));
+    if let Some(p) = label_prefix(b) {
+        let space = b[p..]
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count();
+        let rest = &text[p + space..];
+        if !plain_ends(rest.as_bytes()) || crate::bytes::has_ascii_whitespace(rest.as_bytes()) {
+            return Lead::Other;
+        }
+        let Some(h) = bare_between_plain_ends(rest, options) else {
+            return Lead::Other;
+        };
+        fixes.push(Fix {
+            code: FixCode::Label,
+            index: 0,
+        });
+        if space > 0 {
+            fixes.push(Fix {
+                code: FixCode::SurroundingWhitespace,
+                index: p,
+            });
+        }
+        return Lead::Read(h, label_form(b[0]), p + space);
+    }
+    let Some(p) = resolver_prefix(text, options) else {
+        return Lead::Whole;
+    };
+    if resolver_prefix(&text[p..], options).is_some() || crate::bytes::has_ascii_whitespace(&b[p..])
+    {
+        return Lead::Other;
+    }
+    let Some((h, form)) = plain_rest(text, Left::Resolver(p), options) else {
+        return Lead::Other;
+    };
+    note_url(
+        &mut |code, index| fixes.push(Fix { code, index }),
+        text,
+        h.as_str(),
+        0,
+    );
+    Lead::Read(h, form, 0)
+}
+
+/// The form a label that starts with `first` gives (`label_prefix`: `doi…` or `hdl…`).
+fn label_form(first: u8) -> Form {
+    if first.eq_ignore_ascii_case(&b'd') {
+        Form::Doi
+    } else {
+        Form::Hdl
+    }
+}
+
+/// The fixes of a resolver's URL `s` (what was left of the text from `start`) read as its
+/// `handle`, a slice of it: `resolver-url`, and `query-or-fragment` where the handle ends
+/// before `s` does (a URL's handle is the whole of its path: where it ends, a query or
+/// fragment starts).
+fn note_url(note: &mut impl FnMut(FixCode, usize), s: &str, handle: &str, start: usize) {
+    note(FixCode::ResolverUrl, start);
+    if let Some(end) = span_in(s, handle).map(|span| span.end) {
+        if end < s.len() {
+            note(FixCode::QueryOrFragment, start + end);
+        }
+    }
+}
+
 /// What the loop of [`read_with`] left, as its last step saw it.
 #[derive(Clone, Copy)]
 enum Left {
@@ -1263,6 +1382,7 @@ fn plain_ends(b: &[u8]) -> bool {
 /// resolver URLs in a catalogue are), and its query or fragment, if any, dropped (where the
 /// handle ends in `s`). `None` where anything else may apply, and under options that name
 /// bases (a named base may claim a known host's paths).
+#[inline(always)]
 fn plain_rest<'a>(s: &'a str, left: Left, options: &Options) -> Option<(HandleRef<'a>, Form)> {
     let p = match left {
         Left::PlainEnds => return bare_between_plain_ends(s, options).map(|h| (h, Form::Handle)),

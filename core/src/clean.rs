@@ -249,6 +249,7 @@ pub(crate) const PAIRS: [(char, char); 12] = [
 
 /// Whether `s` is `open … close` with that `open` and that `close` a pair: the bracket
 /// opened first is the one closed last (brackets in between balance).
+#[inline(always)]
 fn wrapped(s: &str) -> Option<(char, char)> {
     // (No pair opens with a letter or digit, what most texts start with.)
     if s.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric) {
@@ -566,13 +567,14 @@ fn clean_to(
             }
             None => Lead::Whole,
         }
-    } else if b.first().is_some_and(u8::is_ascii_alphanumeric)
-        && b.last().is_some_and(u8::is_ascii_alphanumeric)
-    {
-        // (Most texts that are neither start or end with something else to take off.)
-        lead_before_plain(text, options, fixes)
     } else {
-        Lead::Other
+        match (b.first(), b.last()) {
+            (Some(f), Some(l)) if f.is_ascii_alphanumeric() && l.is_ascii_alphanumeric() => {
+                lead_before_plain(text, options, fixes)
+            }
+            (Some(_), Some(_)) => around_bare(text, options, fixes),
+            _ => Lead::Other,
+        }
     };
     // (Taken apart at once: read back whole from the value returned, the handle's fields
     // were loaded as one 16-byte word just stored as two, which stalls the load.)
@@ -1321,6 +1323,55 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
         0,
     );
     Lead::Read(h, form, 0)
+}
+
+/// What [`read_with`] reads (without the lint) where `text` is a bare handle with one thing
+/// around it that the loop's first turn takes off: ASCII white space before it, after it or
+/// both (`\t10.1/x`, ` 10.1/x `), a pair of ASCII brackets or quotes (`(10.1/x)`,
+/// `"10.1/x"`: `wrapped`), or a mark after it that ends a sentence (`10.1/x.`:
+/// `trailing_punctuation`, where no label comes first). Its fix into `fixes`, as the loop
+/// notes it. [`Lead::Other`] where anything else may apply (what is left no bare handle
+/// whose ends are plain): the loop decides, and places any error. Held to the loop as
+/// [`lead_before_plain`] is.
+#[inline(never)]
+fn around_bare<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>) -> Lead<'a> {
+    let b = text.as_bytes();
+    let space = |c: &&u8| **c == b' ' || **c == b'\t';
+    let (before, after) = (
+        b.iter().take_while(space).count(),
+        b.iter().rev().take_while(space).count(),
+    );
+    let (fix, index, start, end) = if before + after > 0 {
+        // (All of it white space: the loop's turn takes it whole.)
+        if before == b.len() {
+            return Lead::Other;
+        }
+        let index = if before > 0 { 0 } else { b.len() - after };
+        let fix = FixCode::SurroundingWhitespace;
+        (fix, index, before, b.len() - after)
+    } else if b[0].is_ascii_alphanumeric() {
+        if !matches!(b[b.len() - 1], b'.' | b',' | b';' | b':') || label_prefix(b).is_some() {
+            return Lead::Other;
+        }
+        let fix = FixCode::TrailingPunctuation;
+        (fix, b.len() - 1, 0, b.len() - 1)
+    } else {
+        match wrapped(text) {
+            Some((open, close)) if open.is_ascii() && close.is_ascii() => {
+                (FixCode::WrappingPair, 0, 1, b.len() - 1)
+            }
+            _ => return Lead::Other,
+        }
+    };
+    let rest = &text[start..end];
+    if !plain_ends(rest.as_bytes()) {
+        return Lead::Other;
+    }
+    let Some(h) = bare_between_plain_ends(rest, options) else {
+        return Lead::Other;
+    };
+    fixes.push(Fix { code: fix, index });
+    Lead::Read(h, Form::Handle, start)
 }
 
 /// The form a label that starts with `first` gives (`label_prefix`: `doi…` or `hdl…`).

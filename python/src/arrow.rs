@@ -270,10 +270,11 @@ impl<'a> Room<'a> {
     }
 }
 
-/// `work` over `array`, as parts in the column's order: over `threads` parts at most (the
-/// caller's `threads`, `thread_count`; by default, as many as other calls at once leave
-/// free, `cores`), each of `PART_FROM` values or more, all but the first on a thread of its
-/// own (one part, the whole, for a short column or one thread).
+/// `work` over `input`'s column, as parts in the column's order: over `threads` parts at
+/// most (the caller's `threads`, `thread_count`; by default, as many as other calls at once
+/// leave free, `cores`), each of `PART_FROM` values or more, all but the first on a thread
+/// of its own (one part, the whole, for a short column or one thread), each part's values
+/// checked first where `input` left them to the parts (`check_part`).
 /// Each value is worked on as it would be alone, and the parts are joined in order: the
 /// result is the same however the column is cut. Each part is given the room its builders
 /// start with: the first, which the others are joined into, the whole column's.

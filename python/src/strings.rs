@@ -4,10 +4,10 @@
 //!
 //! A `string` column's offsets are 32-bit: it holds 2 GiB of text at most. A column that
 //! would hold more (a long column's handles, or the outputs of `to_form`, which grow) is
-//! refused with `OverflowError` when it is finished, however many threads built it (arrow-rs's
-//! builder would panic on the value that crossed the line, and its join say `ValueError`).
-//! A view's length is 32-bit too: a `string_view` value of more than 4 GiB is refused the
-//! same way (the builder would panic).
+//! refused with `OverflowError` when it is finished, however many threads built it (its
+//! writer, `Plain`, is kept within what the offsets reach: the value that would cross the
+//! line is written as null). A view's length is 32-bit too: a `string_view` value of more
+//! than 4 GiB is refused the same way (the builder would panic).
 
 use std::sync::Arc;
 

@@ -82,6 +82,10 @@ const FOUND_BY_FUZZING: &[&str] = &[
     "\"",
     // Extraction's span ended inside a pair of brackets cleaning had taken off.
     "See a DOI: (0.1130/2013.2502.)</a>.",
+    // Extraction read a resolver's URL split by white space without decoding its path,
+    // where cleaning decodes it: `10.1/x%41` found, `10.1/xA` cleaned.
+    "https://doi.org/ 10.1/x%41",
+    "see https://doi.org/10. 1/x%2Fy and",
 ];
 
 #[test]

@@ -1009,12 +1009,12 @@ fn same_bytes_of<'s>(handle: ReadHandle<'_>, copy: &str, s: &'s str) -> ReadHand
 }
 
 /// The handle `text` holds as cleaning reads it when written as it is (no textual fix:
-/// no label, trailing punctuation or white space taken off), or where not.
+/// no label, trailing punctuation or white space taken off), and its form; or where not.
 pub(crate) fn read_written<'a>(
     text: &'a str,
     options: &Options,
-) -> Result<ReadHandle<'a>, ParseError> {
-    read_rest(text, 0, text.len(), None, options, &mut |_, _| {}, None).map(|(h, _)| h)
+) -> Result<(ReadHandle<'a>, Form), ParseError> {
+    read_rest(text, 0, text.len(), None, options, &mut |_, _| {}, None)
 }
 
 /// The length of the label `s` starts with (`label_form`): with the `:` of a `doi :`

@@ -791,7 +791,15 @@ impl<'a> Extract<'a, '_> {
         while let Some(c) = sentence_end(&joined[..end]) {
             end -= c.len_utf8();
         }
-        let handle = Handle::parse(&joined[..end]).ok()?;
+        let (handle, form) = if form == Form::Proxy {
+            // A resolver's URL joined is read as cleaning reads it: its path percent-decoded
+            // (P2), and the prefixes P3 takes off taken off.
+            let url = alloc::format!("{}{}", &self.text[i..h], &joined[..end]);
+            let (read, form) = read_written(&url, self.options).ok()?;
+            (read.into_handle(), form)
+        } else {
+            (Handle::parse(&joined[..end]).ok()?, form)
+        };
         if handle.local_name().is_empty() || !labels_a_doi(form, handle.as_handle_ref()) {
             return None;
         }
@@ -1100,7 +1108,7 @@ impl<'a> Extract<'a, '_> {
             }
             self.work += path_end - i;
             let read = read_written(&self.text[i..path_end], o);
-            if read.is_err() || read.is_ok_and(|h| h.as_handle_ref().local_name().is_empty()) {
+            if read.is_err() || read.is_ok_and(|(h, _)| h.as_handle_ref().local_name().is_empty()) {
                 return None;
             }
         } else if sep + 1 >= path_end || self.fails_alone(i, sep, Some((h, true)), kept) {

@@ -816,6 +816,12 @@ impl<'a> Extract<'a, '_> {
             }
         }
         let text = &self.text[i..kept];
+        // The evidence that joined the pieces is what the found text itself gives (the
+        // piece after a gap was looked at to the next white space, past where the text
+        // found may end), as cleaning it will ask.
+        if split_end(text, h - i, None) != Some(text.len()) {
+            return None;
+        }
         let found = self.found(i, text, form, ReadHandle::Owned(handle));
         self.last_piece = raw[..kept - h]
             .iter()

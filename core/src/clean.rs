@@ -1024,10 +1024,7 @@ pub(crate) fn label_prefix(s: &[u8]) -> Option<usize> {
     let p = g::LABEL_FORM.accepted_prefix(s)?;
     match s[p - 1] {
         b' ' | b'\t' if s[0].eq_ignore_ascii_case(&b'd') => {
-            let colon = p + s[p..]
-                .iter()
-                .take_while(|b| matches!(b, b' ' | b'\t'))
-                .count();
+            let colon = p + s[p..].iter().take_while(|&&b| is_blank(b)).count();
             Some(if s.get(colon) == Some(&b':') {
                 colon + 1
             } else {
@@ -1283,15 +1280,12 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
     let b = text.as_bytes();
     debug_assert!(!plain_ends(b));
     if let Some(p) = label_prefix(b) {
-        let space = b[p..]
-            .iter()
-            .take_while(|&&c| c == b' ' || c == b'\t')
-            .count();
+        let space = b[p..].iter().take_while(|&&c| is_blank(c)).count();
         let rest = &text[p + space..];
-        if !plain_ends(rest.as_bytes()) || crate::bytes::has_ascii_whitespace(rest.as_bytes()) {
+        if crate::bytes::has_ascii_whitespace(rest.as_bytes()) {
             return Lead::Other;
         }
-        let Some(h) = bare_between_plain_ends(rest, options) else {
+        let Some(h) = bare(rest, options) else {
             return Lead::Other;
         };
         fixes.push(Fix {
@@ -1336,10 +1330,9 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
 #[inline(never)]
 fn around_bare<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>) -> Lead<'a> {
     let b = text.as_bytes();
-    let space = |c: &&u8| **c == b' ' || **c == b'\t';
     let (before, after) = (
-        b.iter().take_while(space).count(),
-        b.iter().rev().take_while(space).count(),
+        b.iter().take_while(|&&c| is_blank(c)).count(),
+        b.iter().rev().take_while(|&&c| is_blank(c)).count(),
     );
     let (fix, index, start, end) = if before + after > 0 {
         // (All of it white space: the loop's turn takes it whole.)
@@ -1363,15 +1356,18 @@ fn around_bare<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>) -> Le
             _ => return Lead::Other,
         }
     };
-    let rest = &text[start..end];
-    if !plain_ends(rest.as_bytes()) {
-        return Lead::Other;
-    }
-    let Some(h) = bare_between_plain_ends(rest, options) else {
+    let Some(h) = bare(&text[start..end], options) else {
         return Lead::Other;
     };
     fixes.push(Fix { code: fix, index });
     Lead::Read(h, Form::Handle, start)
+}
+
+/// Whether `b` is a space or a tab: the white space a label's form holds
+/// (grammar/forms.pest `label_space`), and what the readers that pass by the loop take off.
+#[inline]
+fn is_blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
 }
 
 /// The form a label that starts with `first` gives (`label_prefix`: `doi…` or `hdl…`).

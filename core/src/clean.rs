@@ -1522,8 +1522,29 @@ fn read_uri<'s>(
 
 #[cfg(test)]
 mod tests {
-    use super::{balances, resolver_may_start, resolver_prefix, wrapped, KNOWN_PROXY_HOSTS, PAIRS};
+    use super::{
+        balances, is_blank, resolver_may_start, resolver_prefix, wrapped, KNOWN_PROXY_HOSTS, PAIRS,
+    };
     use crate::form::Options;
+    use crate::generated as g;
+
+    /// `is_blank` is grammar/forms.pest's `label_space`: `hdl` and one character is a whole
+    /// label exactly where that character is a label's space (every ASCII byte; a
+    /// non-ASCII character is one symbol to the automaton, and none is a label's space).
+    #[test]
+    fn a_blank_is_what_the_grammar_calls_a_labels_space() {
+        for b in 0..0x80_u8 {
+            let label = g::LABEL_FORM.accepted_prefix(&[b'h', b'd', b'l', b]) == Some(4);
+            assert_eq!(is_blank(b), label, "{b:#x}");
+        }
+        for c in ['\u{a0}', '\u{2009}', '\u{3000}', '\u{85}'] {
+            let mut text = [0_u8; 7];
+            let len = 3 + c.encode_utf8(&mut text[3..]).len();
+            text[..3].copy_from_slice(b"hdl");
+            assert_eq!(g::LABEL_FORM.accepted_prefix(&text[..len]), None, "{c:?}");
+            assert!(c.to_string().bytes().all(|b| !is_blank(b)));
+        }
+    }
 
     /// Every first two bytes a label may start with, the first an ASCII letter or digit (as
     /// `plain_ends` asks first), start with a byte a resolver's URL may start with (what

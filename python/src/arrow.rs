@@ -21,6 +21,7 @@ use crate::cores;
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
 use crate::strings::{self, Strings};
+use crate::validity;
 
 /// One value of the input column.
 enum Value<'a> {
@@ -353,15 +354,6 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
     pyo3::exceptions::PyValueError::new_err(e.to_string())
 }
 
-/// `other`'s validity after `b`'s.
-fn append_nulls(b: &mut NullBufferBuilder, mut other: NullBufferBuilder) {
-    let len = other.len();
-    match other.finish() {
-        Some(nulls) => b.append_buffer(&nulls),
-        None => b.append_n_non_nulls(len),
-    }
-}
-
 /// `is_valid` over a column: whether each value is a bare handle (null for null).
 #[pyfunction]
 #[pyo3(signature = (array, *, threads = None))]
@@ -450,7 +442,7 @@ impl Rows {
 
     /// `other`'s rows after these.
     fn append(&mut self, other: Self) -> PyResult<()> {
-        append_nulls(&mut self.nulls, other.nulls);
+        validity::append(&mut self.nulls, other.nulls);
         append_strings(&mut self.handle, other.handle)?;
         append_strings(&mut self.form, other.form)?;
         let len = self.len;
@@ -671,7 +663,7 @@ impl Codes {
     /// `other`'s values after these.
     fn append(&mut self, other: Self) -> PyResult<()> {
         self.offsets.append(other.offsets, self.items);
-        append_nulls(&mut self.nulls, other.nulls);
+        validity::append(&mut self.nulls, other.nulls);
         self.codes.append(other.codes);
         self.items += other.items;
         Ok(())
@@ -989,7 +981,7 @@ impl Founds {
     /// `other`'s values after these.
     fn append(&mut self, other: Self) -> PyResult<()> {
         self.offsets.append(other.offsets, self.start.len());
-        append_nulls(&mut self.nulls, other.nulls);
+        validity::append(&mut self.nulls, other.nulls);
         self.start.append_slice(other.start.values_slice());
         self.end.append_slice(other.end.values_slice());
         self.text.append(other.text);

@@ -19,6 +19,7 @@ mod resolve;
 mod strings;
 mod text;
 mod types;
+mod validity;
 mod views;
 
 pub use errors::HandleError;

@@ -8,6 +8,8 @@ use std::sync::Arc;
 use arrow_array::{ArrayRef, StringArray};
 use arrow_buffer::{Buffer, NullBufferBuilder, OffsetBuffer, ScalarBuffer};
 
+use crate::validity;
+
 pub struct Plain {
     values: Vec<u8>,
     /// Where each value ends in `values`, after the first value's start (0).
@@ -65,15 +67,12 @@ impl Plain {
 
     /// `other`'s values after these. The caller keeps the bytes of both within what 32-bit
     /// offsets reach.
-    pub fn append(&mut self, mut other: Self) {
+    pub fn append(&mut self, other: Self) {
         let before = self.values.len() as i32;
         self.values.extend_from_slice(&other.values);
         self.offsets
             .extend(other.offsets[1..].iter().map(|&end| before + end));
-        match other.nulls.finish() {
-            Some(nulls) => self.nulls.append_buffer(&nulls),
-            None => self.nulls.append_n_non_nulls(other.len()),
-        }
+        validity::append(&mut self.nulls, other.nulls);
     }
 
     pub fn finish(&mut self) -> ArrayRef {

@@ -13,6 +13,8 @@ use arrow_array::{ArrayRef, StringViewArray};
 use arrow_buffer::{Buffer, NullBufferBuilder, ScalarBuffer};
 use std::sync::Arc;
 
+use crate::validity;
+
 /// The longest value a view holds itself.
 const INLINE: usize = 12;
 
@@ -247,10 +249,7 @@ impl Views {
             self.views.extend_from_slice(&other.views);
         }
         self.blocks.append(&mut other.blocks);
-        match other.nulls.finish() {
-            Some(nulls) => self.nulls.append_buffer(&nulls),
-            None => self.nulls.append_n_non_nulls(other.views.len()),
-        }
+        validity::append(&mut self.nulls, other.nulls);
         // (Its names' places are its own: looked for again among these blocks'.)
     }
 

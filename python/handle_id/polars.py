@@ -17,29 +17,30 @@ Importing this module registers ``pl.col(...).handle_id``:
 ``doi:`` label followed by a space holds the handle `` 10.1000/ABC.``, not a DOI, SPEC U8);
 ``clean`` is the one for messy values.
 
-Each method hands the column's Arrow data (no copy) to the functions of
-:mod:`handle_id.arrow`, which run without the GIL, and takes their Arrow result back, its
-strings as views (``string_view=True``: Polars' own layout, so no copy). It is a
-namespace of ``map_batches`` calls (elementwise), not a compiled expression plugin: Polars
-calls into Python once per batch. A compiled plugin (pyo3-polars) would put
-the Rust crates of Polars itself into this package: about 250 crates to build (more than
-ten minutes of one core before the largest of them were reached, on the machine the
-package is tested on), a wheel several times larger, and a build tied to one Polars
-version's plugin interface; the Arrow columns this namespace hands over work with any
-Polars that speaks the Arrow C data interface, and a long column is worked on in parts on
-as many threads as the machine has cores (:mod:`handle_id.arrow`; ``threads=`` limits
-them), without the GIL.
+Each method is a compiled expression: Polars calls the package's native module itself,
+through its plugin interface (``polars.plugins.register_plugin_function``), on its own
+threads and without Python, with the column's Arrow data (no copy); the results' strings
+are views, Polars' own layout, taken without a copy. A long chunk is worked on in parts on
+as many threads as the machine has cores (``threads=`` limits them), unless Polars says it
+already runs calls in parallel. The interface is the one Polars 2.1 defines (version 0.1),
+written in the module with the Arrow C data interface's types alone (the crates of Polars
+are not built into it). Where the running Polars does not take it (checked once, when this
+module is imported, on a frame of one row: :data:`COMPILED`), each method is a
+``map_batches`` call over :mod:`handle_id.arrow` instead, which gives the same columns and
+calls into Python once per batch.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
 import polars as pl
 
+from . import _handle_id as _native
 from . import arrow as _arrow
 
-__all__ = ["HandleIdNamespace"]
+__all__ = ["COMPILED", "HandleIdNamespace"]
 
 _CLEANED = pl.Struct(
     {"handle": pl.String, "form": pl.String, "fixes": pl.List(pl.String), "error": pl.String}
@@ -56,6 +57,38 @@ _FOUND = pl.List(
         }
     )
 )
+
+
+def _compiled(name: str, expr: pl.Expr, **kwargs: Any) -> pl.Expr:
+    """The plugin's function ``name`` over ``expr`` (elementwise), with ``kwargs``."""
+    from polars.plugins import register_plugin_function
+
+    kwargs = {k: (list(v) if isinstance(v, (tuple, set, frozenset)) else v) for k, v in kwargs.items()}
+    return register_plugin_function(
+        plugin_path=Path(_native.__file__),
+        function_name=name,
+        args=expr,
+        kwargs=kwargs or None,
+        is_elementwise=True,
+        use_abs_path=True,
+    )
+
+
+def _takes_the_plugin() -> bool:
+    """Whether the running Polars takes the compiled plugin: one row through it."""
+    try:
+        frame = pl.DataFrame({"v": ["doi:10.1000/X"]})
+        out = frame.select(_compiled("clean", pl.col("v")).struct.field("handle"))
+        return out["handle"].to_list() == ["10.1000/x"]
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # (Polars raises a panic of its own where a symbol is missing.)
+        return False
+
+
+#: Whether the namespace's methods are the compiled plugin (the running Polars takes it),
+#: or ``map_batches`` calls over :mod:`handle_id.arrow`.
+COMPILED: bool = _takes_the_plugin()
 
 
 def _on_series(fn: Callable[..., Any], field: str | None = None, **options: Any):
@@ -84,41 +117,54 @@ class HandleIdNamespace:
     def __init__(self, expr: pl.Expr) -> None:
         self._expr = expr
 
-    def _map(self, fn: Callable[..., Any], dtype: Any, field: str | None = None, **options: Any) -> pl.Expr:
+    def _run(
+        self,
+        name: str,
+        fn: Callable[..., Any],
+        dtype: Any,
+        field: str | None = None,
+        strings: bool = True,
+        **options: Any,
+    ) -> pl.Expr:
+        if COMPILED:
+            out = _compiled(name, self._expr, **options)
+            # (The struct's field, under the input's name, as `map_batches` gives it.)
+            return out if field is None else out.struct.field(field).name.keep()
+        if strings:
+            # Strings come back as views, Polars' own layout: Polars takes them without a copy.
+            options["string_view"] = True
         return self._expr.map_batches(
             _on_series(fn, field, **options), return_dtype=dtype, is_elementwise=True
         )
 
-    def _strings(self, fn: Callable[..., Any], dtype: Any, field: str | None = None, **options: Any) -> pl.Expr:
-        # Strings come back as views, Polars' own layout: Polars takes them without a copy.
-        return self._map(fn, dtype, field, string_view=True, **options)
-
     def is_valid(self, *, threads: int | None = None) -> pl.Expr:
         """Whether each value is a bare handle (``handle_id.is_valid``)."""
-        return self._map(_arrow.is_valid, pl.Boolean, threads=threads)
+        return self._run("is_valid", _arrow.is_valid, pl.Boolean, strings=False, threads=threads)
 
     def canonical(self, **options: Any) -> pl.Expr:
         """Each value read in any written form, as its handle's canonical text; null where
         it holds none."""
-        return self._strings(_arrow.canonical, pl.String, **options)
+        return self._run("canonical", _arrow.canonical, pl.String, **options)
 
     def recognize(self, **options: Any) -> pl.Expr:
         """A struct of ``handle``, ``form``, ``error`` (``handle_id.arrow.recognize``)."""
-        return self._strings(_arrow.recognize, _RECOGNIZED, **options)
+        return self._run("recognize", _arrow.recognize, _RECOGNIZED, **options)
 
     def clean(self, **options: Any) -> pl.Expr:
         """A struct of ``handle``, ``form``, ``fixes``, ``error``
         (``handle_id.arrow.clean``)."""
-        return self._strings(_arrow.clean, _CLEANED, **options)
+        return self._run("clean", _arrow.clean, _CLEANED, **options)
 
     def to_form(self, form: str, **options: Any) -> pl.Expr:
         """Each value's handle written in ``form``; null where it holds none or has no text
         in that form."""
-        return self._strings(
-            lambda a, **o: _arrow.to_form(a, form, **o), pl.String, field="output", **options
+        if COMPILED:
+            options["form"] = form
+        return self._run(
+            "to_form", lambda a, **o: _arrow.to_form(a, form, **o), pl.String, field="output", **options
         )
 
     def extract(self, **options: Any) -> pl.Expr:
         """A list of structs ``start``, ``end``, ``text``, ``form``, ``handle`` per value
         (``handle_id.arrow.extract``)."""
-        return self._strings(_arrow.extract, _FOUND, **options)
+        return self._run("extract", _arrow.extract, _FOUND, **options)

@@ -14,10 +14,10 @@ use arrow_data::ArrayData;
 use arrow_pyarrow::{FromPyArrowUnchecked, ToPyArrow};
 use arrow_schema::{DataType, Field, Fields};
 use handle_id::{Form, HandleRef, Options, ParseError, ProxyBase, Written};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
 use crate::cores;
+use crate::failure::Failure;
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
 use crate::strings::{self, Strings};
@@ -44,7 +44,7 @@ impl<'a> Value<'a> {
 }
 
 /// Calls `f` with each value of `array` (None for a null), in order.
-fn for_each(array: &dyn Array, mut f: impl FnMut(Option<Value<'_>>)) -> PyResult<()> {
+fn for_each(array: &dyn Array, mut f: impl FnMut(Option<Value<'_>>)) -> Result<(), Failure> {
     match array.data_type() {
         DataType::Utf8 => array
             .as_string::<i32>()
@@ -72,7 +72,7 @@ fn for_each(array: &dyn Array, mut f: impl FnMut(Option<Value<'_>>)) -> PyResult
             .for_each(|v| f(v.map(Value::Bytes))),
         DataType::Null => (0..array.len()).for_each(|_| f(None)),
         other => {
-            return Err(PyTypeError::new_err(format!(
+            return Err(Failure::Type(format!(
                 "expected an array of strings or binary, not {other}"
             )))
         }
@@ -85,7 +85,7 @@ fn for_each(array: &dyn Array, mut f: impl FnMut(Option<Value<'_>>)) -> PyResult
 /// its UTF-8: a pass over every value) by each part on its own thread (`parts`, through
 /// `check_part`), before anything reads them; a `string_view` column's UTF-8 as
 /// `views_are_utf8` says.
-struct Input {
+pub(crate) struct Input {
     array: ArrayRef,
     /// The values are left to the parts to check.
     values_unchecked: bool,
@@ -94,46 +94,53 @@ struct Input {
 /// The input array, from any object that has `__arrow_c_array__` (pyarrow, and what
 /// speaks the Arrow PyCapsule interface).
 fn input(array: &Bound<'_, PyAny>) -> PyResult<Input> {
-    // SAFETY: nothing reads the data before it is checked: below, or (the values of a
-    // `string` or `binary` column, whose layout is checked below) by `check_part`, before
-    // the part's work. What `parts` reads before that is the first and last offsets,
-    // which the layout's check holds within the values.
+    // SAFETY: nothing reads the data before `Input::of` checks it.
     let data = unsafe { ArrayData::from_pyarrow_bound_unchecked(array)? };
-    let checked = |data: ArrayData| Input {
-        array: make_array(data),
-        values_unchecked: false,
-    };
-    match data.data_type() {
-        DataType::Utf8View => {
-            // As binary views: every check of `validate_full` (buffers, bounds, padding,
-            // nulls) but the UTF-8.
-            let binary = data
-                .clone()
-                .into_builder()
-                .data_type(DataType::BinaryView)
-                .build()
-                .map_err(value_error)?;
-            if views_are_utf8(&binary) {
-                return Ok(checked(data));
+    Ok(Input::of(data)?)
+}
+
+impl Input {
+    /// `data`, taken as it came (its layout and values not yet checked), checked: all of it
+    /// here, or (the values of a `string` or `binary` column, whose layout is checked here)
+    /// by `check_part`, before the part's work. What `parts` reads before that is the first
+    /// and last offsets, which the layout's check holds within the values.
+    pub(crate) fn of(data: ArrayData) -> Result<Self, Failure> {
+        let checked = |data: ArrayData| Input {
+            array: make_array(data),
+            values_unchecked: false,
+        };
+        match data.data_type() {
+            DataType::Utf8View => {
+                // As binary views: every check of `validate_full` (buffers, bounds, padding,
+                // nulls) but the UTF-8.
+                let binary = data
+                    .clone()
+                    .into_builder()
+                    .data_type(DataType::BinaryView)
+                    .build()
+                    .map_err(value_error)?;
+                if views_are_utf8(&binary) {
+                    return Ok(checked(data));
+                }
             }
+            DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary => {
+                data.validate().map_err(value_error)?;
+                return Ok(Input {
+                    array: make_array(data),
+                    values_unchecked: true,
+                });
+            }
+            _ => {}
         }
-        DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary => {
-            data.validate().map_err(value_error)?;
-            return Ok(Input {
-                array: make_array(data),
-                values_unchecked: true,
-            });
-        }
-        _ => {}
+        data.validate_full().map_err(value_error)?;
+        Ok(checked(data))
     }
-    data.validate_full().map_err(value_error)?;
-    Ok(checked(data))
 }
 
 /// `part` of `input`'s column checked where `input` left its values to the parts: what
 /// `validate_full` checks of them. An error names the value by its place in the whole
 /// column (the whole checked again to say where, as one check of it would have).
-fn check_part(input: &Input, part: &dyn Array) -> PyResult<()> {
+fn check_part(input: &Input, part: &dyn Array) -> Result<(), Failure> {
     if !input.values_unchecked {
         return Ok(());
     }
@@ -230,11 +237,11 @@ const PART_FROM: usize = 1 << 14;
 
 /// How many threads a column's work may use: `threads`, or as many as the machine runs at
 /// once.
-fn thread_count(threads: Option<isize>) -> PyResult<usize> {
+fn thread_count(threads: Option<isize>) -> Result<usize, Failure> {
     match threads.map(usize::try_from) {
         None => Ok(cores::count()),
         Some(Ok(n)) if n > 0 => Ok(n),
-        Some(_) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+        Some(_) => Err(Failure::Value(format!(
             "threads must be 1 or more, or None for as many as the machine has cores, not {}",
             threads.unwrap_or_default()
         ))),
@@ -282,8 +289,8 @@ impl<'a> Room<'a> {
 fn parts<P: Send>(
     input: &Input,
     threads: Option<isize>,
-    work: impl Fn(&dyn Array, Room<'_>) -> PyResult<P> + Sync,
-) -> PyResult<Vec<P>> {
+    work: impl Fn(&dyn Array, Room<'_>) -> Result<P, Failure> + Sync,
+) -> Result<Vec<P>, Failure> {
     let array = &input.array;
     // (Each part's values checked first, on its thread.)
     let work = |part: &dyn Array, room: Room<'_>| {
@@ -335,7 +342,10 @@ fn parts<P: Send>(
 }
 
 /// `parts` (at least one) joined in order, by `join`, into the first.
-fn joined<P>(parts: Vec<P>, mut join: impl FnMut(&mut P, P) -> PyResult<()>) -> PyResult<P> {
+fn joined<P>(
+    parts: Vec<P>,
+    mut join: impl FnMut(&mut P, P) -> Result<(), Failure>,
+) -> Result<P, Failure> {
     let mut parts = parts.into_iter();
     let mut all = parts.next().expect("a part");
     for part in parts {
@@ -345,13 +355,82 @@ fn joined<P>(parts: Vec<P>, mut join: impl FnMut(&mut P, P) -> PyResult<()>) -> 
 }
 
 /// `other`'s strings after `b`'s.
-fn append_strings(b: &mut Strings, other: Strings) -> PyResult<()> {
+fn append_strings(b: &mut Strings, other: Strings) -> Result<(), Failure> {
     b.append(other);
     Ok(())
 }
 
-fn value_error(e: impl std::fmt::Display) -> PyErr {
-    pyo3::exceptions::PyValueError::new_err(e.to_string())
+fn value_error(e: impl std::fmt::Display) -> Failure {
+    Failure::value(e)
+}
+
+/// A function over a column and its arguments, resolved once (from a Python function's
+/// keyword arguments, or from the Polars plugin's): what both run.
+pub(crate) enum Call {
+    IsValid,
+    Recognize(Options),
+    Canonical(Options),
+    Clean {
+        options: Options,
+        keep_case: bool,
+    },
+    ToForm {
+        options: Options,
+        form: Form,
+        base: Option<ProxyBase>,
+    },
+    Extract(Options),
+    /// `arrow_columns_floor`'s.
+    #[cfg(feature = "bench-floor")]
+    Floor,
+}
+
+impl Call {
+    /// The column of this function over `data`'s, its strings as views where `views`,
+    /// worked on by `threads` threads at most (`parts`).
+    pub(crate) fn run(
+        &self,
+        data: &Input,
+        views: bool,
+        threads: Option<isize>,
+    ) -> Result<ArrayRef, Failure> {
+        match self {
+            Call::IsValid => is_valid(data, threads),
+            Call::Recognize(o) => recognize(data, o, views, threads),
+            Call::Canonical(o) => canonical(data, o, views, threads),
+            Call::Clean { options, keep_case } => {
+                cleaned_columns(data, options, views, threads, |text, handle, fixes| {
+                    handle_id::clean_in_place(text, options, *keep_case, handle, fixes)
+                })
+            }
+            Call::ToForm {
+                options,
+                form,
+                base,
+            } => to_form(data, options, *form, base, views, threads),
+            Call::Extract(o) => extract(data, o, views, threads),
+            #[cfg(feature = "bench-floor")]
+            Call::Floor => {
+                cleaned_columns(data, &Options::new(), views, threads, |text, _, fixes| {
+                    fixes.clear();
+                    Ok((Form::Handle, Written::Text(0..text.len())))
+                })
+            }
+        }
+    }
+}
+
+/// `call` over `array`'s column, without the GIL, returned as a pyarrow array.
+fn column(
+    py: Python<'_>,
+    array: &Bound<'_, PyAny>,
+    call: &Call,
+    views: bool,
+    threads: Option<isize>,
+) -> PyResult<Py<PyAny>> {
+    let data = input(array)?;
+    let out = py.detach(|| call.run(&data, views, threads))?;
+    output(py, out)
 }
 
 /// `is_valid` over a column: whether each value is a bare handle (null for null).
@@ -362,25 +441,25 @@ fn arrow_is_valid(
     array: &Bound<'_, PyAny>,
     threads: Option<isize>,
 ) -> PyResult<Py<PyAny>> {
-    let data = input(array)?;
-    let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = parts(&data, threads, |array, room| {
-            let mut b = BooleanBuilder::with_capacity(room.rows);
-            for_each(array, |v| {
-                b.append_option(v.map(|v| match v {
-                    Value::Text(s) => handle_id::validate(s).is_ok(),
-                    Value::Bytes(b) => HandleRef::parse_bytes(b).is_ok(),
-                }));
-            })?;
-            Ok(b)
+    column(py, array, &Call::IsValid, false, threads)
+}
+
+fn is_valid(data: &Input, threads: Option<isize>) -> Result<ArrayRef, Failure> {
+    let parts = parts(data, threads, |array, room| {
+        let mut b = BooleanBuilder::with_capacity(room.rows);
+        for_each(array, |v| {
+            b.append_option(v.map(|v| match v {
+                Value::Text(s) => handle_id::validate(s).is_ok(),
+                Value::Bytes(b) => HandleRef::parse_bytes(b).is_ok(),
+            }));
         })?;
-        let mut b = joined(parts, |b, mut other| {
-            b.append_array(&other.finish());
-            Ok(())
-        })?;
-        Ok(Arc::new(b.finish()))
+        Ok(b)
     })?;
-    output(py, out)
+    let mut b = joined(parts, |b, mut other| {
+        b.append_array(&other.finish());
+        Ok(())
+    })?;
+    Ok(Arc::new(b.finish()))
 }
 
 /// The bytes a form column starts with for each row: the longest form's name is 14 bytes,
@@ -441,7 +520,7 @@ impl Rows {
     }
 
     /// `other`'s rows after these.
-    fn append(&mut self, other: Self) -> PyResult<()> {
+    fn append(&mut self, other: Self) -> Result<(), Failure> {
         validity::append(&mut self.nulls, other.nulls);
         append_strings(&mut self.handle, other.handle)?;
         append_strings(&mut self.form, other.form)?;
@@ -453,7 +532,7 @@ impl Rows {
     }
 
     /// The error column: each row's message, null where there is none.
-    fn error_column(&self) -> PyResult<ArrayRef> {
+    fn error_column(&self) -> Result<ArrayRef, Failure> {
         let bytes = self.errors.iter().map(|(_, e)| e.len()).sum();
         let mut column = Strings::with_capacity(self.views, self.len, bytes);
         let mut at = 0;
@@ -466,7 +545,7 @@ impl Rows {
         column.finish()
     }
 
-    fn finish(mut self, extra: Vec<(Field, ArrayRef)>) -> PyResult<ArrayRef> {
+    fn finish(mut self, extra: Vec<(Field, ArrayRef)>) -> Result<ArrayRef, Failure> {
         let mut fields = vec![
             strings::field("handle", self.views),
             strings::field("form", self.views),
@@ -508,25 +587,30 @@ fn arrow_recognize(
         cordra,
         None,
     )?;
-    let data = input(array)?;
-    let out = py.detach(|| {
-        let parts = parts(&data, threads, |array, room| {
-            let mut rows = Rows::new(room, string_view);
-            for_each(array, |v| match v {
-                None => rows.null(),
-                Some(v) => match v.text().and_then(|t| handle_id::recognize(t, &o)) {
-                    Ok(u) => rows.row(Ok(u.handle().as_str()), Some(u.form())),
-                    Err(e) => {
-                        let form = v.text().ok().and_then(|t| handle_id::detect(t, &o));
-                        rows.row(Err(&e), form);
-                    }
-                },
-            })?;
-            Ok(rows)
+    column(py, array, &Call::Recognize(o), string_view, threads)
+}
+
+fn recognize(
+    data: &Input,
+    o: &Options,
+    string_view: bool,
+    threads: Option<isize>,
+) -> Result<ArrayRef, Failure> {
+    let parts = parts(data, threads, |array, room| {
+        let mut rows = Rows::new(room, string_view);
+        for_each(array, |v| match v {
+            None => rows.null(),
+            Some(v) => match v.text().and_then(|t| handle_id::recognize(t, o)) {
+                Ok(u) => rows.row(Ok(u.handle().as_str()), Some(u.form())),
+                Err(e) => {
+                    let form = v.text().ok().and_then(|t| handle_id::detect(t, o));
+                    rows.row(Err(&e), form);
+                }
+            },
         })?;
-        joined(parts, Rows::append)?.finish(vec![])
+        Ok(rows)
     })?;
-    output(py, out)
+    joined(parts, Rows::append)?.finish(vec![])
 }
 
 /// Each value read in any written form (as `recognize` reads it), as its handle's
@@ -553,24 +637,29 @@ fn arrow_canonical(
         cordra,
         None,
     )?;
-    let data = input(array)?;
-    let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = parts(&data, threads, |array, room| {
-            let mut b = Strings::over(string_view, room.rows, room.bytes, room.shared);
-            for_each(array, |v| {
-                let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, &o)));
-                match read {
-                    // (A handle already canonical, most of them, is not copied first.)
-                    Some(Ok(u)) if u.handle().is_canonical() => b.append_found(u.handle().as_str()),
-                    Some(Ok(u)) => b.append_value(u.handle().canonical().as_str()),
-                    _ => b.append_null(),
-                }
-            })?;
-            Ok(b)
+    column(py, array, &Call::Canonical(o), string_view, threads)
+}
+
+fn canonical(
+    data: &Input,
+    o: &Options,
+    string_view: bool,
+    threads: Option<isize>,
+) -> Result<ArrayRef, Failure> {
+    let parts = parts(data, threads, |array, room| {
+        let mut b = Strings::over(string_view, room.rows, room.bytes, room.shared);
+        for_each(array, |v| {
+            let read = v.map(|v| v.text().and_then(|t| handle_id::recognize(t, o)));
+            match read {
+                // (A handle already canonical, most of them, is not copied first.)
+                Some(Ok(u)) if u.handle().is_canonical() => b.append_found(u.handle().as_str()),
+                Some(Ok(u)) => b.append_value(u.handle().canonical().as_str()),
+                _ => b.append_null(),
+            }
         })?;
-        joined(parts, append_strings)?.finish()
+        Ok(b)
     })?;
-    output(py, out)
+    joined(parts, append_strings)?.finish()
 }
 
 /// The `fixes` column of `clean`: for each value its fixes' codes, in order, or null.
@@ -610,9 +699,9 @@ impl Ends {
     }
 
     /// The offsets of a list array, or why there can be none (`what`: the items).
-    fn finish(self, what: &str) -> PyResult<OffsetBuffer<i32>> {
+    fn finish(self, what: &str) -> Result<OffsetBuffer<i32>, Failure> {
         if self.overflow {
-            return Err(pyo3::exceptions::PyOverflowError::new_err(format!(
+            return Err(Failure::Overflow(format!(
                 "more {what} than a list array holds"
             )));
         }
@@ -661,7 +750,7 @@ impl Codes {
     }
 
     /// `other`'s values after these.
-    fn append(&mut self, other: Self) -> PyResult<()> {
+    fn append(&mut self, other: Self) -> Result<(), Failure> {
         self.offsets.append(other.offsets, self.items);
         validity::append(&mut self.nulls, other.nulls);
         self.codes.append(other.codes);
@@ -669,7 +758,7 @@ impl Codes {
         Ok(())
     }
 
-    fn finish(mut self) -> PyResult<ArrayRef> {
+    fn finish(mut self) -> Result<ArrayRef, Failure> {
         let offsets = self.offsets.finish("fixes")?;
         let item = Arc::new(Field::new_list_field(strings::data_type(self.views), true));
         let list = ListArray::try_new(item, offsets, self.codes.finish()?, self.nulls.finish())
@@ -702,14 +791,11 @@ fn arrow_clean(
         cordra,
         None,
     )?;
-    cleaned_columns(
-        py,
-        array,
-        &o,
-        string_view,
-        threads,
-        |text, handle, fixes| handle_id::clean_in_place(text, &o, keep_case, handle, fixes),
-    )
+    let call = Call::Clean {
+        options: o,
+        keep_case,
+    };
+    column(py, array, &call, string_view, threads)
 }
 
 /// The columns of `clean` over `array`, each value's handle, form and fixes from `clean`
@@ -717,51 +803,46 @@ fn arrow_clean(
 /// lints, as there is no column for warnings, nor allocates once they have grown, and it
 /// copies no handle that is in the value as it is).
 fn cleaned_columns(
-    py: Python<'_>,
-    array: &Bound<'_, PyAny>,
+    data: &Input,
     o: &Options,
     string_view: bool,
     threads: Option<isize>,
     clean: impl Fn(&str, &mut String, &mut Vec<handle_id::Fix>) -> Result<(Form, Written), ParseError>
         + Sync,
-) -> PyResult<Py<PyAny>> {
-    let data = input(array)?;
-    let out = py.detach(|| {
-        let parts = parts(&data, threads, |array, room| {
-            let mut rows = Rows::new(room, string_view);
-            let mut codes = Codes::new(room, string_view);
-            let (mut buffer, mut fixed) = (String::new(), Vec::new());
-            for_each(array, |v| match v {
-                None => {
-                    rows.null();
+) -> Result<ArrayRef, Failure> {
+    let parts = parts(data, threads, |array, room| {
+        let mut rows = Rows::new(room, string_view);
+        let mut codes = Codes::new(room, string_view);
+        let (mut buffer, mut fixed) = (String::new(), Vec::new());
+        for_each(array, |v| match v {
+            None => {
+                rows.null();
+                codes.push(None);
+            }
+            Some(v) => match v
+                .text()
+                .and_then(|t| Ok((t, clean(t, &mut buffer, &mut fixed)?)))
+            {
+                Ok((text, (form, at))) => {
+                    rows.row(Ok(at.handle_in(text, &buffer)), Some(form));
+                    codes.push(Some(&fixed));
+                }
+                Err(e) => {
+                    let form = v.text().ok().and_then(|t| handle_id::detect(t, o));
+                    rows.row(Err(&e), form);
                     codes.push(None);
                 }
-                Some(v) => match v
-                    .text()
-                    .and_then(|t| Ok((t, clean(t, &mut buffer, &mut fixed)?)))
-                {
-                    Ok((text, (form, at))) => {
-                        rows.row(Ok(at.handle_in(text, &buffer)), Some(form));
-                        codes.push(Some(&fixed));
-                    }
-                    Err(e) => {
-                        let form = v.text().ok().and_then(|t| handle_id::detect(t, o));
-                        rows.row(Err(&e), form);
-                        codes.push(None);
-                    }
-                },
-            })?;
-            Ok((rows, codes))
+            },
         })?;
-        let (rows, codes) = joined(parts, |(rows, codes), (r, c)| {
-            rows.append(r)?;
-            codes.append(c)
-        })?;
-        let fixes = codes.finish()?;
-        let field = Field::new("fixes", fixes.data_type().clone(), true);
-        rows.finish(vec![(field, fixes)])
+        Ok((rows, codes))
     })?;
-    output(py, out)
+    let (rows, codes) = joined(parts, |(rows, codes), (r, c)| {
+        rows.append(r)?;
+        codes.append(c)
+    })?;
+    let fixes = codes.finish()?;
+    let field = Field::new("fixes", fixes.data_type().clone(), true);
+    rows.finish(vec![(field, fixes)])
 }
 
 /// What `arrow_clean` costs without the cleaning, for the benchmark (`python/bench.py`):
@@ -776,17 +857,7 @@ fn arrow_columns_floor(
     string_view: bool,
     threads: Option<isize>,
 ) -> PyResult<Py<PyAny>> {
-    cleaned_columns(
-        py,
-        array,
-        &Options::new(),
-        string_view,
-        threads,
-        |text, _, fixes| {
-            fixes.clear();
-            Ok((Form::Handle, Written::Text(0..text.len())))
-        },
-    )
+    column(py, array, &Call::Floor, string_view, threads)
 }
 
 /// Each value read in any written form and written in `form`: struct rows of `handle`,
@@ -814,54 +885,64 @@ fn arrow_to_form(
         cordra,
         None,
     )?;
-    let to = options::form(form)?;
-    let base: Option<ProxyBase> = options::base(py, base)?;
-    let data = input(array)?;
-    let out = py.detach(|| {
-        let parts = parts(&data, threads, |array, room| {
-            let mut rows = Rows::new(room, string_view);
-            // (A form's prefix or a resolver's base comes before most values: 30 bytes
-            // covers the longest known ones.)
-            let mut written =
-                Strings::with_capacity(string_view, room.rows, room.bytes + room.rows * 30);
-            for_each(array, |v| match v {
-                None => {
-                    rows.null();
-                    written.append_null();
-                }
-                Some(v) => {
-                    let read = v.text().and_then(|t| handle_id::recognize(t, &o));
-                    let out = read
-                        .as_ref()
-                        .map_err(|e| *e)
-                        .and_then(|u| u.handle().to_form(to, base.as_ref()));
-                    match (&read, &out) {
-                        (Ok(u), Ok(text)) => {
-                            rows.row(Ok(u.handle().as_str()), Some(u.form()));
-                            written.append_value(text);
-                        }
-                        (Ok(u), Err(e)) => {
-                            rows.row(Err(e), Some(u.form()));
-                            written.append_null();
-                        }
-                        (Err(e), _) => {
-                            let form = v.text().ok().and_then(|t| handle_id::detect(t, &o));
-                            rows.row(Err(e), form);
-                            written.append_null();
-                        }
+    let call = Call::ToForm {
+        options: o,
+        form: options::form(form)?,
+        base: options::base(py, base)?,
+    };
+    column(py, array, &call, string_view, threads)
+}
+
+fn to_form(
+    data: &Input,
+    o: &Options,
+    to: Form,
+    base: &Option<ProxyBase>,
+    string_view: bool,
+    threads: Option<isize>,
+) -> Result<ArrayRef, Failure> {
+    let parts = parts(data, threads, |array, room| {
+        let mut rows = Rows::new(room, string_view);
+        // (A form's prefix or a resolver's base comes before most values: 30 bytes
+        // covers the longest known ones.)
+        let mut written =
+            Strings::with_capacity(string_view, room.rows, room.bytes + room.rows * 30);
+        for_each(array, |v| match v {
+            None => {
+                rows.null();
+                written.append_null();
+            }
+            Some(v) => {
+                let read = v.text().and_then(|t| handle_id::recognize(t, o));
+                let out = read
+                    .as_ref()
+                    .map_err(|e| *e)
+                    .and_then(|u| u.handle().to_form(to, base.as_ref()));
+                match (&read, &out) {
+                    (Ok(u), Ok(text)) => {
+                        rows.row(Ok(u.handle().as_str()), Some(u.form()));
+                        written.append_value(text);
+                    }
+                    (Ok(u), Err(e)) => {
+                        rows.row(Err(e), Some(u.form()));
+                        written.append_null();
+                    }
+                    (Err(e), _) => {
+                        let form = v.text().ok().and_then(|t| handle_id::detect(t, o));
+                        rows.row(Err(e), form);
+                        written.append_null();
                     }
                 }
-            })?;
-            Ok((rows, written))
+            }
         })?;
-        let (rows, mut written) = joined(parts, |(rows, written), (r, w)| {
-            rows.append(r)?;
-            append_strings(written, w)
-        })?;
-        let written = written.finish()?;
-        rows.finish(vec![(strings::field("output", string_view), written)])
+        Ok((rows, written))
     })?;
-    output(py, out)
+    let (rows, mut written) = joined(parts, |(rows, written), (r, w)| {
+        rows.append(r)?;
+        append_strings(written, w)
+    })?;
+    let written = written.finish()?;
+    rows.finish(vec![(strings::field("output", string_view), written)])
 }
 
 /// `extract` over a column: for each value a list of struct rows `start`, `end` (Python
@@ -890,41 +971,46 @@ fn arrow_extract(
         cordra,
         handle_prefixes,
     )?;
-    let data = input(array)?;
-    let out = py.detach(|| -> PyResult<ArrayRef> {
-        let parts = parts(&data, threads, |array, room| {
-            let mut found = Founds::new(room, string_view);
-            for_each(array, |v| {
-                match v {
-                    None => found.nulls.append_null(),
-                    Some(Value::Text(t)) => {
-                        found.nulls.append_non_null();
-                        let mut at = CharIndex::new(t);
-                        for f in handle_id::extract(t, &o) {
-                            let span = f.span();
-                            found.push(at.at(span.start), at.at(span.end), &f);
-                        }
-                    }
-                    Some(Value::Bytes(b)) => {
-                        found.nulls.append_non_null();
-                        let mut offset = 0;
-                        for chunk in b.utf8_chunks() {
-                            let valid = chunk.valid();
-                            for f in handle_id::extract(valid, &o) {
-                                let span = f.span();
-                                found.push(offset + span.start, offset + span.end, &f);
-                            }
-                            offset += valid.len() + chunk.invalid().len();
-                        }
+    column(py, array, &Call::Extract(o), string_view, threads)
+}
+
+fn extract(
+    data: &Input,
+    o: &Options,
+    string_view: bool,
+    threads: Option<isize>,
+) -> Result<ArrayRef, Failure> {
+    let parts = parts(data, threads, |array, room| {
+        let mut found = Founds::new(room, string_view);
+        for_each(array, |v| {
+            match v {
+                None => found.nulls.append_null(),
+                Some(Value::Text(t)) => {
+                    found.nulls.append_non_null();
+                    let mut at = CharIndex::new(t);
+                    for f in handle_id::extract(t, o) {
+                        let span = f.span();
+                        found.push(at.at(span.start), at.at(span.end), &f);
                     }
                 }
-                found.end_value();
-            })?;
-            Ok(found)
+                Some(Value::Bytes(b)) => {
+                    found.nulls.append_non_null();
+                    let mut offset = 0;
+                    for chunk in b.utf8_chunks() {
+                        let valid = chunk.valid();
+                        for f in handle_id::extract(valid, o) {
+                            let span = f.span();
+                            found.push(offset + span.start, offset + span.end, &f);
+                        }
+                        offset += valid.len() + chunk.invalid().len();
+                    }
+                }
+            }
+            found.end_value();
         })?;
-        joined(parts, Founds::append)?.finish()
+        Ok(found)
     })?;
-    output(py, out)
+    joined(parts, Founds::append)?.finish()
 }
 
 /// The columns of `extract`: each value's identifiers found, as a list of struct rows.
@@ -979,7 +1065,7 @@ impl Founds {
     }
 
     /// `other`'s values after these.
-    fn append(&mut self, other: Self) -> PyResult<()> {
+    fn append(&mut self, other: Self) -> Result<(), Failure> {
         self.offsets.append(other.offsets, self.start.len());
         validity::append(&mut self.nulls, other.nulls);
         self.start.append_slice(other.start.values_slice());
@@ -990,7 +1076,7 @@ impl Founds {
         Ok(())
     }
 
-    fn finish(mut self) -> PyResult<ArrayRef> {
+    fn finish(mut self) -> Result<ArrayRef, Failure> {
         let offsets = self.offsets.finish("identifiers")?;
         let string = strings::data_type(self.views);
         let fields = Fields::from(vec![

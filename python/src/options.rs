@@ -1,10 +1,10 @@
 //! The reading options every function takes as keyword arguments.
 
-use handle_id::{Form, Options, ProxyBase};
-use pyo3::exceptions::PyValueError;
+use handle_id::{Form, Options, ParseError, ProxyBase};
 use pyo3::prelude::*;
 
 use crate::errors::parse_error;
+use crate::failure::Failure;
 
 /// [`Options`] from the keyword arguments: `proxy_bases` (resolver base URLs besides the
 /// known ones), `repository_urls`, `resolution_form`, `cordra`, and for extraction
@@ -17,13 +17,33 @@ pub fn options(
     cordra: bool,
     handle_prefixes: Option<Vec<String>>,
 ) -> PyResult<Options> {
+    read(
+        proxy_bases,
+        repository_urls,
+        resolution_form,
+        cordra,
+        handle_prefixes,
+    )
+    .map_err(|(base, e)| parse_error(py, &e, &base))
+}
+
+/// [`options`] without Python: a proxy base that is not one is given back with its error.
+pub fn read(
+    proxy_bases: Option<Vec<String>>,
+    repository_urls: bool,
+    resolution_form: bool,
+    cordra: bool,
+    handle_prefixes: Option<Vec<String>>,
+) -> Result<Options, (String, ParseError)> {
     let mut o = Options::new()
         .repository_urls(repository_urls)
         .resolution_form(resolution_form)
         .cordra(cordra);
     for base in proxy_bases.unwrap_or_default() {
-        let b = ProxyBase::parse(&base).map_err(|e| parse_error(py, &e, &base))?;
-        o = o.proxy_base(b);
+        match ProxyBase::parse(&base) {
+            Ok(b) => o = o.proxy_base(b),
+            Err(e) => return Err((base, e)),
+        }
     }
     for prefix in handle_prefixes.unwrap_or_default() {
         o = o.handle_prefix(&prefix);
@@ -32,10 +52,10 @@ pub fn options(
 }
 
 /// A form by the name the `hdl` command gives it (`proxy`, `info-doi` …).
-pub fn form(name: &str) -> PyResult<Form> {
+pub fn form(name: &str) -> Result<Form, Failure> {
     name.parse().map_err(|_| {
         let names: Vec<&str> = Form::ALL.iter().map(|f| f.name()).collect();
-        PyValueError::new_err(format!(
+        Failure::Value(format!(
             "unknown form {name:?}: one of {}",
             names.join(", ")
         ))

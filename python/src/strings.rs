@@ -14,9 +14,8 @@ use std::sync::Arc;
 use arrow_array::ArrayRef;
 use arrow_buffer::Buffer;
 use arrow_schema::{DataType, Field};
-use pyo3::exceptions::PyOverflowError;
-use pyo3::PyResult;
 
+use crate::failure::Failure;
 use crate::plain::Plain;
 use crate::views::Views;
 
@@ -130,21 +129,24 @@ impl Strings {
         }
     }
 
-    /// The column, or `OverflowError` where it would hold more than its offsets reach (or a
-    /// value longer than a view's length says).
-    pub fn finish(&mut self) -> PyResult<ArrayRef> {
+    /// The column, or an overflow (`OverflowError`) where it would hold more than its
+    /// offsets reach (or a value longer than a view's length says).
+    pub fn finish(&mut self) -> Result<ArrayRef, Failure> {
         let overflow = match &self.column {
             Column::Plain(_) => self.overflow,
             Column::Views(b) => b.overflow,
         };
         if overflow {
-            return Err(PyOverflowError::new_err(match self.column {
-                Column::Plain(_) => {
-                    "more than 2 GiB of text in one string column: give the column in parts, \
-                     or ask for string_view=True"
+            return Err(Failure::Overflow(
+                match self.column {
+                    Column::Plain(_) => {
+                        "more than 2 GiB of text in one string column: give the column in \
+                         parts, or ask for string_view=True"
+                    }
+                    Column::Views(_) => "a value of more than 4 GiB in a string_view column",
                 }
-                Column::Views(_) => "a value of more than 4 GiB in a string_view column",
-            }));
+                .to_string(),
+            ));
         }
         Ok(match &mut self.column {
             Column::Plain(b) => b.finish(),

@@ -75,3 +75,79 @@ def test_threads_as_the_arrow_functions_take_them():
             assert df.select(expr(threads=threads)).equals(df.select(expr()))
     with pytest.raises(Exception, match="threads must be 1 or more"):
         df.select(pl.col("id").handle_id.is_valid(threads=0))
+
+
+def test_the_namespace_is_the_compiled_plugin_where_polars_takes_it():
+    # python/run-tests.sh installs the Polars whose plugin interface the module speaks.
+    assert handle_id.polars.COMPILED, f"Polars {pl.__version__} did not take the plugin"
+
+
+def methods(col):
+    ns = pl.col(col).handle_id
+    return [
+        ns.is_valid().alias("valid"),
+        ns.canonical().alias("canonical"),
+        ns.clean().alias("clean"),
+        ns.clean(keep_case=True, proxy_bases=("https://resolver.example/",)).alias("kept"),
+        ns.recognize(repository_urls=True).alias("recognize"),
+        ns.to_form("proxy", base="https://resolver.example/").alias("proxy"),
+        ns.extract(handle_prefixes=["20.1000"]).alias("extract"),
+    ]
+
+
+@pytest.mark.parametrize("engine", ["in-memory", "streaming"])
+def test_the_plugin_gives_what_the_batches_give(monkeypatch, engine):
+    # The same columns as map_batches over handle_id.arrow (the namespace where Polars does
+    # not take the plugin), in chunks, from both engines.
+    values = VALUES * 3
+    third = len(values) // 3
+    df = pl.concat(
+        [pl.DataFrame({"id": values[:third]}), pl.DataFrame({"id": values[third:]})], rechunk=False
+    )
+    compiled = df.lazy().select(methods("id")).collect(engine=engine)
+    monkeypatch.setattr(handle_id.polars, "COMPILED", False)
+    batches = df.lazy().select(methods("id")).collect(engine=engine)
+    assert compiled.schema == batches.schema
+    assert compiled.equals(batches)
+    assert compiled["proxy"].to_list()[:1] == [
+        scalar(lambda t: handle_id.recognize(t).handle.to_form("proxy", base="https://resolver.example/"), values[0])
+    ]
+
+
+def test_binary_columns_and_names_kept():
+    df = pl.DataFrame({"b": [b"10.1000/X", b"\xff10.1/x", None]})
+    out = df.select(pl.col("b").handle_id.canonical(), pl.col("b").handle_id.to_form("hdl").alias("hdl"))
+    assert out.columns == ["b", "hdl"]
+    assert out["b"].to_list() == ["10.1000/x", None, None]
+    assert out["hdl"].to_list() == ["hdl:10.1000/X", None, None]
+
+
+def test_the_plugins_errors_name_what_is_wrong():
+    df = pl.DataFrame({"id": ["10.1000/x"], "n": [1]})
+    for expr, message in [
+        (pl.col("id").handle_id.clean(bogus=True), "unexpected keyword argument \"bogus\""),
+        (pl.col("id").handle_id.clean(keep_case="yes"), "keep_case must be a bool"),
+        (pl.col("id").handle_id.clean(proxy_bases=["nope"]), "proxy base \"nope\""),
+        (pl.col("id").handle_id.to_form("nowhere"), "unknown form \"nowhere\""),
+        (pl.col("n").handle_id.clean(), "expected an array of strings or binary, not Int64"),
+    ]:
+        with pytest.raises(pl.exceptions.ComputeError, match=message):
+            df.select(expr)
+
+
+def test_columns_through_the_plugin_are_released():
+    # The plugin takes each input chunk and releases it, and Polars releases each output:
+    # a fresh column (not shared with the frame) made and cleaned again and again holds
+    # the process's memory where it was.
+    import resource
+
+    df = pl.DataFrame({"id": ["DOI: 10.1000/ABC.", "https://doi.org/10.1000/X" * 4, None] * 70_000})
+    fresh = (pl.col("id") + pl.lit("x")).handle_id.clean().struct.field("handle").str.len_bytes().sum()
+
+    def peak_after(runs):
+        for _ in range(runs):
+            df.select(fresh)
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
+
+    settled = peak_after(5)
+    assert peak_after(30) - settled < 64 * 1024

@@ -1,0 +1,348 @@
+//! The keyword arguments Polars hands a plugin function: the `dict` given to
+//! `register_plugin_function`, as `pickle.dumps(kwargs, protocol=5)` writes it (no bytes at
+//! all for none). Read here is the part of pickle such a `dict` is written in: `str` keys;
+//! `None`, `bool`, `int`, `str` and `list` values (what the Polars namespace passes). Any
+//! other opcode is refused by name, never guessed at.
+//!
+//! Every length is checked against the bytes left before anything is made of it; nesting, the
+//! values kept and the bytes copied from them are bounded: any bytes give a value or an
+//! error (the `plugin_kwargs` fuzz target). A list or dict referred to again (pickle's memo)
+//! is refused: its value is the one it has at the end, which reading in order cannot give.
+//! No dependency beyond `std`, so that the fuzz target takes this file as it is.
+
+use std::fmt;
+
+/// A value of the keyword arguments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kwarg {
+    None,
+    Bool(bool),
+    Int(i64),
+    Str(String),
+    List(Vec<Kwarg>),
+    /// Keys in the order written (pickle writes a `dict` in its order).
+    Dict(Vec<(String, Kwarg)>),
+}
+
+/// Why bytes are not keyword arguments this reader takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    /// Where in the bytes.
+    pub at: usize,
+    pub why: &'static str,
+}
+
+impl fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "keyword arguments unreadable at byte {}: {}",
+            self.at, self.why
+        )
+    }
+}
+
+/// The most lists and dicts open at once (the namespace's are two deep).
+const MOST_OPEN: usize = 32;
+
+/// The most values on the stack, or kept, at once.
+const MOST_VALUES: usize = 1 << 16;
+
+/// The most bytes of strings copied from those kept.
+const MOST_COPIED: usize = 1 << 24;
+
+/// The keyword arguments in `bytes`: an empty `Dict` for no bytes (none given).
+pub fn read(bytes: &[u8]) -> Result<Kwarg, Unreadable> {
+    if bytes.is_empty() {
+        return Ok(Kwarg::Dict(Vec::new()));
+    }
+    Reader {
+        bytes,
+        at: 0,
+        stack: Vec::new(),
+        open: 0,
+        marks: Vec::new(),
+        memo: Vec::new(),
+        copied: 0,
+    }
+    .run()
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    stack: Vec<Kwarg>,
+    /// How many lists and dicts are on the stack.
+    open: usize,
+    /// Where each open MARK is on the stack.
+    marks: Vec<usize>,
+    /// The values kept (MEMOIZE): a string, or `None` for a list or dict.
+    memo: Vec<Option<Kwarg>>,
+    /// The bytes of strings copied from `memo`.
+    copied: usize,
+}
+
+fn is_container(v: &Kwarg) -> bool {
+    matches!(v, Kwarg::List(_) | Kwarg::Dict(_))
+}
+
+impl Reader<'_> {
+    fn fail<T>(&self, at: usize, why: &'static str) -> Result<T, Unreadable> {
+        Err(Unreadable { at, why })
+    }
+
+    /// The next `n` bytes.
+    fn take(&mut self, n: usize) -> Result<&[u8], Unreadable> {
+        if self.bytes.len() - self.at < n {
+            return self.fail(self.at, "the bytes end inside an argument");
+        }
+        let taken = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        Ok(taken)
+    }
+
+    /// A little-endian unsigned length of `n` bytes (1, 4 or 8).
+    fn length(&mut self, n: usize) -> Result<usize, Unreadable> {
+        let at = self.at;
+        let mut word = [0_u8; 8];
+        word[..n].copy_from_slice(self.take(n)?);
+        usize::try_from(u64::from_le_bytes(word)).or_else(|_| self.fail(at, "a length too long"))
+    }
+
+    fn string(&mut self, len: usize) -> Result<Kwarg, Unreadable> {
+        let at = self.at;
+        let bytes = self.take(len)?;
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Ok(Kwarg::Str(s.to_owned())),
+            Err(_) => self.fail(at, "a string that is not UTF-8"),
+        }
+    }
+
+    fn pop(&mut self, at: usize) -> Result<Kwarg, Unreadable> {
+        let above_mark = self.marks.last().is_none_or(|&m| m < self.stack.len());
+        match self.stack.pop() {
+            Some(v) if above_mark => {
+                self.open -= usize::from(is_container(&v));
+                Ok(v)
+            }
+            _ => self.fail(at, "a value taken that is not there"),
+        }
+    }
+
+    /// The values since the last MARK, taken off the stack.
+    fn since_mark(&mut self, at: usize) -> Result<Vec<Kwarg>, Unreadable> {
+        let Some(mark) = self.marks.pop() else {
+            return self.fail(at, "no mark");
+        };
+        let items = self.stack.split_off(mark);
+        self.open -= items.iter().filter(|v| is_container(v)).count();
+        Ok(items)
+    }
+
+    fn push(&mut self, value: Kwarg, at: usize) -> Result<(), Unreadable> {
+        let container = is_container(&value);
+        if self.open + usize::from(container) > MOST_OPEN {
+            return self.fail(at, "nested too deep");
+        }
+        if self.stack.len() >= MOST_VALUES {
+            return self.fail(at, "too many values");
+        }
+        self.open += usize::from(container);
+        self.stack.push(value);
+        Ok(())
+    }
+
+    /// `items` appended to the list or set into the dict below them.
+    fn extend(&mut self, items: Vec<Kwarg>, at: usize) -> Result<(), Unreadable> {
+        if self.marks.last().is_some_and(|&m| m >= self.stack.len()) {
+            return self.fail(at, "nothing to add to");
+        }
+        match self.stack.last_mut() {
+            Some(Kwarg::List(list)) => list.extend(items),
+            Some(Kwarg::Dict(dict)) => {
+                if !items.len().is_multiple_of(2) {
+                    return self.fail(at, "a key with no value");
+                }
+                let mut items = items.into_iter();
+                while let (Some(key), Some(value)) = (items.next(), items.next()) {
+                    let Kwarg::Str(key) = key else {
+                        return self.fail(at, "a key that is not a string");
+                    };
+                    match dict.iter_mut().find(|(k, _)| *k == key) {
+                        Some(entry) => entry.1 = value,
+                        None => dict.push((key, value)),
+                    }
+                }
+            }
+            _ => return self.fail(at, "items added to what is not a list or dict"),
+        }
+        Ok(())
+    }
+
+    fn run(mut self) -> Result<Kwarg, Unreadable> {
+        loop {
+            let at = self.at;
+            let [op] = self.take(1)? else { unreachable!() };
+            let op = *op;
+            let value = match op {
+                0x80 => {
+                    // PROTO: any version of these opcodes.
+                    self.take(1)?;
+                    continue;
+                }
+                0x95 => {
+                    // FRAME: its length, then what it frames, read as it comes.
+                    self.take(8)?;
+                    continue;
+                }
+                b'.' => {
+                    // STOP: one value, and nothing after it.
+                    let value = self.pop(at)?;
+                    if !self.stack.is_empty() || !self.marks.is_empty() {
+                        return self.fail(at, "values left at the end");
+                    }
+                    if self.at != self.bytes.len() {
+                        return self.fail(self.at, "bytes after the end");
+                    }
+                    return Ok(value);
+                }
+                0x94 => {
+                    // MEMOIZE: the value on top, kept for BINGET (a list or dict as such).
+                    let kept = match self.stack.last() {
+                        Some(v) if is_container(v) => None,
+                        Some(v) => Some(v.clone()),
+                        None => return self.fail(at, "nothing to keep"),
+                    };
+                    if self.memo.len() >= MOST_VALUES {
+                        return self.fail(at, "too many values kept");
+                    }
+                    self.memo.push(kept);
+                    continue;
+                }
+                b'h' | b'j' => {
+                    let n = self.length(if op == b'h' { 1 } else { 4 })?;
+                    let value = match self.memo.get(n) {
+                        Some(Some(v)) => v.clone(),
+                        Some(None) => return self.fail(at, "a list or dict referred to again"),
+                        None => return self.fail(at, "a kept value that is not there"),
+                    };
+                    if let Kwarg::Str(s) = &value {
+                        self.copied += s.len();
+                        if self.copied > MOST_COPIED {
+                            return self.fail(at, "too many bytes copied");
+                        }
+                    }
+                    value
+                }
+                b'(' => {
+                    self.marks.push(self.stack.len());
+                    continue;
+                }
+                b'N' => Kwarg::None,
+                0x88 => Kwarg::Bool(true),
+                0x89 => Kwarg::Bool(false),
+                b'K' => Kwarg::Int(self.length(1)? as i64),
+                b'M' => Kwarg::Int(self.length(2)? as i64),
+                b'J' => Kwarg::Int(i64::from(i32::from_le_bytes(
+                    self.take(4)?.try_into().expect("four bytes"),
+                ))),
+                0x8a => {
+                    // LONG1: a little-endian two's complement integer of n bytes.
+                    let n = self.length(1)?;
+                    let bytes = self.take(n)?;
+                    if n > 8 {
+                        return self.fail(at, "an integer too large");
+                    }
+                    let mut word = if bytes.last().is_some_and(|&b| b & 0x80 != 0) {
+                        [0xff_u8; 8]
+                    } else {
+                        [0_u8; 8]
+                    };
+                    word[..n].copy_from_slice(bytes);
+                    Kwarg::Int(i64::from_le_bytes(word))
+                }
+                0x8c => {
+                    let n = self.length(1)?;
+                    self.string(n)?
+                }
+                b'X' => {
+                    let n = self.length(4)?;
+                    self.string(n)?
+                }
+                0x8d => {
+                    let n = self.length(8)?;
+                    self.string(n)?
+                }
+                b']' => Kwarg::List(Vec::new()),
+                b'}' => Kwarg::Dict(Vec::new()),
+                b'a' | b's' => {
+                    let n = if op == b'a' { 1 } else { 2 };
+                    let mut items = Vec::with_capacity(n);
+                    for _ in 0..n {
+                        items.push(self.pop(at)?);
+                    }
+                    items.reverse();
+                    self.extend(items, at)?;
+                    continue;
+                }
+                b'e' | b'u' => {
+                    let items = self.since_mark(at)?;
+                    self.extend(items, at)?;
+                    continue;
+                }
+                _ => return self.fail(at, "an opcode not read here"),
+            };
+            self.push(value, at)?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `pickle.dumps({"flag": True, "sep": ",", "names": ["a", "bc"]}, protocol=5)`
+    /// gives (CPython 3.11).
+    const WRITTEN: &[u8] = b"\x80\x05\x95\x2c\x00\x00\x00\x00\x00\x00\x00\x7d\x94\x28\x8c\x04flag\x94\x88\x8c\x03sep\x94\x8c\x01,\x94\x8c\x05names\x94\x5d\x94\x28\x8c\x01a\x94\x8c\x02bc\x94\x65\x75\x2e";
+
+    #[test]
+    fn a_dict_as_python_pickles_it_reads_back() {
+        let want = Kwarg::Dict(vec![
+            ("flag".into(), Kwarg::Bool(true)),
+            ("sep".into(), Kwarg::Str(",".into())),
+            (
+                "names".into(),
+                Kwarg::List(vec![Kwarg::Str("a".into()), Kwarg::Str("bc".into())]),
+            ),
+        ]);
+        assert_eq!(read(WRITTEN), Ok(want));
+        assert_eq!(read(b""), Ok(Kwarg::Dict(vec![])));
+    }
+
+    #[test]
+    fn every_cut_and_every_changed_byte_gives_a_value_or_an_error() {
+        for n in 0..WRITTEN.len() {
+            assert!(read(&WRITTEN[..n]).is_err() || n == 0, "cut at {n}");
+        }
+        for i in 0..WRITTEN.len() {
+            for b in 0..=u8::MAX {
+                let mut bytes = WRITTEN.to_vec();
+                bytes[i] = b;
+                let _ = read(&bytes);
+            }
+        }
+    }
+
+    #[test]
+    fn what_is_not_read_here_is_refused_by_place() {
+        // A float (BINFLOAT), a tuple (TUPLE1): not what the namespace passes.
+        let float = b"\x80\x05G?\xf0\x00\x00\x00\x00\x00\x00.";
+        assert_eq!(read(float).unwrap_err().at, 2);
+        let deep = [b"\x80\x05".as_slice(), &[b']'; 40], b"."].concat();
+        assert_eq!(read(&deep).unwrap_err().why, "nested too deep");
+        assert!(read(b"\x80\x05\x8c\x05ab.").is_err());
+        assert!(read(b"\x80\x05N.N").is_err());
+        assert_eq!(read(b"\x80\x05J\xfe\xff\xff\xff."), Ok(Kwarg::Int(-2)));
+        assert_eq!(read(b"\x80\x05\x8a\x02\x00\x80."), Ok(Kwarg::Int(-32768)));
+    }
+}

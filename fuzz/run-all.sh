@@ -22,7 +22,7 @@ run() {
     echo "$1: $execs executions, $runs/s: nothing found"
   fi
 }
-targets=(handle recognize hdl_uri proxy query grammars clean extract record locations serve import protocol answer write_body authorization)
+targets=(handle recognize hdl_uri proxy query grammars clean extract record locations serve import protocol answer write_body authorization plugin_kwargs)
 for ((i = 0; i < ${#targets[@]}; i += 2)); do
   run "${targets[i]}" &
   [ -n "${targets[i + 1]:-}" ] && run "${targets[i + 1]}" &

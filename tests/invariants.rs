@@ -122,9 +122,15 @@ fn every_entry_point_keeps_its_invariants() {
     runner
         .run(&prop::collection::vec(any::<u8>(), 0..40), |bytes| {
             handle_id_fuzz::handle_bytes(&bytes);
+            handle_id_fuzz::plugin_kwargs(&bytes);
             Ok(())
         })
         .unwrap();
+    // The keyword arguments as Python pickles them, and each cut short.
+    let pickled = b"\x80\x05\x95\x2c\x00\x00\x00\x00\x00\x00\x00\x7d\x94\x28\x8c\x04flag\x94\x88\x8c\x03sep\x94\x8c\x01,\x94\x8c\x05names\x94\x5d\x94\x28\x8c\x01a\x94\x8c\x02bc\x94\x65\x75\x2e";
+    for n in 0..=pickled.len() {
+        handle_id_fuzz::plugin_kwargs(&pickled[..n]);
+    }
     records(&mut runner);
 }
 

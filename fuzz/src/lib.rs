@@ -26,6 +26,10 @@ pub const FORM_PREFIXES: [&str; 7] = [
     "https://doi.org/",
 ];
 pub mod memory;
+// The Polars plugin's reader of keyword arguments, taken as it is (it depends on `std`
+// alone): the Python crate links libpython, which the fuzz targets do not.
+#[path = "../../python/src/kwargs.rs"]
+pub mod kwargs;
 pub mod reference;
 
 use handle_id::{
@@ -732,4 +736,60 @@ pub fn locations_text(text: &str) {
             );
         }
     }
+}
+
+/// `data` as the Polars plugin's keyword arguments (python/src/kwargs.rs): any bytes give a
+/// value or an error, within a constant factor of their length in memory; a value read
+/// writes back to bytes that read the same; and a value made from `data` (keys unique, as
+/// in a Python `dict`) reads back from what is written of it.
+pub fn plugin_kwargs(data: &[u8]) {
+    use kwargs::Kwarg;
+    if let Ok(value) = memory::bounded(data.len(), 4 * BYTES_PER_BYTE, || kwargs::read(data)) {
+        assert_eq!(
+            kwargs::read(&kwargs::write(&value)),
+            Ok(value.clone()),
+            "{data:?}"
+        );
+    }
+    // A value made of the bytes, one to three at a time.
+    fn make(data: &mut std::slice::Iter<'_, u8>, depth: usize) -> Kwarg {
+        let Some(&b) = data.next() else {
+            return Kwarg::None;
+        };
+        fn word(data: &mut std::slice::Iter<'_, u8>, n: usize) -> u64 {
+            data.take(n).fold(0_u64, |w, &b| w << 8 | u64::from(b))
+        }
+        match b % 7 {
+            0 => Kwarg::None,
+            1 => Kwarg::Bool(b & 8 != 0),
+            2 => Kwarg::Int(word(data, 8) as i64),
+            3 => {
+                let n = word(data, 1) as usize % 300;
+                Kwarg::Str("é".repeat(n / 2) + &"k".repeat(n % 2))
+            }
+            4 if depth < 8 => Kwarg::List(
+                (0..word(data, 1) % 4)
+                    .map(|_| make(data, depth + 1))
+                    .collect(),
+            ),
+            5 if depth < 8 => {
+                let mut items: Vec<(String, Kwarg)> = Vec::new();
+                for _ in 0..word(data, 1) % 4 {
+                    let key = format!("k{}", word(data, 1) % 5);
+                    let value = make(data, depth + 1);
+                    if !items.iter().any(|(k, _)| *k == key) {
+                        items.push((key, value));
+                    }
+                }
+                Kwarg::Dict(items)
+            }
+            _ => Kwarg::Str(String::from_utf8_lossy(&[b]).into_owned()),
+        }
+    }
+    let made = make(&mut data.iter(), 0);
+    assert_eq!(
+        kwargs::read(&kwargs::write(&made)),
+        Ok(made.clone()),
+        "{data:?}"
+    );
 }

@@ -132,5 +132,34 @@ fn main() -> std::io::Result<()> {
         }
         println!("{target}: {} seeds", inputs.len());
     }
+    // The Polars plugin's keyword arguments as the namespace passes them, pickled.
+    use handle_id_fuzz::kwargs::{write, Kwarg};
+    let text = |s: &str| Kwarg::Str(s.to_owned());
+    let dir = fuzz.join("corpus/plugin_kwargs");
+    std::fs::create_dir_all(&dir)?;
+    let seeds = [
+        vec![("threads".to_owned(), Kwarg::Int(2))],
+        vec![
+            ("keep_case".to_owned(), Kwarg::Bool(true)),
+            (
+                "proxy_bases".to_owned(),
+                Kwarg::List(vec![text("https://resolver.example/")]),
+            ),
+            ("repository_urls".to_owned(), Kwarg::Bool(false)),
+            ("threads".to_owned(), Kwarg::None),
+        ],
+        vec![
+            ("form".to_owned(), text("proxy")),
+            ("base".to_owned(), text("https://hdl.handle.net/")),
+            (
+                "handle_prefixes".to_owned(),
+                Kwarg::List(vec![text("20.1000"), text("1")]),
+            ),
+        ],
+    ];
+    for (i, seed) in seeds.into_iter().enumerate() {
+        std::fs::write(dir.join(format!("seed-{i:05}")), write(&Kwarg::Dict(seed)))?;
+    }
+    println!("plugin_kwargs: 3 seeds");
     Ok(())
 }

@@ -213,17 +213,22 @@ unsafe fn take_series(series: *mut SeriesExport) -> Result<(Field, Vec<ArrayRef>
     // SAFETY: the caller's.
     let s = unsafe { &mut *series };
     let taken = (|| {
+        // SAFETY: `len` pointers to arrays, each Polars's to give.
+        let pointers = unsafe { std::slice::from_raw_parts(s.arrays, s.len) };
+        // All moved out first (each released as it drops, whatever fails after).
+        // SAFETY: each array is moved out once; its release is now this value's.
+        let arrays: Vec<FFI_ArrowArray> = pointers
+            .iter()
+            .map(|&array| unsafe { FFI_ArrowArray::from_raw(array) })
+            .collect();
         // SAFETY: the field lives until the series is released, below.
         let schema = unsafe { &*s.field };
         let field = Field::try_from(schema).map_err(|e| e.to_string())?;
-        // SAFETY: `len` pointers to arrays, each Polars's to give.
-        let arrays = unsafe { std::slice::from_raw_parts(s.arrays, s.len) };
-        let mut chunks = Vec::with_capacity(s.len);
-        for &array in arrays {
-            // SAFETY: each array is moved out (its release is now this value's), of the
-            // field's type; its data is checked before it is read (`Input::of`).
-            let data = unsafe { from_ffi(FFI_ArrowArray::from_raw(array), schema) }
-                .map_err(|e| e.to_string())?;
+        let mut chunks = Vec::with_capacity(arrays.len());
+        for array in arrays {
+            // SAFETY: an array of the field's type; its data is checked before it is read
+            // (`Input::of`).
+            let data = unsafe { from_ffi(array, schema) }.map_err(|e| e.to_string())?;
             chunks.push(arrow_array::make_array(data));
         }
         Ok((field, chunks))

@@ -22,12 +22,13 @@ use std::cell::RefCell;
 use std::ffi::{c_char, c_void, CString};
 use std::mem::ManuallyDrop;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
 
 use arrow_array::ffi::{from_ffi, to_ffi};
-use arrow_array::{new_empty_array, Array, ArrayRef};
+use arrow_array::{new_empty_array, Array, ArrayRef, NullArray};
 use arrow_data::ffi::FFI_ArrowArray;
 use arrow_schema::ffi::FFI_ArrowSchema;
-use arrow_schema::Field;
+use arrow_schema::{DataType, Field};
 
 use crate::arrow::{Call, Input};
 use crate::kwargs::{self, Kwarg};
@@ -226,6 +227,12 @@ unsafe fn take_series(series: *mut SeriesExport) -> Result<(Field, Vec<ArrayRef>
         let field = Field::try_from(schema).map_err(|e| e.to_string())?;
         let mut chunks = Vec::with_capacity(arrays.len());
         for array in arrays {
+            if field.data_type() == &DataType::Null {
+                // (Polars gives a column of nulls a buffer, which arrow-rs refuses: its
+                // length is all there is to it.)
+                chunks.push(Arc::new(NullArray::new(array.len())) as ArrayRef);
+                continue;
+            }
             // SAFETY: an array of the field's type; its data is checked before it is read
             // (`Input::of`).
             let data = unsafe { from_ffi(array, schema) }.map_err(|e| e.to_string())?;

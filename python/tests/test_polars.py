@@ -114,12 +114,21 @@ def test_the_plugin_gives_what_the_batches_give(monkeypatch, engine):
     ]
 
 
-def test_binary_columns_and_names_kept():
+def test_binary_and_null_columns_and_names_kept():
     df = pl.DataFrame({"b": [b"10.1000/X", b"\xff10.1/x", None]})
     out = df.select(pl.col("b").handle_id.canonical(), pl.col("b").handle_id.to_form("hdl").alias("hdl"))
     assert out.columns == ["b", "hdl"]
     assert out["b"].to_list() == ["10.1000/x", None, None]
     assert out["hdl"].to_list() == ["hdl:10.1000/X", None, None]
+    # A column of nulls alone (Polars' Null type), and one with no rows.
+    nulls = pl.DataFrame({"n": [None, None]})
+    assert nulls.select(pl.col("n").handle_id.is_valid())["n"].to_list() == [None, None]
+    assert nulls.select(pl.col("n").handle_id.clean())["n"].to_list() == [None, None]
+    empty = pl.DataFrame({"e": []}, schema={"e": pl.String})
+    assert empty.select(pl.col("e").handle_id.clean()).schema == {"e": _CLEANED}
+
+
+_CLEANED = pl.Struct({"handle": pl.String, "form": pl.String, "fixes": pl.List(pl.String), "error": pl.String})
 
 
 def test_the_plugins_errors_name_what_is_wrong():

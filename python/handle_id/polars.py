@@ -63,7 +63,9 @@ def _compiled(name: str, expr: pl.Expr, **kwargs: Any) -> pl.Expr:
     """The plugin's function ``name`` over ``expr`` (elementwise), with ``kwargs``."""
     from polars.plugins import register_plugin_function
 
-    kwargs = {k: (list(v) if isinstance(v, (tuple, set, frozenset)) else v) for k, v in kwargs.items()}
+    # (Each list a new one: pickle writes a list given twice as a reference to the first,
+    # which the plugin does not read.)
+    kwargs = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in kwargs.items()}
     return register_plugin_function(
         plugin_path=Path(_native.__file__),
         function_name=name,
@@ -127,9 +129,8 @@ class HandleIdNamespace:
         **options: Any,
     ) -> pl.Expr:
         if COMPILED:
-            out = _compiled(name, self._expr, **options)
-            # (The struct's field, under the input's name, as `map_batches` gives it.)
-            return out if field is None else out.struct.field(field).name.keep()
+            # (`to_form`'s is its output column alone, as the plugin gives it.)
+            return _compiled(name, self._expr, **options)
         if strings:
             # Strings come back as views, Polars' own layout: Polars takes them without a copy.
             options["string_view"] = True

@@ -24,6 +24,7 @@ use crate::strings::{self, Strings};
 use crate::validity;
 
 /// One value of the input column.
+#[derive(Clone, Copy)]
 enum Value<'a> {
     /// A string column's value: offsets are Python string offsets into it.
     Text(&'a str),
@@ -43,8 +44,10 @@ impl<'a> Value<'a> {
     }
 }
 
-/// Calls `f` with each value of `array` (None for a null), in order.
-fn for_each(array: &dyn Array, mut f: impl FnMut(Option<Value<'_>>)) -> Result<(), Failure> {
+/// Calls `f` with each value of `array` (None for a null), in order. A dictionary's
+/// values (pyarrow's and pandas' categorical columns, Polars' `Categorical`) are read once
+/// and given for each row by its key.
+fn for_each<'a>(array: &'a dyn Array, mut f: impl FnMut(Option<Value<'a>>)) -> Result<(), Failure> {
     match array.data_type() {
         DataType::Utf8 => array
             .as_string::<i32>()
@@ -70,6 +73,24 @@ fn for_each(array: &dyn Array, mut f: impl FnMut(Option<Value<'_>>)) -> Result<(
             .as_binary_view()
             .iter()
             .for_each(|v| f(v.map(Value::Bytes))),
+        DataType::Dictionary(_, _) => {
+            let dictionary = array.as_any_dictionary();
+            let values = values_of(dictionary.values().as_ref())?;
+            if values.is_empty() {
+                // (Every row null, as the check of the keys holds: arrow-rs finds no key of
+                // a dictionary without values.)
+                (0..array.len()).for_each(|_| f(None));
+                return Ok(());
+            }
+            for (row, key) in dictionary.normalized_keys().into_iter().enumerate() {
+                // (A null row's key may be anything.)
+                f(if array.is_null(row) {
+                    None
+                } else {
+                    values.get(key).copied().flatten()
+                });
+            }
+        }
         DataType::Null => (0..array.len()).for_each(|_| f(None)),
         other => {
             return Err(Failure::Type(format!(
@@ -89,6 +110,16 @@ pub(crate) struct Input {
     array: ArrayRef,
     /// The values are left to the parts to check.
     values_unchecked: bool,
+}
+
+/// A dictionary's values, each once (not a dictionary itself: `for_each` reads them).
+fn values_of(values: &dyn Array) -> Result<Vec<Option<Value<'_>>>, Failure> {
+    if let DataType::Dictionary(_, _) = values.data_type() {
+        return Err(Failure::Type("a dictionary of dictionaries".into()));
+    }
+    let mut out = Vec::with_capacity(values.len());
+    for_each(values, |v| out.push(v))?;
+    Ok(out)
 }
 
 /// The input array, from any object that has `__arrow_c_array__` (pyarrow, and what
@@ -204,6 +235,7 @@ fn shared_buffers(array: &dyn Array) -> Arc<[Buffer]> {
     let data = array.to_data();
     match array.data_type() {
         DataType::Utf8View | DataType::BinaryView => data.buffers()[1..].iter().cloned().collect(),
+        DataType::Dictionary(_, _) => shared_buffers(array.as_any_dictionary().values().as_ref()),
         _ => match (data.buffers().get(1), value_ends(array)) {
             (Some(values), Some((start, end))) if start <= end && end <= values.len() => {
                 Arc::from(vec![values.slice_with_length(start, end - start)])

@@ -291,7 +291,13 @@ impl Reader<'_> {
                     self.extend(items, at)?;
                     continue;
                 }
-                _ => return self.fail(at, "an opcode not read here"),
+                _ => {
+                    return self.fail(
+                        at,
+                        "a value of a type not read here (None, a bool, an int of 64 bits, a \
+                         str, a list of them)",
+                    )
+                }
             };
             self.push(value, at)?;
         }

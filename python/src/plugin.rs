@@ -24,6 +24,7 @@ use std::mem::ManuallyDrop;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
+use arrow_array::cast::AsArray;
 use arrow_array::ffi::{from_ffi, to_ffi};
 use arrow_array::{new_empty_array, Array, ArrayRef, NullArray};
 use arrow_data::ffi::FFI_ArrowArray;
@@ -135,11 +136,14 @@ impl Args {
         }
     }
 
+    /// The argument `name`, taken; `None` where it was not given (`Kwarg::None` where it
+    /// was given as `None`).
     fn take(&mut self, name: &str) -> Option<Kwarg> {
         let i = self.0.iter().position(|(k, _)| k == name)?;
-        Some(self.0.remove(i).1).filter(|v| *v != Kwarg::None)
+        Some(self.0.remove(i).1)
     }
 
+    /// (As Python's own functions take them: a bool, never `None`.)
     fn bool(&mut self, name: &str) -> Result<bool, String> {
         match self.take(name) {
             None => Ok(false),
@@ -148,17 +152,19 @@ impl Args {
         }
     }
 
+    /// (As Python's own functions take them: an int, a bool being one, or `None`.)
     fn int(&mut self, name: &str) -> Result<Option<isize>, String> {
         match self.take(name) {
-            None => Ok(None),
+            None | Some(Kwarg::None) => Ok(None),
             Some(Kwarg::Int(n)) => Ok(Some(isize::try_from(n).unwrap_or(-1))),
+            Some(Kwarg::Bool(b)) => Ok(Some(isize::from(b))),
             Some(v) => Err(format!("{name} must be an int or None, not {v:?}")),
         }
     }
 
     fn string(&mut self, name: &str) -> Result<Option<String>, String> {
         match self.take(name) {
-            None => Ok(None),
+            None | Some(Kwarg::None) => Ok(None),
             Some(Kwarg::Str(s)) => Ok(Some(s)),
             Some(v) => Err(format!("{name} must be a str or None, not {v:?}")),
         }
@@ -167,7 +173,7 @@ impl Args {
     fn strings(&mut self, name: &str) -> Result<Option<Vec<String>>, String> {
         let not = |v: &Kwarg| format!("{name} must be a list of str or None, not {v:?}");
         match self.take(name) {
-            None => Ok(None),
+            None | Some(Kwarg::None) => Ok(None),
             Some(Kwarg::List(items)) => items
                 .into_iter()
                 .map(|v| match v {
@@ -344,7 +350,8 @@ unsafe fn call(
             .iter()
             .map(|chunk| {
                 let input = Input::of(chunk.to_data()).map_err(|e| e.to_string())?;
-                call.run(&input, true, threads).map_err(|e| e.to_string())
+                let column = call.run(&input, true, threads).map_err(|e| e.to_string())?;
+                Ok(shaped(&call, column))
             })
             .collect::<Result<Vec<_>, String>>()?;
         let columns = if columns.is_empty() {
@@ -366,7 +373,21 @@ unsafe fn call(
 fn empty_column(call: &Call, field: &Field) -> Result<ArrayRef, String> {
     let empty = new_empty_array(field.data_type());
     let input = Input::of(empty.to_data()).map_err(|e| e.to_string())?;
-    call.run(&input, true, Some(1)).map_err(|e| e.to_string())
+    let column = call.run(&input, true, Some(1)).map_err(|e| e.to_string())?;
+    Ok(shaped(call, column))
+}
+
+/// The column an expression gives: `to_form`'s is its `output` (as the namespace's method
+/// gives it by `map_batches`), the others' the function's whole.
+fn shaped(call: &Call, column: ArrayRef) -> ArrayRef {
+    match call {
+        Call::ToForm { .. } => column
+            .as_struct()
+            .column_by_name("output")
+            .expect("to_form's columns have an output")
+            .clone(),
+        _ => column,
+    }
 }
 
 /// `_polars_plugin_field_<name>`: the output's field for the one input's.

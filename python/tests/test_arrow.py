@@ -342,3 +342,27 @@ def test_string_views_are_checked_to_be_utf8():
         for fn in [ha.is_valid, ha.clean, ha.canonical, ha.recognize, ha.extract]:
             with pytest.raises(ValueError, match="UTF-8"):
                 fn(array)
+
+
+@pytest.mark.parametrize("type_", [pa.string(), pa.large_string(), pa.string_view(), pa.binary()], ids=str)
+def test_a_dictionary_is_read_row_by_row_as_its_values(type_):
+    # pandas' and Polars' categorical columns: each row read as its value, the result the
+    # same as of the values written out.
+    values = (VALUES + [None]) * 3
+    plain = column(values, type_)
+    dictionary = plain.dictionary_encode()
+    assert pa.types.is_dictionary(dictionary.type)
+    for fn, args in [(ha.clean, ()), (ha.recognize, ()), (ha.canonical, ()), (ha.to_form, ("doi",)), (ha.extract, ()), (ha.is_valid, ())]:
+        assert_same(fn(dictionary, *args), fn(plain, *args))
+    for fn in [ha.clean, ha.canonical]:
+        assert_same(fn(dictionary, string_view=True), fn(plain, string_view=True))
+    # A null among the dictionary's values, and a slice of the keys.
+    keyed = pa.DictionaryArray.from_arrays(pa.array([0, 1, None, 1, 0], pa.int8()), pa.array(["DOI: 10.1000/A", None], type_))
+    assert ha.clean(keyed).field("handle").to_pylist() == ["10.1000/a", None, None, None, "10.1000/a"]
+    assert ha.clean(keyed.slice(3)).field("handle").to_pylist() == [None, "10.1000/a"]
+    # A dictionary of no values: its rows all null.
+    empty = pa.DictionaryArray.from_arrays(pa.array([None, None], pa.int8()), pa.array([], type_))
+    assert ha.clean(empty).to_pylist() == [None, None]
+    assert len(ha.extract(empty.slice(0, 0))) == 0
+    with pytest.raises(TypeError, match="not Int64"):
+        ha.clean(pa.DictionaryArray.from_arrays(pa.array([0], pa.int8()), pa.array([1])))

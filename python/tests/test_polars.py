@@ -160,3 +160,23 @@ def test_columns_through_the_plugin_are_released():
 
     settled = peak_after(5)
     assert peak_after(30) - settled < 64 * 1024
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_names_and_categories_as_polars_gives_them(monkeypatch, compiled):
+    monkeypatch.setattr(handle_id.polars, "COMPILED", compiled and handle_id.polars.COMPILED)
+    df = pl.DataFrame({"a": ["doi:10.1000/X", "hdl:1/x", None]})
+    out = df.with_columns(pl.col("a").alias("as_hdl").handle_id.to_form("hdl"))
+    assert out.columns == ["a", "as_hdl"]
+    assert out["a"].to_list() == df["a"].to_list()
+    assert out["as_hdl"].to_list() == ["hdl:10.1000/X", "hdl:1/x", None]
+    literal = pl.select(pl.lit("doi:10.1000/X").handle_id.to_form("hdl"))
+    assert literal.to_dict(as_series=False) == {"literal": ["hdl:10.1000/X"]}
+    # A list given for two options (pickle would write the second as a reference).
+    none: list[str] = []
+    assert df.select(pl.col("a").handle_id.extract(proxy_bases=none, handle_prefixes=none)).height == 3
+    # A categorical column: each row read as its value.
+    categories = df.with_columns(pl.col("a").cast(pl.Categorical))
+    for method in ["is_valid", "canonical", "clean", "recognize", "extract"]:
+        expr = getattr(pl.col("a").handle_id, method)
+        assert categories.select(expr()).equals(df.select(expr())), method

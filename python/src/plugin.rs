@@ -6,8 +6,8 @@
 //!
 //! - `_polars_plugin_get_version`: the interface's version, major << 16 | minor.
 //! - `_polars_plugin_<name>(inputs, n, kwargs, kwargs_len, out, context)`: the column of
-//!   the function `<name>` over the input's chunks, chunk by chunk, into `out`; on failure,
-//!   `out` left as it is and the message kept for
+//!   the function `<name>` (of `to_form`, its `output`) over the input's chunks, chunk by
+//!   chunk, into `out`; on failure, `out` is left as it is and the message kept.
 //! - `_polars_plugin_get_last_error_message`: the last failure's message on this thread.
 //! - `_polars_plugin_field_<name>(fields, n, out, kwargs, kwargs_len)`: the output's field
 //!   (its type: that of the function's column over no rows of the input's type).

@@ -38,7 +38,6 @@ from typing import Any, Callable
 import polars as pl
 
 from . import _handle_id as _native
-from . import arrow as _arrow
 
 __all__ = ["COMPILED", "HandleIdNamespace"]
 
@@ -122,15 +121,25 @@ class HandleIdNamespace:
     def _run(
         self,
         name: str,
-        fn: Callable[..., Any],
         dtype: Any,
+        *args: Any,
         field: str | None = None,
         strings: bool = True,
         **options: Any,
     ) -> pl.Expr:
         if COMPILED:
             # (`to_form`'s is its output column alone, as the plugin gives it.)
+            if args:
+                options["form"] = args[0]
             return _compiled(name, self._expr, **options)
+        # (pyarrow only here: the compiled plugin needs none.)
+        from . import arrow
+
+        call = getattr(arrow, name)
+
+        def fn(array: Any, **o: Any) -> Any:
+            return call(array, *args, **o)
+
         if strings:
             # Strings come back as views, Polars' own layout: Polars takes them without a copy.
             options["string_view"] = True
@@ -140,32 +149,28 @@ class HandleIdNamespace:
 
     def is_valid(self, *, threads: int | None = None) -> pl.Expr:
         """Whether each value is a bare handle (``handle_id.is_valid``)."""
-        return self._run("is_valid", _arrow.is_valid, pl.Boolean, strings=False, threads=threads)
+        return self._run("is_valid", pl.Boolean, strings=False, threads=threads)
 
     def canonical(self, **options: Any) -> pl.Expr:
         """Each value read in any written form, as its handle's canonical text; null where
         it holds none."""
-        return self._run("canonical", _arrow.canonical, pl.String, **options)
+        return self._run("canonical", pl.String, **options)
 
     def recognize(self, **options: Any) -> pl.Expr:
         """A struct of ``handle``, ``form``, ``error`` (``handle_id.arrow.recognize``)."""
-        return self._run("recognize", _arrow.recognize, _RECOGNIZED, **options)
+        return self._run("recognize", _RECOGNIZED, **options)
 
     def clean(self, **options: Any) -> pl.Expr:
         """A struct of ``handle``, ``form``, ``fixes``, ``error``
         (``handle_id.arrow.clean``)."""
-        return self._run("clean", _arrow.clean, _CLEANED, **options)
+        return self._run("clean", _CLEANED, **options)
 
     def to_form(self, form: str, **options: Any) -> pl.Expr:
         """Each value's handle written in ``form``; null where it holds none or has no text
         in that form."""
-        if COMPILED:
-            options["form"] = form
-        return self._run(
-            "to_form", lambda a, **o: _arrow.to_form(a, form, **o), pl.String, field="output", **options
-        )
+        return self._run("to_form", pl.String, form, field="output", **options)
 
     def extract(self, **options: Any) -> pl.Expr:
         """A list of structs ``start``, ``end``, ``text``, ``form``, ``handle`` per value
         (``handle_id.arrow.extract``)."""
-        return self._run("extract", _arrow.extract, _FOUND, **options)
+        return self._run("extract", _FOUND, **options)

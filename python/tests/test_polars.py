@@ -200,3 +200,20 @@ def test_collects_at_once_from_many_threads_give_what_one_gives():
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda engine: plan.collect(engine=engine), engines))
     assert all(r.equals(alone) for r in results)
+
+
+def test_the_compiled_namespace_needs_no_pyarrow():
+    # With pyarrow not importable, the namespace imports and works (the plugin takes
+    # Polars' own Arrow data); only the fallback over handle_id.arrow needs it.
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; sys.modules['pyarrow'] = None\n"
+        "import polars as pl, handle_id.polars as hp\n"
+        "assert hp.COMPILED\n"
+        "df = pl.DataFrame({'a': ['DOI: 10.1000/ABC.', None]})\n"
+        "print(df.select(pl.col('a').handle_id.clean().struct.field('handle'))['handle'].to_list())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['10.1000/abc', None]"

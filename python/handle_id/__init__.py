@@ -21,6 +21,7 @@ Scalar functions: :func:`validate`, :func:`is_valid`, :func:`parse`, :func:`reco
 
 from ._handle_id import (
     FORMS,
+    __version__,
     Cleaned,
     Fix,
     Found,

@@ -8,6 +8,8 @@ from typing import Any, Iterable, Literal, Optional, Sequence
 FORMS: list[str]
 """The written forms' names: handle, hdl, hdl-host, hdl-resolution, info-hdl, info-doi,
 doi, urn-hdl, urn-doi, proxy, api, repository."""
+__version__: str
+"""The package's version (the Rust crate's)."""
 
 class HandleError(ValueError):
     """Every input the library rejects. `index` is a Python string offset into the text

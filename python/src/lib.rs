@@ -35,6 +35,8 @@ fn _handle_id(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HandleError", py.get_type::<errors::HandleError>())?;
     m.add("ResolveError", py.get_type::<errors::ResolveError>())?;
     m.add("FORMS", handle_id::Form::ALL.map(|f| f.name()).to_vec())?;
+    // The package's version is the crate's (maturin takes it from Cargo.toml).
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     types::register(m)?;
     record::register(m)?;
     resolve::register(m)?;

@@ -421,3 +421,9 @@ def test_the_root_readme_python_example_runs():
     assert blocks, "the README has a Python example"
     for block in blocks:
         exec(compile(block.split("```", 1)[0], "README.md", "exec"), {})
+
+
+def test_the_version_is_the_packages():
+    from importlib.metadata import version
+
+    assert handle_id.__version__ == version("handle-id")

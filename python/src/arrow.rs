@@ -82,9 +82,10 @@ fn for_each<'a>(array: &'a dyn Array, mut f: impl FnMut(Option<Value<'a>>)) -> R
                 (0..array.len()).for_each(|_| f(None));
                 return Ok(());
             }
+            let nulls = array.nulls();
             for (row, key) in dictionary.normalized_keys().into_iter().enumerate() {
                 // (A null row's key may be anything.)
-                f(if array.is_null(row) {
+                f(if nulls.is_some_and(|n| n.is_null(row)) {
                     None
                 } else {
                     values.get(key).copied().flatten()
@@ -149,13 +150,13 @@ impl Input {
                     .into_builder()
                     .data_type(DataType::BinaryView)
                     .build()
-                    .map_err(value_error)?;
+                    .map_err(Failure::value)?;
                 if views_are_utf8(&binary) {
                     return Ok(checked(data));
                 }
             }
             DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary => {
-                data.validate().map_err(value_error)?;
+                data.validate().map_err(Failure::value)?;
                 return Ok(Input {
                     array: make_array(data),
                     values_unchecked: true,
@@ -163,7 +164,7 @@ impl Input {
             }
             _ => {}
         }
-        data.validate_full().map_err(value_error)?;
+        data.validate_full().map_err(Failure::value)?;
         Ok(checked(data))
     }
 }
@@ -178,7 +179,7 @@ fn check_part(input: &Input, part: &dyn Array) -> Result<(), Failure> {
     let Err(e) = part.to_data().validate_data() else {
         return Ok(());
     };
-    Err(value_error(
+    Err(Failure::value(
         input.array.to_data().validate_full().err().unwrap_or(e),
     ))
 }
@@ -392,10 +393,6 @@ fn append_strings(b: &mut Strings, other: Strings) -> Result<(), Failure> {
     Ok(())
 }
 
-fn value_error(e: impl std::fmt::Display) -> Failure {
-    Failure::value(e)
-}
-
 /// A function over a column and its arguments, resolved once (from a Python function's
 /// keyword arguments, or from the Polars plugin's): what both run.
 pub(crate) enum Call {
@@ -592,7 +589,7 @@ impl Rows {
         let nulls: Option<NullBuffer> = self.nulls.finish();
         StructArray::try_new(Fields::from(fields), arrays, nulls)
             .map(|s| Arc::new(s) as ArrayRef)
-            .map_err(value_error)
+            .map_err(Failure::value)
     }
 }
 
@@ -794,7 +791,7 @@ impl Codes {
         let offsets = self.offsets.finish("fixes")?;
         let item = Arc::new(Field::new_list_field(strings::data_type(self.views), true));
         let list = ListArray::try_new(item, offsets, self.codes.finish()?, self.nulls.finish())
-            .map_err(value_error)?;
+            .map_err(Failure::value)?;
         Ok(Arc::new(list))
     }
 }
@@ -1129,10 +1126,10 @@ impl Founds {
             ],
             None,
         )
-        .map_err(value_error)?;
+        .map_err(Failure::value)?;
         let item = Arc::new(Field::new_struct("item", fields, false));
         let list = ListArray::try_new(item, offsets, Arc::new(values), self.nulls.finish())
-            .map_err(value_error)?;
+            .map_err(Failure::value)?;
         Ok(Arc::new(list))
     }
 }

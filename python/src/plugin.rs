@@ -348,11 +348,7 @@ unsafe fn call(
         let threads = if parallel { Some(1) } else { threads };
         let columns = chunks
             .iter()
-            .map(|chunk| {
-                let input = Input::of(chunk.to_data()).map_err(|e| e.to_string())?;
-                let column = call.run(&input, true, threads).map_err(|e| e.to_string())?;
-                Ok(shaped(&call, column))
-            })
+            .map(|chunk| column_of(&call, chunk.as_ref(), threads))
             .collect::<Result<Vec<_>, String>>()?;
         let columns = if columns.is_empty() {
             vec![empty_column(&call, &field)?]
@@ -362,6 +358,12 @@ unsafe fn call(
         // SAFETY: Polars's.
         unsafe { give_series(field.name(), &columns, out) }
     }));
+    told(result);
+}
+
+/// A call's outcome told Polars: nothing more where it succeeded, else its message (or
+/// Polars's word for a panic) kept for `_polars_plugin_get_last_error_message`.
+fn told(result: std::thread::Result<Result<(), String>>) {
     match result {
         Ok(Ok(())) => {}
         Ok(Err(message)) => fail(message),
@@ -369,12 +371,17 @@ unsafe fn call(
     }
 }
 
+/// The expression's column over `array` (checked first, as any input is), its strings as
+/// views.
+fn column_of(call: &Call, array: &dyn Array, threads: Option<isize>) -> Result<ArrayRef, String> {
+    let input = Input::of(array.to_data()).map_err(|e| e.to_string())?;
+    let column = call.run(&input, true, threads).map_err(|e| e.to_string())?;
+    Ok(shaped(call, column))
+}
+
 /// The function's column over no rows of `field`'s type: what its output's type is.
 fn empty_column(call: &Call, field: &Field) -> Result<ArrayRef, String> {
-    let empty = new_empty_array(field.data_type());
-    let input = Input::of(empty.to_data()).map_err(|e| e.to_string())?;
-    let column = call.run(&input, true, Some(1)).map_err(|e| e.to_string())?;
-    Ok(shaped(call, column))
+    column_of(call, new_empty_array(field.data_type()).as_ref(), Some(1))
 }
 
 /// The column an expression gives: `to_form`'s is its `output` (as the namespace's method
@@ -418,11 +425,7 @@ unsafe fn field(
         unsafe { out.write(schema) };
         Ok(())
     }));
-    match result {
-        Ok(Ok(())) => {}
-        Ok(Err(message)) => fail(message),
-        Err(_) => fail("PANIC".into()),
-    }
+    told(result);
 }
 
 /// The two functions Polars looks for of each of the plugin's functions.

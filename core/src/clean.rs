@@ -57,6 +57,19 @@ impl FixCode {
         FixCode::CaseFolded,
     ];
 
+    /// The fix's place in [`FixCode::ALL`] (a column of codes keeps it, one byte a row,
+    /// with the codes once).
+    ///
+    /// ```
+    /// use handle_id::FixCode;
+    /// assert_eq!(FixCode::ALL[FixCode::Label.index()], FixCode::Label);
+    /// ```
+    #[must_use]
+    pub const fn index(self) -> usize {
+        // (`ALL` lists the variants in their order: a test holds it.)
+        self as usize
+    }
+
     /// The stable code, as `hdl clean --json` writes it.
     #[must_use]
     pub const fn code(self) -> &'static str {
@@ -1522,11 +1535,19 @@ fn read_uri<'s>(
 
 #[cfg(test)]
 mod tests {
+    use super::FixCode;
     use super::{
         balances, is_blank, resolver_may_start, resolver_prefix, wrapped, KNOWN_PROXY_HOSTS, PAIRS,
     };
     use crate::form::Options;
     use crate::generated as g;
+
+    #[test]
+    fn a_fixs_index_is_its_place_among_all() {
+        for (i, code) in FixCode::ALL.into_iter().enumerate() {
+            assert_eq!(code.index(), i, "{}", code.code());
+        }
+    }
 
     /// `is_blank` is grammar/forms.pest's `label_space`: `hdl` and one character is a whole
     /// label exactly where that character is a label's space (every ASCII byte; a

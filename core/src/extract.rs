@@ -1221,7 +1221,7 @@ impl<'a> Extract<'a, '_> {
     /// Whether a reading of `form` that failed earlier holds for the start `i`, whose
     /// identifier would run to `kept`: it starts before the failed bytes and reads them all.
     fn failed_before(&self, form: Form, i: usize, kept: usize) -> bool {
-        let failed = self.fails[form_index(form)].is_some_and(|f| {
+        let failed = self.fails[form.index()].is_some_and(|f| {
             i < f.from
                 && if f.exact {
                     kept == f.last + 1
@@ -1291,7 +1291,7 @@ impl<'a> Extract<'a, '_> {
         if self.text[char_start..].starts_with(['.', ',', ';', ':', '\'', '\u{2026}']) {
             return;
         }
-        let slot = &mut self.fails[form_index(form)];
+        let slot = &mut self.fails[form.index()];
         if slot.map_or(true, |f| f.last <= last) {
             *slot = Some(Failure { from, last, exact });
         }
@@ -1528,11 +1528,6 @@ fn hex(b: u8) -> u8 {
 /// text (a resolver's URL inside another is read by cleaning, C2).
 fn is_url(h: &str) -> bool {
     g::OTHER_URL_FORM.accepted_prefix(h.as_bytes()).is_some()
-}
-
-/// The index of `form` in [`Form::ALL`].
-fn form_index(form: Form) -> usize {
-    form as usize
 }
 
 /// Whether a URI of `form` is an `info:` URI, whose `?` belongs to the identifier (U8).

@@ -76,6 +76,19 @@ impl Form {
         }
     }
 
+    /// The form's place in [`Form::ALL`] (a column of forms keeps it, one byte a row,
+    /// with the names once).
+    ///
+    /// ```
+    /// use handle_id::Form;
+    /// assert_eq!(Form::ALL[Form::Doi.index()], Form::Doi);
+    /// ```
+    #[must_use]
+    pub const fn index(self) -> usize {
+        // (`ALL` lists the variants in their order: a test holds it.)
+        self as usize
+    }
+
     /// The form with index `i` in [`Form::ALL`]; for the macros.
     #[doc(hidden)]
     #[must_use]
@@ -180,5 +193,17 @@ impl Options {
     pub fn cordra(mut self, on: bool) -> Self {
         self.cordra = on;
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Form;
+
+    #[test]
+    fn a_forms_index_is_its_place_among_all() {
+        for (i, form) in Form::ALL.into_iter().enumerate() {
+            assert_eq!(form.index(), i, "{form}");
+        }
     }
 }

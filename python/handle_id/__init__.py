@@ -20,6 +20,7 @@ Scalar functions: :func:`validate`, :func:`is_valid`, :func:`parse`, :func:`reco
 """
 
 from ._handle_id import (
+    FIX_CODES,
     FORMS,
     __version__,
     Cleaned,
@@ -48,6 +49,7 @@ from ._handle_id import (
 )
 
 __all__ = [
+    "FIX_CODES",
     "FORMS",
     "Cleaned",
     "Fix",

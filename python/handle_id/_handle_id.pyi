@@ -8,6 +8,10 @@ from typing import Any, Iterable, Literal, Optional, Sequence
 FORMS: list[str]
 """The written forms' names: handle, hdl, hdl-host, hdl-resolution, info-hdl, info-doi,
 doi, urn-hdl, urn-doi, proxy, api, repository."""
+FIX_CODES: list[str]
+"""The fixes' codes, in the order cleaning applies them: surrounding-whitespace,
+wrapping-pair, label, resolver-url, query-or-fragment, percent-decoded,
+trailing-punctuation, split-joined, case-folded."""
 __version__: str
 """The package's version (the Rust crate's)."""
 

@@ -22,7 +22,10 @@ bytes already are: a handle that is a slice of its value (``clean``, ``recognize
 the result holds the input's buffers while it lives, as an Arrow slice does (of a ``string``
 column, the bytes its values span), and shares their bytes: written to an IPC file or sent
 over Flight, each of its view columns carries them. A ``string`` result (the default, or one
-``cast`` to it) holds its own. A form's name or a fix's code is written once. A ``string``
+``cast`` to it) holds its own. A form's name and a fix's code are a ``dictionary`` column
+(``int8`` keys into the names, a byte a row): pandas reads it as categorical, Polars as
+``Categorical``, ``to_pylist()`` as the names, and ``cast(pa.string())`` makes it a
+``string`` column. A ``string``
 column holds 2 GiB of text at most (its offsets are 32-bit): a result that would hold more in
 one column raises ``OverflowError`` (give the column in parts, as a ``ChunkedArray`` of
 smaller chunks, or ask for ``string_view=True``), as does a ``string_view`` value of more

@@ -41,17 +41,23 @@ from . import _handle_id as _native
 
 __all__ = ["COMPILED", "HandleIdNamespace"]
 
+# (A form's name and a fix's code are categorical: one byte a row, the names once.)
 _CLEANED = pl.Struct(
-    {"handle": pl.String, "form": pl.String, "fixes": pl.List(pl.String), "error": pl.String}
+    {
+        "handle": pl.String,
+        "form": pl.Categorical,
+        "fixes": pl.List(pl.Categorical),
+        "error": pl.String,
+    }
 )
-_RECOGNIZED = pl.Struct({"handle": pl.String, "form": pl.String, "error": pl.String})
+_RECOGNIZED = pl.Struct({"handle": pl.String, "form": pl.Categorical, "error": pl.String})
 _FOUND = pl.List(
     pl.Struct(
         {
             "start": pl.Int64,
             "end": pl.Int64,
             "text": pl.String,
-            "form": pl.String,
+            "form": pl.Categorical,
             "handle": pl.String,
         }
     )

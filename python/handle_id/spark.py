@@ -11,15 +11,16 @@ machine. The workers need ``handle_id`` and ``pyarrow`` installed.
 [Row(doi='DOI: 10.1000/ABC.', handle='10.1000/abc'), Row(doi='nothing', handle=None)]
 
 Each function returns ``df`` with one more column, ``output`` (``"handle_id"`` unless
-named), of the type the Arrow function returns; keyword options are those of the scalar
-functions.
+named), of the type the Arrow function returns, its forms' names and fixes' codes as
+strings (Spark reads no Arrow dictionary: :func:`plain`); keyword options are those of the
+scalar functions.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["is_valid", "canonical", "recognize", "clean", "to_form", "extract", "spark_type"]
+__all__ = ["is_valid", "canonical", "recognize", "clean", "to_form", "extract", "spark_type", "plain"]
 
 
 def spark_type(function: str) -> Any:
@@ -60,6 +61,24 @@ def spark_type(function: str) -> Any:
     }[function]
 
 
+def plain(array: Any) -> Any:
+    """``array`` with its ``dictionary`` columns (a form's name, a fix's code), at any depth,
+    made ``string`` columns: Spark reads no Arrow dictionary."""
+    import pyarrow as pa
+
+    def decoded(t: Any) -> Any:
+        if pa.types.is_dictionary(t):
+            return t.value_type
+        if pa.types.is_struct(t):
+            return pa.struct([f.with_type(decoded(f.type)) for f in t])
+        if pa.types.is_list(t):
+            return pa.list_(t.value_field.with_type(decoded(t.value_type)))
+        return t
+
+    want = decoded(array.type)
+    return array if want == array.type else array.cast(want)
+
+
 def _with(df: Any, function: str, column: str, output: str, args: tuple, options: dict) -> Any:
     from pyspark.sql.types import StructField, StructType
 
@@ -75,7 +94,7 @@ def _with(df: Any, function: str, column: str, output: str, args: tuple, options
         # options say otherwise.)
         kwargs = {"threads": 1, **options}
         for batch in batches:
-            out = fn(batch.column(column), *args, **kwargs)
+            out = plain(fn(batch.column(column), *args, **kwargs))
             yield pa.RecordBatch.from_arrays(
                 list(batch.columns) + [out], names=list(batch.schema.names) + [output]
             )

@@ -18,6 +18,7 @@ use pyo3::prelude::*;
 
 use crate::cores;
 use crate::failure::Failure;
+use crate::names::{self, Names};
 use crate::offsets::CharIndex;
 use crate::options::{self, options};
 use crate::strings::{self, Strings};
@@ -491,15 +492,16 @@ fn is_valid(data: &Input, threads: Option<isize>) -> Result<ArrayRef, Failure> {
     Ok(Arc::new(b.finish()))
 }
 
-/// The bytes a form column starts with for each row: the longest form's name is 14 bytes,
-/// most are 3 to 6.
-const FORM_NAME_ROOM: usize = 8;
+/// The column of forms `form` holds: each row a form's place among them all.
+fn form_column(form: &mut Names) -> Result<ArrayRef, Failure> {
+    form.finish(&Form::ALL.map(Form::name))
+}
 
 /// The columns of a struct result, and its rows' validity (null where the input is).
 struct Rows {
     nulls: NullBufferBuilder,
     handle: Strings,
-    form: Strings,
+    form: Names,
     /// The rows that hold an error (few), with its message: the column, null elsewhere, is
     /// made at `finish` (a null written for each row as it came cost a sixth of the rows'
     /// columns).
@@ -517,7 +519,7 @@ impl Rows {
         Self {
             nulls: NullBufferBuilder::new(room.rows),
             handle: Strings::over(views, room.rows, room.bytes, room.shared),
-            form: Strings::with_capacity(views, room.rows, room.rows * FORM_NAME_ROOM),
+            form: Names::with_capacity(room.rows),
             errors: Vec::new(),
             len: 0,
             views,
@@ -535,7 +537,7 @@ impl Rows {
     fn row(&mut self, handle: Result<&str, &ParseError>, form: Option<Form>) {
         self.nulls.append_non_null();
         match form {
-            Some(form) => self.form.append_name(form.name()),
+            Some(form) => self.form.append(form.index()),
             None => self.form.append_null(),
         }
         match handle {
@@ -552,7 +554,7 @@ impl Rows {
     fn append(&mut self, other: Self) -> Result<(), Failure> {
         validity::append(&mut self.nulls, other.nulls);
         append_strings(&mut self.handle, other.handle)?;
-        append_strings(&mut self.form, other.form)?;
+        self.form.join(other.form);
         let len = self.len;
         self.errors
             .extend(other.errors.into_iter().map(|(row, e)| (len + row, e)));
@@ -577,9 +579,9 @@ impl Rows {
     fn finish(mut self, extra: Vec<(Field, ArrayRef)>) -> Result<ArrayRef, Failure> {
         let mut fields = vec![
             strings::field("handle", self.views),
-            strings::field("form", self.views),
+            Field::new("form", names::data_type(), true),
         ];
-        let mut arrays: Vec<ArrayRef> = vec![self.handle.finish()?, self.form.finish()?];
+        let mut arrays: Vec<ArrayRef> = vec![self.handle.finish()?, form_column(&mut self.form)?];
         for (f, a) in extra {
             fields.push(f);
             arrays.push(a);
@@ -741,23 +743,19 @@ impl Ends {
 struct Codes {
     /// Where each value's codes end in `codes`.
     offsets: Ends,
-    codes: Strings,
+    codes: Names,
     /// How many codes (counted here: the builder's count is a call away).
     items: usize,
-    /// The codes as views (`string_view`).
-    views: bool,
     nulls: NullBufferBuilder,
 }
 
 impl Codes {
-    fn new(room: Room<'_>, views: bool) -> Self {
+    fn new(room: Room<'_>) -> Self {
         Self {
             offsets: Ends::new(room.rows),
-            // (Most values have a fix or two, of codes of 5 to 22 bytes; more grows the
-            // buffer.)
-            codes: Strings::with_capacity(views, room.rows * 2, room.rows * 24),
+            // (Most values have a fix or two; more grows the keys.)
+            codes: Names::with_capacity(room.rows * 2),
             items: 0,
-            views,
             nulls: NullBufferBuilder::new(room.rows),
         }
     }
@@ -768,7 +766,7 @@ impl Codes {
         match fixes {
             Some(fixes) => {
                 for f in fixes {
-                    self.codes.append_name(f.code().code());
+                    self.codes.append(f.code().index());
                 }
                 self.items += fixes.len();
                 self.nulls.append_non_null();
@@ -782,15 +780,18 @@ impl Codes {
     fn append(&mut self, other: Self) -> Result<(), Failure> {
         self.offsets.append(other.offsets, self.items);
         validity::append(&mut self.nulls, other.nulls);
-        self.codes.append(other.codes);
+        self.codes.join(other.codes);
         self.items += other.items;
         Ok(())
     }
 
     fn finish(mut self) -> Result<ArrayRef, Failure> {
         let offsets = self.offsets.finish("fixes")?;
-        let item = Arc::new(Field::new_list_field(strings::data_type(self.views), true));
-        let list = ListArray::try_new(item, offsets, self.codes.finish()?, self.nulls.finish())
+        let codes = self
+            .codes
+            .finish(&handle_id::FixCode::ALL.map(handle_id::FixCode::code))?;
+        let item = Arc::new(Field::new_list_field(names::data_type(), true));
+        let list = ListArray::try_new(item, offsets, codes, self.nulls.finish())
             .map_err(Failure::value)?;
         Ok(Arc::new(list))
     }
@@ -841,7 +842,7 @@ fn cleaned_columns(
 ) -> Result<ArrayRef, Failure> {
     let parts = parts(data, threads, |array, room| {
         let mut rows = Rows::new(room, string_view);
-        let mut codes = Codes::new(room, string_view);
+        let mut codes = Codes::new(room);
         let (mut buffer, mut fixed) = (String::new(), Vec::new());
         for_each(array, |v| match v {
             None => {
@@ -1050,7 +1051,7 @@ struct Founds {
     start: Int64Builder,
     end: Int64Builder,
     text: Strings,
-    form: Strings,
+    form: Names,
     handle: Strings,
     /// The strings as views (`string_view`).
     views: bool,
@@ -1071,7 +1072,7 @@ impl Founds {
             start: Int64Builder::with_capacity(items),
             end: Int64Builder::with_capacity(items),
             text: Strings::with_capacity(views, items, bytes),
-            form: Strings::with_capacity(views, items, items * FORM_NAME_ROOM),
+            form: Names::with_capacity(items),
             handle: Strings::with_capacity(views, items, bytes),
             views,
         }
@@ -1084,7 +1085,7 @@ impl Founds {
         self.end
             .append_value(i64::try_from(end).unwrap_or(i64::MAX));
         self.text.append_value(f.text());
-        self.form.append_name(f.form().name());
+        self.form.append(f.form().index());
         self.handle.append_value(f.handle().as_str());
     }
 
@@ -1100,7 +1101,7 @@ impl Founds {
         self.start.append_slice(other.start.values_slice());
         self.end.append_slice(other.end.values_slice());
         self.text.append(other.text);
-        self.form.append(other.form);
+        self.form.join(other.form);
         self.handle.append(other.handle);
         Ok(())
     }
@@ -1112,7 +1113,7 @@ impl Founds {
             Field::new("start", DataType::Int64, false),
             Field::new("end", DataType::Int64, false),
             Field::new("text", string.clone(), false),
-            Field::new("form", string.clone(), false),
+            Field::new("form", names::data_type(), false),
             Field::new("handle", string, false),
         ]);
         let values = StructArray::try_new(
@@ -1121,7 +1122,7 @@ impl Founds {
                 Arc::new(self.start.finish()),
                 Arc::new(self.end.finish()),
                 self.text.finish()?,
-                self.form.finish()?,
+                form_column(&mut self.form)?,
                 self.handle.finish()?,
             ],
             None,

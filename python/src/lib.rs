@@ -13,6 +13,7 @@ mod failure;
 mod fastcall;
 mod kwargs;
 mod made;
+mod names;
 mod offsets;
 mod options;
 mod plain;
@@ -35,6 +36,10 @@ fn _handle_id(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HandleError", py.get_type::<errors::HandleError>())?;
     m.add("ResolveError", py.get_type::<errors::ResolveError>())?;
     m.add("FORMS", handle_id::Form::ALL.map(|f| f.name()).to_vec())?;
+    m.add(
+        "FIX_CODES",
+        handle_id::FixCode::ALL.map(|c| c.code()).to_vec(),
+    )?;
     // The package's version is the crate's (maturin takes it from Cargo.toml).
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     types::register(m)?;

@@ -80,15 +80,6 @@ impl Strings {
         }
     }
 
-    /// A fixed name (a form's, a fix's code): as views, written once.
-    #[inline(always)]
-    pub fn append_name(&mut self, name: &'static str) {
-        match &mut self.column {
-            Column::Views(b) => b.append_name(name),
-            Column::Plain(_) => self.append_value(name),
-        }
-    }
-
     pub fn append_null(&mut self) {
         match &mut self.column {
             Column::Plain(b) => b.append_null(),

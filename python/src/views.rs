@@ -1,7 +1,6 @@
 //! A `string_view` column being built, whose values point where their bytes already are
 //! rather than being copied: a value that is a slice of the input column (most cleaned and
-//! recognized handles) points into the input's buffer, and a fixed name (a form's, a fix's
-//! code) is written into the column's own bytes once and pointed at from every row.
+//! recognized handles) points into the input's buffer.
 //!
 //! A view is 16 bytes: the length, then a value of up to 12 bytes itself, or its first four
 //! bytes, the index of the buffer it is in and its offset there (all 32-bit). The buffers
@@ -27,13 +26,6 @@ const BLOCK_MOST: usize = u32::MAX as usize;
 /// block's growth (a large block grows in place).
 const FIRST_BLOCK: usize = 1 << 20;
 
-/// The slots of `Views::recent`.
-const RECENT: usize = 32;
-
-/// The fixed names whose place in the own bytes is remembered (fixes' codes and forms'
-/// names longer than `INLINE`: fewer than this).
-const NAMES: usize = 16;
-
 pub struct Views {
     views: Vec<u128>,
     nulls: NullBufferBuilder,
@@ -41,24 +33,19 @@ pub struct Views {
     shared: Arc<[Buffer]>,
     /// The shared buffer the last value was found in (most follow one another there).
     last: usize,
+    /// The shared buffers' addresses, `(start, end, index)` by start, where there are
+    /// several: a value not in `last` is looked for by halves, not buffer by buffer (a
+    /// column pyarrow makes of views has a buffer for each 32 KiB, and a handle cleaned
+    /// into the column's own bytes is in none of them).
+    by_address: Vec<(usize, usize, usize)>,
     /// The own blocks filled, buffers `shared.len()..`; then `block`, being filled.
     blocks: Vec<Buffer>,
     block: Vec<u8>,
-    /// The views of the long fixed names written so far, by their text's address and
-    /// length (`Name`).
-    names: Vec<(Name, u128)>,
-    /// The views of fixed names as last asked for, each at a slot of its address: most
-    /// rows ask for one of a few.
-    recent: Box<[(Name, u128); RECENT]>,
     /// The most bytes of a value (a view's length is 32-bit; less in tests).
     pub(crate) most: usize,
     /// A value was longer than `most`: written as null, and the column refused.
     pub(crate) overflow: bool,
 }
-
-/// A fixed name by its text's address and length (two names may start at one address,
-/// where one is the start of the other).
-type Name = (usize, usize);
 
 /// The view of `value` (at most `INLINE` bytes) that holds it.
 #[inline]
@@ -84,15 +71,22 @@ impl Views {
     /// Room for `rows` values, `bytes` of them the column's own; values found in `shared`
     /// point there.
     pub fn with_capacity(rows: usize, bytes: usize, shared: Arc<[Buffer]>) -> Self {
+        let mut by_address = Vec::new();
+        if shared.len() > 1 {
+            by_address.extend(shared.iter().enumerate().map(|(i, buffer)| {
+                let start = buffer.as_ptr() as usize;
+                (start, start + buffer.len(), i)
+            }));
+            by_address.sort_unstable();
+        }
         Self {
             views: Vec::with_capacity(rows),
             nulls: NullBufferBuilder::new(rows),
             shared,
             last: 0,
+            by_address,
             blocks: Vec::new(),
             block: Vec::with_capacity(bytes.min(FIRST_BLOCK)),
-            names: Vec::new(),
-            recent: Box::new([((0, 0), 0); RECENT]),
             most: u32::MAX as usize,
             overflow: false,
         }
@@ -126,40 +120,6 @@ impl Views {
             Some(view) => self.push(view),
             None => self.append_value(value),
         }
-    }
-
-    /// A fixed name: its bytes written into the column's own once, pointed at after.
-    #[inline]
-    pub fn append_name(&mut self, name: &'static str) {
-        let key = (name.as_ptr() as usize, name.len());
-        let slot = (key.0 ^ (key.0 >> 5)) % RECENT;
-        match self.recent[slot] {
-            (k, view) if k == key => self.push(view),
-            _ => {
-                if let Some(view) = self.name(name) {
-                    self.recent[slot] = (key, view);
-                    self.push(view);
-                }
-            }
-        }
-    }
-
-    /// The view of a fixed name: held by itself, or where it was written (written first,
-    /// where it was not; `None`, a null written, where it cannot be).
-    fn name(&mut self, name: &'static str) -> Option<u128> {
-        let b = name.as_bytes();
-        if b.len() <= INLINE {
-            return Some(inline(b));
-        }
-        let key = (b.as_ptr() as usize, b.len());
-        if let Some(&(_, view)) = self.names.iter().find(|(k, _)| *k == key) {
-            return Some(view);
-        }
-        let view = self.own(b)?;
-        if self.names.len() < NAMES {
-            self.names.push((key, view));
-        }
-        Some(view)
     }
 
     pub fn append_null(&mut self) {
@@ -204,13 +164,15 @@ impl Views {
             // (A value made here, not found: most input columns have one buffer.)
             None if self.shared.len() < 2 => return None,
             None => {
-                let (index, offset) = self
-                    .shared
-                    .iter()
-                    .enumerate()
-                    .find_map(|(i, buffer)| within(buffer).map(|o| (i, o)))?;
+                // (The last buffer to start at or before the value: where buffers overlap,
+                // a value it does not hold is copied, as one in none is.)
+                let before = self.by_address.partition_point(|&(start, ..)| start <= at);
+                let (start, end, index) = *self.by_address.get(before.checked_sub(1)?)?;
+                if at + b.len() > end {
+                    return None;
+                }
                 self.last = index;
-                (index, offset)
+                (index, at - start)
             }
         };
         (offset + b.len() <= BLOCK_MOST).then(|| pointing(b, index, offset))
@@ -250,7 +212,6 @@ impl Views {
         }
         self.blocks.append(&mut other.blocks);
         validity::append(&mut self.nulls, other.nulls);
-        // (Its names' places are its own: looked for again among these blocks'.)
     }
 
     /// The column (the caller refuses it where `overflow`).
@@ -273,7 +234,7 @@ mod tests {
     use super::*;
     use arrow_array::Array;
 
-    /// Views of values found in `input`, copied, named and null, built in two parts and
+    /// Views of values found in `input`, copied and null, built in two parts and
     /// joined, read back as they were given, and the result as arrow-rs checks an array.
     #[test]
     fn views_read_back_as_given_however_built() {
@@ -286,25 +247,14 @@ mod tests {
             for value in values {
                 match value {
                     None => v.append_null(),
-                    Some(s) if s.starts_with("name:") => v.append_name("surrounding-whitespace"),
                     Some(s) if s.starts_with("copy:") => v.append_value(&s[5..]),
                     Some(s) => v.append_found(s),
                 }
             }
             v
         };
-        let first = [
-            Some(found),
-            Some("copy:a value longer than twelve"),
-            None,
-            Some("name:"),
-        ];
-        let second = [
-            Some("copy:another long value"),
-            Some("short"),
-            Some(also),
-            Some("name:"),
-        ];
+        let first = [Some(found), Some("copy:a value longer than twelve"), None];
+        let second = [Some("copy:another long value"), Some("short"), Some(also)];
         let mut column = build(&first);
         column.append(build(&second));
         let array = column.finish();
@@ -320,19 +270,49 @@ mod tests {
                 Some(found),
                 Some("a value longer than twelve"),
                 None,
-                Some("surrounding-whitespace"),
                 Some("another long value"),
                 Some("short"),
                 Some(also),
-                Some("surrounding-whitespace"),
             ]
         );
         // The found values point into the input, not copied: its buffer is the first.
         assert_eq!(array.data_buffers()[0].as_ptr(), input.as_ptr());
         let view = arrow_data::ByteView::from(array.views()[0]);
         assert_eq!((view.buffer_index, view.offset), (0, 4));
-        // Each part's name written once in its own block.
+        // Each part's copies in its own block, joined as they are.
         assert_eq!(array.data_buffers().len(), 3);
+    }
+
+    /// Over many shared buffers (a column pyarrow makes of views), a value in any of them
+    /// points there, in whatever order they come, and one in none is copied.
+    #[test]
+    fn values_are_found_among_many_buffers() {
+        let buffers: Vec<Buffer> = (0..40)
+            .map(|i| Buffer::from_vec(format!("10.1000/in-buffer-number-{i:02}").into_bytes()))
+            .collect();
+        let shared: Arc<[Buffer]> = Arc::from(buffers.clone());
+        let text = |i: usize| std::str::from_utf8(buffers[i].as_slice()).unwrap();
+        let elsewhere = String::from("10.1000/made-elsewhere-and-long");
+        let mut v = Views::with_capacity(8, 64, shared.clone());
+        let order = [3, 39, 0, 17, 17, 2];
+        for &i in &order {
+            v.append_found(&text(i)[8..]);
+        }
+        v.append_found(&elsewhere);
+        let array = v.finish();
+        array
+            .to_data()
+            .validate_full()
+            .expect("a valid string_view array");
+        let array = array.as_any().downcast_ref::<StringViewArray>().unwrap();
+        for (row, &i) in order.iter().enumerate() {
+            assert_eq!(array.value(row), &text(i)[8..]);
+            let view = arrow_data::ByteView::from(array.views()[row]);
+            assert_eq!((view.buffer_index, view.offset), (i as u32, 8), "row {row}");
+        }
+        assert_eq!(array.value(order.len()), elsewhere);
+        let view = arrow_data::ByteView::from(array.views()[order.len()]);
+        assert_eq!(view.buffer_index, 40, "copied into the column's own block");
     }
 
     #[test]

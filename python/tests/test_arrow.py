@@ -120,8 +120,47 @@ def test_string_view_results_hold_the_same_values(type_):
         plain, viewed = fn(col, *args), fn(col, *args, string_view=True)
         viewed.validate(full=True)
         assert viewed.to_pylist() == plain.to_pylist(), fn.__name__
-        # Every column of strings, at any depth, is a view column; nothing else changes.
-        assert str(viewed.type) == str(plain.type).replace("string", "string_view"), fn.__name__
+        # Every column of strings, at any depth, is a view column; nothing else changes (a
+        # dictionary's few names stay a string column).
+        want = str(plain.type).replace("string", "string_view").replace("values=string_view", "values=string")
+        assert str(viewed.type) == want, fn.__name__
+
+
+NAMES = pa.dictionary(pa.int8(), pa.string())
+
+
+def test_forms_and_fix_codes_are_dictionaries_of_every_name():
+    # A byte a row, the names once, in the order the library lists them: the same
+    # dictionary for any input, so that columns of two calls compare and concatenate.
+    out = ha.clean(pa.array(["DOI: 10.1000/ABC.", "hdl:20.1000/5555", "nothing", None]))
+    form, fixes = out.field("form"), out.field("fixes")
+    assert form.type == NAMES and fixes.type.value_type == NAMES
+    assert form.dictionary.to_pylist() == list(handle_id.FORMS)
+    assert fixes.values.dictionary.to_pylist() == list(handle_id.FIX_CODES)
+    assert form.to_pylist() == ["doi", "hdl", "handle", None]
+    assert fixes.to_pylist()[:3] == [
+        ["label", "surrounding-whitespace", "trailing-punctuation", "case-folded"], [], None
+    ]
+    for fn, args in [(ha.recognize, ()), (ha.to_form, ("proxy",))]:
+        assert fn(pa.array(["doi:10.1/x"]), *args).field("form").dictionary.to_pylist() == list(handle_id.FORMS)
+    found = ha.extract(pa.array(["see doi:10.1000/182"])).values.field("form")
+    assert found.type == NAMES and found.to_pylist() == ["doi"]
+    # Read back as strings, by a cast.
+    assert form.cast(pa.string()).to_pylist() == form.to_pylist()
+
+
+def test_the_spark_recipe_gives_its_names_as_strings():
+    from handle_id.spark import plain
+
+    col = pa.array(["DOI: 10.1000/ABC.", None, "x", "see hdl:20.1000/5555"])
+    for fn, args in [(ha.clean, ()), (ha.recognize, ()), (ha.to_form, ("proxy",)), (ha.extract, ())]:
+        for views in (False, True):
+            out = fn(col, *args, string_view=views)
+            decoded = plain(out)
+            assert "dictionary" in str(out.type) and "dictionary" not in str(decoded.type)
+            assert decoded.to_pylist() == out.to_pylist()
+    valid = ha.is_valid(col)
+    assert plain(valid) is valid
 
 
 def test_string_views_out_point_into_the_column_in():

@@ -104,10 +104,10 @@ fn for_each<'a>(array: &'a dyn Array, mut f: impl FnMut(Option<Value<'a>>)) -> R
 }
 
 /// The input column, checked as arrow-rs checks an import (`validate_full`): its layout
-/// here; the values of a `string` or `binary` column (each one's bounds and, for `string`,
-/// its UTF-8: a pass over every value) by each part on its own thread (`parts`, through
-/// `check_part`), before anything reads them; a `string_view` column's UTF-8 as
-/// `views_are_utf8` says.
+/// here; the values of a `string`, `binary` or `string_view` column (each one's bounds and,
+/// for strings, its UTF-8: a pass over every value) by each part on its own thread
+/// (`parts`, through `check_part`), before anything reads them; a `string_view` column's
+/// UTF-8 as `views_are_utf8` says.
 pub(crate) struct Input {
     array: ArrayRef,
     /// The values are left to the parts to check.
@@ -134,55 +134,57 @@ fn input(array: &Bound<'_, PyAny>) -> PyResult<Input> {
 
 impl Input {
     /// `data`, taken as it came (its layout and values not yet checked), checked: all of it
-    /// here, or (the values of a `string` or `binary` column, whose layout is checked here)
-    /// by `check_part`, before the part's work. What `parts` reads before that is the first
-    /// and last offsets, which the layout's check holds within the values.
+    /// here, or (the values of a `string`, `binary` or `string_view` column, whose layout is
+    /// checked here) by `check_part`, before the part's work. What `parts` reads before that
+    /// is the first and last offsets, which the layout's check holds within the values, or
+    /// the views' lengths.
     pub(crate) fn of(data: ArrayData) -> Result<Self, Failure> {
-        let checked = |data: ArrayData| Input {
-            array: make_array(data),
-            values_unchecked: false,
-        };
-        match data.data_type() {
-            DataType::Utf8View => {
-                // As binary views: every check of `validate_full` (buffers, bounds, padding,
-                // nulls) but the UTF-8.
-                let binary = data
-                    .clone()
-                    .into_builder()
-                    .data_type(DataType::BinaryView)
-                    .build()
-                    .map_err(Failure::value)?;
-                if views_are_utf8(&binary) {
-                    return Ok(checked(data));
-                }
-            }
-            DataType::Utf8 | DataType::LargeUtf8 | DataType::Binary | DataType::LargeBinary => {
-                data.validate().map_err(Failure::value)?;
-                return Ok(Input {
-                    array: make_array(data),
-                    values_unchecked: true,
-                });
-            }
-            _ => {}
+        if let DataType::Utf8
+        | DataType::LargeUtf8
+        | DataType::Binary
+        | DataType::LargeBinary
+        | DataType::Utf8View = data.data_type()
+        {
+            data.validate().map_err(Failure::value)?;
+            return Ok(Input {
+                array: make_array(data),
+                values_unchecked: true,
+            });
         }
         data.validate_full().map_err(Failure::value)?;
-        Ok(checked(data))
+        Ok(Input {
+            array: make_array(data),
+            values_unchecked: false,
+        })
     }
+}
+
+/// Whether `data`'s values are what `validate_full` holds them to (each one's bounds, and
+/// UTF-8 where they are strings), its layout checked already. (Views are checked as binary
+/// views, every check but the UTF-8, which `views_are_utf8` tells in bulk.)
+fn values_valid(data: &ArrayData) -> bool {
+    if data.data_type() != &DataType::Utf8View {
+        return data.validate_data().is_ok();
+    }
+    let binary = data
+        .clone()
+        .into_builder()
+        .data_type(DataType::BinaryView)
+        .build();
+    binary.is_ok_and(|binary| views_are_utf8(&binary)) || data.validate_data().is_ok()
 }
 
 /// `part` of `input`'s column checked where `input` left its values to the parts: what
 /// `validate_full` checks of them. An error names the value by its place in the whole
 /// column (the whole checked again to say where, as one check of it would have).
 fn check_part(input: &Input, part: &dyn Array) -> Result<(), Failure> {
-    if !input.values_unchecked {
+    if !input.values_unchecked || values_valid(&part.to_data()) {
         return Ok(());
     }
-    let Err(e) = part.to_data().validate_data() else {
-        return Ok(());
-    };
-    Err(Failure::value(
-        input.array.to_data().validate_full().err().unwrap_or(e),
-    ))
+    let whole = input.array.to_data().validate_full();
+    Err(Failure::value(whole.err().unwrap_or_else(|| {
+        arrow_schema::ArrowError::InvalidArgumentError("a value is not valid".into())
+    })))
 }
 
 /// Whether every view of a binary view array (checked as such) is UTF-8, told in bulk:

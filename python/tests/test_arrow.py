@@ -319,8 +319,8 @@ def _string_views(data: bytes, views: list[tuple[int, int]], inline: list[bytes]
 
 
 def test_a_long_columns_values_are_checked_whatever_part_holds_them():
-    # A string or binary column's values are checked by each part on its thread: what is
-    # refused is refused on one thread or two, named by its place in the whole column.
+    # A string, binary or string_view column's values are checked by each part on its
+    # thread: what is refused is refused on one thread or two, named by its place in the whole column.
     import itertools
     import struct
 
@@ -351,6 +351,24 @@ def test_a_long_columns_values_are_checked_whatever_part_holds_them():
     # Bytes that are not UTF-8 are a binary column's to have.
     assert ha.is_valid(column(pa.binary(), bad), threads=2).to_pylist()[30_000] is False
     assert ha.is_valid(column(pa.string(), values), threads=2).to_pylist() == [True] * n
+    # A string_view column's the same, its views checked part by part.
+    long = [b"10.1000/view-%06d" % i for i in range(n)]
+    width, data = len(long[0]), b"".join(long)
+    spans = [(i * width, width) for i in range(n)]
+    assert ha.is_valid(_string_views(data, spans), threads=2).to_pylist() == [True] * n
+    bad_data = bytearray(data)
+    bad_data[30_000 * width + 10] = 0xFF
+    outside = list(spans)
+    outside[35_000] = (len(data) - 4, width)
+    refused = [
+        ("non-UTF-8 data at index 30000", _string_views(bytes(bad_data), spans)),
+        ("Invalid buffer slice at 35000", _string_views(data, outside)),
+    ]
+    for said, array in refused:
+        for threads in (1, 2):
+            for fn in [ha.is_valid, ha.clean, ha.extract]:
+                with pytest.raises(ValueError, match=said):
+                    fn(array, threads=threads)
 
 
 def test_string_views_are_checked_to_be_utf8():

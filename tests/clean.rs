@@ -48,6 +48,51 @@ fn messy_strings_as_catalogues_hold_them() {
             Form::Handle,
             &["trailing-punctuation"],
         ),
+        // An opening bracket or quote whose closing half the line lost (C2, this project's
+        // decision), before whatever else is taken off.
+        (
+            "[doi:10.1010/ABC.10.",
+            "10.1010/abc.10",
+            Form::Doi,
+            &[
+                "leading-punctuation",
+                "label",
+                "trailing-punctuation",
+                "case-folded",
+            ][..],
+        ),
+        (
+            "(10.1016/j.cell.2009.01.002",
+            "10.1016/j.cell.2009.01.002",
+            Form::Handle,
+            &["leading-punctuation"],
+        ),
+        (
+            "<https://doi.org/10.1000/182",
+            "10.1000/182",
+            Form::Proxy,
+            &["leading-punctuation", "resolver-url"],
+        ),
+        (
+            "((10.1000/182)",
+            "10.1000/182",
+            Form::Handle,
+            &["leading-punctuation", "wrapping-pair"],
+        ),
+        (
+            "\u{201C}10.1000/182",
+            "10.1000/182",
+            Form::Handle,
+            &["leading-punctuation"],
+        ),
+        // Partners inside: kept (a quote's is an odd one out after it).
+        (
+            "(10.1000/182).",
+            "10.1000/182",
+            Form::Handle,
+            &["trailing-punctuation", "wrapping-pair"],
+        ),
+        ("\"a\"10.1000/182", "\"a\"10.1000/182", Form::Handle, &[]),
         (
             "doi.org/10.1000/182",
             "10.1000/182",
@@ -478,6 +523,15 @@ fn clean_into_agrees_with_clean() {
             "https://doi.org/10.1/x%41",
             "HTTPS://DX.DOI.ORG/10.1/X#f",
             "doi: https://doi.org/10.1/X.",
+            "[doi:10.1010/ABC.10.",
+            "(10.1/x",
+            " (10.1/x",
+            "doi:(10.1/x",
+            "((10.1/x)",
+            "(10.1/x (y)",
+            "\u{201E}10.1/x",
+            "\"a\"10.1/x",
+            "((((",
             "https://doi.org/ 10.1/x",
             "https://doi.org/10.1 2/x",
             "https://doi.org/123/10.1/X",

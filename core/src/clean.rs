@@ -25,6 +25,9 @@ pub enum FixCode {
     SurroundingWhitespace,
     /// `wrapping-pair`: a pair of brackets or quotes around the identifier.
     WrappingPair,
+    /// `leading-punctuation`: an opening bracket or quote without a partner inside the
+    /// identifier, before it (a pair whose closing half was lost: `(10.1000/182`).
+    LeadingPunctuation,
     /// `label`: a label before it, `doi:`, `DOI `, `hdl: ` in any case.
     Label,
     /// `resolver-url`: a resolver's URL around the handle, with or without its scheme (P1).
@@ -45,9 +48,10 @@ pub enum FixCode {
 
 impl FixCode {
     /// Every code, in the order cleaning applies them.
-    pub const ALL: [FixCode; 9] = [
+    pub const ALL: [FixCode; 10] = [
         FixCode::SurroundingWhitespace,
         FixCode::WrappingPair,
+        FixCode::LeadingPunctuation,
         FixCode::Label,
         FixCode::ResolverUrl,
         FixCode::QueryOrFragment,
@@ -76,6 +80,7 @@ impl FixCode {
         match self {
             FixCode::SurroundingWhitespace => "surrounding-whitespace",
             FixCode::WrappingPair => "wrapping-pair",
+            FixCode::LeadingPunctuation => "leading-punctuation",
             FixCode::Label => "label",
             FixCode::ResolverUrl => "resolver-url",
             FixCode::QueryOrFragment => "query-or-fragment",
@@ -92,6 +97,7 @@ impl FixCode {
         match self {
             FixCode::SurroundingWhitespace => "white space around the identifier removed",
             FixCode::WrappingPair => "a pair of brackets or quotes around the identifier removed",
+            FixCode::LeadingPunctuation => "an opening bracket or quote without a partner removed",
             FixCode::Label => "a label before the identifier removed",
             FixCode::ResolverUrl => "the handle read from a resolver's URL",
             FixCode::QueryOrFragment => "the URL's query or fragment dropped",
@@ -388,6 +394,29 @@ fn trailing_punctuation(s: &str, counts: Option<&PairCounts>) -> Option<char> {
         before >= counts.count(open)
     };
     unpartnered.then_some(last)
+}
+
+/// Whether the first character of `s` is an opening bracket or quote whose partner is not
+/// in `s` (whose pair characters `counts` counts; the caller counts them whenever `s`
+/// starts with one): what a line keeps of a pair whose closing half it lost (`(10.1/x`,
+/// `[doi:10.1/x`), the mirror of a closing one without a partner at the end.
+fn leading_punctuation(s: &str, counts: Option<&PairCounts>) -> Option<char> {
+    // Most identifiers start with a letter or digit.
+    if s.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric) {
+        return None;
+    }
+    let first = s.chars().next()?;
+    let (_, close) = PAIRS.into_iter().find(|&(o, _)| o == first)?;
+    let counts = counts.expect("the pair characters counted");
+    // (The counts hold `first` itself too.)
+    let after = counts.count(first) - 1;
+    let unpartnered = if close == first {
+        // A quote: its partner is an odd one out after it.
+        after % 2 == 0
+    } else {
+        after >= counts.count(close)
+    };
+    unpartnered.then_some(first)
 }
 
 /// How many wrapping pairs of brackets cleaning takes off at most (C2): no catalogue wraps
@@ -769,19 +798,22 @@ fn read_with<'a>(
             end -= close.len_utf8();
             continue;
         }
+        let is_pair = |c: Option<char>| c.is_some_and(|c| PairCounts::slot(c).is_some());
+        if counts.is_none() && (is_pair(s.chars().next()) || is_pair(s.chars().next_back())) {
+            counts = Some(PairCounts::of(s));
+        }
+        if let Some(c) = leading_punctuation(s, counts.as_ref()) {
+            note(FixCode::LeadingPunctuation, start);
+            taken(&mut counts, &s[..c.len_utf8()]);
+            start += c.len_utf8();
+            continue;
+        }
         if let Some(p) = label_prefix(s.as_bytes()) {
             note(FixCode::Label, start);
             label.get_or_insert(label_form(s.as_bytes()[0]));
             taken(&mut counts, &s[..p]);
             start += p;
             continue;
-        }
-        let last_is_pair = s
-            .chars()
-            .next_back()
-            .is_some_and(|c| PairCounts::slot(c).is_some());
-        if last_is_pair && counts.is_none() {
-            counts = Some(PairCounts::of(s));
         }
         if let Some(c) = trailing_punctuation(s, counts.as_ref()) {
             note(FixCode::TrailingPunctuation, end - c.len_utf8());

@@ -1422,7 +1422,7 @@ impl<'a> Extract<'a, '_> {
             // at a letter or digit and ends before white space.)
             matches!(
                 f.code(),
-                FixCode::WrappingPair | FixCode::TrailingPunctuation
+                FixCode::WrappingPair | FixCode::LeadingPunctuation | FixCode::TrailingPunctuation
             )
         }) {
             return None;

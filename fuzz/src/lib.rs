@@ -508,7 +508,9 @@ pub fn extract_text(text: &str) {
             assert!(
                 !cleaned.fixes().iter().any(|fix| matches!(
                     fix.code(),
-                    FixCode::WrappingPair | FixCode::TrailingPunctuation
+                    FixCode::WrappingPair
+                        | FixCode::LeadingPunctuation
+                        | FixCode::TrailingPunctuation
                 ) || (fix.code()
                     == FixCode::SurroundingWhitespace
                     && fix.index() == 0)),

@@ -419,13 +419,35 @@ pub(crate) enum Call {
 
 impl Call {
     /// The column of this function over `data`'s, its strings as views where `views`,
-    /// worked on by `threads` threads at most (`parts`).
+    /// worked on by `threads` threads at most (`parts`). A dictionary column whose values
+    /// are fewer than half its rows (repeated identifiers: the DOIs a table of citations
+    /// cites) is worked on once per value, each row then taking its value's result (the
+    /// same, as each value's result is its own); any other, row by row.
     pub(crate) fn run(
         &self,
         data: &Input,
         views: bool,
         threads: Option<isize>,
     ) -> Result<ArrayRef, Failure> {
+        if let Some(dictionary) = data.array.as_any_dictionary_opt() {
+            let values = dictionary.values();
+            let nested = matches!(values.data_type(), DataType::Dictionary(_, _));
+            if !nested && 2 * values.len() <= dictionary.keys().len() {
+                // (Checked with the whole, keys and values, by `Input::of`.)
+                let values = Input {
+                    array: values.clone(),
+                    values_unchecked: false,
+                };
+                let once = self.rows(&values, views, threads)?;
+                return arrow_select::take::take(once.as_ref(), dictionary.keys(), None)
+                    .map_err(Failure::value);
+            }
+        }
+        self.rows(data, views, threads)
+    }
+
+    /// [`Call::run`] row by row.
+    fn rows(&self, data: &Input, views: bool, threads: Option<isize>) -> Result<ArrayRef, Failure> {
         match self {
             Call::IsValid => is_valid(data, threads),
             Call::Recognize(o) => recognize(data, o, views, threads),

@@ -402,9 +402,10 @@ def test_string_views_are_checked_to_be_utf8():
 
 
 @pytest.mark.parametrize("type_", [pa.string(), pa.large_string(), pa.string_view(), pa.binary()], ids=str)
-def test_a_dictionary_is_read_row_by_row_as_its_values(type_):
+def test_a_dictionary_is_read_as_its_values(type_):
     # pandas' and Polars' categorical columns: each row read as its value, the result the
-    # same as of the values written out.
+    # same as of the values written out. (Each value worked on once where they are fewer
+    # than half the rows, as here; else row by row, below.)
     values = (VALUES + [None]) * 3
     plain = column(values, type_)
     dictionary = plain.dictionary_encode()
@@ -413,6 +414,15 @@ def test_a_dictionary_is_read_row_by_row_as_its_values(type_):
         assert_same(fn(dictionary, *args), fn(plain, *args))
     for fn in [ha.clean, ha.canonical]:
         assert_same(fn(dictionary, string_view=True), fn(plain, string_view=True))
+    # Values the rows do not use, more of them than rows: row by row, the same.
+    few = pa.DictionaryArray.from_arrays(pa.array([3, None, 0, 3], pa.int32()), column(VALUES, type_))
+    decoded = column([VALUES[3], None, VALUES[0], VALUES[3]], type_)
+    for fn, args in [(ha.clean, ()), (ha.to_form, ("proxy",)), (ha.extract, ()), (ha.is_valid, ())]:
+        assert_same(fn(few, *args), fn(decoded, *args))
+    # A long column of a few values, in parts on threads either way.
+    many = pa.DictionaryArray.from_arrays(pa.array([i % 7 for i in range(50_000)], pa.int16()), column(VALUES[:7], type_))
+    written = column([VALUES[i % 7] for i in range(50_000)], type_)
+    assert_same(ha.clean(many, threads=2), ha.clean(written, threads=2))
     # A null among the dictionary's values, and a slice of the keys.
     keyed = pa.DictionaryArray.from_arrays(pa.array([0, 1, None, 1, 0], pa.int8()), pa.array(["DOI: 10.1000/A", None], type_))
     assert ha.clean(keyed).field("handle").to_pylist() == ["10.1000/a", None, None, None, "10.1000/a"]

@@ -2,7 +2,8 @@
 
 Each function takes an Arrow array of strings or binary (``string``, ``large_string``,
 ``string_view``, ``binary``, ``large_binary``, ``binary_view``, or a ``dictionary`` of
-them: pandas' and Polars' categorical columns, each row read as its value; a ``pyarrow.Array``, a
+them: pandas' and Polars' categorical columns, each row read as its value, each value
+worked on once where they are fewer than half the rows; a ``pyarrow.Array``, a
 ``pyarrow.ChunkedArray``, or anything with ``__arrow_c_array__`` or
 ``__arrow_c_stream__`` such as a Polars Series), and returns a ``pyarrow`` array of the
 same length: no Python object is made per value, and the work runs without the GIL. A

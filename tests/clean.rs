@@ -49,15 +49,15 @@ fn messy_strings_as_catalogues_hold_them() {
             &["trailing-punctuation"],
         ),
         // An opening bracket or quote whose closing half the line lost (C2, this project's
-        // decision), before whatever else is taken off.
+        // decision), where nothing else is at either end.
         (
             "[doi:10.1010/ABC.10.",
             "10.1010/abc.10",
             Form::Doi,
             &[
+                "trailing-punctuation",
                 "leading-punctuation",
                 "label",
-                "trailing-punctuation",
                 "case-folded",
             ][..],
         ),

@@ -25,9 +25,6 @@ pub enum FixCode {
     SurroundingWhitespace,
     /// `wrapping-pair`: a pair of brackets or quotes around the identifier.
     WrappingPair,
-    /// `leading-punctuation`: an opening bracket or quote without a partner inside the
-    /// identifier, before it (a pair whose closing half was lost: `(10.1000/182`).
-    LeadingPunctuation,
     /// `label`: a label before it, `doi:`, `DOI `, `hdl: ` in any case.
     Label,
     /// `resolver-url`: a resolver's URL around the handle, with or without its scheme (P1).
@@ -39,6 +36,10 @@ pub enum FixCode {
     /// `trailing-punctuation`: `.`, `,`, `;`, `:`, `…` or a closing bracket or quote without
     /// a partner inside the identifier, after it.
     TrailingPunctuation,
+    /// `leading-punctuation`: an opening bracket or quote without a partner inside the
+    /// identifier, before it (a pair whose closing half was lost: `(10.1000/182`), where
+    /// nothing else is at either end.
+    LeadingPunctuation,
     /// `split-joined`: white space inside a DOI written after a label or a resolver's host,
     /// which text taken from a PDF splits DOIs with, taken out.
     SplitJoined,
@@ -51,12 +52,12 @@ impl FixCode {
     pub const ALL: [FixCode; 10] = [
         FixCode::SurroundingWhitespace,
         FixCode::WrappingPair,
-        FixCode::LeadingPunctuation,
         FixCode::Label,
         FixCode::ResolverUrl,
         FixCode::QueryOrFragment,
         FixCode::PercentDecoded,
         FixCode::TrailingPunctuation,
+        FixCode::LeadingPunctuation,
         FixCode::SplitJoined,
         FixCode::CaseFolded,
     ];
@@ -80,12 +81,12 @@ impl FixCode {
         match self {
             FixCode::SurroundingWhitespace => "surrounding-whitespace",
             FixCode::WrappingPair => "wrapping-pair",
-            FixCode::LeadingPunctuation => "leading-punctuation",
             FixCode::Label => "label",
             FixCode::ResolverUrl => "resolver-url",
             FixCode::QueryOrFragment => "query-or-fragment",
             FixCode::PercentDecoded => "percent-decoded",
             FixCode::TrailingPunctuation => "trailing-punctuation",
+            FixCode::LeadingPunctuation => "leading-punctuation",
             FixCode::SplitJoined => "split-joined",
             FixCode::CaseFolded => "case-folded",
         }
@@ -97,12 +98,12 @@ impl FixCode {
         match self {
             FixCode::SurroundingWhitespace => "white space around the identifier removed",
             FixCode::WrappingPair => "a pair of brackets or quotes around the identifier removed",
-            FixCode::LeadingPunctuation => "an opening bracket or quote without a partner removed",
             FixCode::Label => "a label before the identifier removed",
             FixCode::ResolverUrl => "the handle read from a resolver's URL",
             FixCode::QueryOrFragment => "the URL's query or fragment dropped",
             FixCode::PercentDecoded => "percent-encoding decoded",
             FixCode::TrailingPunctuation => "punctuation after the identifier removed",
+            FixCode::LeadingPunctuation => "an opening bracket or quote without a partner removed",
             FixCode::SplitJoined => "white space inside a DOI taken out",
             FixCode::CaseFolded => "a DOI written in ASCII lowercase",
         }
@@ -798,16 +799,6 @@ fn read_with<'a>(
             end -= close.len_utf8();
             continue;
         }
-        let is_pair = |c: Option<char>| c.is_some_and(|c| PairCounts::slot(c).is_some());
-        if counts.is_none() && (is_pair(s.chars().next()) || is_pair(s.chars().next_back())) {
-            counts = Some(PairCounts::of(s));
-        }
-        if let Some(c) = leading_punctuation(s, counts.as_ref()) {
-            note(FixCode::LeadingPunctuation, start);
-            taken(&mut counts, &s[..c.len_utf8()]);
-            start += c.len_utf8();
-            continue;
-        }
         if let Some(p) = label_prefix(s.as_bytes()) {
             note(FixCode::Label, start);
             label.get_or_insert(label_form(s.as_bytes()[0]));
@@ -815,10 +806,24 @@ fn read_with<'a>(
             start += p;
             continue;
         }
+        let is_pair = |c: Option<char>| c.is_some_and(|c| PairCounts::slot(c).is_some());
+        if counts.is_none() && is_pair(s.chars().next_back()) {
+            counts = Some(PairCounts::of(s));
+        }
         if let Some(c) = trailing_punctuation(s, counts.as_ref()) {
             note(FixCode::TrailingPunctuation, end - c.len_utf8());
             taken(&mut counts, &s[s.len() - c.len_utf8()..]);
             end -= c.len_utf8();
+            continue;
+        }
+        // (Last: where nothing else is taken off either end, `(doi:10.1/x).` never counts.)
+        if counts.is_none() && is_pair(s.chars().next()) {
+            counts = Some(PairCounts::of(s));
+        }
+        if let Some(c) = leading_punctuation(s, counts.as_ref()) {
+            note(FixCode::LeadingPunctuation, start);
+            taken(&mut counts, &s[..c.len_utf8()]);
+            start += c.len_utf8();
             continue;
         }
         // A resolver's URL pasted before another's (`https://doi.org/https://doi.org/10.1/x`):

@@ -10,8 +10,8 @@ FORMS: list[str]
 doi, urn-hdl, urn-doi, proxy, api, repository."""
 FIX_CODES: list[str]
 """The fixes' codes, in the order cleaning applies them: surrounding-whitespace,
-wrapping-pair, leading-punctuation, label, resolver-url, query-or-fragment, percent-decoded,
-trailing-punctuation, split-joined, case-folded."""
+wrapping-pair, label, resolver-url, query-or-fragment, percent-decoded,
+trailing-punctuation, leading-punctuation, split-joined, case-folded."""
 __version__: str
 """The package's version (the Rust crate's)."""
 

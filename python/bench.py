@@ -92,7 +92,9 @@ def by_batches(make):
 
 def columns(lines: list[str], calls: int) -> None:
     """The column functions alone, over the messy lines and over bare DOIs (the same
-    identifiers, 30% in capitals)."""
+    identifiers, 30% in capitals); the messy lines also as a string_view column pyarrow
+    makes (a data buffer each 32 KiB), and as many rows drawn from 20,000 of them, written
+    out and as a dictionary (a categorical column of repeated identifiers)."""
     import handle_id
     import handle_id.arrow as ha
     import pyarrow as pa
@@ -101,11 +103,18 @@ def columns(lines: list[str], calls: int) -> None:
     ids = base_identifiers()
     bare = [h.upper() if rng.random() < 0.3 else h for h in (rng.choice(ids) for _ in lines)]
     messy, bare = pa.array(lines, type=pa.string()), pa.array(bare, type=pa.string())
+    viewed = pa.array(lines, type=pa.string_view())
+    some = lines[:20_000]
+    repeated = [rng.choice(some) for _ in lines]
+    written, encoded = pa.array(repeated, type=pa.string()), pa.array(repeated).dictionary_encode()
     floor = getattr(handle_id._handle_id, "arrow_columns_floor", None)
     runs = [
         ("arrow.clean, messy lines", lambda: ha.clean(messy)),
         ("arrow.clean, messy lines, string_view", lambda: ha.clean(messy, string_view=True)),
         ("arrow.clean, bare DOIs", lambda: ha.clean(bare)),
+        ("arrow.clean, a string_view column", lambda: ha.clean(viewed, string_view=True)),
+        ("arrow.clean, 20,000 lines repeated", lambda: ha.clean(written)),
+        ("arrow.clean, the same as a dictionary", lambda: ha.clean(encoded)),
         ("arrow.canonical, messy lines", lambda: ha.canonical(messy)),
         ("arrow.extract, messy lines", lambda: ha.extract(messy)),
         ("arrow.is_valid, messy lines (the validator)", lambda: ha.is_valid(messy)),
@@ -119,6 +128,7 @@ def columns(lines: list[str], calls: int) -> None:
         print("polars: not installed, not timed")
     else:
         frame = pl.DataFrame({"doi": lines})
+        categories = pl.DataFrame({"doi": repeated}).with_columns(pl.col("doi").cast(pl.Categorical))
         plugin = pl.col("doi").handle_id.clean()
         batches = by_batches(lambda: pl.col("doi").handle_id.clean())
         how = "the compiled plugin" if handle_id.polars.COMPILED else "map_batches"
@@ -126,6 +136,7 @@ def columns(lines: list[str], calls: int) -> None:
             (f"Polars clean ({how})", lambda: frame.select(plugin)),
             (f"Polars clean ({how}), streaming", lambda: frame.lazy().select(plugin).collect(engine="streaming")),
             ("Polars clean (map_batches)", lambda: frame.select(batches)),
+            (f"Polars clean ({how}), 20,000 lines, Categorical", lambda: categories.select(plugin)),
         ]
     for label, fn in runs:
         times = []

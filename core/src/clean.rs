@@ -369,6 +369,18 @@ impl PairCounts {
     fn count(&self, c: char) -> usize {
         Self::slot(c).map_or(0, |k| self.0[k])
     }
+
+    /// Whether `end`, a bracket or quote at one end of the text counted, has no `partner`
+    /// in it to pair with: the others like it (the counts hold `end` too) pair with every
+    /// partner already; a quote's partner is an odd one out among the others.
+    fn unpartnered(&self, end: char, partner: char) -> bool {
+        let others = self.count(end) - 1;
+        if partner == end {
+            others % 2 == 0
+        } else {
+            others >= self.count(partner)
+        }
+    }
 }
 
 /// Whether the last character of `s` is punctuation that ends a sentence rather than an
@@ -386,15 +398,7 @@ fn trailing_punctuation(s: &str, counts: Option<&PairCounts>) -> Option<char> {
     }
     let (open, _) = PAIRS.into_iter().find(|&(_, c)| c == last)?;
     let counts = counts.expect("the pair characters counted");
-    // (The counts hold `last` itself too.)
-    let before = counts.count(last) - 1;
-    let unpartnered = if open == last {
-        // A quote: its partner is an odd one out before it.
-        before % 2 == 0
-    } else {
-        before >= counts.count(open)
-    };
-    unpartnered.then_some(last)
+    counts.unpartnered(last, open).then_some(last)
 }
 
 /// Whether the first character of `s` is an opening bracket or quote whose partner is not
@@ -409,15 +413,7 @@ fn leading_punctuation(s: &str, counts: Option<&PairCounts>) -> Option<char> {
     let first = s.chars().next()?;
     let (_, close) = PAIRS.into_iter().find(|&(o, _)| o == first)?;
     let counts = counts.expect("the pair characters counted");
-    // (The counts hold `first` itself too.)
-    let after = counts.count(first) - 1;
-    let unpartnered = if close == first {
-        // A quote: its partner is an odd one out after it.
-        after % 2 == 0
-    } else {
-        after >= counts.count(close)
-    };
-    unpartnered.then_some(first)
+    counts.unpartnered(first, close).then_some(first)
 }
 
 /// How many wrapping pairs of brackets cleaning takes off at most (C2): no catalogue wraps

@@ -369,18 +369,6 @@ impl PairCounts {
     fn count(&self, c: char) -> usize {
         Self::slot(c).map_or(0, |k| self.0[k])
     }
-
-    /// Whether `end`, a bracket or quote at one end of the text counted, has no `partner`
-    /// in it to pair with: the others like it (the counts hold `end` too) pair with every
-    /// partner already; a quote's partner is an odd one out among the others.
-    fn unpartnered(&self, end: char, partner: char) -> bool {
-        let others = self.count(end) - 1;
-        if partner == end {
-            others % 2 == 0
-        } else {
-            others >= self.count(partner)
-        }
-    }
 }
 
 /// Whether the last character of `s` is punctuation that ends a sentence rather than an
@@ -398,22 +386,45 @@ fn trailing_punctuation(s: &str, counts: Option<&PairCounts>) -> Option<char> {
     }
     let (open, _) = PAIRS.into_iter().find(|&(_, c)| c == last)?;
     let counts = counts.expect("the pair characters counted");
-    counts.unpartnered(last, open).then_some(last)
+    // (The counts hold `last` itself too.)
+    let before = counts.count(last) - 1;
+    let unpartnered = if open == last {
+        // A quote: its partner is an odd one out before it.
+        before % 2 == 0
+    } else {
+        before >= counts.count(open)
+    };
+    unpartnered.then_some(last)
 }
 
-/// Whether the first character of `s` is an opening bracket or quote whose partner is not
-/// in `s` (whose pair characters `counts` counts; the caller counts them whenever `s`
-/// starts with one): what a line keeps of a pair whose closing half it lost (`(10.1/x`,
-/// `[doi:10.1/x`), the mirror of a closing one without a partner at the end.
-fn leading_punctuation(s: &str, counts: Option<&PairCounts>) -> Option<char> {
+/// Whether the first character of `s` is an opening bracket or quote with no partner after
+/// it: what a line keeps of a pair whose closing half it lost (`(10.1/x`, `[doi:10.1/x`),
+/// the mirror of a closing one without a partner at the end. A bracket's partner is the
+/// closing one that brings the brackets after it back to none open (`(10.1/x)(y` keeps
+/// its first); a quote's, the same quote anywhere after it (`''10.1/x` keeps both).
+/// (A look over `s`: the caller takes off at most `MAX_WRAPPING`, as it does pairs.)
+fn leading_punctuation(s: &str) -> Option<char> {
     // Most identifiers start with a letter or digit.
     if s.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric) {
         return None;
     }
     let first = s.chars().next()?;
     let (_, close) = PAIRS.into_iter().find(|&(o, _)| o == first)?;
-    let counts = counts.expect("the pair characters counted");
-    counts.unpartnered(first, close).then_some(first)
+    let rest = &s[first.len_utf8()..];
+    let partnered = if close == first {
+        rest.contains(first)
+    } else {
+        let mut open = 1_usize;
+        rest.chars().any(|c| {
+            if c == first {
+                open += 1;
+            } else if c == close {
+                open -= 1;
+            }
+            open == 0
+        })
+    };
+    (!partnered).then_some(first)
 }
 
 /// How many wrapping pairs of brackets cleaning takes off at most (C2): no catalogue wraps
@@ -745,8 +756,9 @@ fn read_with<'a>(
     let (mut start, mut end) = (0, text.len());
     let mut label = None;
     // Each step takes something off an end, and looks at no more than that, but for the
-    // wrapping pairs (at most MAX_WRAPPING) and the first count of the pairs' characters.
-    let mut wrapping = 0;
+    // wrapping pairs and the opening brackets or quotes without a partner (at most
+    // MAX_WRAPPING each), and the first count of the pairs' characters.
+    let (mut wrapping, mut leading) = (0, 0);
     let mut counts: Option<PairCounts> = None;
     // The resolver's URL prefix of what is left, as the last step looked for it, and what
     // that step saw.
@@ -802,8 +814,11 @@ fn read_with<'a>(
             start += p;
             continue;
         }
-        let is_pair = |c: Option<char>| c.is_some_and(|c| PairCounts::slot(c).is_some());
-        if counts.is_none() && is_pair(s.chars().next_back()) {
+        let last_is_pair = s
+            .chars()
+            .next_back()
+            .is_some_and(|c| PairCounts::slot(c).is_some());
+        if last_is_pair && counts.is_none() {
             counts = Some(PairCounts::of(s));
         }
         if let Some(c) = trailing_punctuation(s, counts.as_ref()) {
@@ -812,11 +827,13 @@ fn read_with<'a>(
             end -= c.len_utf8();
             continue;
         }
-        // (Last: where nothing else is taken off either end, `(doi:10.1/x).` never counts.)
-        if counts.is_none() && is_pair(s.chars().next()) {
-            counts = Some(PairCounts::of(s));
-        }
-        if let Some(c) = leading_punctuation(s, counts.as_ref()) {
+        // (Last: where nothing else is taken off either end, `(doi:10.1/x).` looks at no
+        // pair it never needed.)
+        if let Some(c) = (leading < MAX_WRAPPING)
+            .then(|| leading_punctuation(s))
+            .flatten()
+        {
+            leading += 1;
             note(FixCode::LeadingPunctuation, start);
             taken(&mut counts, &s[..c.len_utf8()]);
             start += c.len_utf8();

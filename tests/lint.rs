@@ -48,6 +48,11 @@ fn each_code() {
         ("10.1000/abc;", &[(TrailingPunctuation, 11)]),
         ("10.1016/S0005-7967(99", &[]),
         ("10.1016/j.x)", &[(TrailingPunctuation, 11)]),
+        ("(10.1000/x", &[(LeadingPunctuation, 0)]),
+        ("[10.1000/x (y)", &[(LeadingPunctuation, 0)]),
+        ("\u{201C}10.1000/x", &[(LeadingPunctuation, 0)]),
+        ("(10.1000)/x", &[]),
+        ("'10.1000/x'", &[]),
         ("10.1002/(SICI)1097(199812)", &[]),
     ];
     for (text, expected) in cases {

@@ -403,7 +403,7 @@ fn trailing_punctuation(s: &str, counts: Option<&PairCounts>) -> Option<char> {
 /// closing one that brings the brackets after it back to none open (`(10.1/x)(y` keeps
 /// its first); a quote's, the same quote anywhere after it (`''10.1/x` keeps both).
 /// (A look over `s`: the caller takes off at most `MAX_WRAPPING`, as it does pairs.)
-fn leading_punctuation(s: &str) -> Option<char> {
+pub(crate) fn leading_punctuation(s: &str) -> Option<char> {
     // Most identifiers start with a letter or digit.
     if s.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric) {
         return None;

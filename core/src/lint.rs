@@ -42,6 +42,9 @@ pub enum LintCode {
     UriPrefix,
     /// `trailing-punctuation`: `.`, `,`, `;` or an unbalanced `)` at the end.
     TrailingPunctuation,
+    /// `leading-punctuation`: an opening bracket or quote at the start that nothing after it
+    /// closes (what cleaning takes off, C2).
+    LeadingPunctuation,
     /// `over-2048-bytes`: longer than the reference server accepts (H9).
     Over2048Bytes,
     /// `literal-percent`: a proxy URL's `%` not followed by two hex digits, read as a `%`
@@ -51,7 +54,7 @@ pub enum LintCode {
 
 impl LintCode {
     /// Every code, in a stable order.
-    pub const ALL: [LintCode; 15] = [
+    pub const ALL: [LintCode; 16] = [
         LintCode::EmptyLocalName,
         LintCode::TrailingSlash,
         LintCode::ControlCharacter,
@@ -65,6 +68,7 @@ impl LintCode {
         LintCode::QueryOrFragment,
         LintCode::UriPrefix,
         LintCode::TrailingPunctuation,
+        LintCode::LeadingPunctuation,
         LintCode::Over2048Bytes,
         LintCode::LiteralPercent,
     ];
@@ -86,6 +90,7 @@ impl LintCode {
             LintCode::QueryOrFragment => "query-or-fragment",
             LintCode::UriPrefix => "uri-prefix",
             LintCode::TrailingPunctuation => "trailing-punctuation",
+            LintCode::LeadingPunctuation => "leading-punctuation",
             LintCode::Over2048Bytes => "over-2048-bytes",
             LintCode::LiteralPercent => "literal-percent",
         }
@@ -129,6 +134,10 @@ impl LintCode {
             LintCode::TrailingPunctuation => {
                 "ends in punctuation typical of text extraction ('.', ',', ';', ')')"
             }
+            LintCode::LeadingPunctuation => {
+                "starts with an opening bracket or quote that nothing closes, as text \
+                 extraction leaves a pair whose end it lost"
+            }
             LintCode::Over2048Bytes => {
                 "longer than 2048 bytes: the reference server refuses it on the wire"
             }
@@ -165,7 +174,7 @@ impl LintCode {
             LintCode::NotNfc => "Unicode UAX #15",
             LintCode::PercentEncoded | LintCode::QueryOrFragment => "SPEC P2, U7",
             LintCode::UriPrefix => "SPEC D5",
-            LintCode::TrailingPunctuation => "text extraction",
+            LintCode::TrailingPunctuation | LintCode::LeadingPunctuation => "text extraction",
             LintCode::Over2048Bytes => "SPEC H9",
             LintCode::LiteralPercent => "SPEC P3",
         }
@@ -378,6 +387,10 @@ impl HandleRef<'_> {
             Some('.' | ',' | ';') => note(LintCode::TrailingPunctuation, text.len() - 1),
             Some(')') if unbalanced(local) => note(LintCode::TrailingPunctuation, text.len() - 1),
             _ => {}
+        }
+        // (What cleaning takes off: the same look.)
+        if crate::clean::leading_punctuation(text).is_some() {
+            note(LintCode::LeadingPunctuation, 0);
         }
         if text.len() > 2048 {
             // The first character that does not fit in 2048 bytes (its start: an index is

@@ -159,32 +159,37 @@ impl Input {
     }
 }
 
-/// Whether `data`'s values are what `validate_full` holds them to (each one's bounds, and
-/// UTF-8 where they are strings), its layout checked already. (Views are checked as binary
-/// views, every check but the UTF-8, which `views_are_utf8` tells in bulk.)
-fn values_valid(data: &ArrayData) -> bool {
-    if data.data_type() != &DataType::Utf8View {
-        return data.validate_data().is_ok();
+/// `data`'s values checked as `validate_full` checks them (each one's bounds, and UTF-8
+/// where they are strings), its layout checked already. (Views are checked as binary
+/// views, every check but the UTF-8, which `views_are_utf8` tells in bulk; else one by
+/// one.)
+fn check_values(data: &ArrayData) -> Result<(), arrow_schema::ArrowError> {
+    if data.data_type() == &DataType::Utf8View {
+        let binary = data
+            .clone()
+            .into_builder()
+            .data_type(DataType::BinaryView)
+            .build();
+        if binary.is_ok_and(|binary| views_are_utf8(&binary)) {
+            return Ok(());
+        }
     }
-    let binary = data
-        .clone()
-        .into_builder()
-        .data_type(DataType::BinaryView)
-        .build();
-    binary.is_ok_and(|binary| views_are_utf8(&binary)) || data.validate_data().is_ok()
+    data.validate_data()
 }
 
 /// `part` of `input`'s column checked where `input` left its values to the parts: what
 /// `validate_full` checks of them. An error names the value by its place in the whole
 /// column (the whole checked again to say where, as one check of it would have).
 fn check_part(input: &Input, part: &dyn Array) -> Result<(), Failure> {
-    if !input.values_unchecked || values_valid(&part.to_data()) {
+    if !input.values_unchecked {
         return Ok(());
     }
-    let whole = input.array.to_data().validate_full();
-    Err(Failure::value(whole.err().unwrap_or_else(|| {
-        arrow_schema::ArrowError::InvalidArgumentError("a value is not valid".into())
-    })))
+    let Err(e) = check_values(&part.to_data()) else {
+        return Ok(());
+    };
+    Err(Failure::value(
+        input.array.to_data().validate_full().err().unwrap_or(e),
+    ))
 }
 
 /// Whether every view of a binary view array (checked as such) is UTF-8, told in bulk:

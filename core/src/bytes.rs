@@ -189,6 +189,51 @@ fn zero_bytes(y: u64) -> u64 {
     y.wrapping_sub(ONES) & !y & HIGH
 }
 
+/// The high bit of each byte of `x` (eight bytes, little-endian) that is `b`, and of no
+/// other (no borrow runs from one byte to the next).
+#[inline]
+fn bytes_equal_to(x: u64, b: u8) -> u64 {
+    const LOW7: u64 = ONES * 0x7F;
+    let y = x ^ (ONES * u64::from(b));
+    !(((y & LOW7) + LOW7) | y | LOW7)
+}
+
+/// The place of the first `/` of `bytes` where what comes before it is ASCII digits in
+/// segments split by single dots (`10.1045/…`: no dot first, last or after another), else
+/// `None`. The first eight bytes are looked at as one word (most naming authorities end
+/// in them), the rest one at a time.
+#[inline]
+pub(crate) fn digits_and_dots_to_slash(bytes: &[u8]) -> Option<usize> {
+    if let Some(first) = bytes.first_chunk::<8>() {
+        let x = u64::from_le_bytes(*first);
+        let slashes = bytes_equal_to(x, b'/');
+        if slashes != 0 {
+            // (Bytes are numbered from the low end: the lowest slash is the first.)
+            let at = slashes.trailing_zeros() as usize / 8;
+            let before = HIGH & ((1_u64 << (8 * at)) - 1);
+            let dots = bytes_equal_to(x, b'.') & before;
+            let digits = in_ascii_range(x, b'0', b'9');
+            let ends = 0x80 | (0x80 << (8 * at)) >> 8;
+            let fits = at > 0
+                && (digits | dots) & before == before
+                && dots & (dots << 8) == 0
+                && dots & ends == 0;
+            return fits.then_some(at);
+        }
+    }
+    // (Whether a segment is open: a dot or the slash may end only one that is.)
+    let mut open = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => open = true,
+            b'.' if open => open = false,
+            b'/' if open => return Some(i),
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// Whether `bytes` holds one of `of`, looked for eight bytes at a time: what most
 /// identifiers hold none of (a pair's characters, a URL's `%`, `?` and `#`).
 #[inline]
@@ -246,8 +291,8 @@ pub(crate) fn eq_ignore_ascii_case_lower(bytes: &[u8], lower: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{
-        all_ascii_graphic, eq_ignore_ascii_case_lower, find, find2, find3, has_any,
-        has_ascii_uppercase, has_ascii_whitespace,
+        all_ascii_graphic, digits_and_dots_to_slash, eq_ignore_ascii_case_lower, find, find2,
+        find3, has_any, has_ascii_uppercase, has_ascii_whitespace,
     };
     use alloc::vec::Vec;
 
@@ -376,6 +421,58 @@ mod tests {
                 &[b'k'; 17][..len - 1],
                 &[b'k'; 17][..len]
             ));
+        }
+    }
+
+    /// `digits_and_dots_to_slash` gives what a look at one byte at a time gives, on every
+    /// text of up to nine bytes of `0`, `.`, `/` and `a` (the first eight as a word, where
+    /// there are eight), and with a byte that differs from a digit, a dot or a slash by one
+    /// bit or by a borrow in every place of the first nine.
+    #[test]
+    fn digits_and_dots_read_as_a_word_as_one_byte_at_a_time() {
+        let bytewise = |b: &[u8]| {
+            let mut open = false;
+            for (i, &c) in b.iter().enumerate() {
+                match c {
+                    b'0'..=b'9' => open = true,
+                    b'.' if open => open = false,
+                    b'/' if open => return Some(i),
+                    _ => return None,
+                }
+            }
+            None
+        };
+        let alphabet = b"0./a";
+        for len in 0..=9_u32 {
+            for mut n in 0..4_usize.pow(len) {
+                let text: Vec<u8> = (0..len)
+                    .map(|_| {
+                        let b = alphabet[n % 4];
+                        n /= 4;
+                        b
+                    })
+                    .collect();
+                assert_eq!(digits_and_dots_to_slash(&text), bytewise(&text), "{text:?}");
+            }
+        }
+        let near = [
+            b'/' ^ 1,
+            b'.' ^ 1,
+            b'0' - 1,
+            b'9' + 1,
+            b'/' + 1,
+            0x80 | b'.',
+            0xFF,
+            0,
+        ];
+        for base in [&b"10.1000/x"[..], b"1.2.3.4/x", b"12345678/", b"1234567/x"] {
+            for i in 0..base.len() {
+                for &b in &near {
+                    let mut text = base.to_vec();
+                    text[i] = b;
+                    assert_eq!(digits_and_dots_to_slash(&text), bytewise(&text), "{text:?}");
+                }
+            }
         }
     }
 }

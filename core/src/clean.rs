@@ -1311,6 +1311,10 @@ fn bare_between_plain_ends<'a>(text: &'a str, options: &Options) -> Option<Handl
     if options.cordra || forms::may_start_form(text.as_bytes()[0]) {
         return None;
     }
+    // (A naming authority of digits and dots holds no white space.)
+    if let Some(slash) = crate::validate::numeric_authority(text.as_bytes()) {
+        return Some(HandleRef::__from_validated_parts(text, slash));
+    }
     let handle = HandleRef::parse(text).ok()?;
     // (A naming authority with white space in it: the loop says why not.)
     one_identifier(handle.prefix()).then_some(handle)

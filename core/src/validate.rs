@@ -49,18 +49,8 @@ pub(crate) fn parse_handle(text: &str) -> Result<usize, ParseError> {
 /// validator reads (a test holds the two to each other on every short text of digits, dots,
 /// slashes and a letter).
 #[inline]
-fn numeric_authority(bytes: &[u8]) -> Option<usize> {
-    // (Whether a segment is open: a dot or the slash may end only one that is.)
-    let mut open = false;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'0'..=b'9' => open = true,
-            b'.' if open => open = false,
-            b'/' if open => return Some(i),
-            _ => return None,
-        }
-    }
-    None
+pub(crate) fn numeric_authority(bytes: &[u8]) -> Option<usize> {
+    crate::bytes::digits_and_dots_to_slash(bytes)
 }
 
 /// The detailed error for a rejection, from what the validator knows: the index, the rule

@@ -174,14 +174,6 @@ pub(crate) fn all_ascii_graphic(bytes: &[u8]) -> bool {
     !any_word(bytes, |x| !graphic(x))
 }
 
-/// Whether a word (eight bytes, little-endian) may hold the byte `b`: true whenever it does
-/// (a byte of `x ^ b…` that is zero borrows, which sets its high bit), and at times when
-/// only a byte above one that does (its borrow carried on).
-#[inline]
-fn word_may_hold(x: u64, b: u8) -> bool {
-    zero_bytes(x ^ (ONES * u64::from(b))) != 0
-}
-
 /// The high bit of each zero byte of `y` (eight bytes, little-endian), and at times of a
 /// byte above one (its borrow carried on): never of a byte below the lowest zero one.
 #[inline]
@@ -235,15 +227,16 @@ pub(crate) fn digits_and_dots_to_slash(bytes: &[u8]) -> Option<usize> {
 }
 
 /// Whether `bytes` holds one of `of`, looked for eight bytes at a time: what most
-/// identifiers hold none of (a pair's characters, a URL's `%`, `?` and `#`).
+/// identifiers hold none of (a pair's characters, a URL's `%`, `?` and `#`). Each word is
+/// asked exactly (`bytes_equal_to`), so a word that holds none is never looked at again,
+/// and the last bytes are read in the word that ends with them.
 #[inline]
 pub(crate) fn has_any(bytes: &[u8], of: &[u8]) -> bool {
-    any_by_words(
-        bytes,
-        |x| of.iter().any(|&b| word_may_hold(x, b)),
+    if bytes.len() < 8 {
         // (Not `contains`, which calls `memchr` for each byte.)
-        |c| of.iter().any(|b| b == c),
-    )
+        return bytes.iter().any(|c| of.iter().any(|b| b == c));
+    }
+    any_word(bytes, |x| of.iter().any(|&b| bytes_equal_to(x, b) != 0))
 }
 
 /// Whether `bytes` is `lower` ignoring ASCII case, where `lower` has no ASCII capital (the

@@ -574,6 +574,27 @@ fn clean_into_agrees_with_clean() {
             "INFO:HDL/20.1000/a%2Fb",
             "info:doi/10.1/x y",
             "urn:doi:10.1:x",
+            // An `hdl:` or `info:` URI of a plain handle read without the URI's walk, and
+            // with it where anything may need it.
+            "hdl:10.1/X",
+            "HDL:20.1000/5555",
+            "info:doi/10.1000/ABC",
+            "Info:Hdl/20.1000/a:b@c/d",
+            "info:doi/20.1/x",
+            "hdl:10.1/x'(y)*+,;=!$&~_-.",
+            "hdl:10.1/",
+            "hdl:10.1/x?q",
+            "info:doi/10.1/x?y",
+            "hdl:10.1/x#f",
+            "hdl:10.1/x%41",
+            "hdl:10.1/x y",
+            "hdl:10.1/x<y>",
+            "hdl:10..1/x",
+            "hdl:.10/x",
+            "hdl:abc/x",
+            "hdl://10.1/x",
+            "hdl:/10.1/x",
+            "info:hdl/10.1/x\\y",
             // A label or a resolver's URL before a bare handle, read without the loop of
             // steps, and with it where anything else may apply.
             "DOI: 10.1/X",

@@ -615,7 +615,10 @@ fn clean_to(
                 let at = written(text, h, 0, keep_case, copy, buffer, fixes);
                 return Ok((Form::Handle, at));
             }
-            None => Lead::Whole,
+            None => match plain_uri(text, options) {
+                Some((h, form)) => Lead::Read(h, form, 0),
+                None => Lead::Whole,
+            },
         }
     } else {
         match (b.first(), b.last()) {
@@ -1368,7 +1371,10 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
         return Lead::Read(h, label_form(b[0]), p + space);
     }
     let Some(p) = resolver_prefix(text, options) else {
-        return Lead::Whole;
+        return match plain_uri(text, options) {
+            Some((h, form)) => Lead::Read(h, form, 0),
+            None => Lead::Whole,
+        };
     };
     if resolver_prefix(&text[p..], options).is_some() || crate::bytes::has_ascii_whitespace(&b[p..])
     {
@@ -1384,6 +1390,52 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
         0,
     );
     Lead::Read(h, form, 0)
+}
+
+/// The bytes an `hdl:` URI's handle (grammar/hdl-uri.pest `u_local_name`: `pchar` and
+/// `/`) and an `info:` URI's identifier (grammar/info-uri.pest: the same and `?`) hold as
+/// they are: ASCII letters and digits, `-._~!$&'()*+,;=:@/`. Not `%`, which is decoded, nor
+/// `?` and `#`, which may end the handle. (A test holds it to both grammars' readers.)
+const URI_PLAIN: [bool; 256] = {
+    let mut plain = [false; 256];
+    let marks = b"-._~!$&'()*+,;=:@/";
+    let mut i = 0;
+    while i < marks.len() {
+        plain[marks[i] as usize] = true;
+        i += 1;
+    }
+    let mut b = 0;
+    while b < 128 {
+        if (b as u8).is_ascii_alphanumeric() {
+            plain[b] = true;
+        }
+        b += 1;
+    }
+    plain
+};
+
+/// What `read_rest` reads where `text` (no label, no resolver's URL, nothing to take off)
+/// is an `hdl:`, `info:hdl/` or `info:doi/` URI (the form the prefix rules give, as
+/// `recognize` takes it) of a handle whose naming authority is digits and dots, every byte
+/// after the prefix [`URI_PLAIN`]: the handle is those bytes as they are, with no fix.
+/// `None` where anything else may apply (a `%` to decode, a query or fragment, the CORDRA
+/// profile, another form): `read_rest` reads it. Held to it by tests and by the `clean`
+/// fuzz target, as [`lead_before_plain`] is.
+#[inline]
+fn plain_uri<'a>(text: &'a str, options: &Options) -> Option<(HandleRef<'a>, Form)> {
+    if options.cordra {
+        return None;
+    }
+    let (form, at) = match forms::prefix_form_at(text, options) {
+        (Some(form @ (Form::Hdl | Form::InfoHdl | Form::InfoDoi)), at) => (form, at),
+        _ => return None,
+    };
+    let rest = &text.as_bytes()[at..];
+    if !rest.iter().all(|&b| URI_PLAIN[usize::from(b)]) {
+        return None;
+    }
+    let slash = crate::validate::numeric_authority(rest)?;
+    Some((HandleRef::__from_validated_parts(&text[at..], slash), form))
 }
 
 /// What [`read_with`] reads (without the lint) where `text` is a bare handle with one thing
@@ -1595,6 +1647,38 @@ mod tests {
     };
     use crate::form::Options;
     use crate::generated as g;
+
+    /// Every byte `URI_PLAIN` holds is read as it is in an `hdl:` URI's and an `info:`
+    /// URI's handle, first, last and alone in its local name; every other byte is not
+    /// (decoded, or a query or fragment, or refused).
+    #[test]
+    fn a_uri_plain_byte_is_read_as_it_is_by_each_uri_reader() {
+        let o = Options::new();
+        for b in 0..=u8::MAX {
+            let Ok(c) = core::str::from_utf8(&[b]).map(alloc::string::String::from) else {
+                continue;
+            };
+            for local in [alloc::format!("{c}x"), alloc::format!("x{c}"), c.clone()] {
+                for prefix in ["hdl:", "info:hdl/", "info:doi/", "HDL:", "INFO:DOI/"] {
+                    let text = alloc::format!("{prefix}10.1/{local}");
+                    let read = crate::forms::recognize(&text, &o);
+                    let same = read
+                        .as_ref()
+                        .is_ok_and(|u| u.handle().as_str() == &text[prefix.len()..]);
+                    if super::URI_PLAIN[usize::from(b)] {
+                        assert!(same, "{text:?}: {read:?}");
+                        assert!(read.unwrap().query().is_none());
+                        assert_eq!(
+                            super::plain_uri(&text, &o).map(|(h, _)| h.as_str()),
+                            Some(&text[prefix.len()..])
+                        );
+                    } else if !matches!(b, b'?' | b'#' | b'%') {
+                        assert!(!same, "{text:?}: {read:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_fixs_index_is_its_place_among_all() {

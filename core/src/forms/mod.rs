@@ -30,8 +30,8 @@ use crate::uri::HdlUri;
 
 use self::hdl::{read_hdl, read_hdl_uri, HdlEncoded};
 use self::info::read_info;
-pub(crate) use self::prefix::may_start_form;
-use self::prefix::{prefix_form, prefix_form_at};
+use self::prefix::prefix_form;
+pub(crate) use self::prefix::{may_start_form, prefix_form_at};
 use self::proxy::read_url;
 use self::textual::read_textual;
 

@@ -24,7 +24,7 @@ static FORM_PREFIXES: [(&Dfa, Option<Form>); 11] = [
 
 /// The form the prefix rules give (`Some(Form::Handle)` when none applies: U9), and where
 /// the prefix ends.
-pub(super) fn prefix_form_at(text: &str, options: &Options) -> (Option<Form>, usize) {
+pub(crate) fn prefix_form_at(text: &str, options: &Options) -> (Option<Form>, usize) {
     let b = text.as_bytes();
     // Only the rules the first byte leaves alive are tried, in their order (most texts, a
     // bare handle's digits, leave none).

@@ -164,6 +164,14 @@ impl Input {
 /// views, every check but the UTF-8, which `views_are_utf8` tells in bulk; else one by
 /// one.)
 fn check_values(data: &ArrayData) -> Result<(), arrow_schema::ArrowError> {
+    let ascii = match data.data_type() {
+        DataType::Utf8 => ascii_in_order::<i32>(data),
+        DataType::LargeUtf8 => ascii_in_order::<i64>(data),
+        _ => false,
+    };
+    if ascii {
+        return data.validate_nulls();
+    }
     if data.data_type() == &DataType::Utf8View {
         let binary = data
             .clone()
@@ -175,6 +183,33 @@ fn check_values(data: &ArrayData) -> Result<(), arrow_schema::ArrowError> {
         }
     }
     data.validate_data()
+}
+
+/// Whether a string array's offsets (its layout checked already) never go back and the
+/// bytes from the first to the last are ASCII: then every value is UTF-8 and starts and
+/// ends on a character's boundary, what arrow-rs checks value by value (a tenth of a
+/// column's cleaning). `false` where not, or where the buffers are not as that needs: the
+/// caller checks value by value, and says where.
+fn ascii_in_order<O: arrow_array::OffsetSizeTrait>(data: &ArrayData) -> bool {
+    let (Some(offsets), Some(values)) = (data.buffers().first(), data.buffers().get(1)) else {
+        return false;
+    };
+    let Some(offsets) = offsets
+        .typed_data::<O>()
+        .get(data.offset()..=data.offset() + data.len())
+    else {
+        return false;
+    };
+    // (A negative offset has no `usize`.)
+    let (Some(first), Some(last)) = (offsets[0].to_usize(), offsets[offsets.len() - 1].to_usize())
+    else {
+        return false;
+    };
+    offsets.windows(2).all(|w| w[0] <= w[1])
+        && values
+            .as_slice()
+            .get(first..last)
+            .is_some_and(<[u8]>::is_ascii)
 }
 
 /// `part` of `input`'s column checked where `input` left its values to the parts: what

@@ -203,6 +203,8 @@ pub fn handle(text: &str) {
     let parsed = memory::bounded(text.len(), BYTES_PER_BYTE, || HandleRef::parse(text));
     match parsed {
         Ok(h) => {
+            // (`parse` reads a naming authority of digits and dots without the validator.)
+            assert!(verdict.is_ok(), "parse accepts what validate refuses: {text:?}");
             assert_eq!(h.as_str(), text);
             assert_eq!(text.find('/'), Some(h.prefix().len()), "H1: the first '/'");
             let owned: Handle = text.parse().expect("parses as HandleRef did");

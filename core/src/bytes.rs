@@ -423,17 +423,13 @@ mod tests {
     /// bit or by a borrow in every place of the first nine.
     #[test]
     fn digits_and_dots_read_as_a_word_as_one_byte_at_a_time() {
+        // (The text before its first slash, split at its dots: each part digits, none empty.)
         let bytewise = |b: &[u8]| {
-            let mut open = false;
-            for (i, &c) in b.iter().enumerate() {
-                match c {
-                    b'0'..=b'9' => open = true,
-                    b'.' if open => open = false,
-                    b'/' if open => return Some(i),
-                    _ => return None,
-                }
-            }
-            None
+            let slash = b.iter().position(|&c| c == b'/')?;
+            b[..slash]
+                .split(|&c| c == b'.')
+                .all(|part| !part.is_empty() && part.iter().all(u8::is_ascii_digit))
+                .then_some(slash)
         };
         let alphabet = b"0./a";
         for len in 0..=9_u32 {

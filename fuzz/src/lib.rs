@@ -204,7 +204,10 @@ pub fn handle(text: &str) {
     match parsed {
         Ok(h) => {
             // (`parse` reads a naming authority of digits and dots without the validator.)
-            assert!(verdict.is_ok(), "parse accepts what validate refuses: {text:?}");
+            assert!(
+                verdict.is_ok(),
+                "parse accepts what validate refuses: {text:?}"
+            );
             assert_eq!(h.as_str(), text);
             assert_eq!(text.find('/'), Some(h.prefix().len()), "H1: the first '/'");
             let owned: Handle = text.parse().expect("parses as HandleRef did");

@@ -417,12 +417,13 @@ mod tests {
         }
     }
 
-    /// `digits_and_dots_to_slash` gives what a look at one byte at a time gives, on every
-    /// text of up to nine bytes of `0`, `.`, `/` and `a` (the first eight as a word, where
-    /// there are eight), and with a byte that differs from a digit, a dot or a slash by one
-    /// bit or by a borrow in every place of the first nine.
+    /// `digits_and_dots_to_slash` finds the slash where the text before it, split at its
+    /// dots, is digits in every part, and only there: on every text of up to nine bytes of
+    /// `0`, `.`, `/` and `a` (the first eight read as a word, where there are eight), and
+    /// with a byte that differs from a digit, a dot or a slash by one bit or by a borrow in
+    /// every place of the first nine.
     #[test]
-    fn digits_and_dots_read_as_a_word_as_one_byte_at_a_time() {
+    fn digits_and_dots_to_a_slash_read_as_a_word_as_split_at_dots() {
         // (The text before its first slash, split at its dots: each part digits, none empty.)
         let bytewise = |b: &[u8]| {
             let slash = b.iter().position(|&c| c == b'/')?;

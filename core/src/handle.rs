@@ -200,21 +200,8 @@ impl<'a> HandleRef<'a> {
     pub fn is_doi(&self) -> bool {
         // (Of the bytes, and the root's digits compared as they are, having no case:
         // cleaning asks it of every handle. A test holds it to `is_derived_from`.)
-        // (The root as an array: a slice's comparison called `memcmp` for its two bytes.)
-        const ROOT: [u8; DOI_ROOT.len()] = {
-            let mut root = [0; DOI_ROOT.len()];
-            let mut i = 0;
-            while i < root.len() {
-                root[i] = DOI_ROOT.as_bytes()[i];
-                i += 1;
-            }
-            root
-        };
-        let own = self.prefix_bytes();
-        match own.split_first_chunk::<{ DOI_ROOT.len() }>() {
-            Some((first, rest)) => *first == ROOT && matches!(rest.first(), None | Some(b'.')),
-            None => false,
-        }
+        let (own, root) = (self.prefix_bytes(), DOI_ROOT.as_bytes());
+        own.starts_with(root) && (own.len() == root.len() || own[root.len()] == b'.')
     }
 
     /// The naming authority's bytes, without a look for a character's boundary.

@@ -27,7 +27,7 @@ pub fn validate(text: &str) -> Result<(), ParseError> {
 /// Validates a bare handle and returns the offset of the `/` that separates naming
 /// authority and local name.
 pub(crate) fn parse_handle(text: &str) -> Result<usize, ParseError> {
-    // (Most naming authorities are ASCII digits and dots: read so in one look at each byte.)
+    // (Most naming authorities are ASCII digits and dots: read so without the walk.)
     if let Some(slash) = numeric_authority(text.as_bytes()) {
         return Ok(slash);
     }

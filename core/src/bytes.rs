@@ -231,12 +231,15 @@ pub(crate) fn digits_and_dots_to_slash(bytes: &[u8]) -> Option<usize> {
 /// asked exactly (`bytes_equal_to`), so a word that holds none is never looked at again,
 /// and the last bytes are read in the word that ends with them.
 #[inline]
-pub(crate) fn has_any(bytes: &[u8], of: &[u8]) -> bool {
+pub(crate) fn has_any<const N: usize>(bytes: &[u8], of: &[u8; N]) -> bool {
     if bytes.len() < 8 {
         // (Not `contains`, which calls `memchr` for each byte.)
         return bytes.iter().any(|c| of.iter().any(|b| b == c));
     }
-    any_word(bytes, |x| of.iter().any(|&b| bytes_equal_to(x, b) != 0))
+    // (The classes' bits gathered first: one branch a word, not one a class.)
+    any_word(bytes, |x| {
+        of.iter().fold(0, |hits, &b| hits | bytes_equal_to(x, b)) != 0
+    })
 }
 
 /// Whether `bytes` is `lower` ignoring ASCII case, where `lower` has no ASCII capital (the

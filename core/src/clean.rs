@@ -615,10 +615,7 @@ fn clean_to(
                 let at = written(text, h, 0, keep_case, copy, buffer, fixes);
                 return Ok((Form::Handle, at));
             }
-            None => match plain_uri(text, options) {
-                Some((h, form)) => Lead::Read(h, form, 0),
-                None => Lead::Whole,
-            },
+            None => Lead::Whole,
         }
     } else {
         match (b.first(), b.last()) {
@@ -636,16 +633,23 @@ fn clean_to(
             let at = written(text, h, read_from, keep_case, copy, buffer, fixes);
             return Ok((form, at));
         }
-        Lead::Whole => read_rest(
-            text,
-            0,
-            text.len(),
-            None,
-            options,
-            &mut |code, index| note_once(fixes, code, index),
-            None,
-        )
-        .map(|(handle, form)| (handle, form, 0)),
+        // (An `hdl:` or `info:` URI of a plain handle first, without the URI's walk.)
+        Lead::Whole => match plain_uri(text, options) {
+            Some((h, form)) => {
+                let at = written(text, h, 0, keep_case, copy, buffer, fixes);
+                return Ok((form, at));
+            }
+            None => read_rest(
+                text,
+                0,
+                text.len(),
+                None,
+                options,
+                &mut |code, index| note_once(fixes, code, index),
+                None,
+            )
+            .map(|(handle, form)| (handle, form, 0)),
+        },
         Lead::Other => read_with(text, options, false, fixes).map(
             |Read {
                  handle,
@@ -1315,7 +1319,7 @@ fn bare_between_plain_ends<'a>(text: &'a str, options: &Options) -> Option<Handl
         return None;
     }
     // (A naming authority of digits and dots holds no white space.)
-    if let Some(slash) = crate::validate::numeric_authority(text.as_bytes()) {
+    if let Some(slash) = crate::bytes::digits_and_dots_to_slash(text.as_bytes()) {
         return Some(HandleRef::__from_validated_parts(text, slash));
     }
     let handle = HandleRef::parse(text).ok()?;
@@ -1328,7 +1332,7 @@ enum Lead<'a> {
     /// The handle, its form, and where it was read from (its fixes noted).
     Read(HandleRef<'a>, Form, usize),
     /// No label and no resolver's URL: the loop of [`read_with`] takes nothing off, and
-    /// leaves the text whole to `read_rest`.
+    /// leaves the text whole to `read_rest` (or to [`plain_uri`], where it applies).
     Whole,
     /// Anything else: the loop decides.
     Other,
@@ -1371,10 +1375,7 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
         return Lead::Read(h, label_form(b[0]), p + space);
     }
     let Some(p) = resolver_prefix(text, options) else {
-        return match plain_uri(text, options) {
-            Some((h, form)) => Lead::Read(h, form, 0),
-            None => Lead::Whole,
-        };
+        return Lead::Whole;
     };
     if resolver_prefix(&text[p..], options).is_some() || crate::bytes::has_ascii_whitespace(&b[p..])
     {
@@ -1434,7 +1435,7 @@ fn plain_uri<'a>(text: &'a str, options: &Options) -> Option<(HandleRef<'a>, For
     if !rest.iter().all(|&b| URI_PLAIN[usize::from(b)]) {
         return None;
     }
-    let slash = crate::validate::numeric_authority(rest)?;
+    let slash = crate::bytes::digits_and_dots_to_slash(rest)?;
     Some((HandleRef::__from_validated_parts(&text[at..], slash), form))
 }
 

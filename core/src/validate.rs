@@ -27,8 +27,9 @@ pub fn validate(text: &str) -> Result<(), ParseError> {
 /// Validates a bare handle and returns the offset of the `/` that separates naming
 /// authority and local name.
 pub(crate) fn parse_handle(text: &str) -> Result<usize, ParseError> {
-    // (Most naming authorities are ASCII digits and dots: read so without the walk.)
-    if let Some(slash) = numeric_authority(text.as_bytes()) {
+    // (Most naming authorities are ASCII digits and dots, segments the grammar's
+    // `na_segment` accepts: read so without the walk. A test holds the two to each other.)
+    if let Some(slash) = crate::bytes::digits_and_dots_to_slash(text.as_bytes()) {
         return Ok(slash);
     }
     match generated::run_handle(text.as_bytes()) {
@@ -41,16 +42,6 @@ pub(crate) fn parse_handle(text: &str) -> Result<usize, ParseError> {
         }
         Err(reject) => Err(explain(text, reject)),
     }
-}
-
-/// The `/` after the naming authority `bytes` starts with, where that is ASCII digits in
-/// segments split by single dots (`10.1045`, `20.1000`): a shape the grammar's `na_segment`
-/// accepts, read without the validator's walk. `None` for any other start, which the
-/// validator reads (a test holds the two to each other on every short text of digits, dots,
-/// slashes and a letter).
-#[inline]
-pub(crate) fn numeric_authority(bytes: &[u8]) -> Option<usize> {
-    crate::bytes::digits_and_dots_to_slash(bytes)
 }
 
 /// The detailed error for a rejection, from what the validator knows: the index, the rule
@@ -125,7 +116,7 @@ mod tests {
     /// Every text of up to seven bytes of `0`, `1`, `.`, `/` and `a`: where the reading of
     /// digits and dots finds a slash, the validator accepts the same one.
     #[test]
-    fn a_numeric_authority_is_one_the_validator_accepts_with_the_same_slash() {
+    fn digits_and_dots_to_a_slash_is_what_the_validator_accepts_with_the_same_slash() {
         let alphabet = b"01./a";
         let mut found = 0;
         for len in 0..=7_u32 {
@@ -137,7 +128,7 @@ mod tests {
                         b
                     })
                     .collect();
-                if let Some(slash) = numeric_authority(&text) {
+                if let Some(slash) = crate::bytes::digits_and_dots_to_slash(&text) {
                     found += 1;
                     assert_eq!(
                         generated::run_handle(&text).map(|after| after - 1),

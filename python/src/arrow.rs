@@ -160,9 +160,9 @@ impl Input {
 }
 
 /// `data`'s values checked as `validate_full` checks them (each one's bounds, and UTF-8
-/// where they are strings), its layout checked already. (Views are checked as binary
-/// views, every check but the UTF-8, which `views_are_utf8` tells in bulk; else one by
-/// one.)
+/// where they are strings), its layout checked already. (A string array's in bulk where
+/// its bytes are ASCII, `ascii_in_order`; views as binary views, every check but the
+/// UTF-8, which `views_are_utf8` tells in bulk; else one by one.)
 fn check_values(data: &ArrayData) -> Result<(), arrow_schema::ArrowError> {
     let ascii = match data.data_type() {
         DataType::Utf8 => ascii_in_order::<i32>(data),

@@ -551,6 +551,7 @@ impl Written {
     /// # Ok::<(), handle_id::ParseError>(())
     /// ```
     #[must_use]
+    #[inline]
     pub fn handle_in<'a>(&self, text: &'a str, buffer: &'a str) -> &'a str {
         match self {
             Written::Text(span) => &text[span.clone()],

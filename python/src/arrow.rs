@@ -430,6 +430,37 @@ fn joined<P>(
     Ok(all)
 }
 
+/// `a` and `b`, on two threads where the call may use a second (`threads` as `parts` reads
+/// it, and the column was worked on in parts: a short one is not worth a thread), else one
+/// after the other: the joins of a result's columns, which no part can do.
+fn both<A: Send, B>(
+    threads: Option<isize>,
+    in_parts: bool,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B,
+) -> (A, B) {
+    let allowed = in_parts && !matches!(threads, Some(n) if n < 2);
+    // (Held until both are done.)
+    let spare = (allowed && threads.is_none()).then(|| cores::SPARE.take(1));
+    if !allowed || spare.as_ref().is_some_and(|taken| taken.count() == 0) {
+        return (a(), b());
+    }
+    // (Where the system cannot make the thread now, `a` is taken back and run here.)
+    let a = std::sync::Mutex::new(Some(a));
+    let run_a = || a.lock().ok().and_then(|mut a| a.take()).map(|a| a());
+    thread::scope(|s| {
+        let thread = thread::Builder::new().spawn_scoped(s, run_a);
+        let b = b();
+        let a = match thread {
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => run_a(),
+        };
+        (a.expect("`a` run once"), b)
+    })
+}
+
 /// `other`'s strings after `b`'s.
 fn append_strings(b: &mut Strings, other: Strings) -> Result<(), Failure> {
     b.append(other);
@@ -930,13 +961,17 @@ fn cleaned_columns(
         })?;
         Ok((rows, codes))
     })?;
-    let (rows, codes) = joined(parts, |(rows, codes), (r, c)| {
-        rows.append(r)?;
-        codes.append(c)
-    })?;
-    let fixes = codes.finish()?;
+    let in_parts = parts.len() > 1;
+    let (rows, codes): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
+    let (fixes, rows) = both(
+        threads,
+        in_parts,
+        || joined(codes, Codes::append)?.finish(),
+        || joined(rows, Rows::append),
+    );
+    let fixes = fixes?;
     let field = Field::new("fixes", fixes.data_type().clone(), true);
-    rows.finish(vec![(field, fixes)])
+    rows?.finish(vec![(field, fixes)])
 }
 
 /// What `arrow_clean` costs without the cleaning, for the benchmark (`python/bench.py`):
@@ -1031,12 +1066,15 @@ fn to_form(
         })?;
         Ok((rows, written))
     })?;
-    let (rows, mut written) = joined(parts, |(rows, written), (r, w)| {
-        rows.append(r)?;
-        append_strings(written, w)
-    })?;
-    let written = written.finish()?;
-    rows.finish(vec![(strings::field("output", string_view), written)])
+    let in_parts = parts.len() > 1;
+    let (rows, written): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
+    let (written, rows) = both(
+        threads,
+        in_parts,
+        || joined(written, append_strings)?.finish(),
+        || joined(rows, Rows::append),
+    );
+    rows?.finish(vec![(strings::field("output", string_view), written?)])
 }
 
 /// `extract` over a column: for each value a list of struct rows `start`, `end` (Python
@@ -1214,6 +1252,39 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each of the two is run once and its result given back, whether the call may use a
+    /// second thread or not; `a` on another thread only where it may.
+    #[test]
+    fn both_runs_each_once_on_a_second_thread_only_where_the_call_may() {
+        let here = thread::current().id();
+        for (threads, in_parts, elsewhere) in [
+            (Some(1), true, false),
+            (Some(2), false, false),
+            (Some(2), true, true),
+            (Some(8), true, true),
+        ] {
+            let b_ran = std::cell::Cell::new(0);
+            let (a, b) = both(
+                threads,
+                in_parts,
+                || (thread::current().id() != here, vec![1, 2]),
+                || {
+                    b_ran.set(b_ran.get() + 1);
+                    thread::current().id() == here
+                },
+            );
+            assert_eq!(
+                (a, b),
+                ((elsewhere, vec![1, 2]), true),
+                "threads {threads:?}"
+            );
+            assert_eq!(b_ran.get(), 1);
+        }
+        // (By default, on a second thread where no other call holds the spare ones: which
+        // the tests running beside this one may.)
+        assert_eq!(both(None, true, || 1, || 2), (1, 2));
+    }
 
     #[test]
     fn a_slice_spans_the_bytes_between_its_first_and_last_offsets() {

@@ -1,7 +1,9 @@
 """Cleaning a million messy identifier lines from Python: idutils (is_doi +
 normalize_doi), handle_id.clean one line at a time, handle_id.arrow.clean over the
 column, the Polars namespace over a frame's column, and the `hdl clean` command on the same
-file, in one run.
+file, in one run: in three rounds, each way timed once a round (its best kept), so that a
+stretch of the machine running slow falls on each alike; Python's cyclic collector paused
+while each runs, as `timeit` pauses it.
 
     python python/bench.py [--lines N] [--hdl target/release/hdl]
     python python/bench.py --columns [--lines N] [--calls 9]
@@ -22,6 +24,7 @@ returns, made without cleaning.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -66,15 +69,32 @@ def messy_lines(n: int) -> list[str]:
     return out
 
 
-def timed(label: str, fn, results: dict) -> None:
-    best = None
-    for _ in range(3):
+def once(fn):
+    """One call of `fn`: its time, with Python's cyclic collector paused (as `timeit` pauses
+    it), and its value."""
+    gc.collect()
+    gc.disable()
+    try:
         t = time.perf_counter()
         value = fn()
-        elapsed = time.perf_counter() - t
-        best = elapsed if best is None else min(best, elapsed)
-    results[label] = (best, value)
-    print(f"{label:45s} {best:7.3f} s", flush=True)
+        return time.perf_counter() - t, value
+    finally:
+        gc.enable()
+
+
+def timed_in_rounds(runs: list, results: dict, rounds: int = 3) -> None:
+    """Each of `runs` (label, function) once a round, in turns, `rounds` times: each its best.
+    In turns, so that a stretch of the machine running slow (its cores are shared) falls on
+    each of them alike, not on whichever ran then."""
+    times: dict = {}
+    for _ in range(rounds):
+        for label, fn in runs:
+            elapsed, value = once(fn)
+            best = times.get(label, (elapsed, value))
+            times[label] = min(best, (elapsed, value), key=lambda tv: tv[0])
+    for label, _ in runs:
+        results[label] = times[label]
+        print(f"{label:45s} {times[label][0]:7.3f} s", flush=True)
 
 
 def by_batches(make):
@@ -167,6 +187,7 @@ def main() -> None:
     import pyarrow as pa
 
     results: dict = {}
+    runs: list = []
 
     try:
         from idutils import is_doi, normalize_doi
@@ -182,7 +203,7 @@ def main() -> None:
                     ok += 1
             return ok
 
-        timed("idutils is_doi + normalize_doi", idutils_run, results)
+        runs.append(("idutils is_doi + normalize_doi", idutils_run))
 
     clean = handle_id.clean
     error = handle_id.HandleError
@@ -197,7 +218,7 @@ def main() -> None:
                 pass
         return ok
 
-    timed("handle_id.clean, one line at a time", scalar_run, results)
+    runs.append(("handle_id.clean, one line at a time", scalar_run))
 
     def scalar_text_run():
         ok = 0
@@ -210,28 +231,27 @@ def main() -> None:
         return ok
 
     # The canonical text out as a Python string, as normalize_doi returns one.
-    timed("str(handle_id.clean(line)), the text out", scalar_text_run, results)
+    runs.append(("str(handle_id.clean(line)), the text out", scalar_text_run))
     is_valid = handle_id.is_valid
 
     def valid_run():
         return sum(1 for l in lines if is_valid(l))
 
     # What a call costs that validates and returns a bool: the floor of a scalar call.
-    timed("handle_id.is_valid, one line at a time", valid_run, results)
+    runs.append(("handle_id.is_valid, one line at a time", valid_run))
     column = pa.array(lines, type=pa.string())
-    timed("handle_id.arrow.clean (column made)", lambda: len(handle_id.arrow.clean(column)), results)
+    runs.append(("handle_id.arrow.clean (column made)", lambda: len(handle_id.arrow.clean(column))))
     # The floors of the column: the validator over it (what any cleaning does at least), and
     # the columns `clean` returns made without cleaning (in a build with that function:
     # MATURIN_PEP517_ARGS="--features bench-floor" pip install ./python).
-    timed("handle_id.arrow.is_valid (column made)", lambda: len(handle_id.arrow.is_valid(column)), results)
+    runs.append(("handle_id.arrow.is_valid (column made)", lambda: len(handle_id.arrow.is_valid(column))))
     floor = getattr(handle_id._handle_id, "arrow_columns_floor", None)
     if floor is not None:
-        timed("clean's columns, no cleaning (column made)", lambda: len(floor(column)), results)
-    timed(
+        runs.append(("clean's columns, no cleaning (column made)", lambda: len(floor(column))))
+    runs.append((
         "handle_id.arrow.clean (with pa.array(list))",
         lambda: len(handle_id.arrow.clean(pa.array(lines, type=pa.string()))),
-        results,
-    )
+    ))
 
     try:
         import polars as pl
@@ -241,34 +261,34 @@ def main() -> None:
     else:
         frame = pl.DataFrame({"id": lines})
         how = "plugin" if handle_id.polars.COMPILED else "map_batches"
-        timed(
+        plugin = pl.col("id").handle_id.clean()
+        runs.append((
             f"pl.col(...).handle_id.clean() ({how}, frame made)",
-            lambda: frame.select(pl.col("id").handle_id.clean()).height,
-            results,
-        )
+            lambda: frame.select(plugin).height,
+        ))
         batches = by_batches(lambda: pl.col("id").handle_id.clean())
-        timed(
-            "pl.col(...).handle_id.clean() (map_batches)",
-            lambda: frame.select(batches).height,
-            results,
-        )
+        runs.append(("pl.col(...).handle_id.clean() (map_batches)", lambda: frame.select(batches).height))
 
     hdl = Path(args.hdl)
+    path = None
     if hdl.is_file():
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
             f.write("\n".join(lines) + "\n")
             path = f.name
-        try:
-            def hdl_run():
-                with open(os.devnull, "wb") as null:
-                    subprocess.run([str(hdl), "clean", path], stdout=null, stderr=subprocess.DEVNULL)
-                return 0
 
-            timed(f"hdl clean FILE ({hdl.name}, a process)", hdl_run, results)
-        finally:
-            os.unlink(path)
+        def hdl_run():
+            with open(os.devnull, "wb") as null:
+                subprocess.run([str(hdl), "clean", path], stdout=null, stderr=subprocess.DEVNULL)
+            return 0
+
+        runs.append((f"hdl clean FILE ({hdl.name}, a process)", hdl_run))
     else:
         print(f"{hdl}: no such command, `hdl clean` not timed (cargo build --release -p handle-cli)")
+    try:
+        timed_in_rounds(runs, results)
+    finally:
+        if path is not None:
+            os.unlink(path)
 
     cleaned = results["handle_id.clean, one line at a time"]
     print(f"\nhandle_id cleaned {cleaned[1]:,} of {len(lines):,} lines", end="")

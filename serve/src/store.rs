@@ -94,7 +94,8 @@ impl Store {
     /// Opens the store at `path` with at most `cache_bytes` of pages cached in memory (the
     /// rest is read from the file, through the operating system's cache): the bound on
     /// what the store holds in memory, whatever the number of records. A store it creates
-    /// is readable and writable by its owner only (it will hold secret keys).
+    /// is readable and writable by its owner only (it will hold secret keys), and a store
+    /// it opens that others may read or write (one made before stores were so) is made so.
     ///
     /// # Errors
     ///
@@ -106,6 +107,16 @@ impl Store {
         #[cfg(unix)]
         std::os::unix::fs::OpenOptionsExt::mode(&mut file, 0o600);
         let file = file.open(path).map_err(|e| here(&e))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = file.metadata().map_err(|e| here(&e))?.permissions().mode();
+            // (Where this process may not change it, not its owner, its owner's choice
+            // stands.)
+            if mode & 0o077 != 0 {
+                let _ = file.set_permissions(std::fs::Permissions::from_mode(mode & 0o700));
+            }
+        }
         let db = Database::builder()
             .set_cache_size(cache_bytes)
             .create_file(file)
@@ -811,6 +822,25 @@ mod tests {
 
     /// A new store is made whole or not at all: on a failure neither it nor its
     /// `.loading` file is left; a `.loading` file a crash left is emptied and reused.
+    /// A store that others may read (made before stores were their owner's only) is made
+    /// its owner's only when it is opened, its records kept.
+    #[cfg(unix)]
+    #[test]
+    fn a_store_others_may_read_is_made_its_owners_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.redb");
+        Store::open(&path)
+            .unwrap()
+            .import(record("20.1000/1").as_bytes(), "one")
+            .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let store = Store::open(&path).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(store.len().unwrap(), 1);
+    }
+
     #[test]
     fn a_new_store_is_made_whole_or_not_at_all() {
         let dir = tempfile::tempdir().unwrap();

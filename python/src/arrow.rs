@@ -346,9 +346,12 @@ impl<'a> Room<'a> {
             DataType::BinaryView => array.as_binary_view().total_bytes_len(),
             _ => value_ends(array).map_or(0, |(start, end)| end.saturating_sub(start)),
         };
+        // (Read before the offsets or views are checked: never more than the input's
+        // buffers hold, whatever they say, so that a column that lies asks for no more.)
+        let held: usize = array.to_data().buffers().iter().map(Buffer::len).sum();
         Self {
             rows: array.len(),
-            bytes,
+            bytes: bytes.min(held),
             shared,
         }
     }
@@ -1284,6 +1287,35 @@ mod tests {
         // (By default, on a second thread where no other call holds the spare ones: which
         // the tests running beside this one may.)
         assert_eq!(both(None, true, || 1, || 2), (1, 2));
+    }
+
+    /// The room a column's builders start with is never more than its buffers hold, however
+    /// far its offsets or views, not yet checked, say its values run.
+    #[test]
+    fn room_is_no_more_than_the_buffers_hold() {
+        let shared = shared_buffers(&arrow_array::StringArray::from(vec!["a"]));
+        // Offsets that say 2 GiB of values over a buffer of three bytes.
+        let offsets = Buffer::from_slice_ref([0_i32, 3, i32::MAX]);
+        let data = ArrayData::builder(DataType::Utf8)
+            .len(2)
+            .add_buffer(offsets)
+            .add_buffer(Buffer::from_slice_ref(b"abc"));
+        // SAFETY: only its offsets are read (`Room::of`): they are in the buffer.
+        let lying = make_array(unsafe { data.build_unchecked() });
+        let room = Room::of(lying.as_ref(), &shared);
+        assert_eq!(room.bytes, 3 + 3 * 4, "the buffers' bytes");
+        // Views that say 4 GiB each, over no data buffer.
+        let mut views = Vec::new();
+        for _ in 0..2 {
+            views.push(u128::from(u32::MAX) | (1_u128 << 64));
+        }
+        let data = ArrayData::builder(DataType::Utf8View)
+            .len(2)
+            .add_buffer(Buffer::from_vec(views))
+            .add_buffer(Buffer::from_slice_ref(b"x"));
+        // SAFETY: only its views' lengths are read (`Room::of`).
+        let lying = make_array(unsafe { data.build_unchecked() });
+        assert_eq!(Room::of(lying.as_ref(), &shared).bytes, 2 * 16 + 1);
     }
 
     #[test]

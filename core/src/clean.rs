@@ -1115,7 +1115,10 @@ struct Held<'a> {
 /// handle, cleaned as a string of its own, is none (`info:hdl/urn:10.1000/182`, whose
 /// handle alone reads as a URN of no handle), it is left as the form holds it; and inside
 /// [`MAX_HELD`] forms: each form is read again inside the one around it, so that forms
-/// nested without end would cost the square of the text.
+/// nested without end would cost the square of the text. (Out of line: few handles need
+/// it, and the loop that calls it again is not inlined around it.)
+#[cold]
+#[inline(never)]
 fn clean_held<'a>(
     held: Held<'a>,
     handle: ReadHandle<'a>,

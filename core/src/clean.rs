@@ -13,7 +13,7 @@ use crate::form::{Form, Options};
 use crate::forms::{self, recognize};
 use crate::generated as g;
 use crate::handle::{Handle, HandleRef, ReadHandle};
-use crate::lint::{LintCode, Warning};
+use crate::lint::Warning;
 
 /// What a fix did. Each has a stable [`code`](FixCode::code), a one-line
 /// [`explanation`](FixCode::explanation) and the rule it follows.
@@ -648,7 +648,6 @@ fn clean_to(
                 options,
                 &mut |code, index| note_once(fixes, code, index),
                 None,
-                0,
             )
             .map(|(handle, form)| (handle, form, 0)),
         },
@@ -758,18 +757,6 @@ fn read_with<'a>(
     options: &Options,
     lint: bool,
     fixes: &mut Vec<Fix>,
-) -> Result<Read<'a>, ParseError> {
-    read_within(text, options, lint, fixes, 0)
-}
-
-/// [`read_with`] of a handle that `depth` written forms hold, one inside another
-/// ([`clean_held`]).
-fn read_within<'a>(
-    text: &'a str,
-    options: &Options,
-    lint: bool,
-    fixes: &mut Vec<Fix>,
-    depth: usize,
 ) -> Result<Read<'a>, ParseError> {
     let mut warnings = Vec::new();
     let mut note = |code: FixCode, index: usize| note_once(fixes, code, index);
@@ -890,7 +877,6 @@ fn read_within<'a>(
                 options,
                 &mut quiet,
                 lint.then_some(&mut joined_warnings),
-                depth,
             ) {
                 // (Each warning at its place in the text as written, white space and all.)
                 warnings.extend(
@@ -934,7 +920,7 @@ fn read_within<'a>(
         }
     }
     let lint = lint.then_some(&mut warnings);
-    let (handle, form) = read_rest(text, start, end, label, options, &mut note, lint, depth)?;
+    let (handle, form) = read_rest(text, start, end, label, options, &mut note, lint)?;
     Ok(Read {
         handle,
         form,
@@ -964,11 +950,8 @@ fn as_written_index(s: &str, at: usize, index: usize) -> usize {
 
 /// What cleaning reads in `text[start..end]`, what its textual fixes left (after a label
 /// of `label`'s form, if one was taken off): the handle in any written form, a resolver's
-/// host without its scheme read as its URL, a handle that is itself a URL read as the
-/// resolver's it is, or refused, and the handle a written form holds cleaned as a string
-/// of its own ([`clean_held`]; `depth` forms hold this one); its warnings into `lint` when
-/// given.
-#[allow(clippy::too_many_arguments)]
+/// host without its scheme read as its URL, and a handle that is itself a URL read as the
+/// resolver's it is, or refused; its warnings into `lint` when given.
 fn read_rest<'a>(
     text: &'a str,
     start: usize,
@@ -977,7 +960,6 @@ fn read_rest<'a>(
     options: &Options,
     note: &mut impl FnMut(FixCode, usize),
     lint: Option<&mut Vec<Warning>>,
-    depth: usize,
 ) -> Result<(ReadHandle<'a>, Form), ParseError> {
     let mut lint = lint;
     let warned = lint.as_ref().map_or(0, |w| w.len());
@@ -1018,7 +1000,19 @@ fn read_rest<'a>(
             .checked_sub(text.as_ptr() as usize)
             .filter(|&at| at + h.len() <= text.len())
             .map_or_else(
-                || start + held_from(s, options),
+                || {
+                    let prefix = resolver_prefix(s, options).or_else(|| {
+                        [
+                            &g::HDL_HOST_FORM,
+                            &g::HDL_FORM,
+                            &g::INFO_HDL_FORM,
+                            &g::INFO_DOI_FORM,
+                        ]
+                        .iter()
+                        .find_map(|dfa| dfa.accepted_prefix(s.as_bytes()))
+                    });
+                    start + prefix.unwrap_or(0)
+                },
                 |at| at + h.find("://").map_or(0, |s| s + 3),
             );
         let refused = || {
@@ -1036,7 +1030,7 @@ fn read_rest<'a>(
         if url_shaped(inner.handle().as_str()) {
             return Err(refused());
         }
-        if let Some(warnings) = lint.as_deref_mut() {
+        if let Some(warnings) = lint {
             // The warnings are the inner URL's, at their places where the text holds it as
             // written, else where the handle begins.
             let written = (h.as_ptr() as usize)
@@ -1054,139 +1048,11 @@ fn read_rest<'a>(
     } else {
         (handle, form)
     };
-    // (What most forms hold, a handle cleaning reads as it is, is left.)
-    let handle = if form == Form::Handle || bare(handle.as_handle_ref().as_str(), options).is_some()
-    {
-        handle
-    } else {
-        let held = Held {
-            text,
-            at: start + held_from(s, options),
-            depth,
-        };
-        clean_held(held, handle, options, note, lint, warned)
-    };
     let form = match (label, form) {
         (Some(label), Form::Handle) => label,
         (_, form) => form,
     };
     Ok((handle, form))
-}
-
-/// How many times the handle a written form holds is cleaned again as a string of its own
-/// ([`clean_held`]), a form inside another each time: `https://hdl.handle.net/info:hdl/(20.1000/5`
-/// is `20.1000/5`; the handle a third form inside holds is left as read.
-const MAX_HELD: usize = 2;
-
-/// Where in `s`, a resolver's URL or an `hdl:` or `info:` URI, the handle it holds begins,
-/// percent-encoded or not: after the resolver's host or the URI's prefix (0 where neither is
-/// found).
-fn held_from(s: &str, options: &Options) -> usize {
-    resolver_prefix(s, options)
-        .or_else(|| {
-            [
-                &g::HDL_HOST_FORM,
-                &g::HDL_FORM,
-                &g::INFO_HDL_FORM,
-                &g::INFO_DOI_FORM,
-            ]
-            .iter()
-            .find_map(|dfa| dfa.accepted_prefix(s.as_bytes()))
-        })
-        .unwrap_or(0)
-}
-
-/// Where a handle that a written form holds was read: in `text`, at `at` where the text
-/// does not hold it as written (a decoded handle: where the form's prefix ends,
-/// `held_from`), inside `depth` other forms.
-struct Held<'a> {
-    text: &'a str,
-    at: usize,
-    depth: usize,
-}
-
-/// The handle a written form holds (an `hdl:` or `info:` URI's, a resolver's URL's path), as
-/// decoded, cleaned as a string of its own (C2), where cleaning would not read it as it is:
-/// `https://doi.org/(10.1/x` holds `10.1/x`, `hdl:10.1/x.?q` holds `10.1/x`,
-/// `info:hdl/info:hdl/10.1/x` holds `10.1/x`; so that cleaning what cleaning gives gives it
-/// again. Its fixes are noted, and its warnings replace the handle's (the form's literal
-/// `%`s kept: `warned` is how many `lint` held before the form was read), at their places
-/// where the text holds the handle as written, else where the form's prefix ends. Where the
-/// handle, cleaned as a string of its own, is none (`info:hdl/urn:10.1000/182`, whose
-/// handle alone reads as a URN of no handle), it is left as the form holds it; and inside
-/// [`MAX_HELD`] forms: each form is read again inside the one around it, so that forms
-/// nested without end would cost the square of the text. (Out of line: few handles need
-/// it, and the loop that calls it again is not inlined around it.)
-#[cold]
-#[inline(never)]
-fn clean_held<'a>(
-    held: Held<'a>,
-    handle: ReadHandle<'a>,
-    options: &Options,
-    note: &mut impl FnMut(FixCode, usize),
-    lint: Option<&mut Vec<Warning>>,
-    warned: usize,
-) -> ReadHandle<'a> {
-    let Held {
-        text,
-        at: start,
-        depth,
-    } = held;
-    if depth >= MAX_HELD {
-        return handle;
-    }
-    let mut fixes = Vec::new();
-    let lint_too = lint.is_some();
-    // Where the text holds the handle as written; else where the form's prefix ends.
-    let span = match &handle {
-        ReadHandle::Slice(h) => span_in(text, h.as_str()),
-        ReadHandle::Owned(_) => None,
-    };
-    let (read, at) = match span {
-        Some(span) => match read_within(
-            &text[span.clone()],
-            options,
-            lint_too,
-            &mut fixes,
-            depth + 1,
-        ) {
-            Ok(read) => (read, Some(span.start)),
-            Err(_) => return handle,
-        },
-        None => {
-            let h = handle.as_handle_ref();
-            match read_within(h.as_str(), options, lint_too, &mut fixes, depth + 1) {
-                Ok(read) => (
-                    Read {
-                        handle: ReadHandle::Owned(read.handle.into_handle()),
-                        ..read
-                    },
-                    None,
-                ),
-                Err(_) => return handle,
-            }
-        }
-    };
-    // (Read as it was, with nothing taken off: left as it was, its warnings too.)
-    if fixes.is_empty() && read.handle.as_handle_ref().as_str() == handle.as_handle_ref().as_str() {
-        return handle;
-    }
-    let place = |index: usize| at.map_or(start, |at| at + index);
-    for f in fixes {
-        note(f.code, place(f.index));
-    }
-    if let Some(warnings) = lint {
-        let percents: Vec<Warning> = warnings
-            .drain(warned..)
-            .filter(|w| w.code() == LintCode::LiteralPercent)
-            .collect();
-        warnings.extend(percents);
-        warnings.extend(read.warnings.into_iter().map(|w| {
-            let i = place(w.index());
-            w.at(i)
-        }));
-    }
-    read.handle
 }
 
 /// The most bytes of a resolver's host without its scheme (and what follows it) that
@@ -1219,7 +1085,7 @@ pub(crate) fn read_written<'a>(
     text: &'a str,
     options: &Options,
 ) -> Result<(ReadHandle<'a>, Form), ParseError> {
-    read_rest(text, 0, text.len(), None, options, &mut |_, _| {}, None, 0)
+    read_rest(text, 0, text.len(), None, options, &mut |_, _| {}, None)
 }
 
 /// The length of the label `s` starts with (`label_form`): with the `:` of a `doi :`

@@ -310,6 +310,99 @@ fn nested_resolver_urls() {
     }
 }
 
+/// The handle a written form holds, as decoded, is cleaned as a string of its own (C2):
+/// what is taken off it is noted where the text holds it (where the form's prefix ends,
+/// when decoded), and cleaning what cleaning gives gives it again.
+#[test]
+fn the_handle_a_form_holds_is_cleaned_as_a_string_of_its_own() {
+    let o = Options::new();
+    for (text, handle, form, fixes) in [
+        (
+            "https://doi.org/(10.1000/182",
+            "10.1000/182",
+            Form::Proxy,
+            &[("resolver-url", 0), ("leading-punctuation", 16)][..],
+        ),
+        (
+            "https://doi.org/10.1000/182%20",
+            "10.1000/182",
+            Form::Proxy,
+            &[
+                ("resolver-url", 0),
+                ("percent-decoded", 0),
+                ("surrounding-whitespace", 16),
+            ],
+        ),
+        (
+            "https://doi.org/%2210.1000/182%22",
+            "10.1000/182",
+            Form::Proxy,
+            &[
+                ("resolver-url", 0),
+                ("percent-decoded", 0),
+                ("wrapping-pair", 16),
+            ],
+        ),
+        (
+            "doi.org/10.1000/182%29",
+            "10.1000/182",
+            Form::Proxy,
+            &[
+                ("resolver-url", 0),
+                ("percent-decoded", 0),
+                ("trailing-punctuation", 8),
+            ],
+        ),
+        (
+            "info:hdl/20.1000/5.#frag",
+            "20.1000/5",
+            Form::InfoHdl,
+            &[("query-or-fragment", 19), ("trailing-punctuation", 18)],
+        ),
+        (
+            "info:hdl/info:hdl/20.1000/5",
+            "20.1000/5",
+            Form::InfoHdl,
+            &[],
+        ),
+        (
+            "https://hdl.handle.net/info:hdl/(20.1000/5",
+            "20.1000/5",
+            Form::Proxy,
+            &[("resolver-url", 0), ("leading-punctuation", 32)],
+        ),
+    ] {
+        let c = clean(text, &o).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let got: Vec<_> = c
+            .fixes()
+            .iter()
+            .map(|f| (f.code().code(), f.index()))
+            .collect();
+        assert_eq!(
+            (c.handle().as_str(), c.form(), &got[..]),
+            (handle, form, fixes),
+            "{text:?}"
+        );
+        assert_eq!(cleaned(handle).0, handle, "{text:?}: cleaned again");
+        // (The fast reader of a column agrees.)
+        let (mut into, mut codes) = (String::new(), Vec::new());
+        clean_into(text, &o, false, &mut into, &mut codes).unwrap();
+        assert_eq!((into.as_str(), &codes[..]), (handle, c.fixes()), "{text:?}");
+    }
+    // Where what a form holds is no handle as a string of its own, it is the handle as the
+    // form holds it; and a third form inside is left as read (MAX_HELD): each form is read
+    // again inside the one around it.
+    for (text, handle) in [
+        ("info:hdl/urn:10.1000/182", "urn:10.1000/182"),
+        ("info:hdl/info:hdl/info:hdl/(20.1000/5", "(20.1000/5"),
+    ] {
+        assert_eq!(cleaned(text).0, handle, "{text:?}");
+    }
+    // Forms nested without end: three taken off, the text read three times over.
+    let chain = format!("{}(20.1000/5", "info:hdl/".repeat(100_000));
+    assert_eq!(cleaned(&chain).0.len(), chain.len() - 3 * 9);
+}
+
 /// What text taken from PDFs does to DOIs, undone (C2): a DOI split by white space after a
 /// label or a resolver's host is joined on the evidence extraction joins it on; a label with
 /// a space before its colon, or a full stop for one; German quotes around it.

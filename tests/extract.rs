@@ -357,6 +357,66 @@ fn nested_resolver_urls() {
     }
 }
 
+/// The handle a form holds, cleaned as a string of its own (C2), is the handle of the form
+/// found whole: what cleaning takes off it is inside the identifier. Forms nested in a chain
+/// are read once each start, whatever their handle needs.
+#[test]
+fn the_handle_a_form_holds_cleaned() {
+    let o = Options::new();
+    for (text, handle, written) in [
+        (
+            "doi.org/10.1000/182%29",
+            "10.1000/182",
+            "doi.org/10.1000/182%29",
+        ),
+        (
+            "x https://doi.org/10.1000/182%2C y",
+            "10.1000/182",
+            "https://doi.org/10.1000/182%2C",
+        ),
+        ("hdl:10.1/x%29", "10.1/x", "hdl:10.1/x%29"),
+        (
+            "info:hdl/20.1000/5.#frag",
+            "20.1000/5",
+            "info:hdl/20.1000/5.#frag",
+        ),
+        (
+            "see https://doi.org/%2210.1000/182%22 here",
+            "10.1000/182",
+            "https://doi.org/%2210.1000/182%22",
+        ),
+    ] {
+        assert_eq!(
+            found(text, &o),
+            [(handle.to_owned(), written.to_owned())],
+            "{text:?}"
+        );
+        assert_eq!(
+            handle_id::clean(written, &o).unwrap().handle().as_str(),
+            handle,
+            "{text:?}: cleaned"
+        );
+    }
+    for unit in [
+        "info:hdl/",
+        "(info:hdl/",
+        "https://doi.org/(",
+        "doi.org/(",
+        "hdl:%28",
+    ] {
+        for end in ["20.1000/5%29.", "(20.1000/5", "10.1/x%20"] {
+            let text = format!("{}{end}", unit.repeat(4_000));
+            let mut all = extract(&text, &o);
+            all.by_ref().for_each(drop);
+            let per_byte = all.work() as f64 / text.len() as f64;
+            assert!(
+                per_byte <= 24.0,
+                "{unit:?}…{end:?}: {per_byte} bytes read per byte"
+            );
+        }
+    }
+}
+
 /// Brackets (C3): a closing one with no partner inside the identifier ends it, and so does
 /// an opening one with none after it (the identifier ends before it); brackets balanced
 /// inside stay, up to `MAX_OPEN` open at once.

@@ -13,7 +13,7 @@ use crate::form::{Form, Options};
 use crate::forms::{self, recognize};
 use crate::generated as g;
 use crate::handle::{Handle, HandleRef, ReadHandle};
-use crate::lint::Warning;
+use crate::lint::{LintCode, Warning};
 
 /// What a fix did. Each has a stable [`code`](FixCode::code), a one-line
 /// [`explanation`](FixCode::explanation) and the rule it follows.
@@ -142,9 +142,19 @@ impl FromStr for FixCode {
 pub struct Fix {
     code: FixCode,
     index: usize,
+    held: bool,
 }
 
 impl Fix {
+    /// A fix to the text itself, not to the handle a form holds.
+    const fn new(code: FixCode, index: usize) -> Self {
+        Self {
+            code,
+            index,
+            held: false,
+        }
+    }
+
     /// What the fix did.
     #[must_use]
     pub const fn code(&self) -> FixCode {
@@ -155,6 +165,23 @@ impl Fix {
     #[must_use]
     pub const fn index(&self) -> usize {
         self.index
+    }
+
+    /// Whether it was made to the handle a written form holds (a resolver's URL's path, an
+    /// `hdl:` or `info:` URI's handle), cleaned as a string of its own (SPEC C2), rather than
+    /// to the text around the form: `https://doi.org/(10.1000/182`'s `leading-punctuation`.
+    ///
+    /// ```
+    /// use handle_id::{clean, FixCode, Options};
+    /// let c = clean("https://doi.org/(10.1000/182", &Options::new())?;
+    /// let f = c.fixes().iter().find(|f| f.code() == FixCode::LeadingPunctuation).unwrap();
+    /// assert!(f.held() && f.index() == 16);
+    /// assert!(!clean("(10.1000/182", &Options::new())?.fixes()[0].held());
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub const fn held(&self) -> bool {
+        self.held
     }
 }
 
@@ -479,10 +506,7 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
     let (canonical, as_written) = if handle.as_handle_ref().is_canonical() {
         (handle, None)
     } else {
-        fixes.push(Fix {
-            code: FixCode::CaseFolded,
-            index: read_from,
-        });
+        fixes.push(Fix::new(FixCode::CaseFolded, read_from));
         (handle.canonical(), Some(handle))
     };
     Ok(Cleaned {
@@ -648,8 +672,14 @@ fn clean_to(
                 options,
                 &mut |code, index| note_once(fixes, code, index),
                 None,
+                0,
             )
-            .map(|(handle, form)| (handle, form, 0)),
+            .map(|(handle, form, held)| {
+                for fix in held {
+                    note_fix_once(fixes, fix);
+                }
+                (handle, form, 0)
+            }),
         },
         Lead::Other => read_with(text, options, false, fixes).map(
             |Read {
@@ -700,10 +730,7 @@ fn written(
     // (Its DOI question asked once.)
     let doi = h.is_doi();
     if !h.is_canonical_of(doi) {
-        fixes.push(Fix {
-            code: FixCode::CaseFolded,
-            index: read_from,
-        });
+        fixes.push(Fix::new(FixCode::CaseFolded, read_from));
         if !keep_case {
             h.write_canonical_of(doi, buffer);
             return Written::Buffer;
@@ -745,8 +772,14 @@ fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, Pa
 /// was first applied).
 #[inline]
 fn note_once(fixes: &mut Vec<Fix>, code: FixCode, index: usize) {
-    if !fixes.iter().any(|f| f.code == code) {
-        fixes.push(Fix { code, index });
+    note_fix_once(fixes, Fix::new(code, index));
+}
+
+/// `fix` into `fixes`, unless a fix of its code is there already.
+#[inline]
+fn note_fix_once(fixes: &mut Vec<Fix>, fix: Fix) {
+    if !fixes.iter().any(|f| f.code == fix.code) {
+        fixes.push(fix);
     }
 }
 
@@ -757,6 +790,18 @@ fn read_with<'a>(
     options: &Options,
     lint: bool,
     fixes: &mut Vec<Fix>,
+) -> Result<Read<'a>, ParseError> {
+    read_within(text, options, lint, fixes, 0)
+}
+
+/// [`read_with`] of a handle that `depth` written forms hold, one inside another
+/// ([`clean_held`]).
+fn read_within<'a>(
+    text: &'a str,
+    options: &Options,
+    lint: bool,
+    fixes: &mut Vec<Fix>,
+    depth: usize,
 ) -> Result<Read<'a>, ParseError> {
     let mut warnings = Vec::new();
     let mut note = |code: FixCode, index: usize| note_once(fixes, code, index);
@@ -869,7 +914,7 @@ fn read_with<'a>(
             let joined = alloc::format!("{}{}", &s[..at], without_space(&s[at..]));
             let mut quiet = |_: FixCode, _: usize| {};
             let mut joined_warnings = Vec::new();
-            if let Ok((handle, form)) = read_rest(
+            if let Ok((handle, form, _)) = read_rest(
                 &joined,
                 0,
                 joined.len(),
@@ -877,6 +922,7 @@ fn read_with<'a>(
                 options,
                 &mut quiet,
                 lint.then_some(&mut joined_warnings),
+                depth,
             ) {
                 // (Each warning at its place in the text as written, white space and all.)
                 warnings.extend(
@@ -920,7 +966,11 @@ fn read_with<'a>(
         }
     }
     let lint = lint.then_some(&mut warnings);
-    let (handle, form) = read_rest(text, start, end, label, options, &mut note, lint)?;
+    let (handle, form, held) = read_rest(text, start, end, label, options, &mut note, lint, depth)?;
+    // (Noted after the text's own: each code once, where it was first applied.)
+    for fix in held {
+        note_fix_once(fixes, fix);
+    }
     Ok(Read {
         handle,
         form,
@@ -950,8 +1000,11 @@ fn as_written_index(s: &str, at: usize, index: usize) -> usize {
 
 /// What cleaning reads in `text[start..end]`, what its textual fixes left (after a label
 /// of `label`'s form, if one was taken off): the handle in any written form, a resolver's
-/// host without its scheme read as its URL, and a handle that is itself a URL read as the
-/// resolver's it is, or refused; its warnings into `lint` when given.
+/// host without its scheme read as its URL, a handle that is itself a URL read as the
+/// resolver's it is, or refused, and the handle a written form holds cleaned as a string
+/// of its own ([`clean_held`]; `depth` forms hold this one); its warnings into `lint` when
+/// given.
+#[allow(clippy::too_many_arguments)]
 fn read_rest<'a>(
     text: &'a str,
     start: usize,
@@ -960,7 +1013,8 @@ fn read_rest<'a>(
     options: &Options,
     note: &mut impl FnMut(FixCode, usize),
     lint: Option<&mut Vec<Warning>>,
-) -> Result<(ReadHandle<'a>, Form), ParseError> {
+    depth: usize,
+) -> Result<(ReadHandle<'a>, Form, Vec<Fix>), ParseError> {
     let mut lint = lint;
     let warned = lint.as_ref().map_or(0, |w| w.len());
     let s = &text[start..end];
@@ -1000,19 +1054,7 @@ fn read_rest<'a>(
             .checked_sub(text.as_ptr() as usize)
             .filter(|&at| at + h.len() <= text.len())
             .map_or_else(
-                || {
-                    let prefix = resolver_prefix(s, options).or_else(|| {
-                        [
-                            &g::HDL_HOST_FORM,
-                            &g::HDL_FORM,
-                            &g::INFO_HDL_FORM,
-                            &g::INFO_DOI_FORM,
-                        ]
-                        .iter()
-                        .find_map(|dfa| dfa.accepted_prefix(s.as_bytes()))
-                    });
-                    start + prefix.unwrap_or(0)
-                },
+                || start + held_from(s, options),
                 |at| at + h.find("://").map_or(0, |s| s + 3),
             );
         let refused = || {
@@ -1030,7 +1072,7 @@ fn read_rest<'a>(
         if url_shaped(inner.handle().as_str()) {
             return Err(refused());
         }
-        if let Some(warnings) = lint {
+        if let Some(warnings) = lint.as_deref_mut() {
             // The warnings are the inner URL's, at their places where the text holds it as
             // written, else where the handle begins.
             let written = (h.as_ptr() as usize)
@@ -1048,11 +1090,143 @@ fn read_rest<'a>(
     } else {
         (handle, form)
     };
+    // (What most forms hold, a handle cleaning reads as it is, is left.)
+    let (handle, held) =
+        if form == Form::Handle || bare(handle.as_handle_ref().as_str(), options).is_some() {
+            (handle, Vec::new())
+        } else {
+            let held = Held {
+                text,
+                at: start + held_from(s, options),
+                depth,
+            };
+            clean_held(held, handle, options, lint, warned)
+        };
     let form = match (label, form) {
         (Some(label), Form::Handle) => label,
         (_, form) => form,
     };
-    Ok((handle, form))
+    Ok((handle, form, held))
+}
+
+/// How many times the handle a written form holds is cleaned again as a string of its own
+/// ([`clean_held`]), a form inside another each time: `https://hdl.handle.net/info:hdl/(20.1000/5`
+/// is `20.1000/5`; the handle a third form inside holds is left as read.
+const MAX_HELD: usize = 2;
+
+/// Where in `s`, a resolver's URL or an `hdl:` or `info:` URI, the handle it holds begins,
+/// percent-encoded or not: after the resolver's host or the URI's prefix (0 where neither is
+/// found).
+fn held_from(s: &str, options: &Options) -> usize {
+    resolver_prefix(s, options)
+        .or_else(|| {
+            [
+                &g::HDL_HOST_FORM,
+                &g::HDL_FORM,
+                &g::INFO_HDL_FORM,
+                &g::INFO_DOI_FORM,
+            ]
+            .iter()
+            .find_map(|dfa| dfa.accepted_prefix(s.as_bytes()))
+        })
+        .unwrap_or(0)
+}
+
+/// Where a handle that a written form holds was read: in `text`, at `at` where the text
+/// does not hold it as written (a decoded handle: where the form's prefix ends,
+/// `held_from`), inside `depth` other forms.
+struct Held<'a> {
+    text: &'a str,
+    at: usize,
+    depth: usize,
+}
+
+/// The handle a written form holds (an `hdl:` or `info:` URI's, a resolver's URL's path), as
+/// decoded, cleaned as a string of its own (C2), where cleaning would not read it as it is:
+/// `https://doi.org/(10.1/x` holds `10.1/x`, `hdl:10.1/x.?q` holds `10.1/x`,
+/// `info:hdl/info:hdl/10.1/x` holds `10.1/x`; so that cleaning what cleaning gives gives it
+/// again. Its fixes are noted, and its warnings replace the handle's (the form's literal
+/// `%`s kept: `warned` is how many `lint` held before the form was read), at their places
+/// where the text holds the handle as written, else where the form's prefix ends. Where the
+/// handle, cleaned as a string of its own, is none (`info:hdl/urn:10.1000/182`, whose
+/// handle alone reads as a URN of no handle), it is left as the form holds it; and inside
+/// [`MAX_HELD`] forms: each form is read again inside the one around it, so that forms
+/// nested without end would cost the square of the text. (Out of line: few handles need
+/// it, and the loop that calls it again is not inlined around it.)
+#[cold]
+#[inline(never)]
+fn clean_held<'a>(
+    held: Held<'a>,
+    handle: ReadHandle<'a>,
+    options: &Options,
+    lint: Option<&mut Vec<Warning>>,
+    warned: usize,
+) -> (ReadHandle<'a>, Vec<Fix>) {
+    let Held {
+        text,
+        at: start,
+        depth,
+    } = held;
+    if depth >= MAX_HELD {
+        return (handle, Vec::new());
+    }
+    let mut fixes = Vec::new();
+    let lint_too = lint.is_some();
+    // Where the text holds the handle as written; else where the form's prefix ends.
+    let span = match &handle {
+        ReadHandle::Slice(h) => span_in(text, h.as_str()),
+        ReadHandle::Owned(_) => None,
+    };
+    let (read, at) = match span {
+        Some(span) => match read_within(
+            &text[span.clone()],
+            options,
+            lint_too,
+            &mut fixes,
+            depth + 1,
+        ) {
+            Ok(read) => (read, Some(span.start)),
+            Err(_) => return (handle, Vec::new()),
+        },
+        None => {
+            let h = handle.as_handle_ref();
+            match read_within(h.as_str(), options, lint_too, &mut fixes, depth + 1) {
+                Ok(read) => (
+                    Read {
+                        handle: ReadHandle::Owned(read.handle.into_handle()),
+                        ..read
+                    },
+                    None,
+                ),
+                Err(_) => return (handle, Vec::new()),
+            }
+        }
+    };
+    // (Read as it was, with nothing taken off: left as it was, its warnings too.)
+    if fixes.is_empty() && read.handle.as_handle_ref().as_str() == handle.as_handle_ref().as_str() {
+        return (handle, Vec::new());
+    }
+    let place = |index: usize| at.map_or(start, |at| at + index);
+    let fixes = fixes
+        .into_iter()
+        .map(|f| Fix {
+            index: place(f.index),
+            held: true,
+            ..f
+        })
+        .collect();
+    if let Some(warnings) = lint {
+        let percents: Vec<Warning> = warnings
+            .drain(warned..)
+            .filter(|w| w.code() == LintCode::LiteralPercent)
+            .collect();
+        warnings.extend(percents);
+        warnings.extend(read.warnings.into_iter().map(|w| {
+            let i = place(w.index());
+            w.at(i)
+        }));
+    }
+    (read.handle, fixes)
 }
 
 /// The most bytes of a resolver's host without its scheme (and what follows it) that
@@ -1079,13 +1253,15 @@ fn same_bytes_of<'s>(handle: ReadHandle<'_>, copy: &str, s: &'s str) -> ReadHand
     ReadHandle::Owned(handle.into_handle())
 }
 
-/// The handle `text` holds as cleaning reads it when written as it is (no textual fix:
-/// no label, trailing punctuation or white space taken off), and its form; or where not.
+/// The handle `text` holds as cleaning reads it when written as it is (no textual fix to
+/// `text`: no label, trailing punctuation or white space taken off; the handle a form holds
+/// cleaned as C2 says), and its form; or where not.
 pub(crate) fn read_written<'a>(
     text: &'a str,
     options: &Options,
 ) -> Result<(ReadHandle<'a>, Form), ParseError> {
-    read_rest(text, 0, text.len(), None, options, &mut |_, _| {}, None)
+    read_rest(text, 0, text.len(), None, options, &mut |_, _| {}, None, 0)
+        .map(|(handle, form, _)| (handle, form))
 }
 
 /// The length of the label `s` starts with (`label_form`): with the `:` of a `doi :`
@@ -1363,15 +1539,9 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
         let Some(h) = bare(rest, options) else {
             return Lead::Other;
         };
-        fixes.push(Fix {
-            code: FixCode::Label,
-            index: 0,
-        });
+        fixes.push(Fix::new(FixCode::Label, 0));
         if space > 0 {
-            fixes.push(Fix {
-                code: FixCode::SurroundingWhitespace,
-                index: p,
-            });
+            fixes.push(Fix::new(FixCode::SurroundingWhitespace, p));
         }
         return Lead::Read(h, label_form(b[0]), p + space);
     }
@@ -1386,7 +1556,7 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
         return Lead::Other;
     };
     note_url(
-        &mut |code, index| fixes.push(Fix { code, index }),
+        &mut |code, index| fixes.push(Fix::new(code, index)),
         text,
         h.as_str(),
         0,
@@ -1480,7 +1650,7 @@ fn around_bare<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>) -> Le
     let Some(h) = bare(&text[start..end], options) else {
         return Lead::Other;
     };
-    fixes.push(Fix { code: fix, index });
+    fixes.push(Fix::new(fix, index));
     Lead::Read(h, Form::Handle, start)
 }
 

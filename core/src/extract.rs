@@ -1419,11 +1419,12 @@ impl<'a> Extract<'a, '_> {
         let read = clean_as_written(text, self.options).ok()?;
         if read.fixes.iter().any(|f| {
             // (White space cleaning takes off can only be after a label: the span starts
-            // at a letter or digit and ends before white space.)
+            // at a letter or digit and ends before white space. What is taken off the
+            // handle a form holds is inside the identifier: C2.)
             matches!(
                 f.code(),
                 FixCode::WrappingPair | FixCode::LeadingPunctuation | FixCode::TrailingPunctuation
-            )
+            ) && !f.held()
         }) {
             return None;
         }

@@ -68,6 +68,25 @@ pub fn option_sets() -> Vec<(&'static str, Options)> {
     ]
 }
 
+/// Whether cleaning `text` may stop at one of its limits, past which what it gives may be
+/// cleaned further: eight pairs, or marks without a partner, taken off either end
+/// (`MAX_WRAPPING` in core/src/clean.rs), or two forms read inside the form that holds them
+/// (`MAX_HELD`). Told by counting, more often than it is so: the marks that may pair, and
+/// what may start a form (a scheme's or URI's `:`, written or encoded, and a resolver's host
+/// without its scheme).
+pub fn past_cleanings_limits(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let forms = [":", "%3a", "doi.org/", "handle.net/"]
+        .iter()
+        .map(|f| lower.matches(f).count())
+        .sum::<usize>();
+    let marks = text
+        .chars()
+        .filter(|&c| c.is_ascii_punctuation() || !c.is_ascii())
+        .count();
+    forms > 2 || marks > 8
+}
+
 /// An error of reading `text`: its index inside `text`, on a character boundary, at the
 /// character it names (or the `%` of the escape that decodes to it); its messages render.
 #[track_caller]
@@ -441,6 +460,13 @@ pub fn clean_text(text: &str) {
                     );
                     assert!(!c.fixes()[..i].iter().any(|f| f.code() == fix.code()));
                 }
+                // Cleaning what cleaning gives gives it again, within cleaning's limits; or
+                // nothing, where a form held what alone is no handle (`info:hdl/urn:1/2`).
+                if !past_cleanings_limits(text) {
+                    if let Ok(again) = clean(h.as_str(), &options) {
+                        assert_eq!(again.handle(), h, "{name}: {text:?} cleaned again");
+                    }
+                }
                 // The warnings are the handle's as written (and a URL's literal '%', P3), at
                 // places in the input.
                 warnings_lie_inside(text, c.lint());
@@ -508,17 +534,16 @@ pub fn extract_text(text: &str) {
                 "{name}: {text:?}"
             );
             // Cleaning took nothing off but a label and the space after it (and the white
-            // space inside a split DOI, which it joins as extraction does): the span is the
-            // identifier.
+            // space inside a split DOI, which it joins as extraction does, and what it takes
+            // off the handle a form holds): the span is the identifier.
             assert!(
-                !cleaned.fixes().iter().any(|fix| matches!(
-                    fix.code(),
-                    FixCode::WrappingPair
-                        | FixCode::LeadingPunctuation
-                        | FixCode::TrailingPunctuation
-                ) || (fix.code()
-                    == FixCode::SurroundingWhitespace
-                    && fix.index() == 0)),
+                !cleaned.fixes().iter().any(|fix| !fix.held()
+                    && (matches!(
+                        fix.code(),
+                        FixCode::WrappingPair
+                            | FixCode::LeadingPunctuation
+                            | FixCode::TrailingPunctuation
+                    ) || (fix.code() == FixCode::SurroundingWhitespace && fix.index() == 0))),
                 "{name}: {f:?} in {text:?}: {:?}",
                 cleaned.fixes()
             );

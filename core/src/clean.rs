@@ -1145,9 +1145,10 @@ struct Held<'a> {
 /// decoded, cleaned as a string of its own (C2), where cleaning would not read it as it is:
 /// `https://doi.org/(10.1/x` holds `10.1/x`, `hdl:10.1/x.?q` holds `10.1/x`,
 /// `info:hdl/info:hdl/10.1/x` holds `10.1/x`; so that cleaning what cleaning gives gives it
-/// again. Its fixes are noted, and its warnings replace the handle's (the form's literal
-/// `%`s kept: `warned` is how many `lint` held before the form was read), at their places
-/// where the text holds the handle as written, else where the form's prefix ends. Where the
+/// again. Its fixes are given back marked held ([`Fix::held`]), for the caller to note after
+/// the text's own, and its warnings replace the handle's (the form's literal `%`s kept:
+/// `warned` is how many `lint` held before the form was read), each at its place where the
+/// text holds the handle as written, else where the form's prefix ends. Where the
 /// handle, cleaned as a string of its own, is none (`info:hdl/urn:10.1000/182`, whose
 /// handle alone reads as a URN of no handle), it is left as the form holds it; and inside
 /// [`MAX_HELD`] forms: each form is read again inside the one around it, so that forms

@@ -58,6 +58,8 @@
 pub use handle_id_core::__entry_rules;
 #[doc(hidden)]
 pub use handle_id_core::__reference;
+#[doc(hidden)]
+pub use handle_id_core::__CLEANING_LIMITS;
 pub use handle_id_core::{
     clean, clean_in_place, clean_into, detect, escape, extract, recognize, validate, Action,
     Caseless, Cleaned, Extract, Fix, FixCode, Form, Found, Handle, HandleRef, HdlUri, LintCode,

@@ -1114,6 +1114,11 @@ fn read_rest<'a>(
 /// is `20.1000/5`; the handle a third form inside holds is left as read.
 const MAX_HELD: usize = 2;
 
+/// Cleaning's limits, `MAX_WRAPPING` and [`MAX_HELD`]: what the `clean` fuzz target's
+/// fixed-point check stays within.
+#[doc(hidden)]
+pub const __CLEANING_LIMITS: (usize, usize) = (MAX_WRAPPING, MAX_HELD);
+
 /// Where in `s`, a resolver's URL or an `hdl:` or `info:` URI, the handle it holds begins,
 /// percent-encoded or not: after the resolver's host or the URI's prefix (0 where neither is
 /// found).

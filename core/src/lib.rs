@@ -38,6 +38,8 @@ mod uri;
 mod validate;
 
 pub use base::{ProxyBase, API_PATH, KNOWN_PROXY_HOSTS};
+#[doc(hidden)]
+pub use clean::__CLEANING_LIMITS;
 pub use clean::{clean, clean_in_place, clean_into, Cleaned, Fix, FixCode, Written};
 pub use error::{ParseError, ParseErrorKind, Rendered};
 pub use extract::{extract, Extract, Found, MAX_OPEN};

@@ -68,12 +68,12 @@ pub fn option_sets() -> Vec<(&'static str, Options)> {
     ]
 }
 
-/// Whether cleaning `text` may stop at one of its limits, past which what it gives may be
-/// cleaned further: eight pairs, or marks without a partner, taken off either end
-/// (`MAX_WRAPPING` in core/src/clean.rs), or two forms read inside the form that holds them
-/// (`MAX_HELD`). Told by counting, more often than it is so: the marks that may pair, and
-/// what may start a form (a scheme's or URI's `:`, written or encoded, and a resolver's host
-/// without its scheme).
+/// Whether cleaning `text` may stop at one of its limits (`handle_id::__CLEANING_LIMITS`),
+/// past which what it gives may be cleaned further: so many pairs, or marks without a
+/// partner, taken off either end, or so many forms read inside the form that holds them.
+/// Told by counting, more often than it is so: the marks that may pair, and what may start
+/// a form (a scheme's or URI's `:`, written or encoded, and a resolver's host without its
+/// scheme).
 pub fn past_cleanings_limits(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     let forms = [":", "%3a", "doi.org/", "handle.net/"]
@@ -84,7 +84,8 @@ pub fn past_cleanings_limits(text: &str) -> bool {
         .chars()
         .filter(|&c| c.is_ascii_punctuation() || !c.is_ascii())
         .count();
-    forms > 2 || marks > 8
+    let (pairs, held) = handle_id::__CLEANING_LIMITS;
+    forms > held || marks > pairs
 }
 
 /// An error of reading `text`: its index inside `text`, on a character boundary, at the

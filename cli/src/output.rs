@@ -164,14 +164,16 @@ impl Serialize for FoundRecord<'_> {
     }
 }
 
-/// A [`Fix`] as JSON: `{"code": "...", "index": n, "message": "..."}`.
+/// A [`Fix`] as JSON: `{"code": "...", "index": n, "held": false, "message": "..."}`
+/// (`held`: made in the handle a URL or URI holds, cleaned as a string of its own).
 pub struct JsonFix(pub Fix);
 
 impl Serialize for JsonFix {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut r = s.serialize_struct("Fix", 3)?;
+        let mut r = s.serialize_struct("Fix", 4)?;
         r.serialize_field("code", self.0.code().code())?;
         r.serialize_field("index", &self.0.index())?;
+        r.serialize_field("held", &self.0.held())?;
         r.serialize_field("message", &Message(&self.0))?;
         r.end()
     }

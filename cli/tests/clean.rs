@@ -33,3 +33,32 @@ fn clean() {
     assert_eq!(lines[5], "https://doi.org/10.1045/APRIL2006-PASKIN");
     assert_eq!(lines[4], "");
 }
+
+/// A fix made in the handle a URL holds, cleaned again as a string of its own (SPEC C2),
+/// says so in its record: `held`, as the library's `Fix::held`.
+#[test]
+fn a_fix_inside_the_handle_a_url_holds_is_marked_held() {
+    let out = hdl(&["clean", "--json"], b"https://doi.org/(10.1000/182\n");
+    assert_eq!(out.status.code(), Some(0));
+    let record: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(record["output"], "10.1000/182");
+    let fixes: Vec<_> = record["fixes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap(),
+                f["index"].as_u64().unwrap(),
+                f["held"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        fixes,
+        [
+            ("resolver-url", 0, false),
+            ("leading-punctuation", 16, true)
+        ]
+    );
+}

@@ -93,6 +93,8 @@ class Fix:
     code: str
     index: int
     byte_index: int
+    held: bool
+    """Made in the handle a URL or URI holds, cleaned again as a string of its own (SPEC C2)."""
     message: str
     rule: str
 

@@ -187,7 +187,8 @@ impl PyHandle {
 }
 
 /// A fix `clean` applied: its stable code, where (a Python string offset into the input,
-/// and the same in bytes), the library's message and the rule that allows it.
+/// and the same in bytes), whether it was made in the handle a URL or URI holds, the
+/// library's message and the rule that allows it.
 #[pyclass(frozen, skip_from_py_object, module = "handle_id", get_all)]
 #[derive(Clone)]
 pub struct Fix {
@@ -197,6 +198,8 @@ pub struct Fix {
     index: usize,
     /// Where in the input, in UTF-8 bytes (as the message says).
     byte_index: usize,
+    /// Made in the handle a URL or URI holds, cleaned again as a string of its own.
+    held: bool,
     /// The library's message.
     message: String,
     /// The SPEC rule.
@@ -206,7 +209,8 @@ pub struct Fix {
 #[pymethods]
 impl Fix {
     fn __repr__(&self) -> String {
-        format!("Fix(code={:?}, index={})", self.code, self.index)
+        let held = if self.held { ", held=True" } else { "" };
+        format!("Fix(code={:?}, index={}{held})", self.code, self.index)
     }
 }
 
@@ -502,6 +506,7 @@ impl PyCleaned {
                 code: f.code().code(),
                 index: at.at(f.index()),
                 byte_index: f.index(),
+                held: f.held(),
                 message: f.to_string(),
                 rule: f.code().rule(),
             })

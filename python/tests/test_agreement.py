@@ -36,8 +36,8 @@ def test_clean_agrees_with_hdl_clean(hdl):
             cleaned += 1
             assert c.handle.text == r["handle"] == r["output"], line
             assert c.form == r["form"], line
-            assert [(f.code, f.byte_index) for f in c.fixes] == [
-                (f["code"], f["index"]) for f in r["fixes"]
+            assert [(f.code, f.byte_index, f.held) for f in c.fixes] == [
+                (f["code"], f["index"], f["held"]) for f in r["fixes"]
             ], line
             assert [f.message for f in c.fixes] == [f["message"] for f in r["fixes"]]
             for f in c.fixes:

@@ -411,6 +411,14 @@ def test_fix_and_warning_objects():
     # The `hdl:` label is the form it was written in, not a fix.
     assert [f.code for f in c.fixes] == ["surrounding-whitespace"] and c.form == "hdl"
     assert "Fix(" in repr(c.fixes[0]) and "Cleaned(" in repr(c)
+    assert not c.fixes[0].held and "held" not in repr(c.fixes[0])
+    # A fix made in the handle a URL holds, cleaned as a string of its own (SPEC C2).
+    c = handle_id.clean("https://doi.org/(10.1000/182")
+    assert [(f.code, f.index, f.held) for f in c.fixes] == [
+        ("resolver-url", 0, False),
+        ("leading-punctuation", 16, True),
+    ]
+    assert "held=True" in repr(c.fixes[1])
 
 
 def test_the_root_readme_python_example_runs():

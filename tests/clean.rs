@@ -371,6 +371,46 @@ fn the_handle_a_form_holds_is_cleaned_as_a_string_of_its_own() {
             Form::Proxy,
             &[("resolver-url", 0), ("leading-punctuation", 32)],
         ),
+        // A DOI split by white space right after the host, as written, joined as it is
+        // without the bracket (`dois_as_pdfs_write_them`)...
+        (
+            "https://doi.org/(10.1093/ molbev /msu300",
+            "10.1093/molbev/msu300",
+            Form::Proxy,
+            &[
+                ("resolver-url", 0),
+                ("leading-punctuation", 16),
+                ("split-joined", 17),
+            ],
+        ),
+        (
+            "dx.doi.org/[10.1000/ 182]",
+            "10.1000/182",
+            Form::Proxy,
+            &[
+                ("resolver-url", 0),
+                ("wrapping-pair", 11),
+                ("split-joined", 12),
+            ],
+        ),
+        // ... but not where the URL holds it decoded (`%20` is a character it means), nor
+        // inside another form: neither is joined without the bracket either.
+        (
+            "https://doi.org/%2810.1000/%20182",
+            "10.1000/ 182",
+            Form::Proxy,
+            &[
+                ("resolver-url", 0),
+                ("percent-decoded", 0),
+                ("leading-punctuation", 16),
+            ],
+        ),
+        (
+            "https://hdl.handle.net/info:doi/(10.1000/ 182",
+            "10.1000/ 182",
+            Form::Proxy,
+            &[("resolver-url", 0), ("leading-punctuation", 32)],
+        ),
     ] {
         let c = clean(text, &o).unwrap_or_else(|e| panic!("{text:?}: {e}"));
         let got: Vec<_> = c
@@ -384,6 +424,22 @@ fn the_handle_a_form_holds_is_cleaned_as_a_string_of_its_own() {
             "{text:?}"
         );
         assert_eq!(cleaned(handle).0, handle, "{text:?}: cleaned again");
+        // (Held fixes are marked so; the text's own are not.)
+        let held: Vec<_> = c.fixes().iter().map(|f| f.held()).collect();
+        let inside = |code: &str| {
+            !matches!(
+                code,
+                "resolver-url" | "percent-decoded" | "query-or-fragment"
+            )
+        };
+        assert_eq!(
+            held,
+            fixes
+                .iter()
+                .map(|(code, _)| inside(code))
+                .collect::<Vec<_>>(),
+            "{text:?}"
+        );
         // (The fast reader of a column agrees.)
         let (mut into, mut codes) = (String::new(), Vec::new());
         clean_into(text, &o, false, &mut into, &mut codes).unwrap();

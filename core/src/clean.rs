@@ -791,17 +791,19 @@ fn read_with<'a>(
     lint: bool,
     fixes: &mut Vec<Fix>,
 ) -> Result<Read<'a>, ParseError> {
-    read_within(text, options, lint, fixes, 0)
+    read_within(text, options, lint, fixes, 0, false)
 }
 
 /// [`read_with`] of a handle that `depth` written forms hold, one inside another
-/// ([`clean_held`]).
+/// ([`clean_held`]); `after_host` where the form is a resolver's URL, whose host is the
+/// evidence a DOI split by white space needs (`split_end`), as it is outside the handle.
 fn read_within<'a>(
     text: &'a str,
     options: &Options,
     lint: bool,
     fixes: &mut Vec<Fix>,
     depth: usize,
+    after_host: bool,
 ) -> Result<Read<'a>, ParseError> {
     let mut warnings = Vec::new();
     let mut note = |code: FixCode, index: usize| note_once(fixes, code, index);
@@ -907,7 +909,11 @@ fn read_within<'a>(
     // is read whole (`split_end` says on what evidence).
     let s = &text[start..end];
     // (The loop's last step looked for the resolver's prefix of `s`.)
-    let doi_at = if label.is_some() { Some(0) } else { resolver };
+    let doi_at = if label.is_some() {
+        Some(0)
+    } else {
+        resolver.or(after_host.then_some(0))
+    };
     // (ASCII white space is never part of a longer character's bytes.)
     if let Some(at) = doi_at.filter(|&at| crate::bytes::has_ascii_whitespace(&s.as_bytes()[at..])) {
         if split_end(s, at, None) == Some(s.len()) {
@@ -1099,6 +1105,7 @@ fn read_rest<'a>(
                 text,
                 at: start + held_from(s, options),
                 depth,
+                host_end: resolver_prefix(s, options).map(|p| start + p),
             };
             clean_held(held, handle, options, lint, warned)
         };
@@ -1139,11 +1146,13 @@ fn held_from(s: &str, options: &Options) -> usize {
 
 /// Where a handle that a written form holds was read: in `text`, at `at` where the text
 /// does not hold it as written (a decoded handle: where the form's prefix ends,
-/// `held_from`), inside `depth` other forms.
+/// `held_from`), inside `depth` other forms; `host_end`, where the text's resolver's host
+/// ends when the form is a resolver's URL.
 struct Held<'a> {
     text: &'a str,
     at: usize,
     depth: usize,
+    host_end: Option<usize>,
 }
 
 /// The handle a written form holds (an `hdl:` or `info:` URI's, a resolver's URL's path), as
@@ -1172,6 +1181,7 @@ fn clean_held<'a>(
         text,
         at: start,
         depth,
+        host_end,
     } = held;
     if depth >= MAX_HELD {
         return (handle, Vec::new());
@@ -1183,6 +1193,12 @@ fn clean_held<'a>(
         ReadHandle::Slice(h) => span_in(text, h.as_str()),
         ReadHandle::Owned(_) => None,
     };
+    // A DOI split by white space is joined on the evidence of the host right before it, as
+    // written: not where the form holds it decoded (`%20` is a character the URL means) nor
+    // inside another form (`…/info:doi/(10.1/ x`), as neither is joined outside a pair.
+    let after_host = span
+        .as_ref()
+        .is_some_and(|span| Some(span.start) == host_end);
     let (read, at) = match span {
         Some(span) => match read_within(
             &text[span.clone()],
@@ -1190,13 +1206,14 @@ fn clean_held<'a>(
             lint_too,
             &mut fixes,
             depth + 1,
+            after_host,
         ) {
             Ok(read) => (read, Some(span.start)),
             Err(_) => return (handle, Vec::new()),
         },
         None => {
             let h = handle.as_handle_ref();
-            match read_within(h.as_str(), options, lint_too, &mut fixes, depth + 1) {
+            match read_within(h.as_str(), options, lint_too, &mut fixes, depth + 1, false) {
                 Ok(read) => (
                     Read {
                         handle: ReadHandle::Owned(read.handle.into_handle()),

@@ -371,6 +371,17 @@ fn the_handle_a_form_holds_is_cleaned_as_a_string_of_its_own() {
             Form::Proxy,
             &[("resolver-url", 0), ("leading-punctuation", 32)],
         ),
+        // Decoded: noted where the REST API's path ends.
+        (
+            "https://hdl.handle.net/api/handles/%2820.1000/5",
+            "20.1000/5",
+            Form::Api,
+            &[
+                ("resolver-url", 0),
+                ("percent-decoded", 0),
+                ("leading-punctuation", 35),
+            ],
+        ),
         // A DOI split by white space right after the host, as written, joined as it is
         // without the bracket (`dois_as_pdfs_write_them`)...
         (

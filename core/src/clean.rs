@@ -1127,10 +1127,11 @@ const MAX_HELD: usize = 2;
 pub const __CLEANING_LIMITS: (usize, usize) = (MAX_WRAPPING, MAX_HELD);
 
 /// Where in `s`, a resolver's URL or an `hdl:` or `info:` URI, the handle it holds begins,
-/// percent-encoded or not: after the resolver's host or the URI's prefix (0 where neither is
-/// found).
+/// percent-encoded or not: after the resolver's host (and the REST API's path, P5) or the
+/// URI's prefix (0 where neither is found).
 fn held_from(s: &str, options: &Options) -> usize {
     resolver_prefix(s, options)
+        .map(|p| p + usize::from(s[p..].starts_with(API_PATH)) * API_PATH.len())
         .or_else(|| {
             [
                 &g::HDL_HOST_FORM,

@@ -648,6 +648,13 @@ impl Rows {
         self.len += 1;
     }
 
+    /// The last row's error: why it has no value in a column beside these (`to_form`'s
+    /// output), where it has a handle.
+    fn error_on_last(&mut self, e: &ParseError) {
+        debug_assert!(self.errors.last().is_none_or(|(row, _)| row + 1 < self.len));
+        self.errors.push((self.len - 1, e.to_string()));
+    }
+
     /// `other`'s rows after these.
     fn append(&mut self, other: Self) -> Result<(), Failure> {
         validity::append(&mut self.nulls, other.nulls);
@@ -1055,8 +1062,11 @@ fn to_form(
                         rows.row(Ok(u.handle().as_str()), Some(u.form()));
                         written.append_value(text);
                     }
+                    // (The value holds a handle that has no text in `to`: the handle and
+                    // form read, and why there is no output.)
                     (Ok(u), Err(e)) => {
-                        rows.row(Err(e), Some(u.form()));
+                        rows.row(Ok(u.handle().as_str()), Some(u.form()));
+                        rows.error_on_last(e);
                         written.append_null();
                     }
                     (Err(e), _) => {

@@ -101,6 +101,11 @@ pub fn set_parse_error(py: Python<'_>, e: &ParseError, text: &str) {
     }
 }
 
+/// Whether `e` is a `HandleError`.
+pub fn is_handle_error(py: Python<'_>, e: &PyErr) -> bool {
+    e.is_instance_of::<HandleError>(py)
+}
+
 /// A `HandleError` for a record error: `at` says where (a JSON path, or a line and
 /// column in XML); `index` is None.
 pub fn record_error(py: Python<'_>, e: &RecordError) -> PyErr {

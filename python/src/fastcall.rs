@@ -33,6 +33,12 @@ pub trait One {
 
     fn call(py: Python<'_>, text: Text) -> PyResult<Self::Out>;
 
+    /// What the call gives for a `str` that has no UTF-8 (a lone surrogate): the error of
+    /// reading it (a `HandleError`, H5), raised; a predicate says no instead.
+    fn unreadable(_py: Python<'_>, e: PyErr) -> PyResult<Self::Out> {
+        Err(e)
+    }
+
     /// The call with one `str` (exactly), outside PyO3's trampoline:
     /// [`Quick::Through`] to have it made through [`One::call`] instead (the
     /// default, and the answer to anything but a result made or the input's error
@@ -222,7 +228,11 @@ mod quick {
             // SAFETY: as `arg`.
             let text = unsafe { Borrowed::from_ptr(py, *args) };
             if let Ok(text) = text.cast::<PyString>() {
-                return Ok(F::call(py, Text::of(text)?)?.into_py_any(py)?.into_ptr());
+                let out = match Text::of(text) {
+                    Ok(text) => F::call(py, text)?,
+                    Err(e) => F::unreadable(py, e)?,
+                };
+                return Ok(out.into_py_any(py)?.into_ptr());
             }
         }
         let full = FULL

@@ -120,6 +120,36 @@ mod lent {
         })
     }
 
+    /// The error of `s` that has no UTF-8 (set by CPython): where it is a lone surrogate
+    /// (what decoding with `errors="surrogateescape"` leaves), the `HandleError` of the
+    /// `str` as bytes (`surrogatepass`) at it, as a binary value's bytes that are not
+    /// UTF-8 are refused (H5); any other (no memory) as it is.
+    #[cold]
+    fn unencodable(s: &Bound<'_, PyString>) -> PyErr {
+        let py = s.py();
+        let e = PyErr::fetch(py);
+        if !e.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(py) {
+            return e;
+        }
+        let bytes = match s.call_method1("encode", ("utf-8", "surrogatepass")) {
+            Ok(b) => b,
+            Err(_) => return e,
+        };
+        let Ok(bytes) = bytes.cast_into::<pyo3::types::PyBytes>() else {
+            return e;
+        };
+        let bytes = bytes.as_bytes();
+        match handle_id::HandleRef::parse_bytes(bytes) {
+            // (The text before the surrogate is UTF-8: its offsets are the message's.)
+            Err(invalid) => crate::errors::parse_error(
+                py,
+                &invalid,
+                &String::from_utf8_lossy(&bytes[..invalid.index()]),
+            ),
+            Ok(_) => e,
+        }
+    }
+
     impl Text {
         /// The text of `s`, a `str` or an instance of a subclass.
         pub fn of(s: Borrowed<'_, '_, PyString>) -> PyResult<Self> {
@@ -150,7 +180,7 @@ mod lent {
 
         #[inline(always)]
         fn lent(s: Bound<'_, PyString>) -> PyResult<Self> {
-            let text = utf8(s.as_borrowed()).ok_or_else(|| PyErr::fetch(s.py()))?;
+            let text = utf8(s.as_borrowed()).ok_or_else(|| unencodable(&s))?;
             Ok(Self {
                 data: NonNull::from(text),
                 storage: s.unbind(),

@@ -1,12 +1,11 @@
 //! The scalar API: `validate`, `parse`, `recognize`, `detect`, `clean`, `extract`, `lint`,
 //! and the types they return.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 use std::sync::{LazyLock, OnceLock};
 
 use handle_id::{Form, HandleRef, Options};
 use pyo3::basic::CompareOp;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use pyo3::Borrowed;
@@ -68,6 +67,15 @@ impl PyHandle {
     #[getter]
     fn text(&self) -> &str {
         self.0.as_str()
+    }
+
+    /// Pickled (and copied) as its text, read again by `Handle(text)`: so that a handle
+    /// crosses to another process (`multiprocessing`, a Spark or Dask task).
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, pyo3::types::PyType>, (Bound<'py, PyString>,)) {
+        let text = PyString::new(slf.py(), slf.get().0.as_str());
+        (slf.get_type(), (text,))
     }
 
     /// The naming authority, before the first `/`.
@@ -134,9 +142,19 @@ impl PyHandle {
         self.0.is_derived_from(prefix)
     }
 
-    /// Whether `other` is the same handle ignoring ASCII case.
-    fn eq_ignore_ascii_case(&self, other: &Self) -> bool {
-        self.0.eq_ignore_ascii_case(&other.0)
+    /// Whether `other` (a `Handle`, or its text as a `str`, as `==` takes) is the same
+    /// handle ignoring ASCII case.
+    fn eq_ignore_ascii_case(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let other = handle_text(other).ok_or_else(|| {
+            PyTypeError::new_err(format!(
+                "eq_ignore_ascii_case: a Handle or str, not {}",
+                other
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".to_string(), |n| n.to_string())
+            ))
+        })?;
+        Ok(self.0.as_str().eq_ignore_ascii_case(&other))
     }
 
     /// The handle written in `form` (a name of `handle_id.FORMS`: `hdl`, `doi`, `proxy`,
@@ -166,10 +184,10 @@ impl PyHandle {
         format!("Handle({:?})", self.0.as_str())
     }
 
-    fn __hash__(&self) -> u64 {
-        let mut h = DefaultHasher::new();
-        self.0.as_str().hash(&mut h);
-        h.finish()
+    /// The hash of its text as a `str`: a handle equals its text (`__eq__`), so the two
+    /// must hash alike for a set or dict that holds both.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, self.0.as_str()).hash()
     }
 
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyResult<Py<PyAny>> {
@@ -577,8 +595,21 @@ fn validate(py: Python<'_>, text: Text) -> PyResult<()> {
 
 /// Whether `text` is a bare handle (SPEC H1–H5, D5).
 #[pyfunction]
-fn is_valid(text: Text) -> bool {
-    handle_id::validate(&text).is_ok()
+fn is_valid(text: &Bound<'_, PyString>) -> PyResult<bool> {
+    match Text::of(text.as_borrowed()) {
+        Ok(text) => Ok(handle_id::validate(&text).is_ok()),
+        Err(e) => no_handle(text.py(), e),
+    }
+}
+
+/// A `str` that has no UTF-8 (a lone surrogate) is no handle (H5): `false` for its error,
+/// any other raised.
+fn no_handle(py: Python<'_>, e: PyErr) -> PyResult<bool> {
+    if crate::errors::is_handle_error(py, &e) {
+        Ok(false)
+    } else {
+        Err(e)
+    }
 }
 
 /// Reads a bare handle (SPEC D5): nothing is trimmed, decoded or case-folded
@@ -844,7 +875,7 @@ fn lint_with(py: Python<'_>, text: Text, options: &Options) -> PyResult<Vec<Lint
 /// The calls of the functions of one text with one `str`, their options at their defaults:
 /// what a loop over values makes, which takes the quick way in (`fastcall`).
 macro_rules! one {
-    ($($marker:ident: $name:literal -> $out:ty = $call:expr $(, quick $quick:expr)?;)*) => {$(
+    ($($marker:ident: $name:literal -> $out:ty = $call:expr $(, quick $quick:expr)? $(, unreadable $unreadable:expr)?;)*) => {$(
         struct $marker;
 
         impl One for $marker {
@@ -854,6 +885,12 @@ macro_rules! one {
             fn call(py: Python<'_>, text: Text) -> PyResult<$out> {
                 ($call)(py, text)
             }
+
+            $(
+                fn unreadable(py: Python<'_>, e: PyErr) -> PyResult<$out> {
+                    ($unreadable)(py, e)
+                }
+            )?
 
             $(
                 fn quick<'py>(py: Python<'py>, text: Borrowed<'_, 'py, PyString>) -> Quick<'py> {
@@ -922,7 +959,7 @@ fn is_valid_quick<'py>(py: Python<'py>, text: Borrowed<'_, 'py, PyString>) -> Qu
 one! {
     // (Its `None`: a unit converts to an empty tuple.)
     ValidateOne: "validate" -> Py<PyAny> = |py: Python<'_>, text| validate(py, text).map(|()| py.None());
-    IsValidOne: "is_valid" -> bool = |_, text| Ok(is_valid(text)), quick is_valid_quick;
+    IsValidOne: "is_valid" -> bool = |_, text: Text| Ok(handle_id::validate(&text).is_ok()), quick is_valid_quick, unreadable no_handle;
     ParseOne: "parse" -> Py<PyHandle> = parse, quick parse_quick;
     RecognizeOne: "recognize" -> PyUri = |py, text| recognize_with(py, text, Options::new());
     DetectOne: "detect" -> Option<&'static str> = |py, text| detect_with(py, text, &DEFAULTS);

@@ -165,10 +165,11 @@ def test_text_is_read_as_python_holds_it():
         assert [repr(w) for w in c.warnings] == [repr(w) for w in expected.warnings]
     assert handle_id.parse("10.1000/é").local_name == "é"
     assert handle_id.is_valid("10.1000/é") and not handle_id.is_valid("é")
-    # A lone surrogate has no UTF-8: Python's own error, as for any codec.
-    for fn in (handle_id.clean, handle_id.is_valid, handle_id.parse, handle_id.validate):
-        with pytest.raises(UnicodeEncodeError):
+    # A lone surrogate has no UTF-8: no handle (H5), as `test_a_lone_surrogate_is_no_handle`.
+    for fn in (handle_id.clean, handle_id.parse, handle_id.validate):
+        with pytest.raises(handle_id.HandleError):
             fn("10.1000/\ud800")
+    assert not handle_id.is_valid("10.1000/\ud800")
 
 def outcome(fn, *args, **kwargs):
     """What a call gives: its value's repr, or its exception's type and message."""
@@ -435,3 +436,35 @@ def test_the_version_is_the_packages():
     from importlib.metadata import version
 
     assert handle_id.__version__ == version("handle-id")
+
+
+def test_a_handle_hashes_as_its_text_and_pickles():
+    import copy
+    import pickle
+
+    h = handle_id.parse("20.1000/5555")
+    # Equal to its text, so hashed alike: a set or dict holds one of the two.
+    assert h == "20.1000/5555" and hash(h) == hash("20.1000/5555")
+    assert "20.1000/5555" in {h} and len({h, "20.1000/5555"}) == 1
+    assert h.eq_ignore_ascii_case("20.1000/5555") and not h.eq_ignore_ascii_case("20.1000/5556")
+    with pytest.raises(TypeError):
+        h.eq_ignore_ascii_case(5)
+    # To another process and back: read again from its text.
+    for again in (pickle.loads(pickle.dumps(h)), copy.copy(h), copy.deepcopy(h)):
+        assert type(again) is handle_id.Handle and again == h and again.prefix == "20.1000"
+
+
+def test_a_lone_surrogate_is_no_handle():
+    # What decoding with errors="surrogateescape" leaves: text with no UTF-8 (H5).
+    text = "10.1000/x\udcff"
+    assert handle_id.is_valid(text) is False
+    assert handle_id.is_valid(text=text) is False
+    for call in (handle_id.validate, handle_id.parse, handle_id.clean, handle_id.extract, handle_id.recognize):
+        with pytest.raises(handle_id.HandleError) as e:
+            call(text)
+        assert (e.value.kind, e.value.index, e.value.byte_index) == ("invalid-utf8", 9, 9), call
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.recognize("日本 \ud800", proxy_bases=["https://r.example"])
+    assert (e.value.index, e.value.byte_index) == (3, 7)
+    with pytest.raises(TypeError):
+        handle_id.is_valid(5)

@@ -88,7 +88,13 @@ def test_to_form_column():
     values = ["hdl:1/2", "a:b/c", None, "nothing", "https://doi.org/10.1000/X"]
     out = ha.to_form(pa.array(values), "urn-hdl").to_pylist()
     assert [r and r["output"] for r in out] == ["urn:hdl:1:2", None, None, None, "urn:hdl:10.1000:X"]
-    assert out[1]["error"] and out[1]["handle"] is None and out[1]["form"] == "handle"
+    # A handle read that has no text in the form: the handle and form read, and why.
+    assert (out[1]["handle"], out[1]["form"]) == ("a:b/c", "handle")
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.parse("a:b/c").to_form("urn-hdl")
+    assert out[1]["error"] == e.value.message
+    # A value that holds no handle: neither.
+    assert (out[3]["handle"], out[3]["output"]) == (None, None) and out[3]["error"]
     for v, r in zip(values, ha.to_form(pa.array(values), "proxy").to_pylist()):
         if r and r["output"]:
             assert r["output"] == handle_id.recognize(v).handle.to_form("proxy")

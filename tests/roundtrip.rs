@@ -64,6 +64,14 @@ fn round_trip(text: &str) {
             assert_eq!(Some(err.index()), h.prefix().find(':'));
             continue;
         }
+        // A repository URL needs the repository's base: at a resolver's host (the default
+        // base too) its path, `handle/` and all, would read as the handle (P1).
+        if form == Form::Repository {
+            for at_resolver in [None, Some(&ProxyBase::parse("https://DOI.org").unwrap())] {
+                let err = h.to_form(form, at_resolver).unwrap_err();
+                assert_eq!(err.kind(), handle_id::ParseErrorKind::Unwritable);
+            }
+        }
         let written = h.to_form(form, base).unwrap();
         let read = recognize(&written, &options)
             .unwrap_or_else(|e| panic!("{form} {written:?} of {text:?}: {}", e.render(&written)));

@@ -511,7 +511,9 @@ impl Cli {
             } => {
                 let (mut options, _) = options.options()?;
                 for prefix in &prefixes {
-                    options = options.handle_prefix(prefix);
+                    options = options
+                        .try_handle_prefix(prefix)
+                        .map_err(|e| format!("--prefix {prefix:?}: {e}"))?;
                 }
                 let input = InputArgs {
                     ids: Vec::new(),

@@ -22,5 +22,13 @@ fn extract() {
         b"nothing here, 1234/567\n",
     );
     assert_eq!(text(&out.stdout), "1234/567\n");
+    // A prefix is a naming authority (H2, H3): `a/b/c`'s is `a`, so `a/b` is refused.
+    let out = hdl(&["extract", "--prefix", "a/b"], b"see a/b/c\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--prefix \"a/b\": '/'"),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(hdl(&["extract"], b"no identifier\n").status.code(), Some(1));
 }

@@ -328,6 +328,10 @@ impl fmt::Display for ParseError {
                 "the query has more than {} parameters: the one at byte {at} is over (SPEC P4)",
                 crate::ProxyQuery::MAX_PARAMETERS
             ),
+            (ParseErrorKind::Unwritable, _) if self.rule == Some(Rule::HttpUrl) => f.write_str(
+                "a repository URL is written at the repository's base: a known resolver's \
+                 host reads its path, handle/ and all, as the handle (SPEC P1)",
+            ),
             (ParseErrorKind::Unwritable, _) => write!(
                 f,
                 "the naming authority holds ':' at byte {at}, and a urn: form turns its first \

@@ -163,6 +163,36 @@ impl Options {
         self
     }
 
+    /// [`handle_prefix`](Self::handle_prefix), checked: `prefix` is a naming authority (H2,
+    /// H3: `20.500.12345`, `0.NA`), as a caller's list of them may not be.
+    ///
+    /// ```
+    /// use handle_id::Options;
+    /// assert!(Options::new().try_handle_prefix("20.500.12345").is_ok());
+    /// // A '/' ends a naming authority: `a/b/c`'s is `a`, not `a/b`.
+    /// assert_eq!(Options::new().try_handle_prefix("a/b").unwrap_err().index(), 1);
+    /// assert!(Options::new().try_handle_prefix("").is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// The [`ParseError`] at the first byte of `prefix` that a naming authority cannot
+    /// hold there.
+    pub fn try_handle_prefix(self, prefix: &str) -> Result<Self, ParseError> {
+        let mut handle = String::with_capacity(prefix.len() + 2);
+        handle.push_str(prefix);
+        handle.push_str("/x");
+        let read = crate::HandleRef::parse(&handle)?.prefix().len();
+        if read < prefix.len() {
+            return Err(ParseError::new(
+                read,
+                ParseErrorKind::InvalidCharacter,
+                Some('/'),
+            ));
+        }
+        Ok(self.handle_prefix(prefix))
+    }
+
     /// Also read URLs of the resolver at `base` (P1).
     #[must_use]
     pub fn proxy_base(mut self, base: ProxyBase) -> Self {

@@ -24,17 +24,18 @@ pub fn options(
         cordra,
         handle_prefixes,
     )
-    .map_err(|(base, e)| parse_error(py, &e, &base))
+    .map_err(|(_, value, e)| parse_error(py, &e, &value))
 }
 
-/// [`options`] without Python: a proxy base that is not one is given back with its error.
+/// [`options`] without Python: a proxy base or handle prefix that is not one is given back
+/// with its argument's name and its error.
 pub fn read(
     proxy_bases: Option<Vec<String>>,
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
     handle_prefixes: Option<Vec<String>>,
-) -> Result<Options, (String, ParseError)> {
+) -> Result<Options, (&'static str, String, ParseError)> {
     let mut o = Options::new()
         .repository_urls(repository_urls)
         .resolution_form(resolution_form)
@@ -42,11 +43,14 @@ pub fn read(
     for base in proxy_bases.unwrap_or_default() {
         match ProxyBase::parse(&base) {
             Ok(b) => o = o.proxy_base(b),
-            Err(e) => return Err((base, e)),
+            Err(e) => return Err(("proxy base", base, e)),
         }
     }
     for prefix in handle_prefixes.unwrap_or_default() {
-        o = o.handle_prefix(&prefix);
+        o = match o.try_handle_prefix(&prefix) {
+            Ok(o) => o,
+            Err(e) => return Err(("handle prefix", prefix, e)),
+        };
     }
     Ok(o)
 }

@@ -95,7 +95,7 @@ fn resolve(name: &str, kwargs: &[u8]) -> Result<(Call, Option<isize>), String> {
             args.bool("cordra")?,
             handle_prefixes,
         )
-        .map_err(|(base, e)| format!("proxy base {base:?}: {e}"))
+        .map_err(|(what, value, e)| format!("{what} {value:?}: {e}"))
     };
     let call = match name {
         "is_valid" => Call::IsValid,

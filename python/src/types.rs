@@ -159,8 +159,9 @@ impl PyHandle {
 
     /// The handle written in `form` (a name of `handle_id.FORMS`: `hdl`, `doi`, `proxy`,
     /// `info-hdl` …), with `base` as the resolver of the URL forms (the default for the
-    /// handle when None). Raises `HandleError` (kind `unwritable`) when no text in that form
-    /// reads back as this handle.
+    /// handle when None; the repository's own for `repository`). Raises `HandleError` (kind
+    /// `unwritable`) when no text in that form reads back as this handle: a `urn:` form of a
+    /// naming authority with `:`, a repository URL without its base.
     #[pyo3(signature = (form, base = None))]
     fn to_form(&self, py: Python<'_>, form: &str, base: Option<&str>) -> PyResult<String> {
         let form = options::form(form)?;

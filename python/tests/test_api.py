@@ -83,8 +83,23 @@ def test_options():
     assert handle_id.extract("see 20.500.12345/abc") == []
     [f] = handle_id.extract("see 20.500.12345/abc", handle_prefixes=["20.500.12345"])
     assert f.handle.text == "20.500.12345/abc"
+    # Each prefix a naming authority (H2, H3): `a/b/c`'s is `a`.
+    for prefix, index in [("a/b", 1), ("", 0), ("1..2", 2)]:
+        with pytest.raises(handle_id.HandleError) as e:
+            handle_id.extract("see a/b/c", handle_prefixes=[prefix])
+        assert e.value.index == index, prefix
     with pytest.raises(ValueError):
         handle_id.parse("1/2").to_form("no-such-form")
+    # A repository URL at the repository's base; at a resolver's host (the default base
+    # too) its path, handle/ and all, would read as the handle (P1).
+    h = handle_id.parse("10986/36154")
+    page = h.to_form("repository", base="https://repository.example.org")
+    assert page == "https://repository.example.org/handle/10986/36154"
+    assert handle_id.recognize(page, repository_urls=True).handle == h
+    for base in (None, "https://hdl.handle.net"):
+        with pytest.raises(handle_id.HandleError) as e:
+            h.to_form("repository", base=base)
+        assert e.value.kind == "unwritable" and "repository's base" in e.value.message
 
 
 def test_round_trips_on_the_corpus():

@@ -84,6 +84,12 @@ def test_extract_column_is_the_scalar_extract():
             assert b[f["start"] : f["end"]].decode() == f["text"]
 
 
+def test_a_handle_prefix_is_a_naming_authority():
+    with pytest.raises(handle_id.HandleError) as e:
+        ha.extract(pa.array(["see a/b/c"]), handle_prefixes=["a/b"])
+    assert e.value.index == 1
+
+
 def test_to_form_column():
     values = ["hdl:1/2", "a:b/c", None, "nothing", "https://doi.org/10.1000/X"]
     out = ha.to_form(pa.array(values), "urn-hdl").to_pylist()

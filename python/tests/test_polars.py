@@ -141,6 +141,7 @@ def test_the_plugins_errors_name_what_is_wrong():
         (pl.col("id").handle_id.clean(bogus=True), "unexpected keyword argument \"bogus\""),
         (pl.col("id").handle_id.clean(keep_case="yes"), "keep_case must be a bool"),
         (pl.col("id").handle_id.clean(proxy_bases=["nope"]), "proxy base \"nope\""),
+        (pl.col("id").handle_id.extract(handle_prefixes=["a/b"]), "handle prefix \"a/b\""),
         (pl.col("id").handle_id.to_form("nowhere"), "unknown form \"nowhere\""),
         (pl.col("n").handle_id.clean(), "expected an array of strings or binary, not Int64"),
     ]:

@@ -185,8 +185,31 @@ impl HandleRef<'_> {
     ///
     /// A [`ParseError`] of kind [`ParseErrorKind::Unwritable`] when no text in `form` reads
     /// back as this handle: the `urn:` forms of a handle whose naming authority holds a
-    /// `:` (at its index). Every other form writes every handle.
+    /// `:` (at its index); and a repository URL without the repository's base, or at a
+    /// known resolver's host, which reads its path, `handle/` and all, as the handle (P1; at
+    /// index 0). Every other form writes every handle.
+    ///
+    /// ```
+    /// use handle_id::{Form, HandleRef, ParseErrorKind, ProxyBase};
+    /// let h = HandleRef::parse("10986/36154")?;
+    /// let repo = ProxyBase::parse("https://repository.example.org")?;
+    /// assert_eq!(
+    ///     h.to_form(Form::Repository, Some(&repo))?,
+    ///     "https://repository.example.org/handle/10986/36154"
+    /// );
+    /// let err = h.to_form(Form::Repository, None).unwrap_err();
+    /// assert_eq!(err.kind(), ParseErrorKind::Unwritable);
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
     pub fn to_form(self, form: Form, base: Option<&ProxyBase>) -> Result<String, ParseError> {
+        let at_a_resolver = |b: &ProxyBase| {
+            crate::base::KNOWN_PROXY_HOSTS
+                .iter()
+                .any(|k| b.host().eq_ignore_ascii_case(k))
+        };
+        if form == Form::Repository && !base.is_some_and(|b| !at_a_resolver(b)) {
+            return Err(ParseError::new(0, ParseErrorKind::Unwritable, None).in_rule(Rule::HttpUrl));
+        }
         let default;
         let base = match base {
             Some(b) => b,

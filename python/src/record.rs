@@ -88,15 +88,15 @@ impl PyRecord {
     /// The values the proxy's `type` and `index` parameters select (a type ending in `.`
     /// selects its subtypes), as a new record.
     #[pyo3(signature = (types = None, indexes = None))]
-    fn filtered(&self, types: Option<Vec<String>>, indexes: Option<Vec<u32>>) -> Self {
+    fn filtered(&self, types: Option<Vec<String>>, indexes: Option<Vec<i64>>) -> PyResult<Self> {
         let mut filter = Filter::new();
         for t in types.unwrap_or_default() {
             filter = filter.value_type(&t);
         }
-        for i in indexes.unwrap_or_default() {
+        for i in crate::resolve::value_indexes(indexes)? {
             filter = filter.index(i);
         }
-        Self(self.0.filtered(&filter))
+        Ok(Self(self.0.filtered(&filter)))
     }
 
     /// The handle an `HS_ALIAS` value names, or None.

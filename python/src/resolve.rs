@@ -31,6 +31,20 @@ struct Asking {
     timeouts: Timeouts,
 }
 
+/// The value indexes a caller selects (`indexes=`), each a 32-bit unsigned number, as
+/// the protocol's, or a `ValueError` that says which is not.
+pub fn value_indexes(indexes: Option<Vec<i64>>) -> PyResult<Vec<u32>> {
+    indexes
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| {
+            u32::try_from(i).map_err(|_| {
+                PyValueError::new_err(format!("indexes: {i} is no index (0 to {})", u32::MAX))
+            })
+        })
+        .collect()
+}
+
 /// One server, or the servers a root leads to.
 enum Via {
     Server(SocketAddr),
@@ -74,15 +88,7 @@ impl Asking {
                 )))
             }
         };
-        let indexes = indexes
-            .unwrap_or_default()
-            .into_iter()
-            .map(|i| {
-                u32::try_from(i).map_err(|_| {
-                    PyValueError::new_err(format!("indexes: {i} is no index (0 to {})", u32::MAX))
-                })
-            })
-            .collect::<PyResult<Vec<u32>>>()?;
+        let indexes = value_indexes(indexes)?;
         let tcp = Duration::try_from_secs_f64(timeout)
             .ok()
             .filter(|t| !t.is_zero())
@@ -312,11 +318,12 @@ fn resolve_many(
     authoritative: bool,
     certified: bool,
     timeout: f64,
-    jobs: usize,
+    jobs: i64,
 ) -> PyResult<Vec<PyRecord>> {
-    if jobs == 0 {
-        return Err(PyValueError::new_err("jobs: at least 1"));
-    }
+    let jobs = usize::try_from(jobs)
+        .ok()
+        .filter(|&j| j > 0)
+        .ok_or_else(|| PyValueError::new_err(format!("jobs: at least 1, not {jobs}")))?;
     if handles.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(
             "handles: an iterable of handles, not one str (resolve takes one)",

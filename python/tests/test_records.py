@@ -89,6 +89,10 @@ def test_values_locations_and_redirects(hdl):
     assert record.redirect(locatt=["id:0"]).url == out.stdout.decode().strip()
     only_urls = record.filtered(types=["URL"])
     assert [v.index for v in only_urls.values] == [1]
+    # An index is the protocol's, 32 bits unsigned, as `resolve` takes it.
+    for index in (-1, 2**32):
+        with pytest.raises(ValueError, match=f"indexes: {index} is no index"):
+            record.filtered(indexes=[index])
     assert only_urls.redirect(seed=1).location is None
     assert "<locations" in record.show_urls()
     assert handle_id.Locations.parse(locations.to_xml()).to_xml() == locations.to_xml()

@@ -297,8 +297,9 @@ def test_bad_arguments(tmp_path, server):
     ]:
         with pytest.raises(ValueError, match=message):
             handle_id.resolve("TEST/1", **kwargs)
-    with pytest.raises(ValueError, match="jobs"):
-        handle_id.resolve_many(["TEST/1"], server=server, jobs=0)
+    for jobs in (0, -1):
+        with pytest.raises(ValueError, match="jobs: at least 1"):
+            handle_id.resolve_many(["TEST/1"], server=server, jobs=jobs)
     with pytest.raises(FileNotFoundError) as e:
         handle_id.resolve("TEST/1", root_info=tmp_path / "missing")
     assert e.value.filename == str(tmp_path / "missing")

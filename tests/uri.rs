@@ -505,6 +505,20 @@ fn proxy_base_reads_back_from_its_text() {
         let e = ProxyBase::parse(text).unwrap_err();
         assert_eq!((e.index(), e.found()), (at, Some('/')), "{text}");
     }
+    // A base of another scheme, or of none, is told what a resolver's URL starts with.
+    for (text, at) in [
+        ("hdl://srv.example:2641", 1),
+        ("ftp://a.example", 0),
+        ("resolver.example", 0),
+    ] {
+        let e = ProxyBase::parse(text).unwrap_err();
+        assert_eq!(e.index(), at, "{text}");
+        assert!(
+            e.to_string()
+                .ends_with("a resolver's URL starts http:// or https:// (SPEC P1)"),
+            "{text}: {e}"
+        );
+    }
 }
 
 /// The writers of proxy, REST API and repository URLs give URLs that read back as the same

@@ -60,7 +60,18 @@ impl ProxyBase {
     /// than one path segment, an empty one (`http://h//`), a query or a fragment
     /// ([`ParseErrorKind::UriSyntax`] at it).
     pub fn parse(url: &str) -> Result<Self, ParseError> {
-        let (host_start, host_end) = url_parts(url)?.host;
+        // (An error before the `://`, or where there is none, is the scheme's: a base
+        // written `hdl://…` or without a scheme is told what one starts with.)
+        let scheme_end = url.find("://").unwrap_or(url.len());
+        let (host_start, host_end) = url_parts(url)
+            .map_err(|e| {
+                if e.index() < scheme_end && e.found().is_some() {
+                    e.in_rule(Rule::HttpScheme)
+                } else {
+                    e
+                }
+            })?
+            .host;
         let path = url[host_end..]
             .strip_suffix('/')
             .unwrap_or(&url[host_end..]);

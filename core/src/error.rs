@@ -295,6 +295,9 @@ impl fmt::Display for ParseError {
                 if encodable {
                     f.write_str("; write it percent-encoded (SPEC U6, P2)")?;
                 }
+                if self.rule == Some(Rule::HttpScheme) {
+                    f.write_str("; a resolver's URL starts http:// or https:// (SPEC P1)")?;
+                }
                 Ok(())
             }
             (ParseErrorKind::UriSyntax, None) => {

@@ -1805,11 +1805,8 @@ fn read_uri<'s>(
         }
     })?;
     let handle = uri.handle();
-    // (White space before the naming authority is not inside it: the handle a form holds
-    // is cleaned again as a string of its own, `clean_held`, which takes it off.)
-    if !one_identifier(handle.prefix().trim_start_matches(is_space)) {
-        // At the white space as written; else, decoded, where the handle begins.
-        let i = at(s.find(is_space).unwrap_or_else(|| held_from(s, options)));
+    if !one_identifier(handle.prefix()) {
+        let i = at(s.find(is_space).unwrap_or(0));
         return Err(ParseError::new(
             i,
             ParseErrorKind::NotOneIdentifier,

@@ -519,6 +519,9 @@ fn proxy_base_reads_back_from_its_text() {
             "{text}: {e}"
         );
     }
+    // Past a scheme's `:`, an error is not the scheme's.
+    let e = ProxyBase::parse("http:/x.example").unwrap_err();
+    assert!(!e.to_string().contains("scheme"), "{e}");
 }
 
 /// The writers of proxy, REST API and repository URLs give URLs that read back as the same

@@ -60,9 +60,13 @@ impl ProxyBase {
     /// than one path segment, an empty one (`http://h//`), a query or a fragment
     /// ([`ParseErrorKind::UriSyntax`] at it).
     pub fn parse(url: &str) -> Result<Self, ParseError> {
-        // (An error before the `://`, or where there is none, is the scheme's: a base
-        // written `hdl://…` or without a scheme is told what one starts with.)
-        let scheme_end = url.find("://").unwrap_or(url.len());
+        // (An error before the `://`, or before any `:` where there is none, is the
+        // scheme's: a base written `hdl://…` or without a scheme is told what one starts
+        // with.)
+        let scheme_end = url
+            .find("://")
+            .or_else(|| url.find(':'))
+            .unwrap_or(url.len());
         let (host_start, host_end) = url_parts(url)
             .map_err(|e| {
                 if e.index() < scheme_end && e.found().is_some() {

@@ -912,7 +912,13 @@ fn read_within<'a>(
     let doi_at = if label.is_some() {
         Some(0)
     } else {
-        resolver.or(after_host.then_some(0))
+        // (Right after the host of the form around: as `split_end` reads a host, one or two
+        // bytes of white space at most before the DOI.)
+        let lead = text.as_bytes()[..start]
+            .iter()
+            .filter(|b| b.is_ascii_whitespace())
+            .count();
+        resolver.or((after_host && lead <= 2).then_some(0))
     };
     // (ASCII white space is never part of a longer character's bytes.)
     if let Some(at) = doi_at.filter(|&at| crate::bytes::has_ascii_whitespace(&s.as_bytes()[at..])) {
@@ -1806,7 +1812,8 @@ fn read_uri<'s>(
     })?;
     let handle = uri.handle();
     if !one_identifier(handle.prefix()) {
-        let i = at(s.find(is_space).unwrap_or(0));
+        // At the white space as written; else, decoded, where the handle begins.
+        let i = at(s.find(is_space).unwrap_or_else(|| held_from(s, options)));
         return Err(ParseError::new(
             i,
             ParseErrorKind::NotOneIdentifier,

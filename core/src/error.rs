@@ -66,8 +66,9 @@ pub enum ParseErrorKind {
     /// unsigned 32-bit number, a `locatt` without `key:value`); the index is into the query.
     InvalidParameter,
     /// A handle that has no text in the written form asked for: what a writer would write
-    /// reads back as another handle (a `urn:` form of a naming authority with a `:`, U8).
-    /// The index is into the handle.
+    /// reads back as another handle (a `urn:` form of a naming authority with a `:`, U8; a
+    /// repository URL without the repository's base, or at a resolver's host, P1). The
+    /// index is into the handle.
     Unwritable,
     /// Cleaning found white space inside what would be the naming authority: running text,
     /// not one identifier (C2); the index is that of the white space.

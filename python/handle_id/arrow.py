@@ -137,8 +137,8 @@ def to_form(
     """Each value read in any written form and written in ``form`` (one of
     ``handle_id.FORMS``): a struct array of ``handle``, ``form`` (the form read),
     ``output`` and ``error`` (where the handle read has no text in ``form``, the ``urn:``
-    forms of a naming authority that holds ``:``, its ``handle`` and ``form`` with a null
-    ``output`` and the error saying why)."""
+    forms of a naming authority that holds ``:`` or ``repository`` without a ``base``, its
+    ``handle`` and ``form`` with a null ``output`` and the error saying why)."""
     return _apply(
         _native.arrow_to_form,
         array,

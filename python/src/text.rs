@@ -17,6 +17,52 @@ pub use pyo3::pybacked::PyBackedStr as Text;
 #[cfg(not(windows))]
 pub use lent::{borrowed, exact, Text};
 
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+
+/// The text of `s`, a `str` or an instance of a subclass; a lone surrogate refused as
+/// [`unencodable`] says.
+#[cfg(not(windows))]
+pub fn of(s: pyo3::Borrowed<'_, '_, PyString>) -> PyResult<Text> {
+    Text::of(s)
+}
+
+/// The text of `s`, a `str` or an instance of a subclass; a lone surrogate refused as
+/// [`unencodable`] says.
+#[cfg(windows)]
+pub fn of(s: pyo3::Borrowed<'_, '_, PyString>) -> PyResult<Text> {
+    let s = s.to_owned();
+    Text::try_from(s.clone()).map_err(|e| unencodable(&s, e))
+}
+
+/// `e`, the error of `s` that has no UTF-8: where it is a lone surrogate (what decoding
+/// with `errors="surrogateescape"` leaves), the `HandleError` of the `str` as bytes
+/// (`surrogatepass`) at it, as a binary value's bytes that are not UTF-8 are refused (H5);
+/// any other (no memory) as it is.
+#[cold]
+fn unencodable(s: &Bound<'_, PyString>, e: PyErr) -> PyErr {
+    let py = s.py();
+    if !e.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(py) {
+        return e;
+    }
+    let Ok(bytes) = s
+        .call_method1("encode", ("utf-8", "surrogatepass"))
+        .and_then(|b| Ok(b.cast_into::<pyo3::types::PyBytes>()?))
+    else {
+        return e;
+    };
+    let bytes = bytes.as_bytes();
+    match handle_id::HandleRef::parse_bytes(bytes) {
+        // (The text before the surrogate is UTF-8: its offsets are the message's.)
+        Err(invalid) => crate::errors::parse_error(
+            py,
+            &invalid,
+            &String::from_utf8_lossy(&bytes[..invalid.index()]),
+        ),
+        Ok(_) => e,
+    }
+}
+
 /// Where `Text` is PyO3's own, the quick calls that borrow (`fastcall`) are not taken.
 #[cfg(windows)]
 pub fn borrowed<'a>(_: pyo3::Borrowed<'a, '_, pyo3::types::PyString>) -> Option<&'a str> {
@@ -26,7 +72,7 @@ pub fn borrowed<'a>(_: pyo3::Borrowed<'a, '_, pyo3::types::PyString>) -> Option<
 /// The text of `s`, a `str` itself (not an instance of a subclass).
 #[cfg(windows)]
 pub fn exact(s: pyo3::Borrowed<'_, '_, pyo3::types::PyString>) -> pyo3::PyResult<Text> {
-    Text::try_from(s.to_owned())
+    of(s)
 }
 
 #[cfg(not(windows))]
@@ -120,36 +166,6 @@ mod lent {
         })
     }
 
-    /// The error of `s` that has no UTF-8 (set by CPython): where it is a lone surrogate
-    /// (what decoding with `errors="surrogateescape"` leaves), the `HandleError` of the
-    /// `str` as bytes (`surrogatepass`) at it, as a binary value's bytes that are not
-    /// UTF-8 are refused (H5); any other (no memory) as it is.
-    #[cold]
-    fn unencodable(s: &Bound<'_, PyString>) -> PyErr {
-        let py = s.py();
-        let e = PyErr::fetch(py);
-        if !e.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(py) {
-            return e;
-        }
-        let bytes = match s.call_method1("encode", ("utf-8", "surrogatepass")) {
-            Ok(b) => b,
-            Err(_) => return e,
-        };
-        let Ok(bytes) = bytes.cast_into::<pyo3::types::PyBytes>() else {
-            return e;
-        };
-        let bytes = bytes.as_bytes();
-        match handle_id::HandleRef::parse_bytes(bytes) {
-            // (The text before the surrogate is UTF-8: its offsets are the message's.)
-            Err(invalid) => crate::errors::parse_error(
-                py,
-                &invalid,
-                &String::from_utf8_lossy(&bytes[..invalid.index()]),
-            ),
-            Ok(_) => e,
-        }
-    }
-
     impl Text {
         /// The text of `s`, a `str` or an instance of a subclass.
         pub fn of(s: Borrowed<'_, '_, PyString>) -> PyResult<Self> {
@@ -180,7 +196,8 @@ mod lent {
 
         #[inline(always)]
         fn lent(s: Bound<'_, PyString>) -> PyResult<Self> {
-            let text = utf8(s.as_borrowed()).ok_or_else(|| unencodable(&s))?;
+            let text = utf8(s.as_borrowed())
+                .ok_or_else(|| super::unencodable(&s, PyErr::fetch(s.py())))?;
             Ok(Self {
                 data: NonNull::from(text),
                 storage: s.unbind(),

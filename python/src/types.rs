@@ -145,6 +145,11 @@ impl PyHandle {
     /// Whether `other` (a `Handle`, or its text as a `str`, as `==` takes) is the same
     /// handle ignoring ASCII case.
     fn eq_ignore_ascii_case(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        // (A `str` with no UTF-8, a lone surrogate, is no handle's text: not equal, as for
+        // `==`.)
+        if other.is_instance_of::<PyString>() && handle_text(other).is_none() {
+            return Ok(false);
+        }
         let other = handle_text(other).ok_or_else(|| {
             PyTypeError::new_err(format!(
                 "eq_ignore_ascii_case: a Handle or str, not {}",
@@ -597,7 +602,7 @@ fn validate(py: Python<'_>, text: Text) -> PyResult<()> {
 /// Whether `text` is a bare handle (SPEC H1–H5, D5).
 #[pyfunction]
 fn is_valid(text: &Bound<'_, PyString>) -> PyResult<bool> {
-    match Text::of(text.as_borrowed()) {
+    match crate::text::of(text.as_borrowed()) {
         Ok(text) => Ok(handle_id::validate(&text).is_ok()),
         Err(e) => no_handle(text.py(), e),
     }

@@ -483,3 +483,6 @@ def test_a_lone_surrogate_is_no_handle():
     assert (e.value.index, e.value.byte_index) == (3, 7)
     with pytest.raises(TypeError):
         handle_id.is_valid(5)
+    # No handle's text, as for `==`.
+    h = handle_id.parse("10.1000/x")
+    assert h != text and not h.eq_ignore_ascii_case(text)

@@ -213,8 +213,8 @@ impl PyHandle {
 /// A fix `clean` applied: its stable code, where (a Python string offset into the input,
 /// and the same in bytes), whether it was made in the handle a URL or URI holds, the
 /// library's message and the rule that allows it.
-#[pyclass(frozen, skip_from_py_object, module = "handle_id", get_all)]
-#[derive(Clone)]
+#[pyclass(frozen, eq, hash, skip_from_py_object, module = "handle_id", get_all)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Fix {
     /// The stable code (`label`, `trailing-punctuation` …).
     code: &'static str,
@@ -241,8 +241,8 @@ impl Fix {
 /// A warning for a valid handle that is rarely meant as written: its stable code, where
 /// (a Python string offset into the text linted, and the same in bytes), the library's
 /// message and the rule.
-#[pyclass(frozen, skip_from_py_object, module = "handle_id", get_all)]
-#[derive(Clone)]
+#[pyclass(frozen, eq, hash, skip_from_py_object, module = "handle_id", get_all)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct LintWarning {
     /// The stable code (`trailing-slash`, `bidi-control` …).
     code: &'static str,
@@ -588,6 +588,39 @@ impl Found {
             self.end,
             self.form,
             self.handle.get().0.as_str()
+        )
+    }
+
+    /// Equal to another found at the same place, of the same text, form and handle: so
+    /// that two extractions compare as their results do.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        let py = other.py();
+        match other.cast::<Self>() {
+            Ok(o) => (self.key() == o.get().key()).into_pyobject(py).map_or_else(
+                |_| py.NotImplemented(),
+                |b| b.to_owned().into_any().unbind(),
+            ),
+            Err(_) => py.NotImplemented(),
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.key().hash(&mut h);
+        h.finish()
+    }
+}
+
+impl Found {
+    /// What a found identifier is compared and hashed by.
+    fn key(&self) -> (usize, usize, &str, &str, &str) {
+        (
+            self.start,
+            self.end,
+            &self.text,
+            self.form,
+            self.handle.get().0.as_str(),
         )
     }
 }

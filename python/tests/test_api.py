@@ -486,3 +486,14 @@ def test_a_lone_surrogate_is_no_handle():
     # No handle's text, as for `==`.
     h = handle_id.parse("10.1000/x")
     assert h != text and not h.eq_ignore_ascii_case(text)
+
+
+def test_results_compare_by_value():
+    text = "see doi:10.1000/182 and hdl:20.1000/5555"
+    a, b = handle_id.extract(text), handle_id.extract(text)
+    assert a == b and not (a != b) and len(set(a + b)) == 2
+    assert a[0] != a[1] and a[0] != "doi:10.1000/182"
+    c, d = handle_id.clean(" (doi:10.1000/ABC). "), handle_id.clean(" (doi:10.1000/ABC). ")
+    assert c.fixes == d.fixes and len(set(c.fixes)) == len(c.fixes)
+    w = handle_id.lint("20.1000/5555/")
+    assert w == handle_id.lint("20.1000/5555/") and hash(w[0]) == hash(handle_id.lint("20.1000/5555/")[0])

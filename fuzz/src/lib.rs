@@ -243,8 +243,23 @@ pub fn handle(text: &str) {
     }
 }
 
+/// `text` as a prefix extraction finds bare handles under (`Options::try_handle_prefix`):
+/// taken exactly when it is the naming authority of a handle (`text/x`'s), and else
+/// refused at a place inside it.
+pub fn handle_prefix(text: &str) {
+    let taken = Options::new().try_handle_prefix(text);
+    let is_prefix = HandleRef::parse(&format!("{text}/x")).is_ok_and(|h| h.prefix() == text);
+    assert_eq!(taken.is_ok(), is_prefix, "{text:?}");
+    if let Err(e) = taken {
+        assert!(
+            e.index() <= text.len() && text.is_char_boundary(e.index()),
+            "{text:?}: {e:?}"
+        );
+    }
+}
+
 /// `data` as bytes of a handle: UTF-8 first (an error at the first byte that is not), then
-/// [`handle`].
+/// [`handle`] and [`handle_prefix`].
 pub fn handle_bytes(data: &[u8]) {
     match std::str::from_utf8(data) {
         Ok(text) => {
@@ -253,6 +268,7 @@ pub fn handle_bytes(data: &[u8]) {
                 HandleRef::parse(text).map(|h| h.as_str())
             );
             handle(text);
+            handle_prefix(text);
         }
         Err(utf8) => {
             let e = HandleRef::parse_bytes(data).expect_err("not UTF-8");

@@ -300,6 +300,11 @@ enum UriHandle {
 }
 
 impl PyUri {
+    /// What a reading is compared and hashed by.
+    fn key(&self) -> (&str, Form, &str) {
+        (&self.text, self.form, self.handle_text())
+    }
+
     fn read(&self) -> handle_id::HdlUri<'_> {
         handle_id::recognize(&self.text, &self.options).expect("read before")
     }
@@ -320,6 +325,26 @@ impl PyUri {
 
 #[pymethods]
 impl PyUri {
+    /// Equal to another read of the same text as the same form and handle (whatever
+    /// options read it), so that two readings compare as their results do.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        let py = other.py();
+        match other.cast::<Self>() {
+            Ok(o) => (self.key() == o.get().key()).into_pyobject(py).map_or_else(
+                |_| py.NotImplemented(),
+                |b| b.to_owned().into_any().unbind(),
+            ),
+            Err(_) => py.NotImplemented(),
+        }
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.key().hash(&mut h);
+        h.finish()
+    }
+
     /// The text as given.
     #[getter]
     fn text(&self) -> &str {

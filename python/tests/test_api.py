@@ -495,5 +495,8 @@ def test_results_compare_by_value():
     assert a[0] != a[1] and a[0] != "doi:10.1000/182"
     c, d = handle_id.clean(" (doi:10.1000/ABC). "), handle_id.clean(" (doi:10.1000/ABC). ")
     assert c.fixes == d.fixes and len(set(c.fixes)) == len(c.fixes)
+    u = handle_id.recognize("https://doi.org/10.1000/182")
+    assert u == handle_id.recognize("https://doi.org/10.1000/182") and len({u, handle_id.recognize(str(u))}) == 1
+    assert u != handle_id.recognize("doi:10.1000/182") and u != str(u)
     w = handle_id.lint("20.1000/5555/")
     assert w == handle_id.lint("20.1000/5555/") and hash(w[0]) == hash(handle_id.lint("20.1000/5555/")[0])

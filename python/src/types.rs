@@ -293,6 +293,26 @@ pub struct PyUri {
     canonical: std::sync::OnceLock<String>,
 }
 
+/// `==`'s answer for a result compared by value: whether `equal`, or `NotImplemented` for
+/// an object of another type (None), which Python then compares as it would.
+fn equality(py: Python<'_>, equal: Option<bool>) -> Py<PyAny> {
+    match equal {
+        Some(equal) => pyo3::types::PyBool::new(py, equal)
+            .to_owned()
+            .into_any()
+            .unbind(),
+        None => py.NotImplemented(),
+    }
+}
+
+/// The hash of a result compared by value: its key's.
+fn hash_of(key: impl std::hash::Hash) -> u64 {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    key.hash(&mut h);
+    h.finish()
+}
+
 /// Where a recognized handle is: in the text as it is written there, or decoded, a copy.
 enum UriHandle {
     Text(std::ops::Range<usize>),
@@ -328,21 +348,15 @@ impl PyUri {
     /// Equal to another read of the same text as the same form and handle (whatever
     /// options read it), so that two readings compare as their results do.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        let py = other.py();
-        match other.cast::<Self>() {
-            Ok(o) => (self.key() == o.get().key()).into_pyobject(py).map_or_else(
-                |_| py.NotImplemented(),
-                |b| b.to_owned().into_any().unbind(),
-            ),
-            Err(_) => py.NotImplemented(),
-        }
+        let equal = other
+            .cast::<Self>()
+            .ok()
+            .map(|o| self.key() == o.get().key());
+        equality(other.py(), equal)
     }
 
     fn __hash__(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.key().hash(&mut h);
-        h.finish()
+        hash_of(self.key())
     }
 
     /// The text as given.
@@ -619,21 +633,15 @@ impl Found {
     /// Equal to another found at the same place, of the same text, form and handle: so
     /// that two extractions compare as their results do.
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        let py = other.py();
-        match other.cast::<Self>() {
-            Ok(o) => (self.key() == o.get().key()).into_pyobject(py).map_or_else(
-                |_| py.NotImplemented(),
-                |b| b.to_owned().into_any().unbind(),
-            ),
-            Err(_) => py.NotImplemented(),
-        }
+        let equal = other
+            .cast::<Self>()
+            .ok()
+            .map(|o| self.key() == o.get().key());
+        equality(other.py(), equal)
     }
 
     fn __hash__(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.key().hash(&mut h);
-        h.finish()
+        hash_of(self.key())
     }
 }
 

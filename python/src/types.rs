@@ -278,7 +278,7 @@ fn warnings(text: &str, ws: &[handle_id::Warning]) -> Vec<LintWarning> {
 
 /// An identifier read by `recognize`: the form it is written in, the handle, and the parts
 /// of the written form.
-#[pyclass(frozen, module = "handle_id", name = "Uri")]
+#[pyclass(frozen, eq, hash, module = "handle_id", name = "Uri")]
 pub struct PyUri {
     /// The text, held (the parts below are its slices, as byte ranges).
     text: Text,
@@ -293,30 +293,26 @@ pub struct PyUri {
     canonical: std::sync::OnceLock<String>,
 }
 
-/// `==`'s answer for a result compared by value: whether `equal`, or `NotImplemented` for
-/// an object of another type (None), which Python then compares as it would.
-fn equality(py: Python<'_>, equal: Option<bool>) -> Py<PyAny> {
-    match equal {
-        Some(equal) => pyo3::types::PyBool::new(py, equal)
-            .to_owned()
-            .into_any()
-            .unbind(),
-        None => py.NotImplemented(),
-    }
-}
-
-/// The hash of a result compared by value: its key's.
-fn hash_of(key: impl std::hash::Hash) -> u64 {
-    use std::hash::Hasher;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    key.hash(&mut h);
-    h.finish()
-}
-
 /// Where a recognized handle is: in the text as it is written there, or decoded, a copy.
 enum UriHandle {
     Text(std::ops::Range<usize>),
     Decoded(handle_id::Handle),
+}
+
+// Equal to another reading of the same text as the same form and handle (whatever options
+// read it), so that two readings compare as their results do.
+impl PartialEq for PyUri {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for PyUri {}
+
+impl std::hash::Hash for PyUri {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
 }
 
 impl PyUri {
@@ -345,20 +341,6 @@ impl PyUri {
 
 #[pymethods]
 impl PyUri {
-    /// Equal to another read of the same text as the same form and handle (whatever
-    /// options read it), so that two readings compare as their results do.
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        let equal = other
-            .cast::<Self>()
-            .ok()
-            .map(|o| self.key() == o.get().key());
-        equality(other.py(), equal)
-    }
-
-    fn __hash__(&self) -> u64 {
-        hash_of(self.key())
-    }
-
     /// The text as given.
     #[getter]
     fn text(&self) -> &str {
@@ -598,7 +580,7 @@ impl PyCleaned {
 
 /// An identifier `extract` found: where (Python string offsets into the text), the text,
 /// the form and the handle.
-#[pyclass(frozen, module = "handle_id", get_all)]
+#[pyclass(frozen, eq, hash, module = "handle_id", get_all)]
 pub struct Found {
     /// Where it starts, as a Python string offset.
     start: usize,
@@ -629,19 +611,21 @@ impl Found {
             self.handle.get().0.as_str()
         )
     }
+}
 
-    /// Equal to another found at the same place, of the same text, form and handle: so
-    /// that two extractions compare as their results do.
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        let equal = other
-            .cast::<Self>()
-            .ok()
-            .map(|o| self.key() == o.get().key());
-        equality(other.py(), equal)
+// Equal to another found at the same place, of the same text, form and handle: so that two
+// extractions compare as their results do.
+impl PartialEq for Found {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
     }
+}
 
-    fn __hash__(&self) -> u64 {
-        hash_of(self.key())
+impl Eq for Found {}
+
+impl std::hash::Hash for Found {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
     }
 }
 

@@ -279,6 +279,20 @@ fn bad_responses_are_clear_errors() {
         RecordErrorKind::Number,
         "values[0].ttl",
     );
+    // A whole number too large is said to be so, not to be no whole number.
+    for (ttl, says) in [
+        ("1.5", "is not a whole number"),
+        (
+            "100000000000000000000000",
+            "past the seconds a signed 64-bit number holds",
+        ),
+    ] {
+        let text = value(&format!(
+            r#"{{"index":1,"type":"A","data":{{"format":"string","value":"x"}},"ttl":{ttl}}}"#
+        ));
+        let e = Response::parse(&text).unwrap_err();
+        assert!(e.to_string().contains(says), "{ttl}: {e}");
+    }
     // Deep nesting: serde_json's limit, an error rather than a stack overflow.
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     refused(&deep, RecordErrorKind::Json, "line 1, column 128");

@@ -339,10 +339,17 @@ fn read_value(value: &Node<'_>, at: &At<'_>) -> Result<HandleValue, RecordError>
         None => None,
         Some(Node::String(s)) => Some(Ttl::Until(s.to_string())),
         Some(Node::Number(n)) => Some(Ttl::Seconds(n.parse::<i64>().map_err(|_| {
+            // (A whole number too large for 64 bits reads as a float: `1e+23`.)
+            let why = match n.parse::<f64>() {
+                Ok(f) if f.is_finite() && f % 1.0 == 0.0 => {
+                    "is past the seconds a signed 64-bit number holds"
+                }
+                _ => "is not a whole number of seconds",
+            };
             RecordError::new(
                 RecordErrorKind::Number,
                 at.field("ttl").to_string(),
-                format!("{n} is not a whole number of seconds (SPEC R2)"),
+                format!("{n} {why} (SPEC R2)"),
             )
         })?)),
         Some(_) => return Err(wrong(&at.field("ttl"), "seconds or an ISO 8601 time")),

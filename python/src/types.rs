@@ -145,21 +145,19 @@ impl PyHandle {
     /// Whether `other` (a `Handle`, or its text as a `str`, as `==` takes) is the same
     /// handle ignoring ASCII case.
     fn eq_ignore_ascii_case(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
-        // (A `str` with no UTF-8, a lone surrogate, is no handle's text: not equal, as for
-        // `==`.)
-        if other.is_instance_of::<PyString>() && handle_text(other).is_none() {
-            return Ok(false);
-        }
-        let other = handle_text(other).ok_or_else(|| {
-            PyTypeError::new_err(format!(
+        match handle_text(other) {
+            Some(text) => Ok(self.0.as_str().eq_ignore_ascii_case(&text)),
+            // (A `str` with no UTF-8, a lone surrogate, is no handle's text: not equal, as
+            // for `==`.)
+            None if other.is_instance_of::<PyString>() => Ok(false),
+            None => Err(PyTypeError::new_err(format!(
                 "eq_ignore_ascii_case: a Handle or str, not {}",
                 other
                     .get_type()
                     .name()
                     .map_or_else(|_| "?".to_string(), |n| n.to_string())
-            ))
-        })?;
-        Ok(self.0.as_str().eq_ignore_ascii_case(&other))
+            ))),
+        }
     }
 
     /// The handle written in `form` (a name of `handle_id.FORMS`: `hdl`, `doi`, `proxy`,
@@ -276,6 +274,26 @@ fn warnings(text: &str, ws: &[handle_id::Warning]) -> Vec<LintWarning> {
         .collect()
 }
 
+/// `PartialEq`, `Eq` and `Hash` of a result compared by value (its pyclass `eq`, `hash`):
+/// those of what its `key` method gives.
+macro_rules! by_key {
+    ($type:ty) => {
+        impl PartialEq for $type {
+            fn eq(&self, other: &Self) -> bool {
+                self.key() == other.key()
+            }
+        }
+
+        impl Eq for $type {}
+
+        impl std::hash::Hash for $type {
+            fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+                self.key().hash(h);
+            }
+        }
+    };
+}
+
 /// An identifier read by `recognize`: the form it is written in, the handle, and the parts
 /// of the written form.
 #[pyclass(frozen, eq, hash, module = "handle_id", name = "Uri")]
@@ -301,19 +319,7 @@ enum UriHandle {
 
 // Equal to another reading of the same text as the same form and handle (whatever options
 // read it), so that two readings compare as their results do.
-impl PartialEq for PyUri {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for PyUri {}
-
-impl std::hash::Hash for PyUri {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.key().hash(h);
-    }
-}
+by_key!(PyUri);
 
 impl PyUri {
     /// What a reading is compared and hashed by.
@@ -615,19 +621,7 @@ impl Found {
 
 // Equal to another found at the same place, of the same text, form and handle: so that two
 // extractions compare as their results do.
-impl PartialEq for Found {
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for Found {}
-
-impl std::hash::Hash for Found {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.key().hash(h);
-    }
-}
+by_key!(Found);
 
 impl Found {
     /// What a found identifier is compared and hashed by.

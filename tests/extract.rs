@@ -548,6 +548,27 @@ fn dois_as_pdfs_write_them() {
                 "http://dx.doi.org/ 10.1051/nss: 2005018",
             )],
         ),
+        // After the host, a bracket with no partner: it cuts the URL (C3), but the DOI split
+        // after it is joined on the host's evidence, as cleaning reads the URL (C2); with
+        // no split, the DOI after the bracket alone.
+        (
+            "see https://doi.org/(10.1093/ molbev /msu300 here",
+            vec![(
+                "10.1093/molbev/msu300",
+                "https://doi.org/(10.1093/ molbev /msu300",
+            )],
+        ),
+        (
+            "(dx.doi.org/[10.1093/ molbev /msu300).",
+            vec![(
+                "10.1093/molbev/msu300",
+                "dx.doi.org/[10.1093/ molbev /msu300",
+            )],
+        ),
+        (
+            "see https://doi.org/(10.1093/molbev/msu300 here",
+            vec![("10.1093/molbev/msu300", "10.1093/molbev/msu300")],
+        ),
         // A label glued after a full stop.
         (
             "Phys. Rev. D10 (1974) 2445-2459.doi:10. 1103/PhysRevD.10.2445.",

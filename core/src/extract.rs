@@ -793,10 +793,11 @@ impl<'a> Extract<'a, '_> {
         }
         let (handle, form) = if form == Form::Proxy {
             // A resolver's URL joined is read as cleaning reads it: its path percent-decoded
-            // (P2), and the prefixes P3 takes off taken off.
+            // (P2), the prefixes P3 takes off taken off, and a bracket opened before the
+            // DOI taken off the handle the URL holds (C2).
             let url = alloc::format!("{}{}", &self.text[i..h], &joined[..end]);
-            let (read, form) = read_written(&url, self.options).ok()?;
-            (read.into_handle(), form)
+            let read = clean_as_written(&url, self.options).ok()?;
+            (read.handle.into_handle(), read.form)
         } else {
             (Handle::parse(&joined[..end]).ok()?, form)
         };
@@ -976,6 +977,17 @@ impl<'a> Extract<'a, '_> {
                 return self
                     .joined(i, host_end + 1, raw_end, Form::Proxy)
                     .map(|f| (f, 0));
+            }
+            // A bracket with no partner right after the host (`doi.org/(10.1093/ molbev
+            // /msu300`) cuts the URL there (C3); the DOI split after it is joined on the
+            // host's evidence all the same, as cleaning joins it in the handle the URL
+            // holds (C2), and found with the URL that gives that evidence.
+            if cut == host_end + 1 && matches!(bytes.get(cut), Some(b'(' | b'[' | b'{')) {
+                if let Some(raw_end) = split_end(self.text, cut + 1, None) {
+                    return self
+                        .joined(i, cut + 1, raw_end, Form::Proxy)
+                        .map(|f| (f, 0));
+                }
             }
         }
         let kept = self.kept(i, host_end, cut);

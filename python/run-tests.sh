@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # The Python package's tests, as a user gets it: a fresh virtual environment, maturin,
 # pytest and pyarrow from PyPI, `pip install ./python` (maturin as the PEP 517 build
-# backend, a release build of the one abi3 wheel), then pytest on python/tests and the
-# README's examples, against the installed wheel. The tests hold the package to the `hdl`
+# backend, the one abi3 wheel), then pytest on python/tests and the README's examples,
+# against the installed wheel. The wheel is built with cargo's dev profile
+# (HANDLE_ID_WHEEL_PROFILE, passed to maturin as `--profile`): its dependencies are those
+# `cargo test` has built in target/debug, where a release build from a clean checkout
+# takes three minutes more of CI's twenty, and its debug assertions are checked on every
+# test; HANDLE_ID_WHEEL_PROFILE=release tests the build a user's `pip install` makes. The tests hold the package to the `hdl`
 # command on the same inputs: $HDL, or target/debug/hdl (built here when missing).
 #
 # Polars is installed for the handle_id.polars tests, the version whose plugin interface the
@@ -56,9 +60,10 @@ fi
 [[ $HDL = /* ]] || HDL=$PWD/$HDL
 export HDL
 
-echo "python/run-tests.sh: pip install ./python (a release build of the wheel)"
+profile=${HANDLE_ID_WHEEL_PROFILE:-dev}
+echo "python/run-tests.sh: pip install ./python (the wheel built with cargo's $profile profile)"
 built=$(date +%s)
-"${pip[@]}" install ./python
+MATURIN_PEP517_ARGS="--profile $profile" "${pip[@]}" install ./python
 echo "python/run-tests.sh: wheel built and installed in $(($(date +%s) - built)) s"
 
 # From the repository's root, so that `import handle_id` is the installed wheel, not

@@ -224,6 +224,48 @@ impl Options {
         self.cordra = on;
         self
     }
+
+    /// The resolvers' bases given with [`proxy_base`](Self::proxy_base), in order (the
+    /// known ones are read besides them).
+    ///
+    /// ```
+    /// use handle_id::{Options, ProxyBase};
+    /// let base = ProxyBase::parse("https://resolver.example/hdl")?;
+    /// let o = Options::new().proxy_base(base.clone()).repository_urls(true);
+    /// assert_eq!(o.proxy_bases(), [base]);
+    /// assert!(o.reads_repository_urls() && !o.reads_resolution_form() && !o.is_cordra());
+    /// assert!(o.handle_prefixes().is_empty());
+    /// # Ok::<(), handle_id::ParseError>(())
+    /// ```
+    #[must_use]
+    pub fn proxy_bases(&self) -> &[ProxyBase] {
+        &self.bases
+    }
+
+    /// Whether repository pages are read ([`repository_urls`](Self::repository_urls)).
+    #[must_use]
+    pub fn reads_repository_urls(&self) -> bool {
+        self.repository_urls
+    }
+
+    /// Whether `hdl://a/b/c` is the resolution form
+    /// ([`resolution_form`](Self::resolution_form)).
+    #[must_use]
+    pub fn reads_resolution_form(&self) -> bool {
+        self.resolution_form
+    }
+
+    /// Whether CORDRA's profile applies ([`cordra`](Self::cordra)).
+    #[must_use]
+    pub fn is_cordra(&self) -> bool {
+        self.cordra
+    }
+
+    /// The prefixes given with [`handle_prefix`](Self::handle_prefix), in order.
+    #[must_use]
+    pub fn handle_prefixes(&self) -> &[String] {
+        &self.prefixes
+    }
 }
 
 #[cfg(test)]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, Literal, Optional, Sequence
 
-FORMS: list[str]
+FORMS: tuple[str, ...]
 """The written forms' names: handle, hdl, hdl-host, hdl-resolution, info-hdl, info-doi,
 doi, urn-hdl, urn-doi, proxy, api, repository."""
-FIX_CODES: list[str]
+FIX_CODES: tuple[str, ...]
 """The fixes' codes, in the order cleaning applies them: surrounding-whitespace,
 wrapping-pair, label, resolver-url, query-or-fragment, percent-decoded,
 trailing-punctuation, leading-punctuation, split-joined, case-folded."""
@@ -18,7 +18,8 @@ __version__: str
 class HandleError(ValueError):
     """Every input the library rejects. `index` is a Python string offset into the text
     the error is about (None for a record error); `byte_index` the same in UTF-8 bytes, as
-    `message` gives it."""
+    `message` gives it. One made by hand (`HandleError("x")`) has `message` its first
+    argument's text, `kind` and `rule` empty, and the others None."""
 
     index: Optional[int]
     byte_index: Optional[int]
@@ -70,7 +71,8 @@ class Handle:
     def __ge__(self, other: Handle | str) -> bool: ...
 
 class Uri:
-    """An identifier read by `recognize`; str() is the canonical text of its form."""
+    """An identifier read by `recognize`; str() is the canonical text of its form.
+    Pickles as `recognize(text, **options)`."""
 
     @property
     def text(self) -> str: ...
@@ -91,7 +93,10 @@ class Uri:
     def __hash__(self) -> int: ...
 
 class Fix:
-    """A fix `clean` applied."""
+    """A fix `clean` applied. Pickles; made by hand with a code of `FIX_CODES` (its rule
+    the code's)."""
+
+    def __init__(self, code: str, index: int, byte_index: int, held: bool, message: str) -> None: ...
 
     code: str
     index: int
@@ -104,7 +109,10 @@ class Fix:
     def __hash__(self) -> int: ...
 
 class LintWarning:
-    """A warning for a valid handle rarely meant as written."""
+    """A warning for a valid handle rarely meant as written. Pickles; made by hand with
+    a warning's code (its rule the code's)."""
+
+    def __init__(self, code: str, index: int, byte_index: int, message: str) -> None: ...
 
     code: str
     index: int
@@ -115,7 +123,8 @@ class LintWarning:
     def __hash__(self) -> int: ...
 
 class Cleaned:
-    """What `clean` found; str() is the canonical handle."""
+    """What `clean` found; str() is the canonical handle. Equal to another cleaning of
+    the same text to the same handle, form and fixes; pickles as `clean(text, **options)`."""
 
     @property
     def handle(self) -> Handle: ...
@@ -127,9 +136,14 @@ class Cleaned:
     def fixes(self) -> list[Fix]: ...
     @property
     def warnings(self) -> list[LintWarning]: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
 
 class Found:
-    """An identifier `extract` found; `text[start:end]` is `.text`."""
+    """An identifier `extract` found; `text[start:end]` is `.text`. Pickles; made by hand
+    with a form of `FORMS` and a `Handle` or its text."""
+
+    def __init__(self, start: int, end: int, text: str, form: str, handle: Handle | str) -> None: ...
 
     start: int
     end: int

@@ -30,6 +30,29 @@ pyo3::create_exception!(
      answer did not verify. A `ConnectionError`: the input was not at fault."
 );
 
+/// The attributes of a `HandleError` the library did not raise (one made by hand, as a
+/// mock or a subclass makes one): the class's, `message` its first argument's text and the
+/// rest None or empty, so that code that reads them reads one shape.
+pub fn attribute_defaults(py: Python<'_>) -> PyResult<()> {
+    let class = py.get_type::<HandleError>();
+    for name in ["index", "byte_index", "found", "at"] {
+        class.setattr(name, py.None())?;
+    }
+    for name in ["kind", "rule"] {
+        class.setattr(name, "")?;
+    }
+    // (A descriptor with no setter, as `cached_property` is, is looked at only where the
+    // instance has no `message` of its own: what the library sets stays as quick to set.)
+    let message = py.eval(
+        c"__import__('functools').cached_property(lambda e: str(e.args[0]) if e.args else '')",
+        None,
+        None,
+    )?;
+    message.call_method1("__set_name__", (&class, "message"))?;
+    class.setattr("message", message)?;
+    Ok(())
+}
+
 /// A Rust enum variant's name as the Python API writes kinds: `InvalidCharacter` is
 /// `invalid-character`.
 pub fn kebab(debug: &str) -> String {

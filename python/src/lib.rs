@@ -39,11 +39,12 @@ fn _handle_id(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("HandleError", py.get_type::<errors::HandleError>())?;
     m.add("ResolveError", py.get_type::<errors::ResolveError>())?;
-    m.add("FORMS", handle_id::Form::ALL.map(|f| f.name()).to_vec())?;
-    m.add(
-        "FIX_CODES",
-        handle_id::FixCode::ALL.map(|c| c.code()).to_vec(),
-    )?;
+    // (Tuples: a list shared by every importer could be changed by one of them.)
+    let forms = handle_id::Form::ALL.map(|f| f.name());
+    m.add("FORMS", pyo3::types::PyTuple::new(py, forms)?)?;
+    let codes = handle_id::FixCode::ALL.map(|c| c.code());
+    m.add("FIX_CODES", pyo3::types::PyTuple::new(py, codes)?)?;
+    errors::attribute_defaults(py)?;
     // The package's version is the crate's (maturin takes it from Cargo.toml).
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     types::register(m)?;

@@ -2,6 +2,7 @@
 
 use handle_id::{Form, Options, ParseError, ProxyBase};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::errors::parse_error;
 use crate::failure::Failure;
@@ -55,15 +56,54 @@ pub fn read(
     Ok(o)
 }
 
+/// [`read`]'s inverse: the keyword arguments that give `o` (those at their defaults left
+/// out), for an object that pickles as the call that made it.
+pub fn keywords<'py>(py: Python<'py>, o: &Options) -> PyResult<Bound<'py, PyDict>> {
+    let kw = PyDict::new(py);
+    if !o.proxy_bases().is_empty() {
+        let bases: Vec<&str> = o.proxy_bases().iter().map(ProxyBase::as_str).collect();
+        kw.set_item("proxy_bases", bases)?;
+    }
+    for (name, on) in [
+        ("repository_urls", o.reads_repository_urls()),
+        ("resolution_form", o.reads_resolution_form()),
+        ("cordra", o.is_cordra()),
+    ] {
+        if on {
+            kw.set_item(name, true)?;
+        }
+    }
+    if !o.handle_prefixes().is_empty() {
+        kw.set_item("handle_prefixes", o.handle_prefixes())?;
+    }
+    Ok(kw)
+}
+
+/// `function(text, **keywords(o))` as `__reduce__` gives it: what pickles an object that
+/// `function` made of `text` with the options `o`.
+pub fn remade<'py>(
+    function: &Bound<'py, PyAny>,
+    text: &str,
+    o: &Options,
+) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+    let py = function.py();
+    let partial = py.import("functools")?.getattr("partial")?;
+    let call = partial.call((function,), Some(&keywords(py, o)?))?;
+    Ok((call, (text.to_owned(),)))
+}
+
 /// A form by the name the `hdl` command gives it (`proxy`, `info-doi` …).
 pub fn form(name: &str) -> Result<Form, Failure> {
-    name.parse().map_err(|_| {
-        let names: Vec<&str> = Form::ALL.iter().map(|f| f.name()).collect();
-        Failure::Value(format!(
-            "unknown form {name:?}: one of {}",
-            names.join(", ")
-        ))
-    })
+    name.parse()
+        .map_err(|_| unknown("form", name, Form::ALL.map(|f| f.name())))
+}
+
+/// The error for a `what` named `given` that is none of `known`.
+pub fn unknown<const N: usize>(what: &str, given: &str, known: [&str; N]) -> Failure {
+    Failure::Value(format!(
+        "unknown {what} {given:?}: one of {}",
+        known.join(", ")
+    ))
 }
 
 /// A proxy base URL, or the default for the handle when `None`.

@@ -230,6 +230,41 @@ pub struct Fix {
 
 #[pymethods]
 impl Fix {
+    /// A fix of `code` (one of `handle_id.FIX_CODES`), its rule the code's: what pickling
+    /// one makes it again with.
+    #[new]
+    fn new(
+        code: &str,
+        index: usize,
+        byte_index: usize,
+        held: bool,
+        message: String,
+    ) -> PyResult<Self> {
+        let code: handle_id::FixCode = code.parse().map_err(|()| {
+            options::unknown("fix code", code, handle_id::FixCode::ALL.map(|c| c.code()))
+        })?;
+        Ok(Fix {
+            code: code.code(),
+            index,
+            byte_index,
+            held,
+            message,
+            rule: code.rule(),
+        })
+    }
+
+    /// Pickled (and copied) as `Fix(code, index, byte_index, held, message)`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, pyo3::types::PyType>,
+        (&'static str, usize, usize, bool, String),
+    ) {
+        let f = slf.get();
+        let args = (f.code, f.index, f.byte_index, f.held, f.message.clone());
+        (slf.get_type(), args)
+    }
+
     fn __repr__(&self) -> String {
         let held = if self.held { ", held=True" } else { "" };
         format!("Fix(code={:?}, index={}{held})", self.code, self.index)
@@ -256,6 +291,40 @@ pub struct LintWarning {
 
 #[pymethods]
 impl LintWarning {
+    /// A warning of `code` (`trailing-slash`, `bidi-control` …), its rule the code's: what
+    /// pickling one makes it again with.
+    #[new]
+    fn new(code: &str, index: usize, byte_index: usize, message: String) -> PyResult<Self> {
+        let code: handle_id::LintCode = code.parse().map_err(|_| {
+            options::unknown(
+                "warning code",
+                code,
+                handle_id::LintCode::ALL.map(|c| c.code()),
+            )
+        })?;
+        Ok(LintWarning {
+            code: code.code(),
+            index,
+            byte_index,
+            message,
+            rule: code.rule(),
+        })
+    }
+
+    /// Pickled (and copied) as `LintWarning(code, index, byte_index, message)`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, pyo3::types::PyType>,
+        (&'static str, usize, usize, String),
+    ) {
+        let w = slf.get();
+        (
+            slf.get_type(),
+            (w.code, w.index, w.byte_index, w.message.clone()),
+        )
+    }
+
     fn __repr__(&self) -> String {
         format!("LintWarning(code={:?}, index={})", self.code, self.index)
     }
@@ -400,6 +469,12 @@ impl PyUri {
         warnings(&self.text, &self.read().lint())
     }
 
+    /// Pickled (and copied) as the call that read it, `recognize(text, **options)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let this = slf.get();
+        options::remade(&function(slf.py(), "recognize")?, &this.text, &this.options)
+    }
+
     /// The canonical text of the form: the handle encoded as the form's rules say.
     fn __str__(&self) -> &str {
         self.canonical.get_or_init(|| self.read().to_string())
@@ -412,6 +487,11 @@ impl PyUri {
             self.handle_text()
         )
     }
+}
+
+/// The module's function `name`, which an object pickles as a call of.
+fn function<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("handle_id._handle_id")?.getattr(name)
 }
 
 /// The text of a handle given as a `Handle` or a `str` (`None` for anything else): what a
@@ -437,7 +517,7 @@ static DEFAULTS: LazyLock<Options> = LazyLock::new(Options::new);
 /// `clean_into` keeping the case) and the fixes' Python string offsets. The input and the
 /// options are kept for that.
 // (`subclass`: the objects `clean` returns are of a subtype, `made::Made`.)
-#[pyclass(frozen, subclass, module = "handle_id", name = "Cleaned")]
+#[pyclass(frozen, subclass, eq, hash, module = "handle_id", name = "Cleaned")]
 pub struct PyCleaned {
     /// The input, as given (the Python string itself, not a copy; a `str` of its text for
     /// an instance of a subclass, `Text`).
@@ -463,6 +543,10 @@ enum Canonical {
     /// Copied.
     Copy(SmallVec<[u8; 64]>),
 }
+
+// Equal to another cleaning of the same text to the same handle, form and fixes (whatever
+// options read it), as `Uri` is.
+by_key!(PyCleaned);
 
 // Its one Python reference is the text's.
 impl Value for PyCleaned {
@@ -504,6 +588,11 @@ impl PyCleaned {
 
     fn options(&self) -> &Options {
         self.options.as_deref().unwrap_or(&DEFAULTS)
+    }
+
+    /// What a cleaning is compared and hashed by.
+    fn key(&self) -> (&str, &str, Form, &[handle_id::Fix]) {
+        (&self.text, self.canonical(), self.form, &self.fixes)
     }
 
     /// The library's `Cleaned`, the warnings with it.
@@ -574,6 +663,13 @@ impl PyCleaned {
         self.canonical()
     }
 
+    /// Pickled (and copied) as the call that made it, `clean(text, **options)`: so that
+    /// `multiprocessing`'s `Pool.map(clean, lines)` gives its results back.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let this = slf.get();
+        options::remade(&function(slf.py(), "clean")?, &this.text, this.options())
+    }
+
     fn __repr__(&self) -> String {
         let codes: Vec<&str> = self.fixes.iter().map(|f| f.code().code()).collect();
         format!(
@@ -602,6 +698,48 @@ pub struct Found {
 
 #[pymethods]
 impl Found {
+    /// An identifier found at `start`..`end`, written `text`, in `form` (one of
+    /// `handle_id.FORMS`), of `handle` (a `Handle` or its text): what pickling one makes it
+    /// again with.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        start: usize,
+        end: usize,
+        text: String,
+        form: &str,
+        handle: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let form = options::form(form)?.name();
+        let handle = match handle.cast::<PyHandle>() {
+            Ok(h) => h.clone().unbind(),
+            Err(_) => handle_object(py, read(py, &handle.extract::<Text>()?)?)?.unbind(),
+        };
+        Ok(Found {
+            start,
+            end,
+            text,
+            form,
+            handle,
+        })
+    }
+
+    /// Pickled (and copied) as `Found(start, end, text, form, handle)`.
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (
+        Bound<'py, pyo3::types::PyType>,
+        (usize, usize, String, &'static str, Py<PyHandle>),
+    ) {
+        let f = slf.get();
+        let handle = f.handle.clone_ref(slf.py());
+        (
+            slf.get_type(),
+            (f.start, f.end, f.text.clone(), f.form, handle),
+        )
+    }
+
     /// `(start, end)`.
     #[getter]
     fn span(&self) -> (usize, usize) {

@@ -500,3 +500,66 @@ def test_results_compare_by_value():
     assert u != handle_id.recognize("doi:10.1000/182") and u != str(u)
     w = handle_id.lint("20.1000/5555/")
     assert w == handle_id.lint("20.1000/5555/") and hash(w[0]) == hash(handle_id.lint("20.1000/5555/")[0])
+
+
+def test_results_pickle_and_copy_as_the_calls_that_made_them():
+    import copy
+    import multiprocessing
+    import pickle
+
+    def again(value):
+        for other in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
+            assert type(other) is type(value) and other == value and hash(other) == hash(value)
+        return pickle.loads(pickle.dumps(value))
+
+    c = again(handle_id.clean(" (doi:10.1000/ABC). "))
+    assert str(c) == "10.1000/abc" and c.as_written == "10.1000/ABC"
+    assert c.fixes == handle_id.clean(" (doi:10.1000/ABC). ").fixes and len(c.fixes) == 5
+    # The options go with it: the copy reads what its text needs them for.
+    based = "https://r.example/hdl/20.1000/ABC"
+    c = again(handle_id.clean(based, proxy_bases=["https://r.example/hdl"]))
+    assert (c.form, c.as_written, c.warnings) == ("proxy", "20.1000/ABC", [])
+    u = again(handle_id.recognize("hdl://srv.example/20.1000/5", resolution_form=True))
+    assert (u.form, u.base, u.handle) == ("hdl-resolution", "srv.example", "20.1000/5")
+    found = handle_id.extract("see 20.500.1/x and doi:10.1000/182", handle_prefixes=["20.500.1"])
+    assert [again(f) for f in found] == found and again(found[0]).handle.prefix == "20.500.1"
+    assert again(handle_id.lint("20.1000/5555/")[0]).code == "trailing-slash"
+    for fix in handle_id.clean(" (doi:10.1000/ABC). ").fixes:
+        assert again(fix).rule == fix.rule
+    # Equal cleanings: the same text to the same handle, form and fixes.
+    assert handle_id.clean("doi:10.1000/x") != handle_id.clean("10.1000/x")
+    assert len({handle_id.clean("10.1000/x"), handle_id.clean("10.1000/x")}) == 1
+    # Back from another process, as a pool gives its results.
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        lines = ["doi:10.1000/ABC", "https://hdl.handle.net/20.1000/5555"]
+        assert pool.map(handle_id.clean, lines) == [handle_id.clean(l) for l in lines]
+
+
+def test_results_made_by_hand():
+    fix = handle_id.Fix("label", 3, 3, False, "a label taken off")
+    assert (fix.code, fix.rule, fix.held) == ("label", handle_id.clean("doi:10.1/x").fixes[0].rule, False)
+    w = handle_id.LintWarning("trailing-slash", 12, 12, "m")
+    assert w.rule == handle_id.lint("20.1000/5555/")[0].rule
+    f = handle_id.Found(4, 19, "doi:10.1000/182", "doi", "10.1000/182")
+    assert f == handle_id.extract("see doi:10.1000/182")[0]
+    assert handle_id.Found(4, 19, "doi:10.1000/182", "doi", handle_id.parse("10.1000/182")) == f
+    for make, what in (
+        (lambda: handle_id.Fix("labels", 0, 0, False, ""), 'unknown fix code "labels": one of surrounding-whitespace'),
+        (lambda: handle_id.LintWarning("x", 0, 0, ""), 'unknown warning code "x": one of '),
+        (lambda: handle_id.Found(0, 1, "x", "bare", "10.1/x"), 'unknown form "bare": one of handle, hdl'),
+    ):
+        with pytest.raises(ValueError, match=what):
+            make()
+    with pytest.raises(handle_id.HandleError):
+        handle_id.Found(0, 1, "x", "doi", "10.1")
+
+
+def test_the_names_are_tuples_and_a_handle_error_made_by_hand_has_every_attribute():
+    assert isinstance(handle_id.FORMS, tuple) and isinstance(handle_id.FIX_CODES, tuple)
+    assert "proxy" in handle_id.FORMS and "label" in handle_id.FIX_CODES
+    e = handle_id.HandleError("not a handle")
+    assert (e.message, e.index, e.byte_index, e.kind, e.rule, e.found, e.at) == ("not a handle", None, None, "", "", None, None)
+    assert handle_id.HandleError().message == ""
+    with pytest.raises(handle_id.HandleError) as raised:
+        handle_id.validate("20.1000")
+    assert raised.value.message == str(raised.value) and raised.value.kind != "" and raised.value.index is not None

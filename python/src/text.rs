@@ -12,7 +12,7 @@
 //! there `Text` is PyO3's `PyBackedStr`.
 
 #[cfg(windows)]
-pub use pyo3::pybacked::PyBackedStr as Text;
+pub use backed::Text;
 
 #[cfg(not(windows))]
 pub use lent::{borrowed, exact, Text};
@@ -32,7 +32,38 @@ pub fn of(s: pyo3::Borrowed<'_, '_, PyString>) -> PyResult<Text> {
 #[cfg(windows)]
 pub fn of(s: pyo3::Borrowed<'_, '_, PyString>) -> PyResult<Text> {
     let s = s.to_owned();
-    Text::try_from(s.clone()).map_err(|e| unencodable(&s, e))
+    pyo3::pybacked::PyBackedStr::try_from(s.clone())
+        .map(Text)
+        .map_err(|e| unencodable(&s, e))
+}
+
+/// PyO3's `PyBackedStr`, read as an argument through [`of`], so that a lone surrogate is
+/// refused as every function refuses it.
+#[cfg(windows)]
+mod backed {
+    use std::ops::Deref;
+
+    use pyo3::prelude::*;
+    use pyo3::types::PyString;
+    use pyo3::Borrowed;
+
+    pub struct Text(pub(super) pyo3::pybacked::PyBackedStr);
+
+    impl Deref for Text {
+        type Target = str;
+
+        fn deref(&self) -> &str {
+            &self.0
+        }
+    }
+
+    impl FromPyObject<'_, '_> for Text {
+        type Error = PyErr;
+
+        fn extract(obj: Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
+            super::of(obj.cast::<PyString>()?)
+        }
+    }
 }
 
 /// `e`, the error of `s` that has no UTF-8: where it is a lone surrogate (what decoding

@@ -569,6 +569,12 @@ fn dois_as_pdfs_write_them() {
             "see https://doi.org/(10.1093/molbev/msu300 here",
             vec![("10.1093/molbev/msu300", "10.1093/molbev/msu300")],
         ),
+        // Not where cleaning the URL would not join: white space in the naming authority,
+        // a handle decoded.
+        ("see https://doi.org/(10. 1093/x here", vec![]),
+        ("see https://doi.org/( 10.1093/ molbev /msu300", vec![]),
+        ("see https://doi.org/(10.1093/ ab%20c /msu300", vec![]),
+        ("see https://doi.org/(10.1093/ molbev /msu300%29", vec![]),
         // A label glued after a full stop.
         (
             "Phys. Rev. D10 (1974) 2445-2459.doi:10. 1103/PhysRevD.10.2445.",

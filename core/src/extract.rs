@@ -980,12 +980,18 @@ impl<'a> Extract<'a, '_> {
             }
             // A bracket with no partner right after the host (`doi.org/(10.1093/ molbev
             // /msu300`) cuts the URL there (C3); the DOI split after it is joined on the
-            // host's evidence all the same, as cleaning joins it in the handle the URL
-            // holds (C2), and found with the URL that gives that evidence.
+            // host's evidence all the same where cleaning joins it in the handle the URL
+            // holds (C2: not a naming authority with white space, nor a handle decoded), and
+            // found with the URL that gives that evidence.
             if cut == host_end + 1 && matches!(bytes.get(cut), Some(b'(' | b'[' | b'{')) {
                 if let Some(raw_end) = split_end(self.text, cut + 1, None) {
                     return self
                         .joined(i, cut + 1, raw_end, Form::Proxy)
+                        .filter(|f| {
+                            self.reads(f.text()).is_some_and(|(_, h)| {
+                                h.as_handle_ref().as_str() == f.handle().as_str()
+                            })
+                        })
                         .map(|f| (f, 0));
                 }
             }

@@ -63,7 +63,7 @@ export HDL
 profile=${HANDLE_ID_WHEEL_PROFILE:-dev}
 echo "python/run-tests.sh: pip install ./python (the wheel built with cargo's $profile profile)"
 built=$(date +%s)
-MATURIN_PEP517_ARGS="--profile $profile" "${pip[@]}" install ./python
+MATURIN_PEP517_ARGS="--profile $profile ${MATURIN_PEP517_ARGS:-}" "${pip[@]}" install ./python
 echo "python/run-tests.sh: wheel built and installed in $(($(date +%s) - built)) s"
 
 # From the repository's root, so that `import handle_id` is the installed wheel, not

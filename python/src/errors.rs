@@ -43,9 +43,10 @@ pub fn attribute_defaults(py: Python<'_>) -> PyResult<()> {
     }
     // (A descriptor with no setter, as `cached_property` is, is looked at only where the
     // instance has no `message` of its own: what the library sets stays as quick to set.)
+    // (Globals of its own: the caller's `__main__` could name something else `str`.)
     let message = py.eval(
         c"__import__('functools').cached_property(lambda e: str(e.args[0]) if e.args else '')",
-        None,
+        Some(&pyo3::types::PyDict::new(py)),
         None,
     )?;
     message.call_method1("__set_name__", (&class, "message"))?;

@@ -524,6 +524,48 @@ fn proxy_base_reads_back_from_its_text() {
     assert!(!e.to_string().contains("scheme"), "{e}");
 }
 
+/// A base is what URLs are written from, and they must read back as written (P2's test of
+/// truth): its own grammar (`base_url`), stricter than a URL read from text. What a WHATWG
+/// parser refuses or changes is refused where it is.
+#[test]
+fn a_base_is_one_a_url_parser_reads_as_written() {
+    for (text, at, hint) in [
+        // Forbidden domain code points, and user information.
+        ("https://a b", 9, "the base's host"),
+        ("https://a<b.example", 9, "the base's host"),
+        ("https://a^b/x", 9, "the base's host"),
+        ("https://a%41", 9, "the base's host"),
+        ("https://user@h.example", 12, "the base's host"),
+        // A port of more than 16 bits.
+        ("https://h:65536", 10, "a port is a number up to 65535"),
+        ("https://[::1]:70000", 14, "a port is a number up to 65535"),
+        ("https://h:123456", 15, "a port is a number up to 65535"),
+        // A segment of what P2 would escape, or a dot segment a parser takes away.
+        ("https://h/a b", 11, "the base's path segment"),
+        ("https://h/a%20b", 11, "the base's path segment"),
+        ("https://h/..", 12, "the base's path segment"),
+        ("https://h/./", 11, "the base's path segment"),
+        ("https://h/a/b", 11, "at most one path segment"),
+    ] {
+        let e = ProxyBase::parse(text).unwrap_err();
+        assert_eq!(e.index(), at, "{text}: {e}");
+        assert!(e.to_string().contains(hint), "{text}: {e}");
+        assert!(!e.to_string().contains("percent-encoded"), "{text}: {e}");
+    }
+    for text in [
+        "https://h:65535",
+        "https://h:",
+        "https://[::1]:8080/hdl/",
+        "https://résolveur.example",
+        "http://h/...",
+        "http://h/.well-known",
+        "http://h/a:b@c;d=e!$()*,~_",
+    ] {
+        let base = ProxyBase::parse(text).unwrap();
+        assert_eq!(ProxyBase::parse(base.as_str()).unwrap(), base, "{text}");
+    }
+}
+
 /// The writers of proxy, REST API and repository URLs give URLs that read back as the same
 /// handle (P2's test of truth), also for handles that look like a REST API path (P5) or
 /// start with a prefix the proxy removes (P3).

@@ -110,7 +110,10 @@ pub const GRAMMARS: &[(&str, &[&str])] = &[
         &["cordra_host", "cordra_path", "cordra_http"],
     ),
     ("grammar/info-uri.pest", &["info_uri"]),
-    ("grammar/proxy-url.pest", &["http_url", "proxy_path"]),
+    (
+        "grammar/proxy-url.pest",
+        &["http_url", "proxy_path", "base_url"],
+    ),
     (
         "grammar/forms.pest",
         &[

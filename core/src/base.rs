@@ -6,7 +6,7 @@ use alloc::string::String;
 use crate::error::{ParseError, ParseErrorKind};
 use crate::generated::{self as g, Rule};
 use crate::handle::HandleRef;
-use crate::parts::url_parts;
+use crate::parts::{uri_error, url_parts};
 
 /// The path of the REST API under a proxy's base (P5): `api/handles/`, then the handle.
 pub const API_PATH: &str = "api/handles/";
@@ -87,10 +87,32 @@ impl ProxyBase {
             .find(|&(i, c)| matches!(c, '?' | '#') || (c == '/' && (i > 0 || empty_segment)))
             .map(|(i, c)| (host_end + i + usize::from(empty_segment), c));
         if let Some((at, c)) = extra {
-            return Err(ParseError::new(at, ParseErrorKind::UriSyntax, Some(c)).in_rule(Rule::Path));
+            let rule = if c == '/' {
+                Rule::BaseSegment
+            } else {
+                Rule::BaseUrl
+            };
+            return Err(ParseError::new(at, ParseErrorKind::UriSyntax, Some(c)).in_rule(rule));
+        }
+        // What is written after a base must read back as written (P2's test of truth): the
+        // base's own grammar, stricter than a URL read from text, and a port of 16 bits.
+        g::BASE_URL
+            .run(url.as_bytes())
+            .map_err(|r| uri_error(url, r))?;
+        let host = &url[host_start..host_end];
+        // (After an IPv6 address's brackets, if any.)
+        let name_end = host.rfind(']').map_or(0, |i| i + 1);
+        if let Some(colon) = host[name_end..].rfind(':') {
+            let port = &host[name_end + colon + 1..];
+            if port.parse::<u32>().is_ok_and(|p| p > u32::from(u16::MAX)) {
+                let at = host_start + name_end + colon + 1;
+                return Err(
+                    ParseError::new(at, ParseErrorKind::UriSyntax, port.chars().next())
+                        .in_rule(Rule::BasePort),
+                );
+            }
         }
         let scheme = &url[..host_start - 3];
-        let host = &url[host_start..host_end];
         let text = alloc::format!(
             "{}://{}{path}",
             scheme.to_ascii_lowercase(),

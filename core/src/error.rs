@@ -296,8 +296,16 @@ impl fmt::Display for ParseError {
                 if encodable {
                     f.write_str("; write it percent-encoded (SPEC U6, P2)")?;
                 }
-                if self.rule == Some(Rule::HttpScheme) {
-                    f.write_str("; a resolver's URL starts http:// or https:// (SPEC P1)")?;
+                match self.rule {
+                    Some(Rule::HttpScheme) => {
+                        f.write_str("; a resolver's URL starts http:// or https:// (SPEC P1)")?;
+                    }
+                    Some(Rule::BasePort) => f.write_str("; a port is a number up to 65535")?,
+                    Some(Rule::BaseUrl | Rule::BaseHost | Rule::BaseSegment) => f.write_str(
+                        "; a resolver's base is written into every URL as it is, with at most \
+                         one path segment (SPEC P1, P2)",
+                    )?,
+                    _ => {}
                 }
                 Ok(())
             }
@@ -377,6 +385,11 @@ fn part(rule: Option<Rule>) -> (&'static str, bool) {
         Rule::Identifier => ("the info: identifier", true),
         Rule::Authority | Rule::RegName | Rule::Userinfo => ("the host", true),
         Rule::Path | Rule::Segment | Rule::SegmentNz => ("the path", true),
+        // (A base is written into URLs as it is: nothing in it is escaped.)
+        Rule::BaseUrl => ("the resolver's base", false),
+        Rule::BaseHost => ("the base's host", false),
+        Rule::BasePort => ("the base's port", false),
+        Rule::BaseSegment => ("the base's path segment", false),
         // Rules no URI or URL error is inside (the bare handle's, the written forms', the
         // character sets'), named as the grammar names them.
         Rule::AsciiSpace
@@ -386,6 +399,7 @@ fn part(rule: Option<Rule>) -> (&'static str, bool) {
         | Rule::DoiPrefixForm
         | Rule::DoiStartForm
         | Rule::Dot
+        | Rule::ForbiddenDomain
         | Rule::GluedWord
         | Rule::GluedWordForm
         | Rule::Handle
@@ -405,6 +419,7 @@ fn part(rule: Option<Rule>) -> (&'static str, bool) {
         | Rule::PathChar
         | Rule::Pchar
         | Rule::ProxyPath
+        | Rule::SegmentChar
         | Rule::Slash
         | Rule::SubDelims
         | Rule::ULocalNameKept

@@ -51,6 +51,26 @@ pub(crate) enum Rule {
     ///
     /// `bare_doi_form` in `grammar/forms.pest`.
     BareDoiForm,
+    /// A registered name (non-ASCII allowed: a parser maps it by IDNA) or an IP address.
+    ///
+    /// `base_host` in `grammar/proxy-url.pest`.
+    BaseHost,
+    /// `base_port` in `grammar/proxy-url.pest`.
+    BasePort,
+    /// A segment of P2's unescaped characters (no `/`), but `.` and `..`.
+    ///
+    /// `base_segment` in `grammar/proxy-url.pest`.
+    BaseSegment,
+    /// A resolver's base, as handles are written after it (P1, P2): `http(s)://`, a host, an
+    /// optional port and at most one path segment, then an optional "/". Stricter than
+    /// `http_url`, which reads what browsers send: a URL written from a base must be one a
+    /// WHATWG parser reads as written (P2's test of truth). So the host holds none of that
+    /// standard's forbidden domain code points (an IPv6 address in brackets aside) and no user
+    /// information, the port is five digits at most, and the segment is of the characters P2
+    /// writes as they are, not a dot segment (which a parser would take away).
+    ///
+    /// `base_url` in `grammar/proxy-url.pest`.
+    BaseUrl,
     /// `bracketed_word` in `grammar/forms.pest`.
     BracketedWord,
     /// Host encoding: `hdl ":" "//" <registered name> / <segment> [ "?" <query>] [ "#" <fragment> ]`.
@@ -93,6 +113,11 @@ pub(crate) enum Rule {
     ///
     /// `dot` in `grammar/handle.pest`.
     Dot,
+    /// The WHATWG URL Standard's forbidden domain code points: C0 controls, space, `#`, `%`,
+    /// `/`, `:`, `<`, `>`, `?`, `@`, `[`, `\`, `]`, `^`, `|` and DEL.
+    ///
+    /// `forbidden_domain` in `grammar/proxy-url.pest`.
+    ForbiddenDomain,
     /// RFC 3986 `fragment = *( pchar / "/" / "?" )` (U7).
     ///
     /// `fragment` in `grammar/hdl-uri.pest`.
@@ -257,6 +282,8 @@ pub(crate) enum Rule {
     ///
     /// `segment` in `grammar/cordra-uri.pest`.
     Segment,
+    /// `segment_char` in `grammar/proxy-url.pest`.
+    SegmentChar,
     /// RFC 3986 `segment-nz = 1*pchar`: the segments that SHALL NOT be empty.
     ///
     /// `segment_nz` in `grammar/cordra-uri.pest`.
@@ -351,6 +378,10 @@ impl Rule {
             Self::AsciiSpace => "ascii_space",
             Self::Authority => "authority",
             Self::BareDoiForm => "bare_doi_form",
+            Self::BaseHost => "base_host",
+            Self::BasePort => "base_port",
+            Self::BaseSegment => "base_segment",
+            Self::BaseUrl => "base_url",
             Self::BracketedWord => "bracketed_word",
             Self::CordraHost => "cordra_host",
             Self::CordraHttp => "cordra_http",
@@ -359,6 +390,7 @@ impl Rule {
             Self::DoiPrefixForm => "doi_prefix_form",
             Self::DoiStartForm => "doi_start_form",
             Self::Dot => "dot",
+            Self::ForbiddenDomain => "forbidden_domain",
             Self::Fragment => "fragment",
             Self::GluedWord => "glued_word",
             Self::GluedWordForm => "glued_word_form",
@@ -394,6 +426,7 @@ impl Rule {
             Self::RegName => "reg_name",
             Self::Scheme => "scheme",
             Self::Segment => "segment",
+            Self::SegmentChar => "segment_char",
             Self::SegmentNz => "segment_nz",
             Self::Server => "server",
             Self::Slash => "slash",
@@ -427,6 +460,7 @@ pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[
     ("info_uri", &INFO_URI),
     ("http_url", &HTTP_URL),
     ("proxy_path", &PROXY_PATH),
+    ("base_url", &BASE_URL),
     ("hdl_host_form", &HDL_HOST_FORM),
     ("hdl_form", &HDL_FORM),
     ("info_hdl_form", &INFO_HDL_FORM),
@@ -459,7 +493,7 @@ macro_rules! __entry_rules {
             hdl_uri: hdl_host, hdl_path, hdl_resolution;
             cordra_uri: cordra_host, cordra_path, cordra_http;
             info_uri: info_uri;
-            proxy_url: http_url, proxy_path;
+            proxy_url: http_url, proxy_path, base_url;
             forms: hdl_host_form, hdl_form, info_hdl_form, info_doi_form, doi_form, urn_hdl_form, urn_doi_form, http_form, info_other_form, urn_other_form, other_url_form, label_form, bare_doi_form, doi_start_form, doi_prefix_form, glued_word_form, identifier_end_form, url_view_form;
         }
     };

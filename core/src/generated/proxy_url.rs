@@ -292,3 +292,509 @@ pub(crate) fn scan_proxy_path<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mu
         }
     }
 }
+
+/// The validator of rule `base_url` in `grammar/proxy-url.pest`: 25 states, 16 byte classes.
+pub(crate) static BASE_URL: crate::dfa::Dfa = crate::dfa::Dfa {
+    rule: Rule::BaseUrl,
+    walk: run_base_url,
+    classes: &CLASSES_BASE_URL,
+    start: 1,
+    shift: 4,
+    transitions: &[
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1,
+        /* state 2 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 2,
+        /* state 3 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 3,
+        /* state 4 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 4,
+        /* state 5 */ 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 7, 0, 0, 0, 5,
+        /* state 6 */ 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6,
+        /* state 7 */ 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 7,
+        /* state 8 */ 0, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8,
+        /* state 9 */ 0, 10, 10, 10, 0, 10, 0, 0, 10, 10, 10, 10, 10, 11, 0, 9,
+        /* state 10 */ 0, 10, 10, 10, 12, 10, 13, 0, 10, 10, 10, 10, 10, 0, 0, 10,
+        /* state 11 */ 0, 0, 0, 14, 0, 14, 14, 0, 14, 0, 0, 0, 0, 0, 0, 11,
+        /* state 12 */ 0, 15, 0, 16, 0, 15, 15, 15, 15, 15, 15, 15, 15, 0, 0, 12,
+        /* state 13 */ 0, 0, 0, 0, 12, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 13,
+        /* state 14 */ 0, 0, 0, 14, 0, 14, 14, 0, 14, 0, 0, 0, 0, 0, 18, 14,
+        /* state 15 */ 0, 15, 0, 15, 19, 15, 15, 15, 15, 15, 15, 15, 15, 0, 0, 15,
+        /* state 16 */ 0, 15, 0, 20, 0, 15, 15, 15, 15, 15, 15, 15, 15, 0, 0, 16,
+        /* state 17 */ 0, 0, 0, 0, 12, 21, 0, 0, 0, 0, 0, 0, 0, 0, 0, 17,
+        /* state 18 */ 0, 0, 0, 0, 12, 0, 13, 0, 0, 0, 0, 0, 0, 0, 0, 18,
+        /* state 19 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 19,
+        /* state 20 */ 0, 15, 0, 15, 0, 15, 15, 15, 15, 15, 15, 15, 15, 0, 0, 20,
+        /* state 21 */ 0, 0, 0, 0, 12, 22, 0, 0, 0, 0, 0, 0, 0, 0, 0, 21,
+        /* state 22 */ 0, 0, 0, 0, 12, 23, 0, 0, 0, 0, 0, 0, 0, 0, 0, 22,
+        /* state 23 */ 0, 0, 0, 0, 12, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23,
+        /* state 24 */ 0, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24,
+    ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, true, false, true, true, false, true, false, true, true, true, false, true, true, true, true],
+    labels: &[0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 2, 2, 0, 0, 2, 4, 4, 3, 2, 0, 4, 3, 3, 3, 3],
+    label_names: &[Rule::BaseUrl, Rule::HttpScheme, Rule::BaseHost, Rule::BasePort, Rule::BaseSegment],
+};
+
+/// The byte classes of rule `base_url`.
+static CLASSES_BASE_URL: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 1, 2, 0, 1, 0, 2, 2, 1, 1, 1, 2, 1, 1, 3, 4,
+    /* 0x30 */ 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 1, 0, 1, 0, 0,
+    /* 0x40 */ 7, 8, 8, 8, 8, 8, 8, 1, 9, 1, 1, 1, 1, 1, 1, 1,
+    /* 0x50 */ 10, 1, 1, 11, 12, 1, 1, 1, 1, 1, 1, 13, 0, 14, 0, 1,
+    /* 0x60 */ 2, 8, 8, 8, 8, 8, 8, 1, 9, 1, 1, 1, 1, 1, 1, 1,
+    /* 0x70 */ 10, 1, 1, 11, 12, 1, 1, 1, 1, 1, 1, 2, 0, 2, 1, 0,
+    /* 0x80 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+    /* 0x90 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+    /* 0xa0 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+    /* 0xb0 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
+    /* 0xc0 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    /* 0xd0 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    /* 0xe0 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    /* 0xf0 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+];
+
+/// The validator of rule `base_url` as code (see `BASE_URL`).
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn run_base_url(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
+    scan_base_url(input, &mut ())
+}
+
+/// Per byte, the sets of rule `base_url`'s states it is in (bit k: the kth set).
+static SETS_BASE_URL: [u16; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 4199, 3, 0, 4199, 0, 3, 3, 4199, 4199, 4199, 3, 4199, 4199, 6195, 0,
+    /* 0x30 */ 8191, 8191, 8191, 8191, 8191, 8191, 8191, 8191, 8191, 8191, 6260, 4199, 0, 4199, 0, 0,
+    /* 0x40 */ 4196, 6263, 6263, 6263, 6263, 6263, 6263, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199,
+    /* 0x50 */ 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 0, 0, 0, 0, 4199,
+    /* 0x60 */ 3, 6263, 6263, 6263, 6263, 6263, 6263, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199,
+    /* 0x70 */ 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 3, 0, 3, 4199, 0,
+    /* 0x80 */ 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50,
+    /* 0x90 */ 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50,
+    /* 0xa0 */ 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50,
+    /* 0xb0 */ 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50,
+    /* 0xc0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0xd0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0xe0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0xf0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+];
+
+/// The validator of rule `base_url`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+    let mut i = 0_usize;
+    let mut state = 1_u8;
+    'walk: loop {
+        match state {
+            1 => {
+                // State 1, in `base_url`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }) };
+                        match b {
+                            0x48 | 0x68 => { sink.enter(Rule::HttpScheme, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                        }
+                    }
+                    // State 2, in `http_scheme`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
+                            match b {
+                                0x54 | 0x74 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
+                            }
+                        }
+                        // State 3, in `http_scheme`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
+                                match b {
+                                    0x54 | 0x74 => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
+                                }
+                            }
+                            // State 4, in `http_scheme`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
+                                    match b {
+                                        0x50 | 0x70 => { i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
+                                    }
+                                }
+                                // State 5, in `http_scheme`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
+                                        match b {
+                                            0x3a => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 6; continue 'walk; },
+                                            0x53 | 0x73 => { i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
+                                        }
+                                    }
+                                    // State 7, in `http_scheme`.
+                                    's7: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
+                                            match b {
+                                                0x3a => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 6; continue 'walk; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            7 => {
+                // State 7, in `http_scheme`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }) };
+                        match b {
+                            0x3a => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 6; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::HttpScheme }),
+                        }
+                    }
+                }
+            }
+            11 => {
+                // State 11, in `base_host`.
+                's11: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }) };
+                        if SETS_BASE_URL[usize::from(b)] & (1 << 11) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }) }
+                        { i += 1; break; };
+                    }
+                    // State 14, in `base_host`.
+                    's14: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }) };
+                            if SETS_BASE_URL[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 4); continue; }
+                            match b {
+                                0x5d => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }),
+                            }
+                        }
+                        // State 18, in `base_host`.
+                        's18: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                match b {
+                                    0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                                    0x3a => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 13; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }),
+                                }
+                            }
+                            // State 12, in `base_url`.
+                            's12: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_BASE_URL[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::BaseSegment, i, b); i += 1; break; }; }
+                                    match b {
+                                        0x2e => { sink.enter(Rule::BaseSegment, i, b); i += 1; state = 16; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                                    }
+                                }
+                                // State 15, in `base_segment`.
+                                's15: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                                        match b {
+                                            0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
+                                        }
+                                    }
+                                    // State 19, in `base_url`.
+                                    's19: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            match b {
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            13 => {
+                // State 13, in `base_url`.
+                's13: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_BASE_URL[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::BasePort, i, b); i += 1; break; }; }
+                        match b {
+                            0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 12; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                        }
+                    }
+                    // State 17, in `base_port`.
+                    's17: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_BASE_URL[usize::from(b)] & (1 << 7) != 0 { { i += 1; break; }; }
+                            match b {
+                                0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 12; continue 'walk; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BasePort }),
+                            }
+                        }
+                        // State 21, in `base_port`.
+                        's21: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_BASE_URL[usize::from(b)] & (1 << 8) != 0 { { i += 1; break; }; }
+                                match b {
+                                    0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 12; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BasePort }),
+                                }
+                            }
+                            // State 22, in `base_port`.
+                            's22: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_BASE_URL[usize::from(b)] & (1 << 9) != 0 { { i += 1; break; }; }
+                                    match b {
+                                        0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 12; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BasePort }),
+                                    }
+                                }
+                                // State 23, in `base_port`.
+                                's23: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_BASE_URL[usize::from(b)] & (1 << 10) != 0 { { i += 1; break; }; }
+                                        match b {
+                                            0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 12; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BasePort }),
+                                        }
+                                    }
+                                    // State 24, in `base_port`.
+                                    's24: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            match b {
+                                                0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BasePort }),
+                                            }
+                                        }
+                                        // State 12, in `base_url`.
+                                        's12: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                if SETS_BASE_URL[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::BaseSegment, i, b); i += 1; break; }; }
+                                                match b {
+                                                    0x2e => { sink.enter(Rule::BaseSegment, i, b); i += 1; state = 16; continue 'walk; },
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                                                }
+                                            }
+                                            // State 15, in `base_segment`.
+                                            's15: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                                    if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                                                    match b {
+                                                        0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
+                                                    }
+                                                }
+                                                // State 19, in `base_url`.
+                                                's19: loop {
+                                                    loop {
+                                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                                        match b {
+                                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                                                        }
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            16 => {
+                // State 16, in `base_segment`.
+                's16: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }) };
+                        if SETS_BASE_URL[usize::from(b)] & (1 << 6) != 0 { { i += 1; state = 15; continue 'walk; }; }
+                        match b {
+                            0x2e => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
+                        }
+                    }
+                    // State 20, in `base_segment`.
+                    's20: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }) };
+                            if SETS_BASE_URL[usize::from(b)] & (1 << 12) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }) }
+                            { i += 1; break; };
+                        }
+                        // State 15, in `base_segment`.
+                        's15: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                                match b {
+                                    0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
+                                }
+                            }
+                            // State 19, in `base_url`.
+                            's19: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    match b {
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            6 => {
+                // State 6, in `base_url`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }) };
+                        match b {
+                            0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                        }
+                    }
+                    // State 8, in `base_url`.
+                    's8: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }) };
+                            match b {
+                                0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                            }
+                        }
+                        // State 9, in `base_url`.
+                        's9: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }) };
+                                if SETS_BASE_URL[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::BaseHost, i, b); i += 1; break; }; }
+                                match b {
+                                    0x5b => { sink.enter(Rule::BaseHost, i, b); i += 1; state = 11; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                                }
+                            }
+                            // State 10, in `base_host`.
+                            's10: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Ok(i) };
+                                    if SETS_BASE_URL[usize::from(b)] & (1 << 1) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 1); continue; }
+                                    match b {
+                                        0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                                        0x3a => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 13; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }),
+                                    }
+                                }
+                                // State 12, in `base_url`.
+                                's12: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Ok(i) };
+                                        if SETS_BASE_URL[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::BaseSegment, i, b); i += 1; break; }; }
+                                        match b {
+                                            0x2e => { sink.enter(Rule::BaseSegment, i, b); i += 1; state = 16; continue 'walk; },
+                                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                                        }
+                                    }
+                                    // State 15, in `base_segment`.
+                                    's15: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Ok(i) };
+                                            if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                                            match b {
+                                                0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
+                                            }
+                                        }
+                                        // State 19, in `base_url`.
+                                        's19: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                                match b {
+                                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            12 => {
+                // State 12, in `base_url`.
+                's12: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_BASE_URL[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::BaseSegment, i, b); i += 1; break; }; }
+                        match b {
+                            0x2e => { sink.enter(Rule::BaseSegment, i, b); i += 1; state = 16; continue 'walk; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                        }
+                    }
+                    // State 15, in `base_segment`.
+                    's15: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                            match b {
+                                0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
+                            }
+                        }
+                        // State 19, in `base_url`.
+                        's19: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Ok(i) };
+                                match b {
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            15 => {
+                // State 15, in `base_segment`.
+                's15: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                        match b {
+                            0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
+                        }
+                    }
+                    // State 19, in `base_url`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            match b {
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                            }
+                        }
+                    }
+                }
+            }
+            _ => unreachable!("a state of this validator"),
+        }
+    }
+}

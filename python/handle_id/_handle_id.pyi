@@ -227,10 +227,13 @@ def resolve_many(
 ) -> list[Record]: ...
 
 class Record:
-    """A REST API response: the response code, the handle and its values."""
+    """A REST API response: the response code, the handle and its values. Compared by
+    value; pickles as its JSON."""
 
+    def __init__(self, text: str) -> None: ...
     @staticmethod
     def parse(text: str) -> Record: ...
+    def __eq__(self, other: object) -> bool: ...
     @property
     def handle(self) -> Optional[Handle]: ...
     @property
@@ -260,7 +263,9 @@ class Record:
     def show_urls(self) -> str: ...
 
 class HandleValue:
-    """One value of a record."""
+    """One value of a record. Compared by value."""
+
+    def __eq__(self, other: object) -> bool: ...
 
     @property
     def index(self) -> int: ...
@@ -287,10 +292,12 @@ class Redirect:
     location: Optional[Location]
 
 class Locations:
-    """A 10320/loc value."""
+    """A 10320/loc value. Compared by value; pickles as its XML."""
 
+    def __init__(self, xml: str) -> None: ...
     @staticmethod
     def parse(xml: str) -> Locations: ...
+    def __eq__(self, other: object) -> bool: ...
     @property
     def choose_by(self) -> list[str]: ...
     @property

@@ -5,7 +5,7 @@ use handle_id::record::{
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyType};
 
 use crate::errors::record_error;
 use crate::types::{handle_object, PyHandle};
@@ -16,7 +16,8 @@ fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 
 /// A REST API response (`/api/handles/<handle>`): the response code, the handle and its
 /// values.
-#[pyclass(frozen, module = "handle_id", name = "Record")]
+#[pyclass(frozen, eq, module = "handle_id", name = "Record")]
+#[derive(PartialEq)]
 pub struct PyRecord(Response);
 
 impl From<Response> for PyRecord {
@@ -34,6 +35,17 @@ impl PyRecord {
         Response::parse(text)
             .map(Self)
             .map_err(|e| record_error(py, &e))
+    }
+
+    /// The same as `Record.parse(text)`.
+    #[new]
+    fn new(py: Python<'_>, text: &str) -> PyResult<Self> {
+        Self::parse(py, text)
+    }
+
+    /// Pickled (and copied) as its JSON, read again by `Record(json)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
+        (slf.get_type(), (slf.get().0.to_json(),))
     }
 
     /// The handle, or None (an error response may have none).
@@ -189,11 +201,12 @@ pub struct PyRedirect {
 /// One value of a handle record: its index, type, data, time to live and timestamp.
 #[pyclass(
     frozen,
+    eq,
     skip_from_py_object,
     module = "handle_id",
     name = "HandleValue"
 )]
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub struct PyHandleValue(HandleValue);
 
 #[pymethods]
@@ -281,7 +294,8 @@ fn handle_id_json(value: &HandleValue) -> PyResult<String> {
 }
 
 /// A `10320/loc` value (L1): how to choose, and the locations.
-#[pyclass(frozen, module = "handle_id", name = "Locations")]
+#[pyclass(frozen, eq, module = "handle_id", name = "Locations")]
+#[derive(PartialEq)]
 pub struct PyLocations(Locations);
 
 #[pymethods]
@@ -293,6 +307,17 @@ impl PyLocations {
         Locations::parse(xml)
             .map(Self)
             .map_err(|e| record_error(py, &e))
+    }
+
+    /// The same as `Locations.parse(xml)`.
+    #[new]
+    fn new(py: Python<'_>, xml: &str) -> PyResult<Self> {
+        Self::parse(py, xml)
+    }
+
+    /// Pickled (and copied) as its XML, read again by `Locations(xml)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
+        (slf.get_type(), (slf.get().0.to_xml(),))
     }
 
     /// The `chooseby` methods, in order (`locatt`, `country`, `weighted` …).

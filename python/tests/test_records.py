@@ -3,7 +3,9 @@ does, on the responses the repository carries and on ones made here."""
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import subprocess
 
 import pytest
@@ -48,6 +50,10 @@ def test_record_reads_as_hdl_record_reads(hdl, path):
     assert out.returncode == 0, out.stderr
     assert record.to_json() == out.stdout.decode().strip()
     assert handle_id.Record.parse(record.to_json()).to_json() == record.to_json()
+    # Compared by value, and pickled as its JSON (so a pool's workers can return it).
+    again = pickle.loads(pickle.dumps(record))
+    assert again == record == handle_id.Record(text) and again.values == record.values
+    assert copy.deepcopy(record) == record and record != handle_id.Record.parse(json.dumps(WITH_LOC))
     url = hdl_record(hdl, ["--url", "--seed", "7"], text)
     redirect = record.redirect(seed=7)
     if url.returncode == 0:
@@ -96,6 +102,8 @@ def test_values_locations_and_redirects(hdl):
     assert only_urls.redirect(seed=1).location is None
     assert "<locations" in record.show_urls()
     assert handle_id.Locations.parse(locations.to_xml()).to_xml() == locations.to_xml()
+    assert pickle.loads(pickle.dumps(locations)) == locations == handle_id.Locations(LOC)
+    assert locations != handle_id.Locations(LOC.replace('weight="0"', 'weight="0.5"'))
 
 
 def test_record_errors_are_handle_errors(hdl):

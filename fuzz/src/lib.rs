@@ -603,6 +603,33 @@ pub fn grammars(text: &str) {
     for rule in reference::entry_rules() {
         reference::agree(rule, text);
     }
+    proxy_base(text);
+}
+
+/// A resolver's base read from `text` (P1): taken only where its grammar (`base_url`)
+/// accepts the text; its own text reads back as it; and a URL written from it, of a handle
+/// whose path needs escapes, reads back as that handle under it (P2's test of truth). An
+/// error is on a character boundary of the text.
+pub fn proxy_base(text: &str) {
+    match ProxyBase::parse(text) {
+        Ok(base) => {
+            assert!(reference::accepts("base_url", text), "{text:?}");
+            assert_eq!(
+                ProxyBase::parse(base.as_str()).as_ref(),
+                Ok(&base),
+                "{text:?}"
+            );
+            let h = HandleRef::parse("20.1000/a b?c#d/./%").expect("a handle");
+            let url = base.url(h);
+            let read = recognize(&url, &Options::new().proxy_base(base.clone()));
+            assert_eq!(
+                read.as_ref().map(|u| u.handle().as_str()),
+                Ok(h.as_str()),
+                "{text:?}: {url}"
+            );
+        }
+        Err(e) => assert!(text.is_char_boundary(e.index()), "{text:?}: {e}"),
+    }
 }
 
 /// A REST API response costs at most this many bytes per byte of its text: the JSON tree

@@ -120,7 +120,7 @@ fn other(e: impl std::fmt::Display) -> io::Error {
     io::Error::other(e.to_string())
 }
 
-/// `--max-connections`: 0 would answer every request 503.
+/// `--max-connections` and `--max-connections-per-client`: 0 would answer every request 503.
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => Err("must be at least 1 (with 0 every request is answered 503)".to_owned()),
@@ -146,6 +146,11 @@ pub struct ServeArgs {
     /// Connections served at once; more are answered 503.
     #[arg(long, value_name = "N", default_value_t = 1024, value_parser = at_least_one)]
     pub max_connections: usize,
+    /// Connections one client address holds at once, so that one client cannot take them
+    /// all; more are answered 503. Behind a reverse proxy, every client is the proxy's
+    /// address: give it --max-connections there.
+    #[arg(long, value_name = "N", default_value_t = 256, value_parser = at_least_one)]
+    pub max_connections_per_client: usize,
     /// Seconds a client may take to take an answer once it stops taking it (its
     /// connection's buffers full): then the connection is closed, so that a client that
     /// asks and never reads holds its connection no longer.
@@ -385,6 +390,7 @@ pub fn run(args: &ServeArgs) -> io::Result<Status> {
         let listener = tokio::net::TcpListener::from_std(listener)?;
         let config = Config {
             max_connections: args.max_connections,
+            max_connections_per_client: args.max_connections_per_client,
             write_timeout: Duration::from_secs(args.write_timeout),
             access_log: !args.quiet,
             upstream: via.map(|via| {

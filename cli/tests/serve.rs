@@ -376,6 +376,22 @@ fn no_connections_at_all_is_refused() {
         said.contains("invalid value '0' for '--max-connections <N>': must be at least 1"),
         "{said}"
     );
+    let out = hdl(
+        &[
+            "serve",
+            "--max-connections-per-client",
+            "0",
+            "--store",
+            "none.redb",
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("'--max-connections-per-client <N>': must be at least 1"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A success that lists no values: the server answers what `hdl record --json` prints

@@ -7,8 +7,8 @@
 //!   location chosen for the client), the values (HTML, or the REST JSON), `showurls`,
 //!   the REST API (`/api/handles/<handle>`), "Handle Not Found", or a clear error.
 //! - [`imports`]: imports into a running server, through a Unix socket beside its store.
-//! - [`server`]: hyper on tokio, with a connection limit, header and write timeouts, an
-//!   access log and graceful shutdown.
+//! - [`server`]: hyper on tokio, with a connection limit (and one per client address,
+//!   [`clients`]), header and write timeouts, an access log and graceful shutdown.
 //! - [`limits`]: what the server refuses and how long it waits.
 //! - [`native`]: the store answered over the Handle protocol (`handle-net`'s server).
 //! - [`writes`]: `PUT` and `DELETE` through the REST API, authorised by [`auth`]: HTTP
@@ -24,6 +24,7 @@
 
 pub mod app;
 pub mod auth;
+pub mod clients;
 pub mod imports;
 #[doc(hidden)]
 pub mod invariants;

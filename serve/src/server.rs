@@ -24,6 +24,7 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
 use crate::app;
+use crate::clients::Clients;
 use crate::limits;
 use crate::sessions::Sessions;
 use crate::store::Store;
@@ -35,6 +36,10 @@ use crate::writes;
 pub struct Config {
     /// Connections served at once (at least 1); more are answered 503 and closed.
     pub max_connections: usize,
+    /// Connections one client address holds at once (at least 1), so that one client
+    /// cannot take every slot; more are answered 503 and closed. Behind a reverse proxy
+    /// every client is the proxy's address: give it `max_connections` there.
+    pub max_connections_per_client: usize,
     /// How long a client may take to send a request's headers (slow or silent clients,
     /// and idle connections between requests).
     pub header_timeout: Duration,
@@ -56,6 +61,7 @@ impl Default for Config {
     fn default() -> Self {
         Self {
             max_connections: 1024,
+            max_connections_per_client: 256,
             header_timeout: Duration::from_secs(10),
             write_timeout: limits::WRITE_TIMEOUT,
             shutdown_grace: Duration::from_secs(30),
@@ -87,6 +93,7 @@ pub async fn serve(
     }
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     let slots = Arc::new(Semaphore::new(config.max_connections));
+    let clients = Clients::new(config.max_connections_per_client);
     let large = Arc::new(Semaphore::new(limits::large_at_once()));
     let writes = Arc::new(Semaphore::new(limits::WRITES_AT_ONCE));
     let sessions = Arc::new(Sessions::new());
@@ -110,8 +117,13 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let Ok(permit) = slots.clone().try_acquire_owned() else {
-            // Over the limit: a short answer, and the connection closed.
+        let admitted = slots
+            .clone()
+            .try_acquire_owned()
+            .ok()
+            .and_then(|permit| Some((permit, clients.admit(peer.ip())?)));
+        let Some(permit) = admitted else {
+            // Over a limit: a short answer, and the connection closed.
             tokio::spawn(async move {
                 let mut stream = stream;
                 let busy = b"HTTP/1.1 503 Service Unavailable\r\nconnection: close\r\ncontent-length: 0\r\nretry-after: 1\r\n\r\n";

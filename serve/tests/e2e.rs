@@ -676,6 +676,31 @@ fn connections_beyond_the_limit_get_503() {
 }
 
 #[test]
+fn one_client_holds_at_most_its_share_of_connections() {
+    let server = Server::start(Config {
+        max_connections: 8,
+        max_connections_per_client: 2,
+        ..quiet()
+    });
+    // Two idle keep-alive connections from this address hold its share; slots are left.
+    let held: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = TcpStream::connect(server.addr).unwrap();
+            s.write_all(b"GET /20.1000/5555 HTTP/1.1\r\nhost: t\r\n\r\n")
+                .unwrap();
+            let mut buf = [0_u8; 512];
+            let _ = s.read(&mut buf).unwrap();
+            s
+        })
+        .collect();
+    let a = get(server.addr, "/20.1000/5555");
+    assert_eq!((a.status, a.header("retry-after")), (503, Some("1")));
+    drop(held);
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(get(server.addr, "/20.1000/5555").status, 302);
+}
+
+#[test]
 fn restart_with_an_existing_store() {
     let mut server = Server::start(quiet());
     server.stop();

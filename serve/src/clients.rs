@@ -1,0 +1,101 @@
+//! The connections each client address holds at once, so that one client cannot take every
+//! connection the server serves (`Config::max_connections_per_client`).
+//!
+//! Memory: one map entry an address with a connection open (an address and a count, about
+//! 40 bytes with the map's own), so at most `max_connections` entries; an address whose
+//! last connection closes is taken out.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The open connections by client address.
+#[derive(Debug)]
+pub struct Clients {
+    most: usize,
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// A connection counted for its client address until dropped.
+#[derive(Debug)]
+pub struct Slot {
+    clients: Arc<Clients>,
+    ip: IpAddr,
+}
+
+impl Clients {
+    /// At most `most` connections an address (at least 1).
+    #[must_use]
+    pub fn new(most: usize) -> Arc<Self> {
+        Arc::new(Self {
+            most: most.max(1),
+            open: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// A slot for a connection from `ip`, or `None` when that address holds the most
+    /// already. (An IPv4 address mapped into IPv6 is the IPv4 address: one client.)
+    pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Option<Slot> {
+        let ip = ip.to_canonical();
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let n = open.entry(ip).or_insert(0);
+        if *n >= self.most {
+            return None;
+        }
+        *n += 1;
+        Some(Slot {
+            clients: self.clone(),
+            ip,
+        })
+    }
+
+    /// How many addresses hold a connection.
+    #[must_use]
+    pub fn addresses(&self) -> usize {
+        self.open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut open = self
+            .clients
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(n) = open.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_holds_at_most_its_share_and_is_forgotten_when_it_holds_none() {
+        let clients = Clients::new(2);
+        let a: IpAddr = "192.0.2.1".parse().unwrap();
+        let mapped: IpAddr = "::ffff:192.0.2.1".parse().unwrap();
+        let b: IpAddr = "2001:db8::1".parse().unwrap();
+        let first = clients.admit(a).unwrap();
+        let second = clients.admit(mapped).unwrap();
+        assert!(
+            clients.admit(a).is_none(),
+            "the mapped address is the same client"
+        );
+        let other = clients.admit(b).unwrap();
+        assert_eq!(clients.addresses(), 2);
+        drop(first);
+        let third = clients.admit(a).unwrap();
+        drop((second, third, other));
+        assert_eq!(clients.addresses(), 0);
+    }
+}

@@ -11,7 +11,8 @@
 #
 # Polars is installed for the handle_id.polars tests, the version whose plugin interface the
 # module speaks (src/plugin.rs), so that its compiled expressions are what is tested; pyspark (a large download) only
-# (and pandas, which its Arrow path needs) where Java is here for Spark's local mode, and not with HANDLE_ID_SPARK=0.
+# (and pandas, which its Arrow path needs) where Java is here for Spark's local mode, and not with HANDLE_ID_SPARK=0;
+# mypy, whose stubtest holds the type stubs to the built module.
 #
 # It says plainly when it skips: no python3 (3.9 or later), no packages from PyPI, and
 # the Spark test without Java or pyspark.
@@ -35,10 +36,10 @@ trap 'rm -rf "$venv"' EXIT
 "$python" -m venv "$venv"
 pip=("$venv/bin/python" -m pip --disable-pip-version-check --no-input)
 
-echo "python/run-tests.sh: installing pytest, pyarrow, polars and maturin from PyPI"
-if ! "${pip[@]}" install --quiet pytest pyarrow "polars==2.1.0" maturin >"$venv/pip.log" 2>&1; then
+echo "python/run-tests.sh: installing pytest, pyarrow, polars, mypy and maturin from PyPI"
+if ! "${pip[@]}" install --quiet pytest pyarrow "polars==2.1.0" mypy maturin >"$venv/pip.log" 2>&1; then
     tail -n 5 "$venv/pip.log"
-    echo "python/run-tests.sh: SKIPPED: could not install pytest, pyarrow, polars and maturin from PyPI (no network?)"
+    echo "python/run-tests.sh: SKIPPED: could not install pytest, pyarrow, polars, mypy and maturin from PyPI (no network?)"
     exit 0
 fi
 if [[ ${HANDLE_ID_SPARK:-1} = 0 ]]; then

@@ -3,7 +3,43 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable, Literal, Optional, Sequence
+from functools import cached_property
+from typing import Any, Iterable, Literal, Optional, Sequence, final
+
+__all__ = [
+    "HandleError",
+    "ResolveError",
+    "FORMS",
+    "FIX_CODES",
+    "__version__",
+    "Handle",
+    "Uri",
+    "Cleaned",
+    "Fix",
+    "LintWarning",
+    "Found",
+    "validate",
+    "is_valid",
+    "parse",
+    "recognize",
+    "detect",
+    "clean",
+    "extract",
+    "lint",
+    "Record",
+    "HandleValue",
+    "Redirect",
+    "Locations",
+    "Location",
+    "resolve",
+    "resolve_many",
+    "arrow_is_valid",
+    "arrow_recognize",
+    "arrow_clean",
+    "arrow_canonical",
+    "arrow_to_form",
+    "arrow_extract",
+]
 
 FORMS: tuple[str, ...]
 """The written forms' names: handle, hdl, hdl-host, hdl-resolution, info-hdl, info-doi,
@@ -24,7 +60,8 @@ class HandleError(ValueError):
     index: Optional[int]
     byte_index: Optional[int]
     kind: str
-    message: str
+    @cached_property
+    def message(self) -> str: ...
     rule: str
     found: Optional[str]
     at: Optional[str]
@@ -33,11 +70,12 @@ class ResolveError(ConnectionError):
     """No handle server answered `resolve` (each transport failed or timed out, no site
     for the handle's prefix, referrals too deep), or a certified answer did not verify."""
 
+@final
 class Handle:
     """A handle (SPEC H1): naming authority (prefix), '/', local name. Compared by its
     exact text (and equal to that str); hashable; immutable."""
 
-    def __init__(self, text: str) -> None: ...
+    def __new__(cls, text: str) -> Handle: ...
     @property
     def text(self) -> str: ...
     @property
@@ -63,13 +101,14 @@ class Handle:
     def to_form(self, form: str, base: Optional[str] = None) -> str: ...
     def lint(self) -> list[LintWarning]: ...
     def __hash__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __reduce__(self) -> tuple[type[Handle], tuple[str]]: ...
-    def __lt__(self, other: Handle | str) -> bool: ...
-    def __le__(self, other: Handle | str) -> bool: ...
-    def __gt__(self, other: Handle | str) -> bool: ...
-    def __ge__(self, other: Handle | str) -> bool: ...
+    def __lt__(self, other: Handle | str, /) -> bool: ...
+    def __le__(self, other: Handle | str, /) -> bool: ...
+    def __gt__(self, other: Handle | str, /) -> bool: ...
+    def __ge__(self, other: Handle | str, /) -> bool: ...
 
+@final
 class Uri:
     """An identifier read by `recognize`; str() is the canonical text of its form.
     Pickles as `recognize(text, **options)`."""
@@ -89,14 +128,15 @@ class Uri:
     @property
     def fragment(self) -> Optional[str]: ...
     def lint(self) -> list[LintWarning]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Fix:
     """A fix `clean` applied. Pickles; made by hand with a code of `FIX_CODES` (its rule
     the code's)."""
 
-    def __init__(self, code: str, index: int, byte_index: int, held: bool, message: str) -> None: ...
+    def __new__(cls, code: str, index: int, byte_index: int, held: bool, message: str) -> Fix: ...
 
     code: str
     index: int
@@ -105,23 +145,25 @@ class Fix:
     """Made in the handle a URL or URI holds, cleaned again as a string of its own (SPEC C2)."""
     message: str
     rule: str
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class LintWarning:
     """A warning for a valid handle rarely meant as written. Pickles; made by hand with
     a warning's code (its rule the code's)."""
 
-    def __init__(self, code: str, index: int, byte_index: int, message: str) -> None: ...
+    def __new__(cls, code: str, index: int, byte_index: int, message: str) -> LintWarning: ...
 
     code: str
     index: int
     byte_index: int
     message: str
     rule: str
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Cleaned:
     """What `clean` found; str() is the canonical handle. Equal to another cleaning of
     the same text to the same handle, form and fixes; pickles as `clean(text, **options)`."""
@@ -136,14 +178,15 @@ class Cleaned:
     def fixes(self) -> list[Fix]: ...
     @property
     def warnings(self) -> list[LintWarning]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class Found:
     """An identifier `extract` found; `text[start:end]` is `.text`. Pickles; made by hand
     with a form of `FORMS` and a `Handle` or its text."""
 
-    def __init__(self, start: int, end: int, text: str, form: str, handle: Handle | str) -> None: ...
+    def __new__(cls, start: int, end: int, text: str, form: str, handle: Handle | str) -> Found: ...
 
     start: int
     end: int
@@ -152,7 +195,7 @@ class Found:
     handle: Handle
     @property
     def span(self) -> tuple[int, int]: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
 def validate(text: str) -> None: ...
@@ -226,14 +269,15 @@ def resolve_many(
     jobs: int = 64,
 ) -> list[Record]: ...
 
+@final
 class Record:
     """A REST API response: the response code, the handle and its values. Compared by
     value; pickles as its JSON."""
 
-    def __init__(self, text: str) -> None: ...
+    def __new__(cls, text: str) -> Record: ...
     @staticmethod
     def parse(text: str) -> Record: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     @property
     def handle(self) -> Optional[Handle]: ...
     @property
@@ -262,10 +306,11 @@ class Record:
     ) -> Optional[Redirect]: ...
     def show_urls(self) -> str: ...
 
+@final
 class HandleValue:
     """One value of a record. Compared by value."""
 
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
     @property
     def index(self) -> int: ...
@@ -284,6 +329,7 @@ class HandleValue:
     def has_type(self, filter: str) -> bool: ...
     def to_dict(self) -> dict[str, Any]: ...
 
+@final
 class Redirect:
     """Where the proxy redirects."""
 
@@ -291,13 +337,14 @@ class Redirect:
     value: HandleValue
     location: Optional[Location]
 
+@final
 class Locations:
     """A 10320/loc value. Compared by value; pickles as its XML."""
 
-    def __init__(self, xml: str) -> None: ...
+    def __new__(cls, xml: str) -> Locations: ...
     @staticmethod
     def parse(xml: str) -> Locations: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     @property
     def choose_by(self) -> list[str]: ...
     @property
@@ -312,6 +359,7 @@ class Locations:
     ) -> Optional[Location]: ...
     def to_xml(self) -> str: ...
 
+@final
 class Location:
     """One location of a 10320/loc value."""
 
@@ -330,8 +378,57 @@ class Location:
     def attribute(self, name: str) -> Optional[str]: ...
 
 def arrow_is_valid(array: Any, *, threads: Optional[int] = None) -> Any: ...
-def arrow_recognize(array: Any, *, threads: Optional[int] = None, **options: Any) -> Any: ...
-def arrow_clean(array: Any, *, threads: Optional[int] = None, **options: Any) -> Any: ...
-def arrow_canonical(array: Any, *, threads: Optional[int] = None, **options: Any) -> Any: ...
-def arrow_to_form(array: Any, form: str, *, threads: Optional[int] = None, **options: Any) -> Any: ...
-def arrow_extract(array: Any, *, threads: Optional[int] = None, **options: Any) -> Any: ...
+def arrow_recognize(
+    array: Any,
+    *,
+    string_view: bool = False,
+    proxy_bases: Optional[Sequence[str]] = None,
+    repository_urls: bool = False,
+    resolution_form: bool = False,
+    cordra: bool = False,
+    threads: Optional[int] = None,
+) -> Any: ...
+def arrow_clean(
+    array: Any,
+    *,
+    keep_case: bool = False,
+    string_view: bool = False,
+    proxy_bases: Optional[Sequence[str]] = None,
+    repository_urls: bool = False,
+    resolution_form: bool = False,
+    cordra: bool = False,
+    threads: Optional[int] = None,
+) -> Any: ...
+def arrow_canonical(
+    array: Any,
+    *,
+    string_view: bool = False,
+    proxy_bases: Optional[Sequence[str]] = None,
+    repository_urls: bool = False,
+    resolution_form: bool = False,
+    cordra: bool = False,
+    threads: Optional[int] = None,
+) -> Any: ...
+def arrow_to_form(
+    array: Any,
+    form: str,
+    *,
+    base: Optional[str] = None,
+    string_view: bool = False,
+    proxy_bases: Optional[Sequence[str]] = None,
+    repository_urls: bool = False,
+    resolution_form: bool = False,
+    cordra: bool = False,
+    threads: Optional[int] = None,
+) -> Any: ...
+def arrow_extract(
+    array: Any,
+    *,
+    handle_prefixes: Optional[Sequence[str]] = None,
+    string_view: bool = False,
+    proxy_bases: Optional[Sequence[str]] = None,
+    repository_urls: bool = False,
+    resolution_form: bool = False,
+    cordra: bool = False,
+    threads: Optional[int] = None,
+) -> Any: ...

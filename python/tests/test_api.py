@@ -563,3 +563,20 @@ def test_the_names_are_tuples_and_a_handle_error_made_by_hand_has_every_attribut
     with pytest.raises(handle_id.HandleError) as raised:
         handle_id.validate("20.1000")
     assert raised.value.message == str(raised.value) and raised.value.kind != "" and raised.value.index is not None
+
+
+def test_the_stubs_are_the_module():
+    # The type stubs (`_handle_id.pyi`) say what the compiled module has, signature by
+    # signature, as mypy's stubtest reads both.
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    pytest.importorskip("mypy", reason="mypy is not installed: the stubs are not checked")
+    out = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "handle_id",
+         "--mypy-config-file", str(ROOT / "python" / "pyproject.toml")],
+        capture_output=True, text=True, cwd=ROOT / "python" / "tests",
+    )
+    assert out.returncode == 0, out.stdout + out.stderr

@@ -476,6 +476,15 @@ fn locations_l1_to_l3() {
         "{xml}"
     );
     assert_eq!(Locations::parse(&xml).unwrap(), loc);
+    // The handles a value includes (L9) are written too: the XML reads back as the value.
+    let including = Locations::parse(
+        "<locations><location href=\"http://a/\"/><include>10.9/x</include>\
+         <includeNamespace>0.NA/10.9</includeNamespace><include>10.9/&lt;y</include></locations>",
+    )
+    .unwrap();
+    let xml = including.to_xml();
+    assert!(xml.contains("  <include>10.9/&lt;y</include>\n"), "{xml}");
+    assert_eq!(Locations::parse(&xml).unwrap(), including);
     // All weights zero: uniform.
     let zero = Locations::parse(
         r#"<locations><location href="a" weight="0"/><location href="b" weight="0"/></locations>"#,

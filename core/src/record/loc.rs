@@ -643,8 +643,9 @@ impl Locations {
         }
     }
 
-    /// The locations as XML: `<locations>` with its attributes and each `<location>` with
-    /// its attributes, in document order.
+    /// The locations as XML: `<locations>` with its attributes, each `<location>` with
+    /// its attributes, then each `<include>` and `<includeNamespace>` child (L9), each kind
+    /// in document order: what reads back as the same value.
     #[must_use]
     pub fn to_xml(&self) -> String {
         let mut out = String::from("<locations");
@@ -654,6 +655,9 @@ impl Locations {
         out.push_str(">\n");
         for l in &self.locations {
             write_location(&mut out, l);
+        }
+        for (name, text) in &self.linked {
+            let _ = writeln!(out, "  <{name}>{}</{name}>", escape_markup(text));
         }
         out.push_str("</locations>\n");
         out

@@ -537,15 +537,28 @@ fn a_base_is_one_a_url_parser_reads_as_written() {
         ("https://a%41", 9, "the base's host"),
         ("https://user@h.example", 12, "the base's host"),
         // A port of more than 16 bits.
-        ("https://h:65536", 10, "a port is a number up to 65535"),
-        ("https://[::1]:70000", 14, "a port is a number up to 65535"),
-        ("https://h:123456", 15, "a port is a number up to 65535"),
+        ("https://h:65536", 10, "a port is a number from 0 to 65535"),
+        (
+            "https://[::1]:70000",
+            14,
+            "a port is a number from 0 to 65535",
+        ),
+        ("https://h:123456", 15, "a port is a number from 0 to 65535"),
         // A segment of what P2 would escape, or a dot segment a parser takes away.
         ("https://h/a b", 11, "the base's path segment"),
         ("https://h/a%20b", 11, "the base's path segment"),
         ("https://h/..", 12, "the base's path segment"),
         ("https://h/./", 11, "the base's path segment"),
         ("https://h/a/b", 11, "at most one path segment"),
+        // What a parser would map (IDNA) or read as an address that is none.
+        ("https://résolveur.example", 9, "in its xn-- form"),
+        ("http://a\u{FF03}b", 8, "in its xn-- form"),
+        ("http://example.1", 15, "four decimal numbers"),
+        ("http://1.2.3.999", 13, "four decimal numbers"),
+        ("http://0x100", 7, "four decimal numbers"),
+        ("http://[1]", 8, "an IPv6 address in brackets"),
+        // An empty port (a parser drops it: the URL would not be the base's).
+        ("https://h:", 10, "the text ends"),
     ] {
         let e = ProxyBase::parse(text).unwrap_err();
         assert_eq!(e.index(), at, "{text}: {e}");
@@ -554,9 +567,10 @@ fn a_base_is_one_a_url_parser_reads_as_written() {
     }
     for text in [
         "https://h:65535",
-        "https://h:",
         "https://[::1]:8080/hdl/",
-        "https://résolveur.example",
+        "https://xn--rsolveur-b1a.example",
+        "http://127.0.0.1:8080/hdl",
+        "http://localhost:8000",
         "http://h/...",
         "http://h/.well-known",
         "http://h/a:b@c;d=e!$()*,~_",

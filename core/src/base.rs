@@ -95,21 +95,31 @@ impl ProxyBase {
             return Err(ParseError::new(at, ParseErrorKind::UriSyntax, Some(c)).in_rule(rule));
         }
         // What is written after a base must read back as written (P2's test of truth): the
-        // base's own grammar, stricter than a URL read from text, and a port of 16 bits.
+        // base's own grammar, stricter than a URL read from text; then what a WHATWG parser
+        // tells past a grammar, an IP address and a port of 16 bits.
         g::BASE_URL
             .run(url.as_bytes())
             .map_err(|r| uri_error(url, r))?;
         let host = &url[host_start..host_end];
-        // (After an IPv6 address's brackets, if any.)
+        // (The port after an IPv6 address's brackets, if any.)
         let name_end = host.rfind(']').map_or(0, |i| i + 1);
-        if let Some(colon) = host[name_end..].rfind(':') {
-            let port = &host[name_end + colon + 1..];
-            if port.parse::<u32>().is_ok_and(|p| p > u32::from(u16::MAX)) {
-                let at = host_start + name_end + colon + 1;
-                return Err(
-                    ParseError::new(at, ParseErrorKind::UriSyntax, port.chars().next())
-                        .in_rule(Rule::BasePort),
-                );
+        let (name, port) = match host[name_end..].rfind(':') {
+            Some(colon) => (&host[..name_end + colon], Some(name_end + colon + 1)),
+            None => (host, None),
+        };
+        if let Some(at) = not_the_address_it_reads_as(name) {
+            let found = name[at..].chars().next();
+            let error = ParseError::new(host_start + at, ParseErrorKind::UriSyntax, found);
+            return Err(error.in_rule(Rule::BaseHost));
+        }
+        if let Some(at) = port {
+            if host[at..]
+                .parse::<u32>()
+                .is_ok_and(|p| p > u32::from(u16::MAX))
+            {
+                let found = host[at..].chars().next();
+                let error = ParseError::new(host_start + at, ParseErrorKind::UriSyntax, found);
+                return Err(error.in_rule(Rule::BasePort));
             }
         }
         let scheme = &url[..host_start - 3];
@@ -175,3 +185,21 @@ pub(crate) const PATH_PREFIXES: [(&crate::dfa::Dfa, bool); 6] = [
     (&g::URN_HDL_FORM, true),
     (&g::URN_DOI_FORM, true),
 ];
+
+/// Where a base's host `name` (as `base_host` reads it) is no address where a WHATWG
+/// parser reads one (the address, or its last label): an IPv6 address in brackets, and a
+/// name whose last label is a number (decimal, or hexadecimal after `0x`), which such a
+/// parser reads as an IPv4 address. (Of the IPv4 forms a parser reads, only four decimal
+/// numbers are taken.)
+fn not_the_address_it_reads_as(name: &str) -> Option<usize> {
+    if let Some(inner) = name.strip_prefix('[') {
+        let inner = inner.strip_suffix(']').unwrap_or(inner);
+        return inner.parse::<core::net::Ipv6Addr>().is_err().then_some(1);
+    }
+    let name = name.strip_suffix('.').unwrap_or(name);
+    let last = name.rfind('.').map_or(0, |dot| dot + 1);
+    let label = &name[last..];
+    let number = (!label.is_empty() && label.bytes().all(|b| b.is_ascii_digit()))
+        || label.get(..2).is_some_and(|x| x.eq_ignore_ascii_case("0x"));
+    (number && name.parse::<core::net::Ipv4Addr>().is_err()).then_some(last)
+}

@@ -296,21 +296,14 @@ impl fmt::Display for ParseError {
                 if encodable {
                     f.write_str("; write it percent-encoded (SPEC U6, P2)")?;
                 }
-                match self.rule {
-                    Some(Rule::HttpScheme) => {
-                        f.write_str("; a resolver's URL starts http:// or https:// (SPEC P1)")?;
-                    }
-                    Some(Rule::BasePort) => f.write_str("; a port is a number up to 65535")?,
-                    Some(Rule::BaseUrl | Rule::BaseHost | Rule::BaseSegment) => f.write_str(
-                        "; a resolver's base is written into every URL as it is, with at most \
-                         one path segment (SPEC P1, P2)",
-                    )?,
-                    _ => {}
+                if self.rule == Some(Rule::HttpScheme) {
+                    f.write_str("; a resolver's URL starts http:// or https:// (SPEC P1)")?;
                 }
-                Ok(())
+                f.write_str(base_hint(self.rule))
             }
             (ParseErrorKind::UriSyntax, None) => {
-                write!(f, "the text ends inside {} at byte {at}", part(self.rule).0)
+                write!(f, "the text ends inside {} at byte {at}", part(self.rule).0)?;
+                f.write_str(base_hint(self.rule))
             }
             (ParseErrorKind::PercentEncoding, _) => write!(
                 f,
@@ -355,6 +348,24 @@ impl fmt::Display for ParseError {
                 kind.element()
             ),
         }
+    }
+}
+
+/// What a resolver's base must be, said after an error inside one (`base_url`, SPEC P1):
+/// empty for any other rule.
+fn base_hint(rule: Option<Rule>) -> &'static str {
+    match rule {
+        Some(Rule::BaseHost) => {
+            "; a base's host is written in ASCII (an internationalised name in its xn-- \
+             form), without white space, '%', '@' and the like, and an IP address as four \
+             decimal numbers or an IPv6 address in brackets (SPEC P1, P2)"
+        }
+        Some(Rule::BasePort) => "; a port is a number from 0 to 65535 (SPEC P1)",
+        Some(Rule::BaseUrl | Rule::BaseSegment) => {
+            "; a base is written into every URL as it is: after its host, at most one path \
+             segment, not '.' or '..', of the characters P2 leaves unescaped (SPEC P1, P2)"
+        }
+        _ => "",
     }
 }
 

@@ -51,7 +51,9 @@ pub(crate) enum Rule {
     ///
     /// `bare_doi_form` in `grammar/forms.pest`.
     BareDoiForm,
-    /// A registered name (non-ASCII allowed: a parser maps it by IDNA) or an IP address.
+    /// A registered name in ASCII (an internationalised one in its `xn--` form, which a
+    /// parser would otherwise map by IDNA), or an IP address (an IPv6 one in brackets; which of
+    /// them is an address is told past the grammar, as a parser tells it).
     ///
     /// `base_host` in `grammar/proxy-url.pest`.
     BaseHost,
@@ -64,10 +66,10 @@ pub(crate) enum Rule {
     /// A resolver's base, as handles are written after it (P1, P2): `http(s)://`, a host, an
     /// optional port and at most one path segment, then an optional "/". Stricter than
     /// `http_url`, which reads what browsers send: a URL written from a base must be one a
-    /// WHATWG parser reads as written (P2's test of truth). So the host holds none of that
-    /// standard's forbidden domain code points (an IPv6 address in brackets aside) and no user
-    /// information, the port is five digits at most, and the segment is of the characters P2
-    /// writes as they are, not a dot segment (which a parser would take away).
+    /// WHATWG parser reads as written (P2's test of truth). So the host is ASCII and holds none
+    /// of that standard's forbidden domain code points (an IPv6 address in brackets aside) nor
+    /// user information, the port is one to five digits, and the segment is of the characters
+    /// P2 writes as they are, not a dot segment (which a parser would take away).
     ///
     /// `base_url` in `grammar/proxy-url.pest`.
     BaseUrl,

@@ -314,7 +314,7 @@ pub(crate) static BASE_URL: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 10 */ 0, 10, 10, 10, 12, 10, 13, 0, 10, 10, 10, 10, 10, 0, 0, 10,
         /* state 11 */ 0, 0, 0, 14, 0, 14, 14, 0, 14, 0, 0, 0, 0, 0, 0, 11,
         /* state 12 */ 0, 15, 0, 16, 0, 15, 15, 15, 15, 15, 15, 15, 15, 0, 0, 12,
-        /* state 13 */ 0, 0, 0, 0, 12, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 13,
+        /* state 13 */ 0, 0, 0, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 13,
         /* state 14 */ 0, 0, 0, 14, 0, 14, 14, 0, 14, 0, 0, 0, 0, 0, 18, 14,
         /* state 15 */ 0, 15, 0, 15, 19, 15, 15, 15, 15, 15, 15, 15, 15, 0, 0, 15,
         /* state 16 */ 0, 15, 0, 20, 0, 15, 15, 15, 15, 15, 15, 15, 15, 0, 0, 16,
@@ -327,7 +327,7 @@ pub(crate) static BASE_URL: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 23 */ 0, 0, 0, 0, 12, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 23,
         /* state 24 */ 0, 0, 0, 0, 12, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24,
     ],
-    accepting: &[false, false, false, false, false, false, false, false, false, false, true, false, true, true, false, true, false, true, true, true, false, true, true, true, true],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, true, false, true, false, false, true, false, true, true, true, false, true, true, true, true],
     labels: &[0, 0, 1, 1, 1, 1, 0, 1, 0, 0, 2, 2, 0, 0, 2, 4, 4, 3, 2, 0, 4, 3, 3, 3, 3],
     label_names: &[Rule::BaseUrl, Rule::HttpScheme, Rule::BaseHost, Rule::BasePort, Rule::BaseSegment],
 };
@@ -346,10 +346,10 @@ static CLASSES_BASE_URL: [u8; 256] = [
     /* 0x90 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
     /* 0xa0 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
     /* 0xb0 */ 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15,
-    /* 0xc0 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    /* 0xd0 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    /* 0xe0 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    /* 0xf0 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
 
 /// The validator of rule `base_url` as code (see `BASE_URL`).
@@ -363,20 +363,20 @@ pub(crate) fn run_base_url(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
 static SETS_BASE_URL: [u16; 256] = [
     /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    /* 0x20 */ 0, 4199, 3, 0, 4199, 0, 3, 3, 4199, 4199, 4199, 3, 4199, 4199, 6195, 0,
-    /* 0x30 */ 8191, 8191, 8191, 8191, 8191, 8191, 8191, 8191, 8191, 8191, 6260, 4199, 0, 4199, 0, 0,
-    /* 0x40 */ 4196, 6263, 6263, 6263, 6263, 6263, 6263, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199,
-    /* 0x50 */ 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 0, 0, 0, 0, 4199,
-    /* 0x60 */ 3, 6263, 6263, 6263, 6263, 6263, 6263, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199,
-    /* 0x70 */ 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 4199, 3, 0, 3, 4199, 0,
-    /* 0x80 */ 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50,
-    /* 0x90 */ 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50,
-    /* 0xa0 */ 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50,
-    /* 0xb0 */ 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50,
-    /* 0xc0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    /* 0xd0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    /* 0xe0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    /* 0xf0 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    /* 0x20 */ 0, 4151, 3, 0, 4151, 0, 3, 3, 4151, 4151, 4151, 3, 4151, 4151, 5147, 0,
+    /* 0x30 */ 8191, 8191, 8191, 8191, 8191, 8191, 8191, 8191, 8191, 8191, 5180, 4151, 0, 4151, 0, 0,
+    /* 0x40 */ 4148, 5183, 5183, 5183, 5183, 5183, 5183, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151,
+    /* 0x50 */ 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 0, 0, 0, 0, 4151,
+    /* 0x60 */ 3, 5183, 5183, 5183, 5183, 5183, 5183, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151,
+    /* 0x70 */ 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 4151, 3, 0, 3, 4151, 0,
+    /* 0x80 */ 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+    /* 0x90 */ 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+    /* 0xa0 */ 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+    /* 0xb0 */ 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26, 26,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
 
 /// The validator of rule `base_url`, reporting the rules it enters to `sink`.
@@ -466,14 +466,14 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                 's11: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }) };
-                        if SETS_BASE_URL[usize::from(b)] & (1 << 11) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }) }
+                        if SETS_BASE_URL[usize::from(b)] & (1 << 10) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }) }
                         { i += 1; break; };
                     }
                     // State 14, in `base_host`.
                     's14: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }) };
-                            if SETS_BASE_URL[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 4); continue; }
+                            if SETS_BASE_URL[usize::from(b)] & (1 << 3) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 3); continue; }
                             match b {
                                 0x5d => { i += 1; break; },
                                 _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseHost }),
@@ -503,7 +503,7 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                                 's15: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                                        if SETS_BASE_URL[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 4); continue; }
                                         match b {
                                             0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
                                             _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
@@ -528,18 +528,15 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                 // State 13, in `base_url`.
                 's13: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_BASE_URL[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::BasePort, i, b); i += 1; break; }; }
-                        match b {
-                            0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 12; continue 'walk; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
-                        }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }) };
+                        if SETS_BASE_URL[usize::from(b)] & (1 << 11) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }) }
+                        { sink.enter(Rule::BasePort, i, b); i += 1; break; };
                     }
                     // State 17, in `base_port`.
                     's17: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_BASE_URL[usize::from(b)] & (1 << 7) != 0 { { i += 1; break; }; }
+                            if SETS_BASE_URL[usize::from(b)] & (1 << 6) != 0 { { i += 1; break; }; }
                             match b {
                                 0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 12; continue 'walk; },
                                 _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BasePort }),
@@ -549,7 +546,7 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                         's21: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_BASE_URL[usize::from(b)] & (1 << 8) != 0 { { i += 1; break; }; }
+                                if SETS_BASE_URL[usize::from(b)] & (1 << 7) != 0 { { i += 1; break; }; }
                                 match b {
                                     0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 12; continue 'walk; },
                                     _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BasePort }),
@@ -559,7 +556,7 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                             's22: loop {
                                 loop {
                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                    if SETS_BASE_URL[usize::from(b)] & (1 << 9) != 0 { { i += 1; break; }; }
+                                    if SETS_BASE_URL[usize::from(b)] & (1 << 8) != 0 { { i += 1; break; }; }
                                     match b {
                                         0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 12; continue 'walk; },
                                         _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BasePort }),
@@ -569,7 +566,7 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                                 's23: loop {
                                     loop {
                                         let Some(&b) = input.get(i) else { return Ok(i) };
-                                        if SETS_BASE_URL[usize::from(b)] & (1 << 10) != 0 { { i += 1; break; }; }
+                                        if SETS_BASE_URL[usize::from(b)] & (1 << 9) != 0 { { i += 1; break; }; }
                                         match b {
                                             0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; state = 12; continue 'walk; },
                                             _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BasePort }),
@@ -598,7 +595,7 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                                             's15: loop {
                                                 loop {
                                                     let Some(&b) = input.get(i) else { return Ok(i) };
-                                                    if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                                                    if SETS_BASE_URL[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 4); continue; }
                                                     match b {
                                                         0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
                                                         _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
@@ -627,7 +624,7 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                 's16: loop {
                     loop {
                         let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }) };
-                        if SETS_BASE_URL[usize::from(b)] & (1 << 6) != 0 { { i += 1; state = 15; continue 'walk; }; }
+                        if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { { i += 1; state = 15; continue 'walk; }; }
                         match b {
                             0x2e => { i += 1; break; },
                             _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
@@ -644,7 +641,7 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                         's15: loop {
                             loop {
                                 let Some(&b) = input.get(i) else { return Ok(i) };
-                                if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                                if SETS_BASE_URL[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 4); continue; }
                                 match b {
                                     0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
                                     _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
@@ -717,7 +714,7 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                                     's15: loop {
                                         loop {
                                             let Some(&b) = input.get(i) else { return Ok(i) };
-                                            if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                                            if SETS_BASE_URL[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 4); continue; }
                                             match b {
                                                 0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
                                                 _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
@@ -739,6 +736,28 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                     }
                 }
             }
+            15 => {
+                // State 15, in `base_segment`.
+                's15: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Ok(i) };
+                        if SETS_BASE_URL[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 4); continue; }
+                        match b {
+                            0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
+                        }
+                    }
+                    // State 19, in `base_url`.
+                    's19: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Ok(i) };
+                            match b {
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
+                            }
+                        }
+                    }
+                }
+            }
             12 => {
                 // State 12, in `base_url`.
                 's12: loop {
@@ -754,7 +773,7 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                     's15: loop {
                         loop {
                             let Some(&b) = input.get(i) else { return Ok(i) };
-                            if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
+                            if SETS_BASE_URL[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 4); continue; }
                             match b {
                                 0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
                                 _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
@@ -767,28 +786,6 @@ pub(crate) fn scan_base_url<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut 
                                 match b {
                                     _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
                                 }
-                            }
-                        }
-                    }
-                }
-            }
-            15 => {
-                // State 15, in `base_segment`.
-                's15: loop {
-                    loop {
-                        let Some(&b) = input.get(i) else { return Ok(i) };
-                        if SETS_BASE_URL[usize::from(b)] & (1 << 5) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BASE_URL, 1 << 5); continue; }
-                        match b {
-                            0x2f => { sink.enter(Rule::BaseUrl, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseSegment }),
-                        }
-                    }
-                    // State 19, in `base_url`.
-                    's19: loop {
-                        loop {
-                            let Some(&b) = input.get(i) else { return Ok(i) };
-                            match b {
-                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BaseUrl }),
                             }
                         }
                     }

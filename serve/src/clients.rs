@@ -1,7 +1,7 @@
 //! The connections each client address holds at once, so that one client cannot take every
 //! connection the server serves (`Config::max_connections_per_client`).
 //!
-//! Memory: one map entry an address with a connection open (an address and a count, about
+//! Memory: one map entry an address (an IPv6 /64) with a connection open (an address and a count, about
 //! 40 bytes with the map's own), so at most `max_connections` entries; an address whose
 //! last connection closes is taken out.
 
@@ -34,9 +34,14 @@ impl Clients {
     }
 
     /// A slot for a connection from `ip`, or `None` when that address holds the most
-    /// already. (An IPv4 address mapped into IPv6 is the IPv4 address: one client.)
+    /// already. (An IPv4 address mapped into IPv6 is the IPv4 address, and the IPv6
+    /// addresses of one /64 network are one address, as one host is given a /64 to pick
+    /// from: one client.)
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Option<Slot> {
-        let ip = ip.to_canonical();
+        let ip = match ip.to_canonical() {
+            IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
+            v4 => v4,
+        };
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         let n = open.entry(ip).or_insert(0);
         if *n >= self.most {
@@ -92,10 +97,13 @@ mod tests {
             "the mapped address is the same client"
         );
         let other = clients.admit(b).unwrap();
-        assert_eq!(clients.addresses(), 2);
+        let same_network = clients.admit("2001:db8::2:1".parse().unwrap()).unwrap();
+        assert!(clients.admit("2001:db8::ffff:1".parse().unwrap()).is_none());
+        let next_network = clients.admit("2001:db8:0:1::1".parse().unwrap()).unwrap();
+        assert_eq!(clients.addresses(), 3);
         drop(first);
         let third = clients.admit(a).unwrap();
-        drop((second, third, other));
+        drop((second, third, other, same_network, next_network));
         assert_eq!(clients.addresses(), 0);
     }
 }

@@ -271,13 +271,14 @@ def resolve_many(
 
 @final
 class Record:
-    """A REST API response: the response code, the handle and its values. Compared by
-    value; pickles as its JSON."""
+    """A REST API response: the response code, the handle and its values. Compared and
+    hashed by value; pickles as its JSON."""
 
     def __new__(cls, text: str) -> Record: ...
     @staticmethod
     def parse(text: str) -> Record: ...
     def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     @property
     def handle(self) -> Optional[Handle]: ...
     @property
@@ -308,9 +309,10 @@ class Record:
 
 @final
 class HandleValue:
-    """One value of a record. Compared by value."""
+    """One value of a record. Compared and hashed by value."""
 
     def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
 
     @property
     def index(self) -> int: ...
@@ -339,12 +341,13 @@ class Redirect:
 
 @final
 class Locations:
-    """A 10320/loc value. Compared by value; pickles as its XML."""
+    """A 10320/loc value. Compared and hashed by value; pickles as its XML."""
 
     def __new__(cls, xml: str) -> Locations: ...
     @staticmethod
     def parse(xml: str) -> Locations: ...
     def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
     @property
     def choose_by(self) -> list[str]: ...
     @property

@@ -10,6 +10,15 @@ use pyo3::types::{PyBytes, PyType};
 use crate::errors::record_error;
 use crate::types::{handle_object, PyHandle};
 
+/// The hash of a value compared by value, made of the text its writer gives (which equal
+/// values share).
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
 fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("json")?.call_method1("loads", (text,))
 }
@@ -46,6 +55,11 @@ impl PyRecord {
     /// Pickled (and copied) as its JSON, read again by `Record(json)`.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
         (slf.get_type(), (slf.get().0.to_json(),))
+    }
+
+    /// Hashed as its JSON (equal records write the same).
+    fn __hash__(&self) -> u64 {
+        text_hash(&self.0.to_json())
     }
 
     /// The handle, or None (an error response may have none).
@@ -272,6 +286,11 @@ impl PyHandleValue {
         self.0.has_type(filter)
     }
 
+    /// Hashed as its JSON (equal values write the same).
+    fn __hash__(&self) -> PyResult<u64> {
+        Ok(text_hash(&handle_id_json(&self.0)?))
+    }
+
     /// The value as the REST API writes it, as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let json = handle_id_json(&self.0)?;
@@ -318,6 +337,11 @@ impl PyLocations {
     /// Pickled (and copied) as its XML, read again by `Locations(xml)`.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
         (slf.get_type(), (slf.get().0.to_xml(),))
+    }
+
+    /// Hashed as its XML (equal values write the same).
+    fn __hash__(&self) -> u64 {
+        text_hash(&self.0.to_xml())
     }
 
     /// The `chooseby` methods, in order (`locatt`, `country`, `weighted` …).

@@ -54,6 +54,7 @@ def test_record_reads_as_hdl_record_reads(hdl, path):
     again = pickle.loads(pickle.dumps(record))
     assert again == record == handle_id.Record(text) and again.values == record.values
     assert copy.deepcopy(record) == record and record != handle_id.Record.parse(json.dumps(WITH_LOC))
+    assert len({record, again}) == 1 and len(set(record.values) | set(again.values)) == len(record.values)
     url = hdl_record(hdl, ["--url", "--seed", "7"], text)
     redirect = record.redirect(seed=7)
     if url.returncode == 0:
@@ -103,6 +104,10 @@ def test_values_locations_and_redirects(hdl):
     assert "<locations" in record.show_urls()
     assert handle_id.Locations.parse(locations.to_xml()).to_xml() == locations.to_xml()
     assert pickle.loads(pickle.dumps(locations)) == locations == handle_id.Locations(LOC)
+    assert len({locations, handle_id.Locations(LOC)}) == 1
+    # With the handles it includes (L9), which its XML writes too.
+    including = handle_id.Locations(LOC.replace("</locations>", "<include>20.1000/x</include></locations>"))
+    assert pickle.loads(pickle.dumps(including)) == including != locations
     assert locations != handle_id.Locations(LOC.replace('weight="0"', 'weight="0.5"'))
 
 

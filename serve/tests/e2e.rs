@@ -651,6 +651,20 @@ fn bad_requests_are_answered_never_hang() {
     assert_eq!(get(server.addr, "/20.1000/5555").status, 302);
 }
 
+/// `n` keep-alive connections to `addr`, each answered once and then idle.
+fn idle_connections(addr: SocketAddr, n: usize) -> Vec<TcpStream> {
+    (0..n)
+        .map(|_| {
+            let mut s = TcpStream::connect(addr).unwrap();
+            s.write_all(b"GET /20.1000/5555 HTTP/1.1\r\nhost: t\r\n\r\n")
+                .unwrap();
+            let mut buf = [0_u8; 512];
+            let _ = s.read(&mut buf).unwrap();
+            s
+        })
+        .collect()
+}
+
 #[test]
 fn connections_beyond_the_limit_get_503() {
     let server = Server::start(Config {
@@ -658,16 +672,7 @@ fn connections_beyond_the_limit_get_503() {
         ..quiet()
     });
     // Four idle keep-alive connections hold every slot.
-    let held: Vec<TcpStream> = (0..4)
-        .map(|_| {
-            let mut s = TcpStream::connect(server.addr).unwrap();
-            s.write_all(b"GET /20.1000/5555 HTTP/1.1\r\nhost: t\r\n\r\n")
-                .unwrap();
-            let mut buf = [0_u8; 512];
-            let _ = s.read(&mut buf).unwrap();
-            s
-        })
-        .collect();
+    let held = idle_connections(server.addr, 4);
     let a = get(server.addr, "/20.1000/5555");
     assert_eq!(a.status, 503);
     drop(held);
@@ -683,16 +688,7 @@ fn one_client_holds_at_most_its_share_of_connections() {
         ..quiet()
     });
     // Two idle keep-alive connections from this address hold its share; slots are left.
-    let held: Vec<TcpStream> = (0..2)
-        .map(|_| {
-            let mut s = TcpStream::connect(server.addr).unwrap();
-            s.write_all(b"GET /20.1000/5555 HTTP/1.1\r\nhost: t\r\n\r\n")
-                .unwrap();
-            let mut buf = [0_u8; 512];
-            let _ = s.read(&mut buf).unwrap();
-            s
-        })
-        .collect();
+    let held = idle_connections(server.addr, 2);
     let a = get(server.addr, "/20.1000/5555");
     assert_eq!((a.status, a.header("retry-after")), (503, Some("1")));
     drop(held);

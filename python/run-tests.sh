@@ -3,10 +3,12 @@
 # pytest and pyarrow from PyPI, `pip install ./python` (maturin as the PEP 517 build
 # backend, the one abi3 wheel), then pytest on python/tests and the README's examples,
 # against the installed wheel. The wheel is built with cargo's dev profile
-# (HANDLE_ID_WHEEL_PROFILE, passed to maturin as `--profile`): its dependencies are those
-# `cargo test` has built in target/debug, where a release build from a clean checkout
-# takes three minutes more of CI's twenty, and its debug assertions are checked on every
-# test; HANDLE_ID_WHEEL_PROFILE=release tests the build a user's `pip install` makes. The tests hold the package to the `hdl`
+# (HANDLE_ID_WHEEL_PROFILE, passed to maturin as `--profile`), on what `cargo test` has
+# built in target/debug, so that the library's debug assertions (extraction agreeing with
+# cleaning, among others) are checked on every test. From a clean checkout it costs about
+# what a release build costs (whose compile takes two minutes more, and the tests a minute
+# and a half less); HANDLE_ID_WHEEL_PROFILE=release tests the build a user's `pip install`
+# makes. The tests hold the package to the `hdl`
 # command on the same inputs: $HDL, or target/debug/hdl (built here when missing).
 #
 # Polars is installed for the handle_id.polars tests, the version whose plugin interface the

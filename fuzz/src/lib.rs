@@ -638,6 +638,11 @@ pub fn proxy_base(text: &str) {
 /// object is a map node of several hundred bytes).
 const RECORD_BYTES_PER_BYTE: usize = 1024;
 
+/// A value as the REST API writes it (its `Serialize`).
+fn value_json(v: &handle_id::record::HandleValue) -> String {
+    serde_json::to_string(v).expect("a value writes")
+}
+
 /// The REST API's base64 data, both ways; and a REST API response (R1–R5), JSON or JSONP:
 /// reading never panics and stays within
 /// [`RECORD_BYTES_PER_BYTE`]; an error says where; reading with a filter is reading and
@@ -645,7 +650,9 @@ const RECORD_BYTES_PER_BYTE: usize = 1024;
 /// pretty, JSONP) and read again as the same response; filtering and choosing a redirect
 /// never panic, and a redirect is one of the response's own values.
 pub fn record_text(text: &str) {
-    use handle_id::record::{base64, base64_decode, ClientContext, Filter, Response, SplitMix64};
+    use handle_id::record::{
+        base64, base64_decode, ClientContext, Filter, HandleValue, Response, SplitMix64,
+    };
     // The REST API's base64: the bytes any text reads as are read again from their own
     // text (unused low bits of a last digit may differ), an error is inside the text, and
     // any bytes come back from their text.
@@ -657,6 +664,17 @@ pub fn record_text(text: &str) {
         base64_decode(&base64(text.as_bytes())).as_deref(),
         Ok(text.as_bytes())
     );
+    // One value read alone: never a panic, within the same bound, an error that says what.
+    match memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || {
+        HandleValue::parse(text)
+    }) {
+        Ok(v) => assert_eq!(
+            HandleValue::parse(&value_json(&v)).as_ref(),
+            Ok(&v),
+            "{text:?}"
+        ),
+        Err(e) => assert!(!e.message().is_empty(), "{text:?}: {e:?}"),
+    }
     let read = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || Response::parse(text));
     // Reading with a filter: never a panic, and for a response that reads, what reading
     // and then filtering gives.
@@ -681,6 +699,14 @@ pub fn record_text(text: &str) {
     };
     for (f, s) in filters.iter().zip(selected) {
         assert_eq!(s, Ok(response.filtered(f)), "{text:?} with {f:?}");
+    }
+    // Each value, written alone, reads back alone as itself.
+    for v in response.values() {
+        assert_eq!(
+            HandleValue::parse(&value_json(v)).as_ref(),
+            Ok(v),
+            "{text:?}"
+        );
     }
     for written in [
         response.to_json(),

@@ -309,8 +309,9 @@ class Record:
 
 @final
 class HandleValue:
-    """One value of a record. Compared and hashed by value."""
+    """One value of a record. Compared and hashed by value; pickles as its JSON."""
 
+    def __new__(cls, json: str) -> HandleValue: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 

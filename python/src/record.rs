@@ -286,6 +286,20 @@ impl PyHandleValue {
         self.0.has_type(filter)
     }
 
+    /// Reads one value as the REST API writes it (a dict of `to_dict` as JSON). Raises
+    /// `HandleError` (with `at`, the JSON path) for one that is not a value.
+    #[new]
+    fn new(py: Python<'_>, json: &str) -> PyResult<Self> {
+        HandleValue::parse(json)
+            .map(Self)
+            .map_err(|e| record_error(py, &e))
+    }
+
+    /// Pickled (and copied) as its JSON, read again by `HandleValue(json)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyType>, (String,))> {
+        Ok((slf.get_type(), (handle_id_json(&slf.get().0)?,)))
+    }
+
     /// Hashed as its JSON (equal values write the same).
     fn __hash__(&self) -> PyResult<u64> {
         Ok(text_hash(&handle_id_json(&self.0)?))

@@ -55,6 +55,8 @@ def test_record_reads_as_hdl_record_reads(hdl, path):
     assert again == record == handle_id.Record(text) and again.values == record.values
     assert copy.deepcopy(record) == record and record != handle_id.Record.parse(json.dumps(WITH_LOC))
     assert len({record, again}) == 1 and len(set(record.values) | set(again.values)) == len(record.values)
+    for v in record.values:
+        assert pickle.loads(pickle.dumps(v)) == v == handle_id.HandleValue(json.dumps(v.to_dict()))
     url = hdl_record(hdl, ["--url", "--seed", "7"], text)
     redirect = record.redirect(seed=7)
     if url.returncode == 0:
@@ -122,5 +124,9 @@ def test_record_errors_are_handle_errors(hdl):
     with pytest.raises(ValueError) as e:
         handle_id.Locations.parse("<locations><location/></locations>")
     assert isinstance(e.value, handle_id.HandleError)
+    # A value read alone says where from the value.
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.HandleValue('{"index": 1, "type": "URL", "data": {"format": "string"}}')
+    assert e.value.at == "data.value", e.value.at
     with pytest.raises(handle_id.HandleError) as e:
         handle_id.Record.parse(json.dumps(WITH_LOC)).redirect(locatt=["no colon"])

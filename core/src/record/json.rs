@@ -164,6 +164,28 @@ pub fn jsonp(callback: &str, json: &str) -> Result<String, RecordError> {
     Ok(format!("{callback}({json});"))
 }
 
+impl HandleValue {
+    /// Reads one value as the REST API writes it in a response's `values` (R2), and as its
+    /// `Serialize` writes it: what reads back as the same value.
+    ///
+    /// ```
+    /// use handle_id::record::{HandleValue, Response};
+    /// let r = Response::parse(r#"{"responseCode":1,"handle":"20.1000/5555","values":[
+    ///   {"index":1,"type":"URL","data":{"format":"string","value":"https://example.org/"}}]}"#)?;
+    /// let json = serde_json::to_string(&r.values()[0]).unwrap();
+    /// assert_eq!(HandleValue::parse(&json)?, r.values()[0]);
+    /// assert!(HandleValue::parse(r#"{"index":1,"type":"URL"}"#).is_err());
+    /// # Ok::<(), handle_id::record::RecordError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Response::parse`], its paths from the value (`data.value`).
+    pub fn parse(text: &str) -> Result<Self, RecordError> {
+        read_value(&tree(text)?, &At::Value)
+    }
+}
+
 /// The JSON tree of `text`, JSON or JSONP (R5), or where it is not JSON. A byte order mark
 /// before it is ignored (RFC 8259 §8.1 lets a reader ignore it; editors on Windows write
 /// one).
@@ -243,6 +265,8 @@ fn strip_jsonp(text: &str) -> Option<&str> {
 #[derive(Clone, Copy)]
 enum At<'p> {
     Root,
+    /// A value read alone ([`HandleValue::parse`]).
+    Value,
     Field(&'p At<'p>, &'static str),
     Item(&'p At<'p>, usize),
 }
@@ -261,7 +285,8 @@ impl core::fmt::Display for At<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             At::Root => f.write_str("response"),
-            At::Field(At::Root, name) => f.write_str(name),
+            At::Value => f.write_str("value"),
+            At::Field(At::Root | At::Value, name) => f.write_str(name),
             At::Field(parent, name) => write!(f, "{parent}.{name}"),
             At::Item(parent, i) => write!(f, "{parent}[{i}]"),
         }

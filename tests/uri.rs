@@ -572,6 +572,7 @@ fn a_base_is_one_a_url_parser_reads_as_written() {
         "http://127.0.0.1:8080/hdl",
         "http://localhost:8000",
         "http://h/...",
+        "http://a.0xg",
         "http://h/.well-known",
         "http://h/a:b@c;d=e!$()*,~_",
     ] {

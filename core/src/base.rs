@@ -188,8 +188,8 @@ pub(crate) const PATH_PREFIXES: [(&crate::dfa::Dfa, bool); 6] = [
 
 /// Where a base's host `name` (as `base_host` reads it) is no address where a WHATWG
 /// parser reads one (the address, or its last label): an IPv6 address in brackets, and a
-/// name whose last label is a number (decimal, or hexadecimal after `0x`), which such a
-/// parser reads as an IPv4 address. (Of the IPv4 forms a parser reads, only four decimal
+/// name whose last label is a number (decimal digits, or `0x` and hexadecimal ones), which
+/// such a parser reads as an IPv4 address. (Of the IPv4 forms a parser reads, only four decimal
 /// numbers are taken.)
 fn not_the_address_it_reads_as(name: &str) -> Option<usize> {
     if let Some(inner) = name.strip_prefix('[') {
@@ -199,7 +199,11 @@ fn not_the_address_it_reads_as(name: &str) -> Option<usize> {
     let name = name.strip_suffix('.').unwrap_or(name);
     let last = name.rfind('.').map_or(0, |dot| dot + 1);
     let label = &name[last..];
+    let hex = label
+        .get(..2)
+        .filter(|x| x.eq_ignore_ascii_case("0x"))
+        .map(|_| &label[2..]);
     let number = (!label.is_empty() && label.bytes().all(|b| b.is_ascii_digit()))
-        || label.get(..2).is_some_and(|x| x.eq_ignore_ascii_case("0x"));
+        || hex.is_some_and(|h| h.bytes().all(|b| b.is_ascii_hexdigit()));
     (number && name.parse::<core::net::Ipv4Addr>().is_err()).then_some(last)
 }

@@ -38,10 +38,7 @@ impl Clients {
     /// addresses of one /64 network are one address, as one host is given a /64 to pick
     /// from: one client.)
     pub fn admit(self: &Arc<Self>, ip: IpAddr) -> Option<Slot> {
-        let ip = match ip.to_canonical() {
-            IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !u128::from(u64::MAX)).into()),
-            v4 => v4,
-        };
+        let ip = client(ip);
         let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         let n = open.entry(ip).or_insert(0);
         if *n >= self.most {
@@ -62,6 +59,25 @@ impl Clients {
             .unwrap_or_else(PoisonError::into_inner)
             .len()
     }
+}
+
+/// The client an address is counted as: an IPv4 address as itself, also mapped into IPv6 or
+/// behind the well-known NAT64 prefix (`64:ff9b::/96`, where a /64 holds every IPv4
+/// client); a Teredo address (`2001::/32`, whose client is in its low bits) as itself; any
+/// other IPv6 address as its /64.
+fn client(ip: IpAddr) -> IpAddr {
+    let v6 = match ip.to_canonical() {
+        IpAddr::V6(v6) => v6,
+        v4 => return v4,
+    };
+    let bits = u128::from(v6);
+    if bits >> 32 == 0x0064_ff9b_u128 << 64 {
+        return IpAddr::V4((bits as u32).into());
+    }
+    if bits >> 96 == 0x2001_0000 {
+        return IpAddr::V6(v6);
+    }
+    IpAddr::V6((bits & !u128::from(u64::MAX)).into())
 }
 
 impl Drop for Slot {
@@ -101,9 +117,20 @@ mod tests {
         assert!(clients.admit("2001:db8::ffff:1".parse().unwrap()).is_none());
         let next_network = clients.admit("2001:db8:0:1::1".parse().unwrap()).unwrap();
         assert_eq!(clients.addresses(), 3);
+        // Behind NAT64, each IPv4 client is itself; over Teredo, each address is.
+        let nat64: IpAddr = "64:ff9b::192.0.2.1".parse().unwrap();
+        assert!(clients.admit(nat64).is_none(), "the IPv4 client a's third");
+        assert!(clients
+            .admit("64:ff9b::192.0.2.2".parse().unwrap())
+            .is_some());
+        let teredo = clients.admit("2001:0:4136:e378:8000:63bf:3fff:fdd2".parse().unwrap());
+        assert!(teredo.is_some());
+        assert!(clients
+            .admit("2001:0:4136:e378:8000:63bf:3fff:fdd3".parse().unwrap())
+            .is_some());
         drop(first);
         let third = clients.admit(a).unwrap();
-        drop((second, third, other, same_network, next_network));
+        drop((second, third, other, same_network, next_network, teredo));
         assert_eq!(clients.addresses(), 0);
     }
 }

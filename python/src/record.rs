@@ -26,8 +26,15 @@ fn json_loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
 /// A REST API response (`/api/handles/<handle>`): the response code, the handle and its
 /// values.
 #[pyclass(frozen, eq, module = "handle_id", name = "Record")]
-#[derive(PartialEq)]
 pub struct PyRecord(Response);
+
+// Equal as their JSON is (which their hash is of): `-0.0` and `0.0` in data kept as JSON,
+// which serde_json's values call equal, are written apart.
+impl PartialEq for PyRecord {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.to_json() == other.0.to_json()
+    }
+}
 
 impl From<Response> for PyRecord {
     fn from(r: Response) -> Self {
@@ -220,8 +227,15 @@ pub struct PyRedirect {
     module = "handle_id",
     name = "HandleValue"
 )]
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct PyHandleValue(HandleValue);
+
+// Equal as their JSON is, as a record is.
+impl PartialEq for PyHandleValue {
+    fn eq(&self, other: &Self) -> bool {
+        handle_id_json(&self.0).ok() == handle_id_json(&other.0).ok()
+    }
+}
 
 #[pymethods]
 impl PyHandleValue {

@@ -124,6 +124,9 @@ def test_record_errors_are_handle_errors(hdl):
     with pytest.raises(ValueError) as e:
         handle_id.Locations.parse("<locations><location/></locations>")
     assert isinstance(e.value, handle_id.HandleError)
+    # Equal as written, so hashed alike: -0.0 and 0.0 in data kept as JSON are two values.
+    zero, negative = (handle_id.HandleValue('{"index":1,"type":"X","data":{"format":"x","value":%s}}' % n) for n in ("0.0", "-0.0"))
+    assert zero != negative and len({zero, negative, handle_id.HandleValue(json.dumps(zero.to_dict()))}) == 2
     # A value read alone says where from the value.
     with pytest.raises(handle_id.HandleError) as e:
         handle_id.HandleValue('{"index": 1, "type": "URL", "data": {"format": "string"}}')

@@ -485,6 +485,20 @@ fn locations_l1_to_l3() {
     let xml = including.to_xml();
     assert!(xml.contains("  <include>10.9/&lt;y</include>\n"), "{xml}");
     assert_eq!(Locations::parse(&xml).unwrap(), including);
+    // Names as written (L1), as the reference reads them (its LocOracle on this value: the
+    // second location has no URL, and `<x:location>` is no location): `x:href` is another
+    // attribute than `href`. The XML declares the prefixes it writes, and reads again.
+    let named = Locations::parse_as_proxy(
+        "<locations xmlns:x=\"urn:x\"><location x:href=\"http://ns.example/\" \
+         href=\"http://plain.example/\"/><location x:href=\"http://only-ns.example/\"/>\
+         <x:location href=\"http://x.example/\"/></locations>",
+    )
+    .unwrap();
+    let hrefs: Vec<&str> = named.locations().iter().map(|l| l.href()).collect();
+    assert_eq!(hrefs, ["http://plain.example/", ""]);
+    let xml = named.to_xml();
+    assert!(xml.starts_with("<locations xmlns:x=\"urn:x\">\n"), "{xml}");
+    assert_eq!(Locations::parse_as_proxy(&xml).unwrap(), named);
     // All weights zero: uniform.
     let zero = Locations::parse(
         r#"<locations><location href="a" weight="0"/><location href="b" weight="0"/></locations>"#,

@@ -294,6 +294,9 @@ pub struct Locations {
     attributes: Vec<(String, String)>,
     /// The text of its `<include>` and `<includeNamespace>` children (L9), named.
     linked: Vec<(String, String)>,
+    /// The namespaces the prefixed attribute names use (prefix, URI), in order of first
+    /// use: declared again where the value is written, so that its XML reads again.
+    namespaces: Vec<(String, String)>,
 }
 
 impl Locations {
@@ -374,6 +377,7 @@ impl Locations {
         );
         let mut locations = Vec::new();
         let mut linked = Vec::new();
+        let mut namespaces = Vec::new();
         for node in root.children().filter(roxmltree::Node::is_element) {
             let name = node.tag_name().name();
             if LINKED.contains(&name) && linked.len() < MAX_LOCATIONS {
@@ -381,7 +385,9 @@ impl Locations {
                 linked.push((name.to_string(), text.to_string()));
                 continue;
             }
-            if name != "location" {
+            // (Named as written, as the reference names elements: `<x:location>` is another
+            // element.)
+            if element_name(xml, node) != "location" {
                 // Other elements are the XML's business, not the choice's.
                 continue;
             }
@@ -392,20 +398,19 @@ impl Locations {
                     format!("more than {MAX_LOCATIONS} locations"),
                 ));
             }
+            let attributes = attributes(xml, node, &mut namespaces);
             locations.push(
-                read_location(node, lenient)
+                read_location(attributes, lenient)
                     .map_err(|m| RecordError::new(RecordErrorKind::Locations, at(node), m))?,
             );
         }
-        let attributes = root
-            .attributes()
-            .map(|a| (a.name().to_string(), a.value().to_string()))
-            .collect();
+        let attributes = attributes(xml, root, &mut namespaces);
         Ok(Self {
             choose_by,
             locations,
             attributes,
             linked,
+            namespaces,
         })
     }
 
@@ -649,6 +654,9 @@ impl Locations {
     #[must_use]
     pub fn to_xml(&self) -> String {
         let mut out = String::from("<locations");
+        for (prefix, uri) in &self.namespaces {
+            let _ = write!(out, " xmlns:{prefix}=\"{}\"", escape_markup(uri));
+        }
         for (name, value) in &self.attributes {
             let _ = write!(out, " {name}=\"{}\"", escape_markup(value));
         }
@@ -689,6 +697,7 @@ impl Locations {
                 .collect(),
             attributes: Vec::new(),
             linked: Vec::new(),
+            namespaces: Vec::new(),
         }
     }
 
@@ -826,11 +835,38 @@ fn weighted<'l>(left: &[&'l Location], random: &mut impl RandomSource) -> &'l Lo
         .unwrap_or(&left[0])
 }
 
-fn read_location(node: roxmltree::Node<'_, '_>, lenient: bool) -> Result<Location, String> {
-    let attributes: Vec<(String, String)> = node
-        .attributes()
-        .map(|a| (a.name().to_string(), a.value().to_string()))
-        .collect();
+/// The name of element `node` as written in `xml` (`x:location`, `location`): the reference
+/// names elements so, not by their namespace.
+fn element_name<'x>(xml: &'x str, node: roxmltree::Node<'_, '_>) -> &'x str {
+    let rest = xml.get(node.range().start + 1..).unwrap_or_default();
+    let end = rest
+        .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The attributes of `node`, each named as written in `xml` (`x:href` is not `href`, as
+/// the reference reads them), the namespaces of the prefixed ones noted in `namespaces`.
+fn attributes(
+    xml: &str,
+    node: roxmltree::Node<'_, '_>,
+    namespaces: &mut Vec<(String, String)>,
+) -> Vec<(String, String)> {
+    node.attributes()
+        .map(|a| {
+            let name = xml.get(a.range_qname()).unwrap_or(a.name());
+            if let (Some((prefix, _)), Some(uri)) = (name.split_once(':'), a.namespace()) {
+                // (`xml:` is bound without a declaration, and may not be declared again.)
+                if prefix != "xml" && !namespaces.iter().any(|(p, _)| p == prefix) {
+                    namespaces.push((prefix.to_string(), uri.to_string()));
+                }
+            }
+            (name.to_string(), a.value().to_string())
+        })
+        .collect()
+}
+
+fn read_location(attributes: Vec<(String, String)>, lenient: bool) -> Result<Location, String> {
     let get = |name: &str| {
         attributes
             .iter()

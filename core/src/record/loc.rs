@@ -854,7 +854,11 @@ fn attributes(
 ) -> Vec<(String, String)> {
     node.attributes()
         .map(|a| {
-            let name = xml.get(a.range_qname()).unwrap_or(a.name());
+            // (The range of a name past 65,535 bytes is cut short: the local name then.)
+            let name = xml
+                .get(a.range_qname())
+                .filter(|q| q.rsplit_once(':').map_or(*q, |(_, local)| local) == a.name())
+                .unwrap_or(a.name());
             if let (Some((prefix, _)), Some(uri)) = (name.split_once(':'), a.namespace()) {
                 // (`xml:` is bound without a declaration, and may not be declared again.)
                 if prefix != "xml" && !namespaces.iter().any(|(p, _)| p == prefix) {

@@ -243,14 +243,7 @@ impl Fix {
         let code: handle_id::FixCode = code.parse().map_err(|()| {
             options::unknown("fix code", code, handle_id::FixCode::ALL.map(|c| c.code()))
         })?;
-        Ok(Fix {
-            code: code.code(),
-            index,
-            byte_index,
-            held,
-            message,
-            rule: code.rule(),
-        })
+        Ok(Fix::of(code, index, byte_index, held, message))
     }
 
     /// Pickled (and copied) as `Fix(code, index, byte_index, held, message)`.
@@ -302,13 +295,7 @@ impl LintWarning {
                 handle_id::LintCode::ALL.map(|c| c.code()),
             )
         })?;
-        Ok(LintWarning {
-            code: code.code(),
-            index,
-            byte_index,
-            message,
-            rule: code.rule(),
-        })
+        Ok(LintWarning::of(code, index, byte_index, message))
     }
 
     /// Pickled (and copied) as `LintWarning(code, index, byte_index, message)`.
@@ -330,16 +317,43 @@ impl LintWarning {
     }
 }
 
+impl Fix {
+    /// A fix of `code`, its code's name and rule.
+    fn of(
+        code: handle_id::FixCode,
+        index: usize,
+        byte_index: usize,
+        held: bool,
+        message: String,
+    ) -> Self {
+        Fix {
+            code: code.code(),
+            index,
+            byte_index,
+            held,
+            message,
+            rule: code.rule(),
+        }
+    }
+}
+
+impl LintWarning {
+    /// A warning of `code`, its code's name and rule.
+    fn of(code: handle_id::LintCode, index: usize, byte_index: usize, message: String) -> Self {
+        LintWarning {
+            code: code.code(),
+            index,
+            byte_index,
+            message,
+            rule: code.rule(),
+        }
+    }
+}
+
 fn warnings(text: &str, ws: &[handle_id::Warning]) -> Vec<LintWarning> {
     let mut at = CharIndex::new(text);
     ws.iter()
-        .map(|w| LintWarning {
-            code: w.code().code(),
-            index: at.at(w.index()),
-            byte_index: w.index(),
-            message: w.to_string(),
-            rule: w.code().rule(),
-        })
+        .map(|w| LintWarning::of(w.code(), at.at(w.index()), w.index(), w.to_string()))
         .collect()
 }
 
@@ -642,13 +656,14 @@ impl PyCleaned {
         let mut at = CharIndex::new(&self.text);
         self.fixes
             .iter()
-            .map(|f| Fix {
-                code: f.code().code(),
-                index: at.at(f.index()),
-                byte_index: f.index(),
-                held: f.held(),
-                message: f.to_string(),
-                rule: f.code().rule(),
+            .map(|f| {
+                Fix::of(
+                    f.code(),
+                    at.at(f.index()),
+                    f.index(),
+                    f.held(),
+                    f.to_string(),
+                )
             })
             .collect()
     }

@@ -566,6 +566,13 @@ fn dois_as_pdfs_write_them() {
             )],
         ),
         (
+            "see https://doi.org/«10.1093/ molbev /msu300 here",
+            vec![(
+                "10.1093/molbev/msu300",
+                "https://doi.org/«10.1093/ molbev /msu300",
+            )],
+        ),
+        (
             "see https://doi.org/(10.1093/molbev/msu300 here",
             vec![("10.1093/molbev/msu300", "10.1093/molbev/msu300")],
         ),

@@ -983,10 +983,15 @@ impl<'a> Extract<'a, '_> {
             // host's evidence all the same where cleaning joins it in the handle the URL
             // holds (C2: not a naming authority with white space, nor a handle decoded), and
             // found with the URL that gives that evidence.
-            if cut == host_end + 1 && matches!(bytes.get(cut), Some(b'(' | b'[' | b'{')) {
-                if let Some(raw_end) = split_end(self.text, cut + 1, None) {
+            let opener = self.text[cut..]
+                .chars()
+                .next()
+                .filter(|&c| bracket(c).is_some_and(|(_, opens)| opens));
+            if let Some(opener) = opener.filter(|_| cut == host_end + 1) {
+                let after = cut + opener.len_utf8();
+                if let Some(raw_end) = split_end(self.text, after, None) {
                     return self
-                        .joined(i, cut + 1, raw_end, Form::Proxy)
+                        .joined(i, after, raw_end, Form::Proxy)
                         .filter(|f| {
                             self.reads(f.text()).is_some_and(|(_, h)| {
                                 h.as_handle_ref().as_str() == f.handle().as_str()

@@ -24,6 +24,17 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CASES = 480
 LINKS_CASES = 60
 LINKED_CASES = 80
+# Children that name other handles as the reference's reader takes them: by the name as
+# written (a prefixed <x:include> or <x:locs> is another element), with white space around
+# the handle, and with markup inside the text (which ends the reference's text there).
+WRITTEN_CHILDREN = [
+    ('<x:include xmlns:x="urn:x">10.9/inc1</x:include><include>10.9/inc2</include>', None),
+    ('<include>\n 10.9/inc1 \n</include>', None),
+    ('<include>10.9/<!-- a comment -->inc1</include><include>10.9/inc2</include>', None),
+    ('<x:includeNamespace xmlns:x="urn:x">0.NA/ns2</x:includeNamespace><includeNamespace>0.NA/ns1</includeNamespace>', None),
+    ('<includeNamespace>0.NA/ns2</includeNamespace>',
+     '<namespace xmlns:x="urn:x"><x:locs>10.9/nsloc</x:locs><locs>10.9/inc2</locs></namespace>'),
+]
 
 JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]
 SYSTEM_JARS = ["gson", "commons-codec", "bcprov", "bcpkix", "servlet-api"]
@@ -315,6 +326,19 @@ def linked_case(rng, n):
     return json.loads(text)
 
 
+def written_case(n, children, namespace):
+    """A linked case whose own <locations> is one location and `children`; `namespace`, where
+    given, is the HS_NAMESPACE value of 0.NA/ns2."""
+    spec = linked_spec(random.Random(10323 + n), n)
+    spec["values"] = [{"index": 1, "type": "10320/loc", "ttl": 86400,
+                       "data": '<locations no_nslocs="true"><location href="http://own-0.example/" weight="0" />'
+                               + children + "</locations>"}]
+    if namespace is not None:
+        spec["other_handles"]["0.NA/ns2"][0]["data"] = namespace
+    text = json.dumps(spec).replace("10.9/", f"10.9/c{n}-").replace("0.NA/ns", f"0.NA/c{n}-ns")
+    return json.loads(text)
+
+
 def linked_spec(rng, n):
     loc = lambda name, count, attrs=(), subtags=(), ttl=86400: {"index": 1, "type": "10320/loc", "ttl": ttl,
                                                                  "data": linked_locations(rng, name, count, attrs, subtags)}
@@ -424,6 +448,7 @@ def main():
     specs += [links_case(rng, n) for n in range(LINKS_CASES)]
     rng = random.Random(10322)
     specs += [linked_case(rng, n) for n in range(LINKED_CASES)]
+    specs += [written_case(LINKED_CASES + i, c, ns) for i, (c, ns) in enumerate(WRITTEN_CHILDREN)]
     cp = [os.path.join(REF, j) for j in JARS] + [f"/usr/share/java/{j}.jar" for j in SYSTEM_JARS]
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "LocBatch.java"), "w") as f:

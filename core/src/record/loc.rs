@@ -379,15 +379,15 @@ impl Locations {
         let mut linked = Vec::new();
         let mut namespaces = Vec::new();
         for node in root.children().filter(roxmltree::Node::is_element) {
-            let name = node.tag_name().name();
+            // (Named as written, as the reference names elements: `<x:location>` and
+            // `<x:include>` are other elements.)
+            let name = element_name(xml, node);
             if LINKED.contains(&name) && linked.len() < MAX_LOCATIONS {
                 let text = node.text().unwrap_or_default().trim();
                 linked.push((name.to_string(), text.to_string()));
                 continue;
             }
-            // (Named as written, as the reference names elements: `<x:location>` is another
-            // element.)
-            if element_name(xml, node) != "location" {
+            if name != "location" {
                 // Other elements are the XML's business, not the choice's.
                 continue;
             }
@@ -837,7 +837,7 @@ fn weighted<'l>(left: &[&'l Location], random: &mut impl RandomSource) -> &'l Lo
 
 /// The name of element `node` as written in `xml` (`x:location`, `location`): the reference
 /// names elements so, not by their namespace.
-fn element_name<'x>(xml: &'x str, node: roxmltree::Node<'_, '_>) -> &'x str {
+pub(crate) fn element_name<'x>(xml: &'x str, node: roxmltree::Node<'_, '_>) -> &'x str {
     let rest = xml.get(node.range().start + 1..).unwrap_or_default();
     let end = rest
         .find(|c: char| c.is_whitespace() || c == '/' || c == '>')

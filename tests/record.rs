@@ -3,8 +3,8 @@
 #![cfg(feature = "json")]
 
 use handle_id::record::{
-    AdminPermissions, ClientContext, Data, Filter, HandleValue, Locations, RecordErrorKind,
-    Response, ResponseCode, SplitMix64, Ttl,
+    AdminPermissions, ClientContext, Data, Filter, HandleValue, Location, Locations,
+    RecordErrorKind, Response, ResponseCode, SplitMix64, Ttl,
 };
 use handle_id::Handle;
 use proptest::prelude::*;
@@ -562,6 +562,72 @@ fn bad_locations_are_clear_errors() {
         Locations::parse(&many).unwrap_err().kind(),
         RecordErrorKind::TooLarge
     );
+}
+
+/// A location made of its attributes is the one its element reads as: every location of
+/// the `10320/loc` cases, made again of its attributes, is equal to it.
+#[test]
+fn a_location_is_made_of_its_attributes() {
+    let mut made = 0;
+    for line in include_str!("loc/cases.jsonl").lines() {
+        let case: serde_json::Value = serde_json::from_str(line).unwrap();
+        for value in case["input"]["values"].as_array().unwrap() {
+            let Some(read) = value["data"]
+                .as_str()
+                .and_then(|x| Locations::parse(x).ok())
+            else {
+                continue;
+            };
+            for l in read.locations() {
+                assert_eq!(
+                    &Location::from_attributes(l.attributes().to_vec()).unwrap(),
+                    l
+                );
+                made += 1;
+            }
+        }
+    }
+    assert!(made > 150, "{made}");
+    let a = |pairs: &[(&str, &str)]| {
+        pairs
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect::<Vec<_>>()
+    };
+    let l = Location::from_attributes(a(&[
+        ("x:href", "http://a/"),
+        ("href", "http://b/"),
+        ("xml:lang", "en"),
+    ]))
+    .unwrap();
+    assert_eq!(
+        (l.href(), l.attribute("x:href")),
+        ("http://b/", Some("http://a/"))
+    );
+    for (pairs, at) in [
+        (&[("href", "a"), ("href", "b")][..], "attribute \"href\""),
+        (&[("href", "a"), ("a b", "c")][..], "attribute \"a b\""),
+        (&[("href", "a"), ("", "c")][..], "attribute \"\""),
+        (&[("href", "a"), ("1x", "c")][..], "attribute \"1x\""),
+        (&[("href", "a"), ("x:", "c")][..], "attribute \"x:\""),
+        (
+            &[("href", "a"), ("xmlns", "urn:a")][..],
+            "attribute \"xmlns\"",
+        ),
+        (
+            &[("href", "a"), ("xmlns:x", "urn:a")][..],
+            "attribute \"xmlns:x\"",
+        ),
+        (&[("id", "1")][..], "location"),
+        (&[("href", "a"), ("weight", "2")][..], "location"),
+    ] {
+        let e = Location::from_attributes(a(pairs)).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.at()),
+            (RecordErrorKind::Locations, at),
+            "{pairs:?}: {e}"
+        );
+    }
 }
 
 #[test]

@@ -334,11 +334,17 @@ class HandleValue:
 
 @final
 class Redirect:
-    """Where the proxy redirects."""
+    """Where the proxy redirects. Compared and hashed by value; pickles as its value and location."""
 
-    url: str
-    value: HandleValue
-    location: Optional[Location]
+    def __new__(cls, value: HandleValue, location: Optional[Location] = None) -> Redirect: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def value(self) -> HandleValue: ...
+    @property
+    def location(self) -> Optional[Location]: ...
 
 @final
 class Locations:
@@ -365,7 +371,11 @@ class Locations:
 
 @final
 class Location:
-    """One location of a 10320/loc value."""
+    """One location of a 10320/loc value. Compared and hashed by value; pickles as its attributes."""
+
+    def __new__(cls, attributes: Sequence[tuple[str, str]]) -> Location: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
 
     @property
     def href(self) -> str: ...

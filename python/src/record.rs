@@ -1,7 +1,8 @@
 //! Handle records: the proxy's REST API JSON (SPEC R1–R5) and `10320/loc` values (L1–L4).
 
 use handle_id::record::{
-    ClientContext, Data, Filter, HandleValue, Locations, Redirect, Response, SplitMix64, Ttl,
+    ClientContext, Data, Filter, HandleValue, Location, Locations, Redirect, Response, SplitMix64,
+    Ttl,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -209,7 +210,8 @@ fn client(
 
 /// Where the proxy redirects: the URL, the value it comes from, and the `10320/loc`
 /// location when one was chosen.
-#[pyclass(frozen, module = "handle_id", name = "Redirect", get_all)]
+#[pyclass(frozen, eq, module = "handle_id", name = "Redirect", get_all)]
+#[derive(PartialEq)]
 pub struct PyRedirect {
     /// The URL.
     url: String,
@@ -217,6 +219,53 @@ pub struct PyRedirect {
     value: PyHandleValue,
     /// The location chosen, or None for a URL value.
     location: Option<PyLocation>,
+}
+
+#[pymethods]
+impl PyRedirect {
+    /// The redirect to `location` of `value` (a `10320/loc` value), or, with no location,
+    /// to `value`'s own text (a `URL` value). Raises `ValueError` when there is no URL.
+    #[new]
+    #[pyo3(signature = (value, location = None))]
+    fn new(
+        value: &Bound<'_, PyHandleValue>,
+        location: Option<&Bound<'_, PyLocation>>,
+    ) -> PyResult<Self> {
+        let value = value.get().clone();
+        let location = location.map(|l| l.get().clone());
+        let url = match &location {
+            Some(l) => l.0.href(),
+            None => value.0.as_text().ok_or_else(|| {
+                PyValueError::new_err(
+                    "a redirect without a location is to a value's text, and this value has none",
+                )
+            })?,
+        }
+        .to_owned();
+        Ok(Self {
+            url,
+            value,
+            location,
+        })
+    }
+
+    /// Pickled (and copied) as `Redirect(value, location)`.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyType>, (PyHandleValue, Option<PyLocation>)) {
+        let r = slf.get();
+        (slf.get_type(), (r.value.clone(), r.location.clone()))
+    }
+
+    /// Hashed as its value and location are.
+    fn __hash__(&self) -> PyResult<u64> {
+        let location = self.location.as_ref().map_or(0, PyLocation::__hash__);
+        Ok(self.value.__hash__()? ^ location.rotate_left(1))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Redirect(url={:?})", self.url)
+    }
 }
 
 /// One value of a handle record: its index, type, data, time to live and timestamp.
@@ -414,12 +463,42 @@ impl PyLocations {
 }
 
 /// One location of a `10320/loc` value.
-#[pyclass(frozen, skip_from_py_object, module = "handle_id", name = "Location")]
-#[derive(Clone)]
-pub struct PyLocation(handle_id::record::Location);
+#[pyclass(
+    frozen,
+    eq,
+    skip_from_py_object,
+    module = "handle_id",
+    name = "Location"
+)]
+#[derive(Clone, PartialEq)]
+pub struct PyLocation(Location);
 
 #[pymethods]
 impl PyLocation {
+    /// The location of these attributes, (name, value) pairs named as written, read as
+    /// `Locations.parse` reads a `<location>` element with them. Raises `HandleError` (with
+    /// `at`) for a name that is not an XML attribute's or is given twice, no `href`, a
+    /// `weight` that is not a number from 0 to 1, and so on.
+    #[new]
+    fn new(py: Python<'_>, attributes: Vec<(String, String)>) -> PyResult<Self> {
+        Location::from_attributes(attributes)
+            .map(Self)
+            .map_err(|e| record_error(py, &e))
+    }
+
+    /// Pickled (and copied) as its attributes, read again by `Location(attributes)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (Vec<(String, String)>,)) {
+        (slf.get_type(), (slf.get().0.attributes().to_vec(),))
+    }
+
+    /// Hashed as its attributes.
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.0.attributes().hash(&mut h);
+        h.finish()
+    }
+
     /// The URL.
     #[getter]
     fn href(&self) -> &str {

@@ -111,6 +111,27 @@ def test_values_locations_and_redirects(hdl):
     including = handle_id.Locations(LOC.replace("</locations>", "<include>20.1000/x</include></locations>"))
     assert pickle.loads(pickle.dumps(including)) == including != locations
     assert locations != handle_id.Locations(LOC.replace('weight="0"', 'weight="0.5"'))
+    # A redirect and a location pickle (a pool's workers return them) and compare by value.
+    for seed in range(5):
+        r = record.redirect(seed=seed)
+        assert pickle.loads(pickle.dumps(r)) == r == handle_id.Redirect(r.value, r.location)
+        assert pickle.loads(pickle.dumps(r.location)) == r.location == handle_id.Location(r.location.attributes)
+        assert hash(handle_id.Location(r.location.attributes)) == hash(r.location)
+        assert handle_id.Redirect(r.value, r.location).url == r.url
+    plain = only_urls.redirect(seed=1)
+    assert pickle.loads(pickle.dumps(plain)) == plain == handle_id.Redirect(plain.value)
+    assert plain.url == "https://fallback.example/" and len({plain, handle_id.Redirect(plain.value)}) == 1
+    assert plain != record.redirect(seed=0)
+    with pytest.raises(ValueError, match="has none"):
+        handle_id.Redirect(record.values[3])
+    # A location made by hand is read as its element would be.
+    made = handle_id.Location([("href", "http://a.example/"), ("x:href", "http://b.example/"), ("weight", "0.5")])
+    assert (made.href, made.weight, made.attribute("x:href")) == ("http://a.example/", 0.5, "http://b.example/")
+    for attributes, at in [([("weight", "0.5")], "location"), ([("href", "a"), ("href", "b")], 'attribute "href"'),
+                           ([("href", "a"), ("a b", "c")], 'attribute "a b"'), ([("href", "a"), ("xmlns:x", "u")], 'attribute "xmlns:x"')]:
+        with pytest.raises(handle_id.HandleError) as e:
+            handle_id.Location(attributes)
+        assert e.value.at == at, (attributes, e.value.at)
 
 
 def test_record_errors_are_handle_errors(hdl):

@@ -135,6 +135,43 @@ pub struct Location {
 }
 
 impl Location {
+    /// A location of these attributes, named as written, read as [`Locations::parse`]
+    /// reads a `<location>` element that has them (L1).
+    ///
+    /// ```
+    /// use handle_id::record::Location;
+    /// let a = |n: &str, v: &str| (n.to_string(), v.to_string());
+    /// let l = Location::from_attributes(vec![a("href", "http://example.org/"), a("weight", "0.5")])?;
+    /// assert_eq!((l.href(), l.weight()), ("http://example.org/", 0.5));
+    /// assert!(Location::from_attributes(vec![a("weight", "2")]).is_err());
+    /// # Ok::<(), handle_id::record::RecordError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`RecordError`] at `attribute NAME` for a name that is not an XML attribute's
+    /// (a namespace declaration included) or is given twice, and as [`Locations::parse`]
+    /// for the values: no `href`, a `weight` that is not a number from 0 to 1, and so on.
+    pub fn from_attributes(attributes: Vec<(String, String)>) -> Result<Self, RecordError> {
+        for (i, (name, _)) in attributes.iter().enumerate() {
+            let refuse = |message: &str| {
+                Err(RecordError::new(
+                    RecordErrorKind::Locations,
+                    format!("attribute {name:?}"),
+                    format!("{message} (SPEC L1)"),
+                ))
+            };
+            if attributes[..i].iter().any(|(n, _)| n == name) {
+                return refuse("an attribute given twice");
+            }
+            if !is_attribute_name(name) {
+                return refuse("not the name of an XML attribute");
+            }
+        }
+        read_location(attributes, false)
+            .map_err(|m| RecordError::new(RecordErrorKind::Locations, "location", m))
+    }
+
     /// Where to redirect.
     #[must_use]
     pub fn href(&self) -> &str {
@@ -843,6 +880,19 @@ pub(crate) fn element_name<'x>(xml: &'x str, node: roxmltree::Node<'_, '_>) -> &
         .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
         .unwrap_or(rest.len());
     &rest[..end]
+}
+
+/// Whether `name` names an attribute of an element, as the XML reader judges it (its
+/// prefix bound for the test); a namespace declaration (`xmlns`, `xmlns:p`) is none.
+fn is_attribute_name(name: &str) -> bool {
+    let declare = match name.split_once(':') {
+        _ if name == "xmlns" => return false,
+        Some(("xmlns", _)) => return false,
+        Some((prefix, _)) if prefix != "xml" => alloc::format!(" xmlns:{prefix}=\"urn:p\""),
+        _ => String::new(),
+    };
+    let xml = alloc::format!("<location{declare} {name}=\"\"/>");
+    roxmltree::Document::parse(&xml).is_ok_and(|d| d.root_element().attributes().len() == 1)
 }
 
 /// The attributes of `node`, each named as written in `xml` (`x:href` is not `href`, as

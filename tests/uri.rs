@@ -191,6 +191,25 @@ fn errors_point_into_the_original_text() {
     // Percent-encoding: a bad escape points at its '%'.
     assert_eq!(rejected("hdl:1/a%2", &o).0, ParseErrorKind::PercentEncoding);
     assert_eq!(rejected("hdl:1/a%2", &o).1, 7);
+    // A whole escape is not what is wrong with the character after it: that is refused as
+    // it is after the character the escape stands for.
+    for (text, without) in [
+        ("hdl:1234/%41 b", "hdl:1234/A b"),
+        ("hdl:%41@34/x", "hdl:A@34/x"),
+        ("hdl://%41 b/x", "hdl://A b/x"),
+        ("info:hdl/%41 b/x", "info:hdl/A b/x"),
+        ("hdl:1234/%41%42<", "hdl:1234/AB<"),
+        ("hdl:1234/%41\u{dc}", "hdl:1234/A\u{dc}"),
+    ] {
+        let (kind, at, rule) = rejected(without, &o);
+        let escaped = text.len() - without.len();
+        assert_eq!(rejected(text, &o), (kind, at + escaped, rule), "{text}");
+        assert_eq!(kind, ParseErrorKind::UriSyntax, "{text}");
+    }
+    assert_eq!(
+        rejected("hdl:1234/%41%4", &o),
+        (ParseErrorKind::PercentEncoding, 12, "pct_encoded")
+    );
     // In a proxy URL's path, a '%' that starts no escape is a '%', as browsers read it (P3),
     // with a warning; the CORDRA profile's HTTP encoding keeps RFC 3986's rule.
     let read = recognize("https://doi.org/10.1/100%", &o).unwrap();

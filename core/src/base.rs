@@ -99,7 +99,7 @@ impl ProxyBase {
         // tells past a grammar, an IP address and a port of 16 bits.
         g::BASE_URL
             .run(url.as_bytes())
-            .map_err(|r| uri_error(url, r))?;
+            .map_err(|r| uri_error(&g::BASE_URL, url, r))?;
         let host = &url[host_start..host_end];
         // (The port after an IPv6 address's brackets, if any.)
         let name_end = host.rfind(']').map_or(0, |i| i + 1);

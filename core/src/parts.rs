@@ -16,15 +16,30 @@ pub(crate) type Span = (usize, usize);
 
 /// Runs a generated validator; a rejection becomes a [`ParseError`] naming the rule.
 pub(crate) fn check(dfa: &Dfa, text: &str) -> Result<(), ParseError> {
-    dfa.run(text.as_bytes()).map_err(|r| uri_error(text, r))
+    dfa.run(text.as_bytes())
+        .map_err(|r| uri_error(dfa, text, r))
 }
 
-/// The [`ParseError`] of a URI grammar's rejection, naming the rule.
-pub(crate) fn uri_error(text: &str, r: Reject) -> ParseError {
+/// The [`ParseError`] of the rejection `r` of `text` by the validator `dfa`, naming the rule.
+pub(crate) fn uri_error(dfa: &Dfa, text: &str, r: Reject) -> ParseError {
     let found = text[r.index..].chars().next();
     if r.rule == Rule::PctEncoded {
         // Point at the '%' that started the escape.
         let at = text[..r.index].rfind('%').unwrap_or(r.index);
+        let whole = text
+            .as_bytes()
+            .get(at + 1..at + 3)
+            .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit));
+        if whole && r.index == at + 3 {
+            // The escape was whole, and what follows it is refused: as it is after any
+            // character the escape stands for (`z`, which every rule taking an escape takes).
+            let plain = [&text[..at], "z", &text[at + 3..]].concat();
+            if let Err(p) = dfa.run(plain.as_bytes()) {
+                if p.index == at + 1 {
+                    return uri_error(dfa, &plain, p).shifted(2);
+                }
+            }
+        }
         ParseError::new(at, ParseErrorKind::PercentEncoding, Some('%')).in_rule(r.rule)
     } else {
         ParseError::new(r.index, ParseErrorKind::UriSyntax, found).in_rule(r.rule)
@@ -63,7 +78,7 @@ impl Sink<Rule> for UrlParts {
 /// The parts of the HTTP(S) URL `text` (grammar/proxy-url.pest), in the pass that checks it.
 pub(crate) fn url_parts(text: &str) -> Result<UrlParts, ParseError> {
     let mut parts = UrlParts::default();
-    g::scan_http_url(text.as_bytes(), &mut parts).map_err(|r| uri_error(text, r))?;
+    g::scan_http_url(text.as_bytes(), &mut parts).map_err(|r| uri_error(&g::HTTP_URL, text, r))?;
     if parts.host.1 == parts.host.0 {
         // Neither a path nor a query nor a fragment: the authority runs to the end.
         parts.host.1 = text.len();

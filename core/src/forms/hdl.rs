@@ -57,12 +57,21 @@ impl Sink<Rule> for HdlParts {
 /// finds its parts.
 pub(super) fn read_hdl_uri(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     let mut parts = HdlParts::default();
-    scan_hdl(text, form, &mut parts).map_err(|r| uri_error(text, r))?;
+    scan_hdl(text, form, &mut parts).map_err(|r| uri_error(validator(form), text, r))?;
     read_hdl_parts(text, form, &parts)
 }
 
 /// The walk of the validator of `hdl:` (`hdl_path`) or `hdl://` (`hdl_host`), noting the
 /// parts in `parts`.
+/// The validator of `hdl:` (`hdl_path`) or `hdl://` (`hdl_host`).
+fn validator(form: Form) -> &'static crate::dfa::Dfa {
+    if form == Form::HdlHost {
+        &g::HDL_HOST
+    } else {
+        &g::HDL_PATH
+    }
+}
+
 fn scan_hdl(text: &str, form: Form, parts: &mut HdlParts) -> Result<(), Reject> {
     let walked = if form == Form::HdlHost {
         g::scan_hdl_host(text.as_bytes(), parts)
@@ -167,7 +176,11 @@ impl<'a> HdlUri<'a> {
                     Ok(()) => Form::HdlHost,
                     Err(host) => {
                         let host_form = g::run_hdl_host_form(text.as_bytes()).is_ok();
-                        return Err(uri_error(text, if host_form { host } else { path }));
+                        return Err(if host_form {
+                            uri_error(&g::HDL_HOST, text, host)
+                        } else {
+                            uri_error(&g::HDL_PATH, text, path)
+                        });
                     }
                 }
             }

@@ -39,6 +39,7 @@ __all__ = [
     "arrow_canonical",
     "arrow_to_form",
     "arrow_extract",
+    "plugin_check",
 ]
 
 FORMS: tuple[str, ...]
@@ -446,3 +447,4 @@ def arrow_extract(
     cordra: bool = False,
     threads: Optional[int] = None,
 ) -> Any: ...
+def plugin_check(name: str, kwargs: bytes) -> None: ...

@@ -32,6 +32,7 @@ calls into Python once per batch.
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 from typing import Any, Callable
 
@@ -71,6 +72,9 @@ def _compiled(name: str, expr: pl.Expr, **kwargs: Any) -> pl.Expr:
     # (Each list a new one: pickle writes a list given twice as a reference to the first,
     # which the plugin does not read.)
     kwargs = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in kwargs.items()}
+    # Checked now, as Polars will write them, and raised as handle_id.arrow raises them: a
+    # frame's run would tell a ComputeError, and later.
+    _native.plugin_check(name, pickle.dumps(kwargs, protocol=5) if kwargs else b"")
     return register_plugin_function(
         plugin_path=Path(_native.__file__),
         function_name=name,

@@ -51,5 +51,6 @@ fn _handle_id(m: &Bound<'_, PyModule>) -> PyResult<()> {
     record::register(m)?;
     resolve::register(m)?;
     arrow::register(m)?;
+    plugin::register(m)?;
     Ok(())
 }

@@ -32,8 +32,11 @@ use arrow_schema::ffi::FFI_ArrowSchema;
 use arrow_schema::{DataType, Field};
 
 use crate::arrow::{Call, Input};
+use crate::errors::parse_error;
 use crate::kwargs::{self, Kwarg};
 use crate::options;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
 
 /// A Polars series: one field, and its chunks' arrays.
 #[repr(C)]
@@ -79,7 +82,59 @@ pub extern "C" fn _polars_plugin_get_last_error_message() -> *const c_char {
 
 /// The function `name` and its arguments, from the keyword arguments Polars hands over, and
 /// the threads it may use (`threads`).
-fn resolve(name: &str, kwargs: &[u8]) -> Result<(Call, Option<isize>), String> {
+/// Why a function's keyword arguments were refused, as `handle_id.arrow`'s function
+/// refuses the same: an argument of another type (`TypeError`), a proxy base, handle
+/// prefix or base that does not read (`HandleError`), or anything else (`ValueError`).
+enum Refused {
+    Type(String),
+    Parse {
+        what: &'static str,
+        value: String,
+        error: handle_id::ParseError,
+    },
+    Value(String),
+}
+
+impl From<String> for Refused {
+    fn from(message: String) -> Self {
+        Self::Value(message)
+    }
+}
+
+impl From<&str> for Refused {
+    fn from(message: &str) -> Self {
+        Self::Value(message.into())
+    }
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Type(m) | Self::Value(m) => f.write_str(m),
+            Self::Parse { what, value, error } => write!(f, "{what} {value:?}: {error}"),
+        }
+    }
+}
+
+/// The keyword arguments of the plugin's function `name` as Polars gives them (pickled),
+/// checked as the plugin reads them, and raised as `handle_id.arrow`'s function raises the
+/// same: `handle_id/polars.py` asks it when an expression is made, where a `ComputeError`
+/// of the frame's would come later and be no `ValueError`.
+#[pyfunction]
+fn plugin_check(py: Python<'_>, name: &str, kwargs: &[u8]) -> PyResult<()> {
+    match resolve(name, kwargs) {
+        Ok(_) => Ok(()),
+        Err(Refused::Type(m)) => Err(PyTypeError::new_err(m)),
+        Err(Refused::Value(m)) => Err(PyValueError::new_err(m)),
+        Err(Refused::Parse { value, error, .. }) => Err(parse_error(py, &error, &value)),
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(plugin_check, m)?)
+}
+
+fn resolve(name: &str, kwargs: &[u8]) -> Result<(Call, Option<isize>), Refused> {
     let mut args = Args::read(kwargs)?;
     let threads = args.int("threads")?;
     let read_options = |args: &mut Args, prefixes: bool| {
@@ -95,7 +150,7 @@ fn resolve(name: &str, kwargs: &[u8]) -> Result<(Call, Option<isize>), String> {
             args.bool("cordra")?,
             handle_prefixes,
         )
-        .map_err(|(what, value, e)| format!("{what} {value:?}: {e}"))
+        .map_err(|(what, value, error)| Refused::Parse { what, value, error })
     };
     let call = match name {
         "is_valid" => Call::IsValid,
@@ -113,13 +168,17 @@ fn resolve(name: &str, kwargs: &[u8]) -> Result<(Call, Option<isize>), String> {
                 form: options::form(&form).map_err(|e| e.to_string())?,
                 base: base
                     .map(|b| {
-                        handle_id::ProxyBase::parse(&b).map_err(|e| format!("base {b:?}: {e}"))
+                        handle_id::ProxyBase::parse(&b).map_err(|error| Refused::Parse {
+                            what: "base",
+                            value: b.clone(),
+                            error,
+                        })
                     })
                     .transpose()?,
             }
         }
         "extract" => Call::Extract(read_options(&mut args, true)?),
-        _ => return Err(format!("no function {name:?} in this plugin")),
+        _ => return Err(format!("no function {name:?} in this plugin").into()),
     };
     args.done(name)?;
     Ok((call, threads))
@@ -129,7 +188,7 @@ fn resolve(name: &str, kwargs: &[u8]) -> Result<(Call, Option<isize>), String> {
 struct Args(Vec<(String, Kwarg)>);
 
 impl Args {
-    fn read(bytes: &[u8]) -> Result<Self, String> {
+    fn read(bytes: &[u8]) -> Result<Self, Refused> {
         match kwargs::read(bytes).map_err(|e| e.to_string())? {
             Kwarg::Dict(items) => Ok(Self(items)),
             _ => Err("keyword arguments that are not a dict".into()),
@@ -144,56 +203,69 @@ impl Args {
     }
 
     /// (As Python's own functions take them: a bool, never `None`.)
-    fn bool(&mut self, name: &str) -> Result<bool, String> {
+    fn bool(&mut self, name: &str) -> Result<bool, Refused> {
         match self.take(name) {
             None => Ok(false),
             Some(Kwarg::Bool(b)) => Ok(b),
-            Some(v) => Err(format!("{name} must be a bool, not {v:?}")),
+            Some(v) => Err(not(name, "a bool", &v)),
         }
     }
 
     /// (As Python's own functions take them: an int, a bool being one, or `None`.)
-    fn int(&mut self, name: &str) -> Result<Option<isize>, String> {
+    fn int(&mut self, name: &str) -> Result<Option<isize>, Refused> {
         match self.take(name) {
             None | Some(Kwarg::None) => Ok(None),
             Some(Kwarg::Int(n)) => Ok(Some(isize::try_from(n).unwrap_or(-1))),
             Some(Kwarg::Bool(b)) => Ok(Some(isize::from(b))),
-            Some(v) => Err(format!("{name} must be an int or None, not {v:?}")),
+            Some(v) => Err(not(name, "an int or None", &v)),
         }
     }
 
-    fn string(&mut self, name: &str) -> Result<Option<String>, String> {
+    fn string(&mut self, name: &str) -> Result<Option<String>, Refused> {
         match self.take(name) {
             None | Some(Kwarg::None) => Ok(None),
             Some(Kwarg::Str(s)) => Ok(Some(s)),
-            Some(v) => Err(format!("{name} must be a str or None, not {v:?}")),
+            Some(v) => Err(not(name, "a str or None", &v)),
         }
     }
 
-    fn strings(&mut self, name: &str) -> Result<Option<Vec<String>>, String> {
-        let not = |v: &Kwarg| format!("{name} must be a list of str or None, not {v:?}");
+    fn strings(&mut self, name: &str) -> Result<Option<Vec<String>>, Refused> {
+        let must = "a list of str or None";
         match self.take(name) {
             None | Some(Kwarg::None) => Ok(None),
             Some(Kwarg::List(items)) => items
                 .into_iter()
                 .map(|v| match v {
                     Kwarg::Str(s) => Ok(s),
-                    v => Err(not(&v)),
+                    v => Err(not(name, must, &v)),
                 })
                 .collect::<Result<_, _>>()
                 .map(Some),
-            Some(v) => Err(not(&v)),
+            Some(v) => Err(not(name, must, &v)),
         }
     }
 
-    fn done(self, function: &str) -> Result<(), String> {
+    fn done(self, function: &str) -> Result<(), Refused> {
         match self.0.first() {
             None => Ok(()),
-            Some((k, _)) => Err(format!(
+            Some((k, _)) => Err(Refused::Type(format!(
                 "{function}() got an unexpected keyword argument {k:?}"
-            )),
+            ))),
         }
     }
+}
+
+/// The argument `name` of another type than `must`, as Python names types.
+fn not(name: &str, must: &str, given: &Kwarg) -> Refused {
+    let kind = match given {
+        Kwarg::None => "None",
+        Kwarg::Bool(_) => "a bool",
+        Kwarg::Int(_) => "an int",
+        Kwarg::Str(_) => "a str",
+        Kwarg::List(_) => "a list",
+        Kwarg::Dict(_) => "a dict",
+    };
+    Refused::Type(format!("{name} must be {must}, not {kind}"))
 }
 
 /// The bytes at `ptr` (none where `len` is 0, whatever `ptr` is).
@@ -342,7 +414,8 @@ unsafe fn call(
             Err(_) => return Err(format!("{name} takes one column, not {n}")),
         };
         // SAFETY: Polars's.
-        let (call, threads) = resolve(name, unsafe { bytes(kwargs, kwargs_len) })?;
+        let (call, threads) =
+            resolve(name, unsafe { bytes(kwargs, kwargs_len) }).map_err(|r| r.to_string())?;
         // SAFETY: Polars's, where given.
         let parallel = !context.is_null() && unsafe { (*context).bitflags } & PARALLEL != 0;
         let threads = if parallel { Some(1) } else { threads };
@@ -417,7 +490,8 @@ unsafe fn field(
         // SAFETY: Polars's one field.
         let input = Field::try_from(unsafe { &*fields }).map_err(|e| e.to_string())?;
         // SAFETY: Polars's.
-        let (call, _) = resolve(name, unsafe { bytes(kwargs, kwargs_len) })?;
+        let (call, _) =
+            resolve(name, unsafe { bytes(kwargs, kwargs_len) }).map_err(|r| r.to_string())?;
         let column = empty_column(&call, &input)?;
         let output = Field::new(input.name(), column.data_type().clone(), true);
         let schema = FFI_ArrowSchema::try_from(&output).map_err(|e| e.to_string())?;

@@ -136,17 +136,33 @@ _CLEANED = pl.Struct(
 
 
 def test_the_plugins_errors_name_what_is_wrong():
+    # Arguments are refused when the expression is made, as handle_id.arrow refuses them
+    # (a HandleError for a base or prefix that is not one, a TypeError for another type);
+    # the fallback over handle_id.arrow refuses the same, with the same types, when run.
     df = pl.DataFrame({"id": ["10.1000/x"], "n": [1]})
-    for expr, message in [
-        (pl.col("id").handle_id.clean(bogus=True), "unexpected keyword argument \"bogus\""),
-        (pl.col("id").handle_id.clean(keep_case="yes"), "keep_case must be a bool"),
-        (pl.col("id").handle_id.clean(proxy_bases=["nope"]), "proxy base \"nope\""),
-        (pl.col("id").handle_id.extract(handle_prefixes=["a/b"]), "handle prefix \"a/b\""),
-        (pl.col("id").handle_id.to_form("nowhere"), "unknown form \"nowhere\""),
-        (pl.col("n").handle_id.clean(), "expected an array of strings or binary, not Int64"),
-    ]:
-        with pytest.raises(pl.exceptions.ComputeError, match=message):
-            df.select(expr)
+    ns = lambda: pl.col("id").handle_id
+    cases = [
+        (lambda: ns().clean(bogus=True), TypeError, "unexpected keyword argument \"bogus\""),
+        (lambda: ns().clean(keep_case="yes"), TypeError, "keep_case must be a bool, not a str"),
+        (lambda: ns().canonical(proxy_bases="https://x.org/"), TypeError, "must be a list of str or None, not a str"),
+        (lambda: ns().clean(proxy_bases=["nope"]), handle_id.HandleError, "'n' .* not allowed in the scheme"),
+        (lambda: ns().extract(handle_prefixes=["a/b"]), handle_id.HandleError, "'/' .* naming authority"),
+        (lambda: ns().to_form("proxy", base="ftp://x"), handle_id.HandleError, "'f' .* not allowed in the scheme"),
+        (lambda: ns().to_form("nowhere"), ValueError, "unknown form \"nowhere\""),
+    ]
+    for make, error, message in cases:
+        with pytest.raises(error, match=message):
+            make()
+    compiled = handle_id.polars.COMPILED
+    try:
+        handle_id.polars.COMPILED = False
+        for make, error, _ in cases:
+            with pytest.raises(error):
+                df.select(make())
+    finally:
+        handle_id.polars.COMPILED = compiled
+    with pytest.raises(pl.exceptions.ComputeError, match="expected an array of strings or binary, not Int64"):
+        df.select(pl.col("n").handle_id.clean())
 
 
 def test_columns_through_the_plugin_are_released():

@@ -737,6 +737,14 @@ pub fn locations_text(text: &str) {
     };
     // The markup escape: nothing of markup is left in it, and an XML reader gives the text
     // back from an attribute in either quote (wherever XML can hold the text at all).
+    // The text as an attribute's name: taken or refused, never a panic; a name taken
+    // is a name, as the reader judged it (no markup in it).
+    let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+    if handle_id::record::Location::from_attributes(vec![pair("href", "x"), pair(text, "v")])
+        .is_ok()
+    {
+        assert!(!text.contains(['<', '>', '"', '\'', '=', ' ']), "{text:?}");
+    }
     let escaped = escape_markup(text);
     assert!(
         !escaped.contains(['<', '>', '"', '\'', '\t', '\n', '\r']),
@@ -800,6 +808,11 @@ pub fn locations_text(text: &str) {
         Ok(&loc),
         "{text:?}"
     );
+    // Each location is the one made of its attributes.
+    for l in loc.locations() {
+        let made = handle_id::record::Location::from_attributes(l.attributes().to_vec());
+        assert_eq!(made.as_ref(), Ok(l), "{text:?}");
+    }
     let clients = [
         ClientContext::new(),
         ClientContext::new().with_locatt("id:1").expect("a pair"),

@@ -608,6 +608,8 @@ fn a_location_is_made_of_its_attributes() {
         (&[("href", "a"), ("href", "b")][..], "attribute \"href\""),
         (&[("href", "a"), ("a b", "c")][..], "attribute \"a b\""),
         (&[("href", "a"), ("", "c")][..], "attribute \"\""),
+        (&[("href", "a"), (" c", "c")][..], "attribute \" c\""),
+        (&[("href", "a"), ("c\n", "c")][..], "attribute \"c\\n\""),
         (&[("href", "a"), ("1x", "c")][..], "attribute \"1x\""),
         (&[("href", "a"), ("x:", "c")][..], "attribute \"x:\""),
         (

@@ -892,7 +892,12 @@ fn is_attribute_name(name: &str) -> bool {
         _ => String::new(),
     };
     let xml = alloc::format!("<location{declare} {name}=\"\"/>");
-    roxmltree::Document::parse(&xml).is_ok_and(|d| d.root_element().attributes().len() == 1)
+    // (One attribute, named as given: white space around a name is no part of it.)
+    let local = name.split_once(':').map_or(name, |(_, local)| local);
+    roxmltree::Document::parse(&xml).is_ok_and(|d| {
+        let mut all = d.root_element().attributes();
+        matches!((all.next(), all.next()), (Some(a), None) if a.name() == local)
+    })
 }
 
 /// The attributes of `node`, each named as written in `xml` (`x:href` is not `href`, as

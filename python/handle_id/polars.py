@@ -32,6 +32,7 @@ calls into Python once per batch.
 
 from __future__ import annotations
 
+import operator
 import pickle
 from pathlib import Path
 from typing import Any, Callable
@@ -65,13 +66,28 @@ _FOUND = pl.List(
 )
 
 
+def _plain(value: Any) -> Any:
+    """``value`` as the built-in type the plugin reads, as handle_id.arrow takes it: an int
+    (an ``IntEnum``, a NumPy integer) as an ``int``, a ``str`` subclass's as a ``str``, a
+    sequence as a new ``list`` (pickle writes a list given twice as a reference to the first,
+    which the plugin does not read); anything else as it is, for the plugin to refuse."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    try:
+        return operator.index(value)
+    except TypeError:
+        return value
+
+
 def _compiled(name: str, expr: pl.Expr, **kwargs: Any) -> pl.Expr:
     """The plugin's function ``name`` over ``expr`` (elementwise), with ``kwargs``."""
     from polars.plugins import register_plugin_function
 
-    # (Each list a new one: pickle writes a list given twice as a reference to the first,
-    # which the plugin does not read.)
-    kwargs = {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in kwargs.items()}
+    kwargs = {k: _plain(v) for k, v in kwargs.items()}
     # Checked now, as Polars will write them, and raised as handle_id.arrow raises them: a
     # frame's run would tell a ComputeError, and later.
     _native.plugin_check(name, pickle.dumps(kwargs, protocol=5) if kwargs else b"")

@@ -313,7 +313,7 @@ const PART_FROM: usize = 1 << 14;
 
 /// How many threads a column's work may use: `threads`, or as many as the machine runs at
 /// once.
-fn thread_count(threads: Option<isize>) -> Result<usize, Failure> {
+pub(crate) fn thread_count(threads: Option<isize>) -> Result<usize, Failure> {
     match threads.map(usize::try_from) {
         None => Ok(cores::count()),
         Some(Ok(n)) if n > 0 => Ok(n),

@@ -135,52 +135,72 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 fn resolve(name: &str, kwargs: &[u8]) -> Result<(Call, Option<isize>), Refused> {
+    if !matches!(
+        name,
+        "is_valid" | "recognize" | "canonical" | "clean" | "to_form" | "extract"
+    ) {
+        return Err(format!("no function {name:?} in this plugin").into());
+    }
+    // Every argument taken first, each by its type, and any other refused, as a Python
+    // function's arguments are bound before its body reads their values.
     let mut args = Args::read(kwargs)?;
     let threads = args.int("threads")?;
-    let read_options = |args: &mut Args, prefixes: bool| {
-        let handle_prefixes = if prefixes {
-            args.strings("handle_prefixes")?
-        } else {
-            None
-        };
-        options::read(
+    let options = if name == "is_valid" {
+        None
+    } else {
+        Some((
             args.strings("proxy_bases")?,
             args.bool("repository_urls")?,
             args.bool("resolution_form")?,
             args.bool("cordra")?,
-            handle_prefixes,
-        )
-        .map_err(|(what, value, error)| Refused::Parse { what, value, error })
+            if name == "extract" {
+                args.strings("handle_prefixes")?
+            } else {
+                None
+            },
+        ))
     };
-    let call = match name {
-        "is_valid" => Call::IsValid,
-        "recognize" => Call::Recognize(read_options(&mut args, false)?),
-        "canonical" => Call::Canonical(read_options(&mut args, false)?),
-        "clean" => Call::Clean {
-            keep_case: args.bool("keep_case")?,
-            options: read_options(&mut args, false)?,
-        },
-        "to_form" => {
-            let form = args.string("form")?.ok_or("to_form needs a form")?;
-            let base = args.string("base")?;
-            Call::ToForm {
-                options: read_options(&mut args, false)?,
-                form: options::form(&form).map_err(|e| e.to_string())?,
-                base: base
-                    .map(|b| {
-                        handle_id::ProxyBase::parse(&b).map_err(|error| Refused::Parse {
-                            what: "base",
-                            value: b.clone(),
-                            error,
-                        })
-                    })
-                    .transpose()?,
-            }
-        }
-        "extract" => Call::Extract(read_options(&mut args, true)?),
-        _ => return Err(format!("no function {name:?} in this plugin").into()),
+    let keep_case = name == "clean" && args.bool("keep_case")?;
+    let (form, base) = if name == "to_form" {
+        let form = args.string("form")?;
+        (
+            Some(form.ok_or_else(|| Refused::Type("to_form needs a form, a str".into()))?),
+            args.string("base")?,
+        )
+    } else {
+        (None, None)
     };
     args.done(name)?;
+    crate::arrow::thread_count(threads).map_err(|e| Refused::Value(e.to_string()))?;
+    let options = options
+        .map(
+            |(bases, repository_urls, resolution_form, cordra, prefixes)| {
+                options::read(bases, repository_urls, resolution_form, cordra, prefixes)
+                    .map_err(|(what, value, error)| Refused::Parse { what, value, error })
+            },
+        )
+        .transpose()?
+        .unwrap_or_default();
+    let call = match name {
+        "is_valid" => Call::IsValid,
+        "recognize" => Call::Recognize(options),
+        "canonical" => Call::Canonical(options),
+        "clean" => Call::Clean { keep_case, options },
+        "to_form" => Call::ToForm {
+            options,
+            form: options::form(form.as_deref().unwrap_or_default()).map_err(|e| e.to_string())?,
+            base: base
+                .map(|b| {
+                    handle_id::ProxyBase::parse(&b).map_err(|error| Refused::Parse {
+                        what: "base",
+                        value: b.clone(),
+                        error,
+                    })
+                })
+                .transpose()?,
+        },
+        _ => Call::Extract(options),
+    };
     Ok((call, threads))
 }
 
@@ -189,7 +209,8 @@ struct Args(Vec<(String, Kwarg)>);
 
 impl Args {
     fn read(bytes: &[u8]) -> Result<Self, Refused> {
-        match kwargs::read(bytes).map_err(|e| e.to_string())? {
+        // (What the reader does not read is of a type no argument takes: a float, a set …)
+        match kwargs::read(bytes).map_err(|e| Refused::Type(e.to_string()))? {
             Kwarg::Dict(items) => Ok(Self(items)),
             _ => Err("keyword arguments that are not a dict".into()),
         }

@@ -149,6 +149,12 @@ def test_the_plugins_errors_name_what_is_wrong():
         (lambda: ns().extract(handle_prefixes=["a/b"]), handle_id.HandleError, "'/' .* naming authority"),
         (lambda: ns().to_form("proxy", base="ftp://x"), handle_id.HandleError, "'f' .* not allowed in the scheme"),
         (lambda: ns().to_form("nowhere"), ValueError, "unknown form \"nowhere\""),
+        (lambda: ns().to_form(None), TypeError, "needs a form"),
+        (lambda: ns().is_valid(threads=0), ValueError, "threads must be 1 or more"),
+        (lambda: ns().is_valid(threads=2.0), TypeError, "unreadable"),
+        (lambda: ns().canonical(proxy_bases={"https://x.org/"}), TypeError, "unreadable"),
+        # An unknown keyword is told before what is wrong with a value.
+        (lambda: ns().clean(bogus=True, proxy_bases=["nope"]), TypeError, "bogus"),
     ]
     for make, error, message in cases:
         with pytest.raises(error, match=message):
@@ -161,6 +167,18 @@ def test_the_plugins_errors_name_what_is_wrong():
                 df.select(make())
     finally:
         handle_id.polars.COMPILED = compiled
+    # Values of the types the arguments take, as handle_id.arrow takes them.
+    import enum
+
+    class Two(enum.IntEnum):
+        TWO = 2
+
+    class Text(str):
+        pass
+
+    for compiled in {True, handle_id.polars.COMPILED}:
+        expr = ns().clean(threads=Two.TWO, proxy_bases=(Text("https://x.org/"),), keep_case=False)
+        assert df.select(expr)["id"].struct.field("handle").to_list() == ["10.1000/x"]
     with pytest.raises(pl.exceptions.ComputeError, match="expected an array of strings or binary, not Int64"):
         df.select(pl.col("n").handle_id.clean())
 

@@ -604,11 +604,25 @@ fn a_location_is_made_of_its_attributes() {
         (l.href(), l.attribute("x:href")),
         ("http://b/", Some("http://a/"))
     );
+    // A name the reader takes in a value is taken alone: `:a` too (an empty prefix is none).
+    let read =
+        Locations::parse(r#"<locations><location href="x" :a="1" xml:lang="en"/></locations>"#)
+            .unwrap();
+    let l = &read.locations()[0];
+    assert_eq!(l.attribute(":a"), Some("1"));
+    assert_eq!(
+        &Location::from_attributes(l.attributes().to_vec()).unwrap(),
+        l
+    );
     for (pairs, at) in [
         (&[("href", "a"), ("href", "b")][..], "attribute \"href\""),
         (&[("href", "a"), ("a b", "c")][..], "attribute \"a b\""),
         (&[("href", "a"), ("", "c")][..], "attribute \"\""),
         (&[("href", "a"), (" c", "c")][..], "attribute \" c\""),
+        (
+            &[("href", "a"), ("a=\"x\" xmlns", "c")][..],
+            "attribute \"a=\\\"x\\\" xmlns\"",
+        ),
         (&[("href", "a"), ("c\n", "c")][..], "attribute \"c\\n\""),
         (&[("href", "a"), ("1x", "c")][..], "attribute \"1x\""),
         (&[("href", "a"), ("x:", "c")][..], "attribute \"x:\""),

@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,22 @@ WRITTEN_CHILDREN = [
     ('<x:includeNamespace xmlns:x="urn:x">0.NA/ns2</x:includeNamespace><includeNamespace>0.NA/ns1</includeNamespace>', None),
     ('<includeNamespace>0.NA/ns2</includeNamespace>',
      '<namespace xmlns:x="urn:x"><x:locs>10.9/nsloc</x:locs><locs>10.9/inc2</locs></namespace>'),
+    # (Java trims what is up to U+0020, not a no-break space.)
+    ('<include>10.9/inc1\u00a0</include><include> 10.9/inc2\t</include>', None),
+]
+# Values as the reference's reader names what is in them: elements and attributes as
+# written (an <x:location> is another element, x:href another attribute), in 10320/loc a
+# <location> in any case, a <loc_template>, and any root; each beside a URL value.
+WRITTEN_VALUES = [
+    ("10320/loc", '<locations><Location href="http://upper.example/" weight="0.5" />'
+                  '<loc_template href_template="http://t.example/{hdl}" /></locations>'),
+    ("10320/loc", '<Locations><location href="http://rootcase.example/" /></Locations>'),
+    ("10320/loc", '<x:locations xmlns:x="urn:x"><location href="http://xroot.example/" /></x:locations>'),
+    ("10320/loc", '<foo><location href="http://foo.example/" weight="0.5" /><location href="http://bar.example/" weight="0" /></foo>'),
+    ("10320/links", '<links xmlns:x="urn:x"><x:location href="http://prefixed.example/" rel="alternate" />'
+                    '<location x:href="http://xhref.example/" rel="alternate" />'
+                    '<LOCATION href="http://up.example/" rel="describedby" x:title="T" title="t" x:anchor="http://anc/" />'
+                    '<Loc_Template href_template="http://t.example/{hdl}" rel="alternate" x:rel="x" /></links>'),
 ]
 
 JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]
@@ -400,6 +417,17 @@ def linked_spec(rng, n):
     return spec
 
 
+def read_xml(text):
+    """XML as the reference writes it, whose prefixes it leaves undeclared where the value
+    declared them: read with each prefix declared on the root."""
+    try:
+        return ET.fromstring(text)
+    except ET.ParseError:
+        prefixes = sorted(set(re.findall(r"[<\s]([A-Za-z_][\w.-]*):[A-Za-z_]", text)) - {"xml", "xmlns"})
+        declared = "".join(f' xmlns:{p}="urn:{p}"' for p in prefixes)
+        return ET.fromstring(re.sub(r"^(\s*<[^\s/>]+)", lambda m: m.group(1) + declared, text, count=1))
+
+
 def attrs_of(elem):
     return {k: v for k, v in elem.attrib.items()}
 
@@ -414,10 +442,10 @@ def answer(spec, out):
     if out.get("mode") == "10320/loc":
         shown = []
         if out.get("showurls_xml"):
-            shown = [attrs_of(e) for e in ET.fromstring(out["showurls_xml"]).iter("location")]
+            shown = [attrs_of(e) for e in read_xml(out["showurls_xml"])]
         survivors = []
         for s in out["survivors"]:
-            a = attrs_of(ET.fromstring(s["xml"]))
+            a = attrs_of(read_xml(s["xml"]))
             url = a.get("href")
             if url is None:
                 # href_template: the href the reference computes for it, from showurls.
@@ -449,6 +477,11 @@ def main():
     rng = random.Random(10322)
     specs += [linked_case(rng, n) for n in range(LINKED_CASES)]
     specs += [written_case(LINKED_CASES + i, c, ns) for i, (c, ns) in enumerate(WRITTEN_CHILDREN)]
+    rng = random.Random(10324)
+    specs += [plain_request(rng, i, f"10.5555/written-{i}",
+                            [{"index": 1, "type": t, "ttl": 86400, "data": d},
+                             {"index": 2, "type": "URL", "ttl": 86400, "data": "http://url.example/"}])
+              for i, (t, d) in enumerate(WRITTEN_VALUES)]
     cp = [os.path.join(REF, j) for j in JARS] + [f"/usr/share/java/{j}.jar" for j in SYSTEM_JARS]
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "LocBatch.java"), "w") as f:

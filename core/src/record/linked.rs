@@ -10,7 +10,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::links::{HEADERS_TYPE, LINKS_TYPE};
-use super::loc::{element_name, parse_java_double, Locations, LOC_TYPE};
+use super::loc::{element_name, java_trim, parse_java_double, Locations, LOC_TYPE};
 use super::value::{is_type_or_subtype, HandleValue};
 
 /// The type of a prefix handle's value that describes its namespace.
@@ -352,7 +352,7 @@ fn namespace_locs(xml: &str) -> Option<Vec<String>> {
         doc.root_element()
             .children()
             .filter(|n| n.is_element() && element_name(xml, *n) == "locs")
-            .map(|n| n.text().unwrap_or_default().trim().to_string())
+            .map(|n| java_trim(n.text().unwrap_or_default()).to_string())
             .collect(),
     )
 }

@@ -8,7 +8,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use super::loc::fill_template;
+use super::loc::{attribute_name, element_name, fill_template, java_trim};
 use crate::escape::{LINK_TARGET, URL_COMPONENT};
 
 /// The type whose values are `Link` headers.
@@ -33,23 +33,25 @@ pub(crate) fn link_headers(xml: &str, handle: &str, out: &mut Vec<String>) {
         return;
     };
     let mut links: Vec<BTreeMap<&str, String>> = Vec::new();
-    let mut anchors: BTreeMap<&str, String> = BTreeMap::new();
+    let mut anchors: BTreeMap<String, String> = BTreeMap::new();
     for node in doc
         .root_element()
         .children()
         .filter(roxmltree::Node::is_element)
     {
-        let name = node.tag_name().name();
+        // (Elements and attributes named as written, as the reference names them: an
+        // `<x:location>` is another element, an `x:href` another attribute.)
+        let name = element_name(xml, node);
         if !name.eq_ignore_ascii_case("location") && !name.eq_ignore_ascii_case("loc_template") {
-            continue;
-        }
-        if node.attribute("rel").is_none() {
             continue;
         }
         let mut attributes: BTreeMap<&str, String> = node
             .attributes()
-            .map(|a| (a.name(), a.value().to_string()))
+            .map(|a| (attribute_name(xml, &a), a.value().to_string()))
             .collect();
+        if !attributes.contains_key("rel") {
+            continue;
+        }
         if !attributes.contains_key("href") {
             if let Some(template) = attributes.get("href_template") {
                 let href = fill_template(template, handle);
@@ -59,8 +61,8 @@ pub(crate) fn link_headers(xml: &str, handle: &str, out: &mut Vec<String>) {
         let Some(href) = attributes.get("href") else {
             continue;
         };
-        if let Some(id) = node.attribute("id") {
-            anchors.insert(id, href.clone());
+        if let Some(id) = attributes.get("id") {
+            anchors.insert(id.clone(), href.clone());
         }
         links.push(attributes);
     }
@@ -137,12 +139,6 @@ pub(crate) fn header_lines(
             fields.push((java_trim(name).to_string(), value));
         }
     }
-}
-
-/// `text` without what Java's `String.trim` takes off its ends: every character up to
-/// U+0020 (controls included), and no other white space.
-pub(crate) fn java_trim(text: &str) -> &str {
-    text.trim_matches(|c: char| c <= ' ')
 }
 
 #[cfg(test)]

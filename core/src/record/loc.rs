@@ -398,13 +398,14 @@ impl Locations {
             format!("line {}, column {}", pos.row, pos.col)
         };
         let root = doc.root_element();
-        if root.tag_name().name() != "locations" {
+        // (The reference's proxy reads any root; L1 names it, as written.)
+        if !lenient && element_name(xml, root) != "locations" {
             return Err(RecordError::new(
                 RecordErrorKind::Locations,
                 at(root),
                 format!(
                     "the root is <{}>, not <locations> (SPEC L1)",
-                    root.tag_name().name()
+                    element_name(xml, root)
                 ),
             ));
         }
@@ -420,11 +421,19 @@ impl Locations {
             // `<x:include>` are other elements.)
             let name = element_name(xml, node);
             if LINKED.contains(&name) && linked.len() < MAX_LOCATIONS {
-                let text = node.text().unwrap_or_default().trim();
+                // (Its text up to the first markup in it, trimmed as Java trims: L9.)
+                let text = java_trim(node.text().unwrap_or_default());
                 linked.push((name.to_string(), text.to_string()));
                 continue;
             }
-            if name != "location" {
+            // (The reference's proxy takes `<location>` in any ASCII case, and
+            // `<loc_template>`, whose `href_template` gives its `href`: L5.)
+            let location = if lenient {
+                name.eq_ignore_ascii_case("location") || name.eq_ignore_ascii_case("loc_template")
+            } else {
+                name == "location"
+            };
+            if !location {
                 // Other elements are the XML's business, not the choice's.
                 continue;
             }
@@ -794,11 +803,17 @@ impl Locations {
     }
 }
 
+/// `text` without what Java's `String.trim` takes off its ends: every character up to
+/// U+0020 (controls included), and no other white space.
+pub(crate) fn java_trim(text: &str) -> &str {
+    text.trim_matches(|c: char| c <= ' ')
+}
+
 /// A number as the reference reads an attribute (`XTag.getDoubleAttribute`, L7): Java's
 /// `Double.parseDouble` of the text trimmed of control characters and spaces, which takes
 /// a type suffix (`2f`, `1d`) too.
 pub(crate) fn parse_java_double(text: &str) -> Option<f64> {
-    let t = text.trim_matches(|c: char| c <= ' ');
+    let t = java_trim(text);
     let t = t
         .strip_suffix(['f', 'F', 'd', 'D'])
         .filter(|t| t.ends_with(|c: char| c.is_ascii_digit() || c == '.'))
@@ -888,7 +903,10 @@ fn is_attribute_name(name: &str) -> bool {
     let declare = match name.split_once(':') {
         _ if name == "xmlns" => return false,
         Some(("xmlns", _)) => return false,
-        Some((prefix, _)) if prefix != "xml" => alloc::format!(" xmlns:{prefix}=\"urn:p\""),
+        // (An empty prefix, `:a`, is no prefix to the reader, and none may be declared.)
+        Some((prefix, _)) if prefix != "xml" && !prefix.is_empty() => {
+            alloc::format!(" xmlns:{prefix}=\"urn:p\"")
+        }
         _ => String::new(),
     };
     let xml = alloc::format!("<location{declare} {name}=\"\"/>");
@@ -909,11 +927,7 @@ fn attributes(
 ) -> Vec<(String, String)> {
     node.attributes()
         .map(|a| {
-            // (The range of a name past 65,535 bytes is cut short: the local name then.)
-            let name = xml
-                .get(a.range_qname())
-                .filter(|q| q.rsplit_once(':').map_or(*q, |(_, local)| local) == a.name())
-                .unwrap_or(a.name());
+            let name = attribute_name(xml, &a);
             if let (Some((prefix, _)), Some(uri)) = (name.split_once(':'), a.namespace()) {
                 // (`xml:` is bound without a declaration, and may not be declared again.)
                 if prefix != "xml" && !namespaces.iter().any(|(p, _)| p == prefix) {
@@ -923,6 +937,14 @@ fn attributes(
             (name.to_string(), a.value().to_string())
         })
         .collect()
+}
+
+/// The name of attribute `a` of `xml` as written (`x:href`), as the reference names it.
+pub(crate) fn attribute_name<'a>(xml: &'a str, a: &roxmltree::Attribute<'a, '_>) -> &'a str {
+    // (The range of a name past 65,535 bytes is cut short: the local name then.)
+    xml.get(a.range_qname())
+        .filter(|q| q.rsplit_once(':').map_or(*q, |(_, local)| local) == a.name())
+        .unwrap_or(a.name())
 }
 
 fn read_location(attributes: Vec<(String, String)>, lenient: bool) -> Result<Location, String> {

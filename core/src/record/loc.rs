@@ -128,6 +128,9 @@ impl ChooseBy {
 /// One `<location>`: its attributes in document order; `href` is always there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Location {
+    /// The element's name as written where it is not `location` (the reference's proxy
+    /// takes `<Location>` and `<loc_template>` too, and lists them so: L5).
+    element: Option<String>,
     attributes: Vec<(String, String)>,
     weight: f64,
     score: Option<f64>,
@@ -325,6 +328,9 @@ impl ClientContext {
 /// A `10320/loc` value (L1): how to choose, and the locations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Locations {
+    /// The root's name as written where it is not `locations` (the reference's proxy reads
+    /// any root, and lists the locations under the first value's: L5).
+    root: Option<String>,
     choose_by: Vec<ChooseBy>,
     locations: Vec<Location>,
     /// The attributes of `<locations>` itself, in document order (`http_sc`, …).
@@ -445,13 +451,15 @@ impl Locations {
                 ));
             }
             let attributes = attributes(xml, node, &mut namespaces);
-            locations.push(
-                read_location(attributes, lenient)
-                    .map_err(|m| RecordError::new(RecordErrorKind::Locations, at(node), m))?,
-            );
+            let mut location = read_location(attributes, lenient)
+                .map_err(|m| RecordError::new(RecordErrorKind::Locations, at(node), m))?;
+            location.element = (name != "location").then(|| name.to_string());
+            locations.push(location);
         }
         let attributes = attributes(xml, root, &mut namespaces);
+        let root = element_name(xml, root);
         Ok(Self {
+            root: (root != "locations").then(|| root.to_string()),
             choose_by,
             locations,
             attributes,
@@ -699,7 +707,8 @@ impl Locations {
     /// in document order: what reads back as the same value.
     #[must_use]
     pub fn to_xml(&self) -> String {
-        let mut out = String::from("<locations");
+        let root = self.root.as_deref().unwrap_or("locations");
+        let mut out = format!("<{root}");
         for (prefix, uri) in &self.namespaces {
             let _ = write!(out, " xmlns:{prefix}=\"{}\"", escape_markup(uri));
         }
@@ -713,28 +722,31 @@ impl Locations {
         for (name, text) in &self.linked {
             let _ = writeln!(out, "  <{name}>{}</{name}>", escape_markup(text));
         }
-        out.push_str("</locations>\n");
+        let _ = writeln!(out, "</{root}>");
         out
     }
 
-    /// The locations as the reference proxy's `action=showurls` writes them: a bare
-    /// `<locations>` root and each `<location>` with its attributes.
+    /// The locations as the reference proxy's `action=showurls` writes them: the root as
+    /// it was named, bare, and each location with its attributes.
     #[must_use]
     pub fn to_xml_as_proxy(&self) -> String {
-        let mut out = String::from("<locations>\n");
+        let root = self.root.as_deref().unwrap_or("locations");
+        let mut out = format!("<{root}>\n");
         for l in &self.locations {
             write_location(&mut out, l);
         }
-        out.push_str("</locations>\n");
+        let _ = writeln!(out, "</{root}>");
         out
     }
 
     /// Locations of URLs, one each, as a `<locations>` value would list them.
     pub(crate) fn of_urls<'u>(urls: impl Iterator<Item = &'u str>) -> Self {
         Self {
+            root: None,
             choose_by: DEFAULT_CHOOSE_BY.split(',').map(ChooseBy::parse).collect(),
             locations: urls
                 .map(|u| Location {
+                    element: None,
                     attributes: alloc::vec![("href".to_string(), u.to_string())],
                     weight: 1.0,
                     score: None,
@@ -757,6 +769,7 @@ impl Locations {
     /// double).
     pub(crate) fn push_legacy(&mut self, href: &str, weight: f64) {
         self.locations.push(Location {
+            element: None,
             attributes: alloc::vec![
                 ("mode".to_string(), "legacy".to_string()),
                 ("weight".to_string(), java_double(weight)),
@@ -845,7 +858,7 @@ fn methods(attribute: Option<&str>) -> Vec<ChooseBy> {
 }
 
 fn write_location(out: &mut String, l: &Location) {
-    out.push_str("  <location");
+    let _ = write!(out, "  <{}", l.element.as_deref().unwrap_or("location"));
     for (name, value) in &l.attributes {
         let _ = write!(out, " {name}=\"{}\"", escape_markup(value));
     }
@@ -993,6 +1006,7 @@ fn read_location(attributes: Vec<(String, String)>, lenient: bool) -> Result<Loc
             .collect::<Result<_, _>>()?,
     };
     Ok(Location {
+        element: None,
         attributes,
         weight,
         score,

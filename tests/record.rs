@@ -499,6 +499,21 @@ fn locations_l1_to_l3() {
     let xml = named.to_xml();
     assert!(xml.starts_with("<locations xmlns:x=\"urn:x\">\n"), "{xml}");
     assert_eq!(Locations::parse_as_proxy(&xml).unwrap(), named);
+    // The proxy's reader takes any root, and `<Location>` and `<loc_template>` (L5): the
+    // XML keeps their names, the root's prefix declared, and reads again as the proxy
+    // reads it; L1's reader refuses the root.
+    let any_root = "<x:locs xmlns:x=\"urn:x\"><Location href=\"http://a/\"/>\
+                    <loc_template href_template=\"http://t/{hdl}\"/></x:locs>";
+    let read = Locations::parse_as_proxy(any_root).unwrap();
+    assert_eq!(read.locations().len(), 2);
+    let xml = read.to_xml();
+    assert!(
+        xml.starts_with("<x:locs xmlns:x=\"urn:x\">\n  <Location "),
+        "{xml}"
+    );
+    assert_eq!(Locations::parse_as_proxy(&xml).unwrap(), read);
+    let e = Locations::parse(any_root).unwrap_err();
+    assert!(e.to_string().contains("the root is <x:locs>"), "{e}");
     // All weights zero: uniform.
     let zero = Locations::parse(
         r#"<locations><location href="a" weight="0"/><location href="b" weight="0"/></locations>"#,

@@ -457,7 +457,14 @@ impl Locations {
             locations.push(location);
         }
         let attributes = attributes(xml, root, &mut namespaces);
-        let root = element_name(xml, root);
+        let (name, uri) = (element_name(xml, root), root.tag_name().namespace());
+        if let (Some((prefix, _)), Some(uri)) = (name.split_once(':'), uri) {
+            // (A root read by the proxy's reader may be prefixed: declared where written.)
+            if !namespaces.iter().any(|(p, _)| p == prefix) {
+                namespaces.push((prefix.to_string(), uri.to_string()));
+            }
+        }
+        let root = name;
         Ok(Self {
             root: (root != "locations").then(|| root.to_string()),
             choose_by,

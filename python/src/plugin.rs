@@ -80,8 +80,6 @@ pub extern "C" fn _polars_plugin_get_last_error_message() -> *const c_char {
     LAST_ERROR.with(|e| e.borrow().as_ptr())
 }
 
-/// The function `name` and its arguments, from the keyword arguments Polars hands over, and
-/// the threads it may use (`threads`).
 /// Why a function's keyword arguments were refused, as `handle_id.arrow`'s function
 /// refuses the same: an argument of another type (`TypeError`), a proxy base, handle
 /// prefix or base that does not read (`HandleError`), or anything else (`ValueError`).
@@ -134,6 +132,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plugin_check, m)?)
 }
 
+/// The function `name` and its arguments, from the keyword arguments Polars hands over, and
+/// the threads it may use (`threads`).
 fn resolve(name: &str, kwargs: &[u8]) -> Result<(Call, Option<isize>), Refused> {
     if !matches!(
         name,

@@ -37,6 +37,11 @@ WRITTEN_CHILDREN = [
      '<namespace xmlns:x="urn:x"><x:locs>10.9/nsloc</x:locs><locs>10.9/inc2</locs></namespace>'),
     # (Java trims what is up to U+0020, not a no-break space.)
     ('<include>10.9/inc1\u00a0</include><include> 10.9/inc2\t</include>', None),
+    # Prefixes no element declares, which the reference's reader does not ask for.
+    ('<x:include>10.9/inc1</x:include><include y:a="1">10.9/inc2</include>',
+     '<namespace><x:locs>10.9/nsloc</x:locs><locs>10.9/inc1</locs></namespace>'),
+    ('<includeNamespace>0.NA/ns2</includeNamespace>',
+     '<namespace><x:locs>10.9/nsloc</x:locs><locs>10.9/inc1</locs></namespace>'),
 ]
 # Values as the reference's reader names what is in them: elements and attributes as
 # written (an <x:location> is another element, x:href another attribute), in 10320/loc a
@@ -51,6 +56,12 @@ WRITTEN_VALUES = [
                     '<location x:href="http://xhref.example/" rel="alternate" />'
                     '<LOCATION href="http://up.example/" rel="describedby" x:title="T" title="t" x:anchor="http://anc/" />'
                     '<Loc_Template href_template="http://t.example/{hdl}" rel="alternate" x:rel="x" /></links>'),
+    # Prefixes no element declares, which the reference's reader does not ask for.
+    ("10320/loc", '<locations><location x:href="http://a.example/" href="http://b.example/" weight="0.5" />'
+                  '<x:location href="http://x.example/" /><location y:weight="1" weight="0" z:href="http://z.example/" /></locations>'),
+    ("10320/loc", '<p:locations><location href="http://p.example/" /></p:locations>'),
+    ("10320/links", '<links><x:location href="http://prefixed.example/" rel="alternate" />'
+                    '<location x:href="http://xhref.example/" href="http://h.example/" rel="alternate" /></links>'),
 ]
 
 JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]

@@ -10,7 +10,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::links::{HEADERS_TYPE, LINKS_TYPE};
-use super::loc::{element_name, java_trim, parse_java_double, Locations, LOC_TYPE};
+use super::loc::{
+    element_name, java_trim, parse_java_double, parse_undeclared, Locations, LOC_TYPE,
+};
 use super::value::{is_type_or_subtype, HandleValue};
 
 /// The type of a prefix handle's value that describes its namespace.
@@ -340,14 +342,13 @@ pub(crate) fn suppress_ns_headers(settings: &Settings, local_headers: bool) -> b
 /// The `<locs>` texts of a namespace's XML (`NamespaceInfo.getLocationTemplateHandles`,
 /// this namespace only); `None` when it does not read.
 fn namespace_locs(xml: &str) -> Option<Vec<String>> {
-    let doc = roxmltree::Document::parse_with_options(
-        xml,
-        roxmltree::ParsingOptions {
-            allow_dtd: false,
-            nodes_limit: 10_000,
-        },
-    )
-    .ok()?;
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: 10_000,
+    };
+    let mut declared = None;
+    let (xml, doc) = parse_undeclared(xml, options, &mut declared);
+    let doc = doc.ok()?;
     Some(
         doc.root_element()
             .children()

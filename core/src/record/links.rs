@@ -8,7 +8,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use super::loc::{attribute_name, element_name, fill_template, java_trim};
+use super::loc::{attribute_name, element_name, fill_template, java_trim, parse_undeclared};
 use crate::escape::{LINK_TARGET, URL_COMPONENT};
 
 /// The type whose values are `Link` headers.
@@ -23,13 +23,12 @@ pub const HEADERS_TYPE: &str = "10320/headers";
 /// `anchor-id` turned into the `anchor` of the location with that `id`. XML that does not
 /// read adds nothing.
 pub(crate) fn link_headers(xml: &str, handle: &str, out: &mut Vec<String>) {
-    let Ok(doc) = roxmltree::Document::parse_with_options(
-        xml,
-        roxmltree::ParsingOptions {
-            allow_dtd: false,
-            nodes_limit: 100_000,
-        },
-    ) else {
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: false,
+        nodes_limit: 100_000,
+    };
+    let mut declared = None;
+    let (xml, Ok(doc)) = parse_undeclared(xml, options, &mut declared) else {
         return;
     };
     let mut links: Vec<BTreeMap<&str, String>> = Vec::new();

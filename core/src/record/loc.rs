@@ -391,7 +391,14 @@ impl Locations {
             allow_dtd: false,
             nodes_limit: u32::try_from(MAX_LOCATIONS * 10).unwrap_or(u32::MAX),
         };
-        let doc = roxmltree::Document::parse_with_options(xml, options).map_err(|e| {
+        let mut declared = None;
+        // (The text read: with the prefixes it leaves undeclared declared, where it does.)
+        let (xml, doc) = if lenient {
+            parse_undeclared(xml, options, &mut declared)
+        } else {
+            (xml, roxmltree::Document::parse_with_options(xml, options))
+        };
+        let doc = doc.map_err(|e| {
             let pos = e.pos();
             RecordError::new(
                 RecordErrorKind::Xml,
@@ -915,6 +922,61 @@ pub(crate) fn element_name<'x>(xml: &'x str, node: roxmltree::Node<'_, '_>) -> &
         .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
         .unwrap_or(rest.len());
     &rest[..end]
+}
+
+/// The most prefixes [`parse_undeclared`] declares: each costs a reading of the text.
+const MAX_UNDECLARED: usize = 8;
+
+/// `xml` read as the reference's reader reads it, which asks no prefix to be declared
+/// (L5, L8, L9): where the XML reader refuses a prefix that is not, the text is read again
+/// with it declared on the root (as `urn:undeclared:<prefix>`), for up to
+/// [`MAX_UNDECLARED`] prefixes. Gives the text read (kept in `declared` where it is new),
+/// which the document's ranges are in, and the document.
+pub(crate) fn parse_undeclared<'t>(
+    xml: &'t str,
+    options: roxmltree::ParsingOptions,
+    declared: &'t mut Option<String>,
+) -> (&'t str, Result<roxmltree::Document<'t>, roxmltree::Error>) {
+    let first = roxmltree::Document::parse_with_options(xml, options);
+    let Err(roxmltree::Error::UnknownNamespace(mut prefix, _)) = first else {
+        return (xml, first);
+    };
+    let mut text = xml.to_string();
+    for _ in 0..MAX_UNDECLARED {
+        let Some(at) = root_name_end(&text) else {
+            break;
+        };
+        text.insert_str(at, &format!(" xmlns:{prefix}=\"urn:undeclared:{prefix}\""));
+        match roxmltree::Document::parse_with_options(&text, options) {
+            Err(roxmltree::Error::UnknownNamespace(next, _)) if next != prefix => prefix = next,
+            _ => break,
+        }
+    }
+    let text: &'t str = declared.insert(text);
+    (text, roxmltree::Document::parse_with_options(text, options))
+}
+
+/// Where the root element's name ends in `xml`: past a declaration, comments and
+/// processing instructions before it.
+fn root_name_end(xml: &str) -> Option<usize> {
+    let mut i = 0;
+    loop {
+        i += xml.get(i..)?.find('<')?;
+        let rest = &xml[i..];
+        i = if rest.starts_with("<!--") {
+            i + 4 + rest[4..].find("-->")? + 3
+        } else if rest.starts_with("<?") {
+            i + 2 + rest[2..].find("?>")? + 2
+        } else if rest.starts_with("<!") {
+            return None;
+        } else {
+            let name = &rest[1..];
+            let end = name
+                .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
+                .unwrap_or(name.len());
+            return Some(i + 1 + end);
+        };
+    }
 }
 
 /// Whether `name` names an attribute of an element, as the XML reader judges it (its

@@ -963,10 +963,10 @@ fn root_name_end(xml: &str) -> Option<usize> {
     loop {
         i += xml.get(i..)?.find('<')?;
         let rest = &xml[i..];
-        i = if rest.starts_with("<!--") {
-            i + 4 + rest[4..].find("-->")? + 3
-        } else if rest.starts_with("<?") {
-            i + 2 + rest[2..].find("?>")? + 2
+        i = if let Some(comment) = rest.strip_prefix("<!--") {
+            i + 4 + comment.find("-->")? + 3
+        } else if let Some(instruction) = rest.strip_prefix("<?") {
+            i + 2 + instruction.find("?>")? + 2
         } else if rest.starts_with("<!") {
             return None;
         } else {

@@ -514,6 +514,27 @@ fn locations_l1_to_l3() {
     assert_eq!(Locations::parse_as_proxy(&xml).unwrap(), read);
     let e = Locations::parse(any_root).unwrap_err();
     assert!(e.to_string().contains("the root is <x:locs>"), "{e}");
+    // Nor does the proxy's reader ask a prefix to be declared (L5), up to eight of them, past
+    // what comes before the root; L1's reader refuses the XML.
+    let undeclared = "<?xml version=\"1.0\"?><!-- <x:a> --><?pi x?>\n<locations a:b=\"1\">\
+                      <location x:href=\"http://x/\" href=\"http://b/\" y:w=\"2\"/><z:location href=\"z\"/></locations>";
+    let read = Locations::parse_as_proxy(undeclared).unwrap();
+    let hrefs: Vec<&str> = read.locations().iter().map(|l| l.href()).collect();
+    assert_eq!(hrefs, ["http://b/"]);
+    assert_eq!(read.locations()[0].attribute("x:href"), Some("http://x/"));
+    assert_eq!(read.attribute("a:b"), Some("1"));
+    assert_eq!(Locations::parse_as_proxy(&read.to_xml()).unwrap(), read);
+    assert_eq!(
+        Locations::parse(undeclared).unwrap_err().kind(),
+        RecordErrorKind::Xml
+    );
+    let many: String = (0..9).map(|i| format!(" p{i}:a=\"1\"")).collect();
+    let many = format!("<locations><location href=\"h\"{many}/></locations>");
+    assert_eq!(
+        Locations::parse_as_proxy(&many).unwrap_err().kind(),
+        RecordErrorKind::Xml
+    );
+    assert!(Locations::parse_as_proxy(&many.replace(" p8:a=\"1\"", "")).is_ok());
     // All weights zero: uniform.
     let zero = Locations::parse(
         r#"<locations><location href="a" weight="0"/><location href="b" weight="0"/></locations>"#,

@@ -535,6 +535,14 @@ fn locations_l1_to_l3() {
         RecordErrorKind::Xml
     );
     assert!(Locations::parse_as_proxy(&many.replace(" p8:a=\"1\"", "")).is_ok());
+    // A name past 65,535 bytes is named whole, not by its local name.
+    let long = format!(
+        "<locations><location {}:href=\"http://evil/\" href=\"http://good/\"/></locations>",
+        "P".repeat(70_000)
+    );
+    let read = Locations::parse_as_proxy(&long).unwrap();
+    assert_eq!(read.locations()[0].href(), "http://good/");
+    assert_eq!(read.locations()[0].attributes()[0].0.len(), 70_005);
     // All weights zero: uniform.
     let zero = Locations::parse(
         r#"<locations><location href="a" weight="0"/><location href="b" weight="0"/></locations>"#,

@@ -42,6 +42,11 @@ WRITTEN_CHILDREN = [
      '<namespace><x:locs>10.9/nsloc</x:locs><locs>10.9/inc1</locs></namespace>'),
     ('<includeNamespace>0.NA/ns2</includeNamespace>',
      '<namespace><x:locs>10.9/nsloc</x:locs><locs>10.9/inc1</locs></namespace>'),
+    # An element, or a comment without white space, inside the text: the reference's reader
+    # keeps no text of an element that holds one; a comment first leaves it none.
+    ('<include>10.9/inc1<b/></include><include>10.9/inc2<!--c--></include><include><!-- c -->10.9/inc1</include>'
+     '<includeNamespace>0.NA/ns2</includeNamespace>',
+     '<namespace><locs>10.9/nsloc<b/></locs><locs>10.9/inc2</locs></namespace>'),
 ]
 # Values as the reference's reader names what is in them: elements and attributes as
 # written (an <x:location> is another element, x:href another attribute), in 10320/loc a

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::links::{HEADERS_TYPE, LINKS_TYPE};
 use super::loc::{
-    element_name, java_trim, parse_java_double, parse_undeclared, Locations, LOC_TYPE,
+    element_name, linked_text, parse_java_double, parse_undeclared, Locations, LOC_TYPE,
 };
 use super::value::{is_type_or_subtype, HandleValue};
 
@@ -353,7 +353,7 @@ fn namespace_locs(xml: &str) -> Option<Vec<String>> {
         doc.root_element()
             .children()
             .filter(|n| n.is_element() && element_name(xml, *n) == "locs")
-            .map(|n| java_trim(n.text().unwrap_or_default()).to_string())
+            .filter_map(|n| linked_text(n).map(str::to_string))
             .collect(),
     )
 }

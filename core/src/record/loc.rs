@@ -434,9 +434,9 @@ impl Locations {
             // `<x:include>` are other elements.)
             let name = element_name(xml, node);
             if LINKED.contains(&name) && linked.len() < MAX_LOCATIONS {
-                // (Its text up to the first markup in it, trimmed as Java trims: L9.)
-                let text = java_trim(node.text().unwrap_or_default());
-                linked.push((name.to_string(), text.to_string()));
+                if let Some(text) = linked_text(node) {
+                    linked.push((name.to_string(), text.to_string()));
+                }
                 continue;
             }
             // (The reference's proxy takes `<location>` in any ASCII case, and
@@ -1021,12 +1021,29 @@ fn attributes(
         .collect()
 }
 
-/// The name of attribute `a` of `xml` as written (`x:href`), as the reference names it.
+/// The name of attribute `a` of `xml` as written (`x:href`), as the reference names it:
+/// from where its range starts to the `=` or white space after it (the range's end falls
+/// short of a name past 65,535 bytes).
 pub(crate) fn attribute_name<'a>(xml: &'a str, a: &roxmltree::Attribute<'a, '_>) -> &'a str {
-    // (The range of a name past 65,535 bytes is cut short: the local name then.)
-    xml.get(a.range_qname())
+    let rest = xml.get(a.range_qname().start..).unwrap_or_default();
+    let end = rest
+        .find(|c: char| c.is_whitespace() || c == '=')
+        .unwrap_or(rest.len());
+    Some(&rest[..end])
         .filter(|q| q.rsplit_once(':').map_or(*q, |(_, local)| local) == a.name())
         .unwrap_or(a.name())
+}
+
+/// The handle an `<include>`, `<includeNamespace>` or namespace's `<locs>` element names,
+/// as the reference's reader takes its text (L9): up to the first markup in it, trimmed as
+/// Java trims; none where it holds an element, or a comment without white space (which that
+/// reader takes for an element), whose parent's text that reader does not keep.
+pub(crate) fn linked_text<'a>(node: roxmltree::Node<'a, '_>) -> Option<&'a str> {
+    let holds_element = node.children().any(|c| {
+        c.is_element()
+            || (c.is_comment() && !c.text().unwrap_or_default().contains(char::is_whitespace))
+    });
+    (!holds_element).then(|| java_trim(node.text().unwrap_or_default()))
 }
 
 fn read_location(attributes: Vec<(String, String)>, lenient: bool) -> Result<Location, String> {

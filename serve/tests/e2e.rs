@@ -359,7 +359,7 @@ fn resolution() {
     assert_eq!(a.body.matches("<location ").count(), 5, "{}", a.body);
     assert!(
         a.body
-            .contains(r#"<location mode="legacy" weight="0.0" href="http://fallback.example/" />"#),
+            .contains(r#"<location mode="legacy" weight="0.0" href="http://fallback.example/"/>"#),
         "{}",
         a.body
     );

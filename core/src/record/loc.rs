@@ -731,7 +731,7 @@ impl Locations {
         }
         out.push_str(">\n");
         for l in &self.locations {
-            write_location(&mut out, l);
+            write_element(&mut out, l, "  ", " />\n");
         }
         for (name, text) in &self.linked {
             let _ = writeln!(out, "  <{name}>{}</{name}>", escape_markup(text));
@@ -740,14 +740,15 @@ impl Locations {
         out
     }
 
-    /// The locations as the reference proxy's `action=showurls` writes them: the root as
-    /// it was named, bare, and each location with its attributes.
+    /// The locations as the reference proxy's `action=showurls` writes them, in its layout
+    /// (a value whose prefixes are undeclared is no XML, and is read as text): the root as
+    /// it was named, bare, and each location with its attributes, a line each.
     #[must_use]
     pub fn to_xml_as_proxy(&self) -> String {
         let root = self.root.as_deref().unwrap_or("locations");
         let mut out = format!("<{root}>\n");
         for l in &self.locations {
-            write_location(&mut out, l);
+            write_element(&mut out, l, "", "/>\n");
         }
         let _ = writeln!(out, "</{root}>");
         out
@@ -871,12 +872,13 @@ fn methods(attribute: Option<&str>) -> Vec<ChooseBy> {
         .collect()
 }
 
-fn write_location(out: &mut String, l: &Location) {
-    let _ = write!(out, "  <{}", l.element.as_deref().unwrap_or("location"));
+/// Location `l` as an element of its attributes, after `indent` and closed by `end`.
+fn write_element(out: &mut String, l: &Location, indent: &str, end: &str) {
+    let _ = write!(out, "{indent}<{}", l.element.as_deref().unwrap_or("location"));
     for (name, value) in &l.attributes {
         let _ = write!(out, " {name}=\"{}\"", escape_markup(value));
     }
-    out.push_str(" />\n");
+    out.push_str(end);
 }
 
 /// The sum of the weights, a negative one counting 0.

@@ -874,7 +874,11 @@ fn methods(attribute: Option<&str>) -> Vec<ChooseBy> {
 
 /// Location `l` as an element of its attributes, after `indent` and closed by `end`.
 fn write_element(out: &mut String, l: &Location, indent: &str, end: &str) {
-    let _ = write!(out, "{indent}<{}", l.element.as_deref().unwrap_or("location"));
+    let _ = write!(
+        out,
+        "{indent}<{}",
+        l.element.as_deref().unwrap_or("location")
+    );
     for (name, value) in &l.attributes {
         let _ = write!(out, " {name}=\"{}\"", escape_markup(value));
     }

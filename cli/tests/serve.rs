@@ -10,7 +10,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use support::{hdl, text, Running, TempDir};
+use support::{hdl, refused, text, Running, TempDir};
 
 /// `GET target` on a connection of its own: the whole answer (empty when the connection
 /// was closed before one: a server at its limit answers 503 and closes without reading).
@@ -366,17 +366,11 @@ fn a_port_in_use_leaves_no_store() {
 /// `--max-connections 0` would answer every request 503: refused at start.
 #[test]
 fn no_connections_at_all_is_refused() {
-    let out = hdl(
+    refused(
         &["serve", "--max-connections", "0", "--store", "none.redb"],
-        b"",
+        "invalid value '0' for '--max-connections <N>': must be at least 1",
     );
-    assert_eq!(out.status.code(), Some(2));
-    let said = text(&out.stderr);
-    assert!(
-        said.contains("invalid value '0' for '--max-connections <N>': must be at least 1"),
-        "{said}"
-    );
-    let out = hdl(
+    refused(
         &[
             "serve",
             "--max-connections-per-client",
@@ -384,13 +378,7 @@ fn no_connections_at_all_is_refused() {
             "--store",
             "none.redb",
         ],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("'--max-connections-per-client <N>': must be at least 1"),
-        "{}",
-        text(&out.stderr)
+        "'--max-connections-per-client <N>': must be at least 1",
     );
 }
 
@@ -566,12 +554,9 @@ fn serve_and_import() {
     stop(server);
     // No store at the path and no records: a clear error, status 2, and no file made.
     let empty = dir.path().join("empty.redb");
-    let out = hdl(&["serve", "--store", empty.to_str().unwrap()], b"");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("empty.redb: no store there: give --records FILE"),
-        "{}",
-        text(&out.stderr)
+    refused(
+        &["serve", "--store", empty.to_str().unwrap()],
+        "empty.redb: no store there: give --records FILE",
     );
     assert!(!empty.exists());
     // A store that holds no records (an import of nothing made it), without records: the
@@ -580,12 +565,9 @@ fn serve_and_import() {
     std::fs::write(&nothing, "\n").unwrap();
     let out = import(&nothing, &empty);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let out = hdl(&["serve", "--store", empty.to_str().unwrap()], b"");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("holds no records"),
-        "{}",
-        text(&out.stderr)
+    refused(
+        &["serve", "--store", empty.to_str().unwrap()],
+        "holds no records",
     );
 }
 
@@ -601,16 +583,14 @@ fn an_upstream_root_that_does_not_read_is_said_before_a_store_is_made() {
         (&missing, "missing: "),
     ] {
         let args = ["serve", "--upstream", "--root-info", root.to_str().unwrap()];
-        let out = hdl(
+        refused(
             &[&args[..], &["--store", store_arg, "--bind", "127.0.0.1:0"]].concat(),
-            b"",
+            said,
         );
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-        assert!(text(&out.stderr).contains(said), "{}", text(&out.stderr));
         assert!(!store.exists());
     }
     // One server or a root, not both.
-    let out = hdl(
+    refused(
         &[
             "serve",
             "--upstream",
@@ -619,12 +599,6 @@ fn an_upstream_root_that_does_not_read_is_said_before_a_store_is_made() {
             "--root-info",
             "x",
         ],
-        b"",
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("cannot be used with"),
-        "{}",
-        text(&out.stderr)
+        "cannot be used with",
     );
 }

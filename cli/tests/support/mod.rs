@@ -23,6 +23,16 @@ pub fn hdl(args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs `hdl` with `args` and no input, and holds it to a usage error (exit status 2)
+/// whose message says `says`.
+#[track_caller]
+pub fn refused(args: &[&str], says: &str) {
+    let out = hdl(args, b"");
+    let said = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains(says), "{said}");
+}
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).expect("hdl writes UTF-8")
 }

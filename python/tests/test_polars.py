@@ -176,9 +176,12 @@ def test_the_plugins_errors_name_what_is_wrong():
     class Text(str):
         pass
 
-    for compiled in {True, handle_id.polars.COMPILED}:
-        expr = ns().clean(threads=Two.TWO, proxy_bases=(Text("https://x.org/"),), keep_case=False)
-        assert df.select(expr)["id"].struct.field("handle").to_list() == ["10.1000/x"]
+    try:
+        for handle_id.polars.COMPILED in {compiled, False}:
+            expr = ns().clean(threads=Two.TWO, proxy_bases=(Text("https://x.org/"),), keep_case=False)
+            assert df.select(expr)["id"].struct.field("handle").to_list() == ["10.1000/x"]
+    finally:
+        handle_id.polars.COMPILED = compiled
     with pytest.raises(pl.exceptions.ComputeError, match="expected an array of strings or binary, not Int64"):
         df.select(pl.col("n").handle_id.clean())
 

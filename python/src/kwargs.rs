@@ -18,6 +18,8 @@ pub enum Kwarg {
     None,
     Bool(bool),
     Int(i64),
+    /// An integer beyond 64 bits (Python's own functions raise `OverflowError` for one).
+    Big,
     Str(String),
     List(Vec<Kwarg>),
     /// Keys in the order written (pickle writes a `dict` in its order).
@@ -247,20 +249,10 @@ impl Reader<'_> {
                 b'J' => Kwarg::Int(i64::from(i32::from_le_bytes(
                     self.take(4)?.try_into().expect("four bytes"),
                 ))),
-                0x8a => {
-                    // LONG1: a little-endian two's complement integer of n bytes.
-                    let n = self.length(1)?;
-                    let bytes = self.take(n)?;
-                    if n > 8 {
-                        return self.fail(at, "an integer too large");
-                    }
-                    let mut word = if bytes.last().is_some_and(|&b| b & 0x80 != 0) {
-                        [0xff_u8; 8]
-                    } else {
-                        [0_u8; 8]
-                    };
-                    word[..n].copy_from_slice(bytes);
-                    Kwarg::Int(i64::from_le_bytes(word))
+                0x8a | 0x8b => {
+                    // LONG1, LONG4: a little-endian two's complement integer of n bytes.
+                    let n = self.length(if op == 0x8a { 1 } else { 4 })?;
+                    integer(self.take(n)?)
                 }
                 0x8c => {
                     let n = self.length(1)?;
@@ -304,6 +296,22 @@ impl Reader<'_> {
     }
 }
 
+/// The integer of the little-endian two's complement `bytes`: `Big` beyond 64 bits.
+fn integer(bytes: &[u8]) -> Kwarg {
+    let negative = bytes.last().is_some_and(|&b| b & 0x80 != 0);
+    let fill = if negative { 0xff } else { 0 };
+    let (low, high) = bytes.split_at(bytes.len().min(8));
+    // Beyond eight bytes, only the sign's fill, and the eighth byte's sign the same.
+    let fits = high.iter().all(|&b| b == fill)
+        && (high.is_empty() || low.last().is_some_and(|&b| (b & 0x80 != 0) == negative));
+    if !fits {
+        return Kwarg::Big;
+    }
+    let mut word = [fill; 8];
+    word[..low.len()].copy_from_slice(low);
+    Kwarg::Int(i64::from_le_bytes(word))
+}
+
 /// `value` as `pickle.dumps(value, protocol=5)` writes it, less its framing and memo (which
 /// the reader passes over): what the round trip of the tests and the fuzz target reads back
 /// (the plugin itself writes none).
@@ -318,6 +326,7 @@ pub fn write(value: &Kwarg) -> Vec<u8> {
                 out.extend([0x8a, 8]);
                 out.extend(n.to_le_bytes());
             }
+            Kwarg::Big => out.extend([0x8a, 9, 0, 0, 0, 0, 0, 0, 0, 0, 1]),
             Kwarg::Str(s) if s.len() < 256 => {
                 out.extend([0x8c, s.len() as u8]);
                 out.extend(s.as_bytes());
@@ -415,5 +424,45 @@ mod tests {
         assert!(read(b"\x80\x05N.N").is_err());
         assert_eq!(read(b"\x80\x05J\xfe\xff\xff\xff."), Ok(Kwarg::Int(-2)));
         assert_eq!(read(b"\x80\x05\x8a\x02\x00\x80."), Ok(Kwarg::Int(-32768)));
+    }
+
+    #[test]
+    fn an_integer_beyond_64_bits_is_big_and_one_written_long_is_not() {
+        // 2**64 and -2**64 - 1 as pickle writes them; 2**63 - 1 and -2**63 in nine bytes.
+        let long = |bytes: &[u8]| {
+            [
+                b"\x80\x05\x8a".as_slice(),
+                &[bytes.len() as u8],
+                bytes,
+                b".",
+            ]
+            .concat()
+        };
+        assert_eq!(read(&long(&[0, 0, 0, 0, 0, 0, 0, 0, 1])), Ok(Kwarg::Big));
+        assert_eq!(
+            read(&long(&[
+                0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xfe
+            ])),
+            Ok(Kwarg::Big)
+        );
+        assert_eq!(read(&long(&[0, 0, 0, 0, 0, 0, 0, 0x80, 0])), Ok(Kwarg::Big));
+        assert_eq!(
+            read(&long(&[
+                0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0, 0
+            ])),
+            Ok(Kwarg::Int(i64::MAX))
+        );
+        assert_eq!(
+            read(&long(&[0, 0, 0, 0, 0, 0, 0, 0x80, 0xff])),
+            Ok(Kwarg::Int(i64::MIN))
+        );
+        assert_eq!(read(&long(&[])), Ok(Kwarg::Int(0)));
+        let long4 = [
+            b"\x80\x05\x8b\x0a\x00\x00\x00".as_slice(),
+            &[0; 9],
+            b"\x01.",
+        ]
+        .concat();
+        assert_eq!(read(&long4), Ok(Kwarg::Big));
     }
 }

@@ -35,7 +35,7 @@ use crate::arrow::{Call, Input};
 use crate::errors::parse_error;
 use crate::kwargs::{self, Kwarg};
 use crate::options;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 /// A Polars series: one field, and its chunks' arrays.
@@ -91,6 +91,8 @@ enum Refused {
         error: handle_id::ParseError,
     },
     Value(String),
+    /// An integer too large for its argument, as PyO3 refuses one (`OverflowError`).
+    Overflow(String),
 }
 
 impl From<String> for Refused {
@@ -108,7 +110,7 @@ impl From<&str> for Refused {
 impl std::fmt::Display for Refused {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Type(m) | Self::Value(m) => f.write_str(m),
+            Self::Type(m) | Self::Value(m) | Self::Overflow(m) => f.write_str(m),
             Self::Parse { what, value, error } => write!(f, "{what} {value:?}: {error}"),
         }
     }
@@ -124,6 +126,7 @@ fn plugin_check(py: Python<'_>, name: &str, kwargs: &[u8]) -> PyResult<()> {
         Ok(_) => Ok(()),
         Err(Refused::Type(m)) => Err(PyTypeError::new_err(m)),
         Err(Refused::Value(m)) => Err(PyValueError::new_err(m)),
+        Err(Refused::Overflow(m)) => Err(PyOverflowError::new_err(m)),
         Err(Refused::Parse { value, error, .. }) => Err(parse_error(py, &error, &value)),
     }
 }
@@ -236,7 +239,8 @@ impl Args {
     fn int(&mut self, name: &str) -> Result<Option<isize>, Refused> {
         match self.take(name) {
             None | Some(Kwarg::None) => Ok(None),
-            Some(Kwarg::Int(n)) => Ok(Some(isize::try_from(n).unwrap_or(-1))),
+            Some(Kwarg::Int(n)) => isize::try_from(n).map(Some).map_err(|_| too_large(name)),
+            Some(Kwarg::Big) => Err(too_large(name)),
             Some(Kwarg::Bool(b)) => Ok(Some(isize::from(b))),
             Some(v) => Err(not(name, "an int or None", &v)),
         }
@@ -276,12 +280,17 @@ impl Args {
     }
 }
 
+/// The integer argument `name` beyond what this machine's `isize` holds.
+fn too_large(name: &str) -> Refused {
+    Refused::Overflow(format!("{name}: Python int too large to convert to C long"))
+}
+
 /// The argument `name` of another type than `must`, as Python names types.
 fn not(name: &str, must: &str, given: &Kwarg) -> Refused {
     let kind = match given {
         Kwarg::None => "None",
         Kwarg::Bool(_) => "a bool",
-        Kwarg::Int(_) => "an int",
+        Kwarg::Int(_) | Kwarg::Big => "an int",
         Kwarg::Str(_) => "a str",
         Kwarg::List(_) => "a list",
         Kwarg::Dict(_) => "a dict",

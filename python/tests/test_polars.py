@@ -152,6 +152,8 @@ def test_the_plugins_errors_name_what_is_wrong():
         (lambda: ns().to_form(None), TypeError, "needs a form"),
         (lambda: ns().is_valid(threads=0), ValueError, "threads must be 1 or more"),
         (lambda: ns().is_valid(threads=2.0), TypeError, "unreadable"),
+        (lambda: ns().is_valid(threads=2**64), OverflowError, "too large"),
+        (lambda: ns().clean(threads=-(2**100)), OverflowError, "too large"),
         (lambda: ns().canonical(proxy_bases={"https://x.org/"}), TypeError, "unreadable"),
         # An unknown keyword is told before what is wrong with a value.
         (lambda: ns().clean(bogus=True, proxy_bases=["nope"]), TypeError, "bogus"),

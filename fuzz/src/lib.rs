@@ -877,6 +877,7 @@ pub fn plugin_kwargs(data: &[u8]) {
         match b % 7 {
             0 => Kwarg::None,
             1 => Kwarg::Bool(b & 8 != 0),
+            2 if b & 64 != 0 => Kwarg::Big,
             2 => Kwarg::Int(word(data, 8) as i64),
             3 => {
                 let n = word(data, 1) as usize % 300;

@@ -801,13 +801,30 @@ pub fn locations_text(text: &str) {
         assert!(linked.len() <= MAX_LINKED, "{text:?}");
     }
     let _ = record.proxy_candidates(&ClientContext::new(), &linked);
+    // The proxy's reading (the reference's reader's tree, written as XML and read: D8)
+    // costs memory in proportion to the text.
+    let as_proxy = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || {
+        Locations::parse_as_proxy(text)
+    });
     let read = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || Locations::parse(text));
     let Ok(loc) = read else { return };
+    // What L1's reader takes, the proxy's takes.
+    assert!(as_proxy.is_ok(), "{text:?}");
     assert_eq!(
         Locations::parse(&loc.to_xml()).as_ref(),
         Ok(&loc),
         "{text:?}"
     );
+    // The proxy reads what is written of a value as L1's reader reads it: the same
+    // locations, each with the same attributes.
+    let proxy = Locations::parse_as_proxy(&loc.to_xml()).expect("written XML");
+    let attributes = |l: &Locations| {
+        l.locations()
+            .iter()
+            .map(|l| l.attributes().to_vec())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(attributes(&proxy), attributes(&loc), "{text:?}");
     // Each location is the one made of its attributes.
     for l in loc.locations() {
         let made = handle_id::record::Location::from_attributes(l.attributes().to_vec());

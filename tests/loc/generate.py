@@ -47,6 +47,10 @@ WRITTEN_CHILDREN = [
     ('<include>10.9/inc1<b/></include><include>10.9/inc2<!--c--></include><include><!-- c -->10.9/inc1</include>'
      '<includeNamespace>0.NA/ns2</includeNamespace>',
      '<namespace><locs>10.9/nsloc<b/></locs><locs>10.9/inc2</locs></namespace>'),
+    # Markup XML refuses, in a value that includes and in a namespace's value (D8).
+    ('<include>10.9/inc1</include><location href=http://unq-own.example/ weight=1 />', None),
+    ('<includeNamespace>0.NA/ns2</includeNamespace>',
+     '<namespace flag=1><locs>10.9/inc2</locs><locs>10.9/a&b</locs></namespace>'),
 ]
 # Values as the reference's reader names what is in them: elements and attributes as
 # written (an <x:location> is another element, x:href another attribute), in 10320/loc a
@@ -67,6 +71,20 @@ WRITTEN_VALUES = [
     ("10320/loc", '<p:locations><location href="http://p.example/" /></p:locations>'),
     ("10320/links", '<links><x:location href="http://prefixed.example/" rel="alternate" />'
                     '<location x:href="http://xhref.example/" href="http://h.example/" rel="alternate" /></links>'),
+    # Markup XML refuses, which the reference's reader takes (D8): a bare `&`, entities it
+    # keeps as written, unquoted and repeated attributes, a root never closed; and markup
+    # XML reads otherwise: a <location> inside a <location>, a new line in a value.
+    ("10320/loc", '<locations><location href="http://amp.example/?a=1&b=2" /></locations>'),
+    ("10320/loc", "<locations><location href=http://unq.example/ weight=0 weight=1 />"
+                  "<location href='http://zero.example/' weight=\"0\" /></locations>"),
+    ("10320/loc", '<locations><location href="http://ent.example/a&nbsp;b&AMP;c&#x41;" weight="0.5" />'
+                  '<location href="http://ent2.example/" weight="0.5" /></locations>'),
+    ("10320/loc", '<locations><location href="http://open.example/" />'),
+    ("10320/loc", '<locations><location href="http://outer.example/" weight="0">'
+                  '<location href="http://inner.example/" /></location></locations>'),
+    ("10320/links", '<links><location href="http://l.example/?a&b" rel="alternate" title="a\nb" />'
+                    '<location href=http://m.example/ rel=describedby /></links>'),
+    ("10320/links", '<links><location href="http://n.example/" rel="alternate" title="a\nb" /></links>'),
 ]
 
 JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]

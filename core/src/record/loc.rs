@@ -368,13 +368,17 @@ impl Locations {
     }
 
     /// Reads a `10320/loc` value as the reference proxy reads it (L5): as
-    /// [`Locations::parse`], but a `<location>` without `href` is kept (it is listed, and
-    /// never redirected to), a `weight` that is not a number is 1 and any other number is
-    /// kept (a negative one weighs 0), and a `score` that is not a number is no score.
+    /// [`Locations::parse`], but the markup is read as the reference's own reader reads it
+    /// (D8: a bare `&`, unquoted or repeated attributes, a root never closed, prefixes never
+    /// declared, a `<location>` inside another one as the next one), any root is taken, and
+    /// a `<location>` without `href` is kept (it is listed, and never redirected to), a
+    /// `weight` that is not a number is 1 and any other number is kept (a negative one
+    /// weighs 0), and a `score` that is not a number is no score.
     ///
     /// # Errors
     ///
-    /// As [`Locations::parse`], but for those.
+    /// As [`Locations::parse`], but for those: markup that neither reader takes (one that
+    /// ends inside a tag), with the XML reader's error.
     pub fn parse_as_proxy(xml: &str) -> Result<Self, RecordError> {
         Self::parse_with(xml, true)
     }
@@ -933,33 +937,60 @@ pub(crate) fn element_name<'x>(xml: &'x str, node: roxmltree::Node<'_, '_>) -> &
 /// The most prefixes [`parse_undeclared`] declares: each costs a reading of the text.
 const MAX_UNDECLARED: usize = 8;
 
-/// `xml` read as the reference's reader reads it, which asks no prefix to be declared
-/// (L5, L8, L9): where the XML reader refuses a prefix that is not, the text is read again
-/// with it declared on the root (as `urn:undeclared:<prefix>`), for up to
-/// [`MAX_UNDECLARED`] prefixes. Gives the text read (kept in `declared` where it is new),
-/// which the document's ranges are in, and the document.
+/// `xml` read as the reference's reader reads it (L5, L8, L9): that reader ([`lax`]) takes
+/// markup XML does not and knows no namespaces, and its tree is what the XML it writes says
+/// (D8), read here with the prefixes it leaves undeclared declared on the root (as
+/// `urn:undeclared:<prefix>`), up to [`MAX_UNDECLARED`]. Where that reader fails on the
+/// text (it ends inside a tag) or its tree is too deep, the text is read as XML, its
+/// undeclared prefixes declared so too.
+///
+/// Gives the text read (kept in `declared`), which the document's ranges are in, and the
+/// document; where no reading takes the text, the XML reader's error.
+///
+/// [`lax`]: super::lax
 pub(crate) fn parse_undeclared<'t>(
     xml: &'t str,
     options: roxmltree::ParsingOptions,
     declared: &'t mut Option<String>,
 ) -> (&'t str, Result<roxmltree::Document<'t>, roxmltree::Error>) {
-    let first = roxmltree::Document::parse_with_options(xml, options);
-    let Err(roxmltree::Error::UnknownNamespace(mut prefix, _)) = first else {
-        return (xml, first);
-    };
-    let mut text = xml.to_string();
+    let read = |text: &str| roxmltree::Document::parse_with_options(text, options).is_ok();
+    let text = super::lax::as_xml(xml, MAX_DEPTH)
+        .map(|text| declare_prefixes(text, options))
+        .filter(|text| read(text))
+        .or_else(
+            || match roxmltree::Document::parse_with_options(xml, options) {
+                Err(roxmltree::Error::UnknownNamespace(..)) => {
+                    Some(declare_prefixes(xml.to_string(), options))
+                }
+                _ => None,
+            },
+        );
+    match text {
+        Some(text) => {
+            let text: &'t str = declared.insert(text);
+            (text, roxmltree::Document::parse_with_options(text, options))
+        }
+        None => (xml, roxmltree::Document::parse_with_options(xml, options)),
+    }
+}
+
+/// `text` with the prefixes the XML reader finds undeclared declared on its root, one at a
+/// time, up to [`MAX_UNDECLARED`].
+fn declare_prefixes(mut text: String, options: roxmltree::ParsingOptions) -> String {
+    let mut last = None;
     for _ in 0..MAX_UNDECLARED {
-        let Some(at) = root_name_end(&text) else {
+        let Err(roxmltree::Error::UnknownNamespace(prefix, _)) =
+            roxmltree::Document::parse_with_options(&text, options)
+        else {
+            break;
+        };
+        let Some(at) = root_name_end(&text).filter(|_| last.as_ref() != Some(&prefix)) else {
             break;
         };
         text.insert_str(at, &format!(" xmlns:{prefix}=\"urn:undeclared:{prefix}\""));
-        match roxmltree::Document::parse_with_options(&text, options) {
-            Err(roxmltree::Error::UnknownNamespace(next, _)) if next != prefix => prefix = next,
-            _ => break,
-        }
+        last = Some(prefix);
     }
-    let text: &'t str = declared.insert(text);
-    (text, roxmltree::Document::parse_with_options(text, options))
+    text
 }
 
 /// Where the root element's name ends in `xml`: past a declaration, comments and

@@ -19,6 +19,7 @@
 mod conneg;
 mod error;
 mod json;
+mod lax;
 mod linked;
 mod links;
 mod loc;

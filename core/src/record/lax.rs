@@ -1,0 +1,497 @@
+//! Markup as the reference proxy's own reader takes it, for values that XML refuses (SPEC
+//! D8): a bare `&`, an unknown entity, an unquoted or repeated attribute, an element never
+//! closed. That reader (`XParser`) knows no well-formedness: it reads tags one after the
+//! other, gives a tag the text up to the next `<`, and makes an element of the tags between
+//! a start tag and the next end tag of its name. Read here into a tree of the same shape, and
+//! written out as XML that says the same (names as written, values as that reader decodes
+//! them), for the proxy's path to read as it reads any value.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::markup::escape_markup;
+
+/// A tag as that reader keeps it: its name, its attributes (a name given again keeps its
+/// last value, in its first place), its text (none for `<x/>` and for an element that
+/// gathered others) and the tags it gathered.
+#[derive(Debug, PartialEq)]
+struct Tag {
+    name: String,
+    attributes: Vec<(String, String)>,
+    text: Option<String>,
+    children: Vec<Tag>,
+}
+
+/// One tag as read, before it is placed.
+enum Read {
+    /// `<!-- … -->`, with white space after its `<!--`: passed over.
+    Comment,
+    Tag {
+        name: String,
+        attributes: Vec<(String, String)>,
+        /// `</x>`: ends the element of the nearest open `<x>`.
+        closes: bool,
+        /// `<x/>` (a `/` anywhere in the tag after its name's first character).
+        empty: bool,
+    },
+}
+
+/// The input ended inside a tag, a quoted string or a tag's text: that reader then fails
+/// and the value gives nothing.
+struct Ended;
+
+/// `text` as the reference proxy's reader reads it, written as XML (whose document is the
+/// tree that reader makes); `None` where that reader fails or finds no tag, or the tree is
+/// deeper than `max_depth`.
+pub(crate) fn as_xml(text: &str, max_depth: usize) -> Option<String> {
+    let root = read(past_prolog(text)).ok()??;
+    let mut out = String::with_capacity(text.len() + 64);
+    write(&root, &mut out, max_depth).then_some(out)
+}
+
+/// `text` past the XML declaration, processing instructions and comments before its first
+/// element, which the proxy's path reads past in any value (D8: the reference's reader
+/// takes `<?xml …?>`, and a comment without white space, for an element holding the rest).
+fn past_prolog(mut text: &str) -> &str {
+    loop {
+        let rest = text.trim_start_matches(|c: char| c.is_ascii_whitespace());
+        let past = |open: &str, close: &str| {
+            let inside = rest.strip_prefix(open)?;
+            inside.find(close).map(|i| &inside[i + close.len()..])
+        };
+        match past("<?", "?>").or_else(|| past("<!--", "-->")) {
+            Some(after) => text = after,
+            None => return text,
+        }
+    }
+}
+
+struct Reader<'t> {
+    chars: core::iter::Peekable<core::str::Chars<'t>>,
+}
+
+impl Reader<'_> {
+    fn next(&mut self) -> Result<char, Ended> {
+        self.chars.next().ok_or(Ended)
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.chars.peek().copied()
+    }
+
+    /// The next tag, past anything before its `<`; `None` where no `<` is left.
+    fn tag(&mut self) -> Result<Option<Read>, Ended> {
+        if !self.chars.by_ref().any(|c| c == '<') {
+            return Ok(None);
+        }
+        let mut name = String::new();
+        let (mut closes, mut empty) = (false, false);
+        let mut attributes = Vec::new();
+        loop {
+            match self.next()? {
+                '>' => break,
+                '/' if name.is_empty() => closes = true,
+                '/' => empty = true,
+                c if java_whitespace(c) && name.is_empty() => {}
+                c if java_whitespace(c) => {
+                    if name.starts_with("!--") {
+                        // (What follows, up to the first `-->`, is the comment.)
+                        let mut last = ['\0'; 3];
+                        while last != ['-', '-', '>'] {
+                            last = [last[1], last[2], self.next()?];
+                        }
+                        return Ok(Some(Read::Comment));
+                    }
+                    empty |= self.attributes(&mut attributes)?;
+                    break;
+                }
+                c => name.push(c),
+            }
+        }
+        Ok(Some(Read::Tag {
+            name,
+            attributes,
+            closes,
+            empty,
+        }))
+    }
+
+    /// A tag's attributes, up to and through its `>`: whether a `/` was among them.
+    fn attributes(&mut self, into: &mut Vec<(String, String)>) -> Result<bool, Ended> {
+        let mut empty = false;
+        // The name read last and the value given it, not yet kept.
+        let mut name: Option<String> = None;
+        let mut value: Option<String> = None;
+        let keep = |into: &mut Vec<(String, String)>, name: String, value: Option<String>| {
+            let value = value.unwrap_or_else(|| "NULL".into());
+            match into.iter_mut().find(|(n, _)| *n == name) {
+                Some(kept) => kept.1 = value,
+                None => into.push((name, value)),
+            }
+        };
+        loop {
+            match self.next()? {
+                '>' => {
+                    if let Some(n) = name {
+                        keep(into, n, value);
+                    }
+                    return Ok(empty);
+                }
+                '=' => {
+                    name.get_or_insert_with(String::new);
+                    value = Some(self.token()?);
+                }
+                '/' => {
+                    if let Some(n) = name.take() {
+                        keep(into, n, value.take());
+                    }
+                    empty = true;
+                }
+                '\t' | '\r' | '\n' | ' ' => {}
+                q @ ('"' | '\'') => {
+                    // (A quoted string is a name; the name before it is kept, as it was.)
+                    if let Some(n) = name.clone() {
+                        keep(into, n, value.take());
+                    }
+                    name = Some(self.quoted(q)?);
+                }
+                c => {
+                    if let Some(n) = name.take() {
+                        keep(into, n, value.take());
+                    }
+                    name = Some(self.token_from(Some(c))?);
+                }
+            }
+        }
+    }
+
+    fn token(&mut self) -> Result<String, Ended> {
+        self.token_from(None)
+    }
+
+    /// A name or value: up to white space, a quote, `=`, `<` or `>` (each of which, first,
+    /// is the token itself, or for a quote the string it opens), decoded.
+    fn token_from(&mut self, first: Option<char>) -> Result<String, Ended> {
+        let mut token = String::new();
+        let mut first = first;
+        loop {
+            let c = match first.take() {
+                Some(c) => c,
+                None => {
+                    if !token.is_empty() && self.peek().is_some_and(ends_token) {
+                        // (The character that ends it is read again by the caller.)
+                        return Ok(decode(&token));
+                    }
+                    self.next()?
+                }
+            };
+            match c {
+                c if java_whitespace(c) => {
+                    if !token.is_empty() {
+                        return Ok(decode(&token));
+                    }
+                }
+                q @ ('"' | '\'') if token.is_empty() => return self.quoted(q),
+                c @ ('=' | '<' | '>') if token.is_empty() => return Ok(c.to_string()),
+                c => token.push(c),
+            }
+        }
+    }
+
+    /// A string opened by `quote`, up to the next one, decoded.
+    fn quoted(&mut self, quote: char) -> Result<String, Ended> {
+        let mut s = String::new();
+        loop {
+            match self.next()? {
+                c if c == quote => return Ok(decode(&s)),
+                c => s.push(c),
+            }
+        }
+    }
+
+    /// A tag's text: up to the next `<` (which the input must have), less one line end.
+    fn text(&mut self) -> Result<String, Ended> {
+        let mut s = String::new();
+        while self.peek() != Some('<') {
+            s.push(self.next()?);
+        }
+        let s = s
+            .strip_suffix("\r\n")
+            .or_else(|| s.strip_suffix('\n'))
+            .unwrap_or(&s);
+        Ok(decode(s))
+    }
+}
+
+/// What ends a token that has begun (and is read again): a quote, `=`, `<` or `>`.
+fn ends_token(c: char) -> bool {
+    matches!(c, '"' | '\'' | '=' | '<' | '>')
+}
+
+/// The tree `text` makes: `Ok(None)` where it has no tag.
+fn read(text: &str) -> Result<Option<Tag>, Ended> {
+    let mut reader = Reader {
+        chars: text.chars().peekable(),
+    };
+    let mut open: Vec<Tag> = Vec::new();
+    loop {
+        let Some(read) = reader.tag()? else {
+            // The input's end: the first tag holds the others left open.
+            let mut open = open.into_iter();
+            return Ok(open.next().map(|mut first| {
+                first.children.extend(open);
+                first
+            }));
+        };
+        let Read::Tag {
+            name,
+            attributes,
+            closes,
+            empty,
+        } = read
+        else {
+            continue;
+        };
+        let name = super::loc::java_trim(&name).to_string();
+        if closes {
+            // The nearest tag of this name that has gathered none; an end tag that has
+            // none is passed over.
+            let Some(at) = open
+                .iter()
+                .rposition(|t| t.name == name && t.children.is_empty())
+            else {
+                continue;
+            };
+            let gathered = open.split_off(at + 1);
+            let element = open.last_mut().expect("the tag at `at`");
+            if !gathered.is_empty() {
+                element.text = None;
+                element.children = gathered;
+            }
+            if open.len() == 1 {
+                // The first tag closed: the value is read (what follows is not).
+                return Ok(open.pop());
+            }
+        } else {
+            let text = if empty { None } else { Some(reader.text()?) };
+            open.push(Tag {
+                name,
+                attributes,
+                text,
+                children: Vec::new(),
+            });
+        }
+    }
+}
+
+/// Java's `Character.isWhitespace` (no no-break spaces; the controls from U+001C to U+001F).
+fn java_whitespace(c: char) -> bool {
+    matches!(c, '\t'..='\r' | '\u{1c}'..='\u{1f}')
+        || (c.is_whitespace() && !matches!(c, '\u{85}' | '\u{a0}' | '\u{2007}' | '\u{202f}'))
+}
+
+/// `text` with its entities decoded as that reader decodes them: the five of XML in any
+/// case, and numeric references; any other `&` (an unknown entity, or one never ended) is
+/// kept as written.
+fn decode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        // The entity runs to its `;`, or, where none is left, to the text's end.
+        let end = rest.find(';').map_or(rest.len(), |i| i + 1);
+        let entity = &rest[..end];
+        match entity_char(entity) {
+            Some(Entity::Text(s)) => out.push_str(s),
+            Some(Entity::Char(c)) => out.push(c),
+            None => out.push_str(entity),
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+enum Entity {
+    Text(&'static str),
+    Char(char),
+}
+
+fn entity_char(entity: &str) -> Option<Entity> {
+    for (name, text) in [
+        ("&amp;", "&"),
+        ("&lt;", "<"),
+        ("&gt;", ">"),
+        ("&quot;", "\""),
+        ("&apos;", "'"),
+    ] {
+        if entity.eq_ignore_ascii_case(name) {
+            return Some(Entity::Text(text));
+        }
+    }
+    // (That reader takes the number as what lies between `&#` or `&#x` and the entity's
+    // last character, which is the `;`, or at the text's end the number's own last digit.)
+    let number = entity.strip_prefix("&#")?;
+    let number = &number[..number.len().checked_sub(1)?];
+    let (digits, radix) = match number.strip_prefix(['x', 'X']) {
+        Some(hex) => (hex, 16),
+        None => (number, 10),
+    };
+    let digits = digits.strip_prefix('+').unwrap_or(digits);
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    // (A surrogate is a character there and none here: kept as written, as a number past
+    // U+10FFFF is there.)
+    u32::from_str_radix(digits, radix)
+        .ok()
+        .and_then(char::from_u32)
+        .map(Entity::Char)
+}
+
+/// `tag` as XML, into `out`: false where the tree is deeper than `depth`. A name that is no
+/// XML name (that reader takes anything) is written `_`, an attribute's such name not at
+/// all: neither names anything the proxy reads.
+fn write(tag: &Tag, out: &mut String, depth: usize) -> bool {
+    let Some(depth) = depth.checked_sub(1) else {
+        return false;
+    };
+    let name = if is_name(&tag.name) { &tag.name } else { "_" };
+    out.push('<');
+    out.push_str(name);
+    for (n, v) in &tag.attributes {
+        if is_name(n) {
+            out.push(' ');
+            out.push_str(n);
+            out.push_str("=\"");
+            escape(v, out);
+            out.push('"');
+        }
+    }
+    out.push('>');
+    if let Some(text) = &tag.text {
+        escape(text, out);
+    }
+    for child in &tag.children {
+        if !write(child, out, depth) {
+            return false;
+        }
+    }
+    out.push_str("</");
+    out.push_str(name);
+    out.push('>');
+    true
+}
+
+/// `text` as XML's text or attribute value: markup escaped, and the white space that an
+/// attribute's value or a line's end would lose written as references.
+fn escape(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c => {
+                let mut b = [0; 4];
+                out.push_str(&escape_markup(c.encode_utf8(&mut b)));
+            }
+        }
+    }
+}
+
+/// Whether `name` is an XML name, with at most one `:`, inside it (the XML reader's
+/// namespaces ask that of an element's or attribute's name).
+fn is_name(name: &str) -> bool {
+    // (XML 1.0's NameStartChar, less the `:`, and NameChar.)
+    let start = |c: char| {
+        matches!(c, 'A'..='Z' | '_' | 'a'..='z' | '\u{c0}'..='\u{d6}' | '\u{d8}'..='\u{f6}'
+            | '\u{f8}'..='\u{2ff}' | '\u{370}'..='\u{37d}' | '\u{37f}'..='\u{1fff}'
+            | '\u{200c}'..='\u{200d}' | '\u{2070}'..='\u{218f}' | '\u{2c00}'..='\u{2fef}'
+            | '\u{3001}'..='\u{d7ff}' | '\u{f900}'..='\u{fdcf}' | '\u{fdf0}'..='\u{fffd}'
+            | '\u{10000}'..='\u{effff}')
+    };
+    let inner = |c: char| {
+        start(c)
+            || matches!(c, '-' | '.' | '0'..='9' | '\u{b7}' | '\u{300}'..='\u{36f}'
+                | '\u{203f}'..='\u{2040}')
+    };
+    let part = |p: &str| {
+        let mut cs = p.chars();
+        cs.next().is_some_and(start) && cs.all(inner)
+    };
+    match name.split_once(':') {
+        Some((prefix, local)) => part(prefix) && part(local),
+        None => part(name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_xml_refuses_is_read_as_that_reader_reads_it() {
+        let cases = [
+            // A bare `&`, an unknown entity, an entity in capitals.
+            (
+                r#"<locations><location href="http://a/?x=1&y=2&nbsp;&AMP;" /></locations>"#,
+                r#"<locations><location href="http://a/?x=1&amp;y=2&amp;nbsp;&amp;"></location></locations>"#,
+            ),
+            // Unquoted and repeated attributes, one without a value.
+            (
+                "<locations><location href=http://b/ weight=0.5 weight='1' x></locations>",
+                r#"<locations><location href="http://b/" weight="1" x="NULL"></location></locations>"#,
+            ),
+            // Elements never closed gather under the first; a tag's text to a line's end.
+            (
+                "<locations>\n<location href=\"http://c/\">a\r\nb\r\n<location href='d'/>",
+                "<locations><location href=\"http://c/\">a&#13;&#10;b</location>\
+                 <location href=\"d\"></location></locations>",
+            ),
+            // An end tag closes the nearest open tag of its name that holds none (`<b/>`,
+            // twice); one that closes none is passed over; the first tag closed ends the
+            // reading.
+            ("<a><b>x</c><b/>y</b></b></a><z/>", "<a><b>x</b><b></b></a>"),
+            // A comment needs white space after its `<!--`; a prolog is read past (D8).
+            (
+                "<?xml version=\"1.0\"?><!--c--><a><!-- c --><!--d--></a>",
+                "<a><_></_></a>",
+            ),
+            // Names: a quoted string is one; a name that XML has not is passed over.
+            (
+                "<a 'q'=1 \"b c\" x:y=2 1z=3>t</a>",
+                r#"<a q="1" x:y="2">t</a>"#,
+            ),
+        ];
+        for (lax, xml) in cases {
+            assert_eq!(as_xml(lax, 64).as_deref(), Some(xml), "{lax}");
+        }
+        // The input ends inside a tag's text (which runs to a `<`), a tag or a string: that
+        // reader fails. No tag at all: no element.
+        for ended in ["<a><b href='d'>", "<a><b", "<a href='x>", "text"] {
+            assert_eq!(as_xml(ended, 64), None, "{ended}");
+        }
+        assert_eq!(as_xml("<a><b><c/></b></a>", 2), None);
+    }
+
+    #[test]
+    fn entities_are_decoded_as_that_reader_decodes_them() {
+        assert_eq!(decode("&#x42;&#66;&#+67;&#X44;&LT;&Quot;"), "BBCD<\"");
+        // At the end, the number is what lies before the last character.
+        assert_eq!(decode("a&#65"), "a\u{6}");
+        for kept in [
+            "&",
+            "&;",
+            "&#;",
+            "&#x;",
+            "&#-1;",
+            "&#x110000;",
+            "&#xD800;",
+            "&nbsp;",
+            "a & b",
+        ] {
+            assert_eq!(decode(kept), kept);
+        }
+    }
+}

@@ -8,7 +8,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use super::loc::{attribute_name, element_name, fill_template, java_trim, parse_undeclared};
+use super::loc::{
+    attribute_name, element_name, fill_template, java_eq_ignore_case, java_trim, parse_undeclared,
+};
 use crate::escape::{LINK_TARGET, URL_COMPONENT};
 
 /// The type whose values are `Link` headers.
@@ -41,7 +43,7 @@ pub(crate) fn link_headers(xml: &str, handle: &str, out: &mut Vec<String>) {
         // (Elements and attributes named as written, as the reference names them: an
         // `<x:location>` is another element, an `x:href` another attribute.)
         let name = element_name(xml, node);
-        if !name.eq_ignore_ascii_case("location") && !name.eq_ignore_ascii_case("loc_template") {
+        if !java_eq_ignore_case(name, "location") && !java_eq_ignore_case(name, "loc_template") {
             continue;
         }
         let mut attributes: BTreeMap<&str, String> = node

@@ -443,10 +443,10 @@ impl Locations {
                 }
                 continue;
             }
-            // (The reference's proxy takes `<location>` in any ASCII case, and
+            // (The reference's proxy takes `<location>` in any case Java ignores, and
             // `<loc_template>`, whose `href_template` gives its `href`: L5.)
             let location = if lenient {
-                name.eq_ignore_ascii_case("location") || name.eq_ignore_ascii_case("loc_template")
+                java_eq_ignore_case(name, "location") || java_eq_ignore_case(name, "loc_template")
             } else {
                 name == "location"
             };
@@ -605,7 +605,7 @@ impl Locations {
                             .copied()
                             .filter(|l| {
                                 l.country()
-                                    .is_some_and(|c| c.trim().eq_ignore_ascii_case(country))
+                                    .is_some_and(|c| java_eq_ignore_case(java_trim(c), country))
                             })
                             .collect();
                         if !kept.is_empty() {
@@ -839,6 +839,53 @@ impl Locations {
 /// U+0020 (controls included), and no other white space.
 pub(crate) fn java_trim(text: &str) -> &str {
     text.trim_matches(|c: char| c <= ' ')
+}
+
+/// Whether `a` and `b` are equal as Java's `String.equalsIgnoreCase` finds them: character
+/// by character, equal, or their upper cases equal, or the lower cases of those (each by
+/// Java's one-character mappings): `locatıon` (a dotless `ı`) and `LOCATİON` are
+/// `location` to the reference.
+pub(crate) fn java_eq_ignore_case(a: &str, b: &str) -> bool {
+    let (mut a, mut b) = (a.chars(), b.chars());
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) => {
+                let (ux, uy) = (java_upper(x), java_upper(y));
+                if x != y && ux != uy && java_lower(ux) != java_lower(uy) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+}
+
+/// Java's `Character.toUpperCase` of one character: its simple mapping, the character
+/// itself where the full mapping is more than one (but for the Greek letters with a
+/// subscript iota, whose simple mapping is their title case).
+fn java_upper(c: char) -> char {
+    let mut upper = c.to_uppercase();
+    match (upper.next(), upper.next()) {
+        (Some(u), None) => u,
+        _ => match u32::from(c) {
+            0x1f80..=0x1f87 | 0x1f90..=0x1f97 | 0x1fa0..=0x1fa7 => {
+                char::from_u32(u32::from(c) + 8).unwrap_or(c)
+            }
+            0x1fb3 | 0x1fc3 | 0x1ff3 => char::from_u32(u32::from(c) + 9).unwrap_or(c),
+            _ => c,
+        },
+    }
+}
+
+/// Java's `Character.toLowerCase` of one character (`İ` is `i`, its simple mapping).
+fn java_lower(c: char) -> char {
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => l,
+        _ if c == '\u{130}' => 'i',
+        _ => c,
+    }
 }
 
 /// A number as the reference reads an attribute (`XTag.getDoubleAttribute`, L7): Java's
@@ -1155,4 +1202,33 @@ fn attribute<'a>(attributes: &'a [(String, String)], name: &str) -> Option<&'a s
         .iter()
         .find(|(n, _)| n == name)
         .map(|(_, v)| v.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_compared_as_java_compares_them_without_case() {
+        for (a, b) in [
+            ("locatıon", "location"),
+            ("LOCATİON", "location"),
+            ("Location", "LOCATION"),
+            ("\u{212a}", "k"),
+            ("ſ", "S"),
+            ("ᾳ", "ᾼ"),
+            ("", ""),
+        ] {
+            assert!(java_eq_ignore_case(a, b), "{a} {b}");
+            assert!(java_eq_ignore_case(b, a), "{b} {a}");
+        }
+        for (a, b) in [
+            ("locations", "location"),
+            ("lokation", "location"),
+            ("ß", "ss"),
+            ("", "a"),
+        ] {
+            assert!(!java_eq_ignore_case(a, b), "{a} {b}");
+        }
+    }
 }

@@ -1,13 +1,16 @@
 //! Reading a REST API response of 10,000 values (SPEC R1–R3): `Response::parse` beside the
 //! floor it stands on (serde_json reading the same text into a `Value`), and writing it
-//! back; the allocations of one read are printed first.
+//! back; the allocations of one read are printed first. Then a `10320/loc` value of three
+//! locations read as the proxy reads it for each redirect (L5, D8: the reference's reader's
+//! tree written as XML and read) beside L1's reading of the same text, which reads it once
+//! as XML (its floor).
 //!
 //!     cargo bench --features json --bench record
 
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use handle_id::record::Response;
+use handle_id::record::{Locations, Response};
 
 mod support;
 
@@ -76,6 +79,20 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("Response::to_json", |b| {
         b.iter(|| black_box(&parsed).to_json())
+    });
+    g.finish();
+    let loc = r#"<locations chooseby="locatt,country,weighted">
+  <location id="0" href="https://example.org/objects/5555" weight="1" view="html" />
+  <location id="1" href="https://mirror.example.net/5555?format=json&amp;v=2" weight="0.5" view="json" country="gb" />
+  <location id="2" href="ftp://archive.example.com/5555.tar" weight="0" />
+</locations>"#;
+    let mut g = c.benchmark_group("10320/loc");
+    g.throughput(Throughput::Bytes(loc.len() as u64));
+    g.bench_function("Locations::parse (one XML reading, the floor)", |b| {
+        b.iter(|| Locations::parse(black_box(loc)).unwrap())
+    });
+    g.bench_function("Locations::parse_as_proxy", |b| {
+        b.iter(|| Locations::parse_as_proxy(black_box(loc)).unwrap())
     });
     g.finish();
 }

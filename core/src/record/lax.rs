@@ -41,12 +41,17 @@ enum Read {
 struct Ended;
 
 /// `text` as the reference proxy's reader reads it, written as XML (whose document is the
-/// tree that reader makes); `None` where that reader fails or finds no tag, or the tree is
-/// deeper than `max_depth`.
-pub(crate) fn as_xml(text: &str, max_depth: usize) -> Option<String> {
+/// tree that reader makes), and whether a name written in it has a prefix (which XML asks
+/// to be declared); `None` where that reader fails or finds no tag, or the tree is deeper
+/// than `max_depth`.
+pub(crate) fn as_xml(text: &str, max_depth: usize) -> Option<(String, bool)> {
     let root = read(past_prolog(text)).ok()??;
-    let mut out = String::with_capacity(text.len() + 64);
-    write(&root, &mut out, max_depth).then_some(out)
+    let mut out = Xml {
+        text: String::with_capacity(text.len() + 64),
+        prefixed: false,
+    };
+    out.write(&root, max_depth)
+        .then_some((out.text, out.prefixed))
 }
 
 /// `text` past the XML declaration, processing instructions and comments before its first
@@ -350,38 +355,51 @@ fn entity_char(entity: &str) -> Option<Entity> {
         .map(Entity::Char)
 }
 
-/// `tag` as XML, into `out`: false where the tree is deeper than `depth`. A name that is no
-/// XML name (that reader takes anything) is written `_`, an attribute's such name not at
-/// all: neither names anything the proxy reads.
-fn write(tag: &Tag, out: &mut String, depth: usize) -> bool {
-    let Some(depth) = depth.checked_sub(1) else {
-        return false;
-    };
-    let name = if is_name(&tag.name) { &tag.name } else { "_" };
-    out.push('<');
-    out.push_str(name);
-    for (n, v) in &tag.attributes {
-        if is_name(n) {
-            out.push(' ');
-            out.push_str(n);
-            out.push_str("=\"");
-            escape(v, out);
-            out.push('"');
-        }
-    }
-    out.push('>');
-    if let Some(text) = &tag.text {
-        escape(text, out);
-    }
-    for child in &tag.children {
-        if !write(child, out, depth) {
+/// XML written of a tree.
+struct Xml {
+    text: String,
+    /// A name written has a prefix.
+    prefixed: bool,
+}
+
+impl Xml {
+    /// `tag` as XML: false where the tree is deeper than `depth`. A name that is no XML
+    /// name (that reader takes anything) is written `_`, an attribute's such name not at
+    /// all: neither names anything the proxy reads.
+    fn write(&mut self, tag: &Tag, depth: usize) -> bool {
+        let Some(depth) = depth.checked_sub(1) else {
             return false;
+        };
+        let name = if is_name(&tag.name) { &tag.name } else { "_" };
+        self.name('<', name);
+        for (n, v) in &tag.attributes {
+            if is_name(n) {
+                self.name(' ', n);
+                self.text.push_str("=\"");
+                escape(v, &mut self.text);
+                self.text.push('"');
+            }
         }
+        self.text.push('>');
+        if let Some(text) = &tag.text {
+            escape(text, &mut self.text);
+        }
+        for child in &tag.children {
+            if !self.write(child, depth) {
+                return false;
+            }
+        }
+        self.text.push_str("</");
+        self.text.push_str(name);
+        self.text.push('>');
+        true
     }
-    out.push_str("</");
-    out.push_str(name);
-    out.push('>');
-    true
+
+    fn name(&mut self, before: char, name: &str) {
+        self.prefixed |= name.contains(':');
+        self.text.push(before);
+        self.text.push_str(name);
+    }
 }
 
 /// `text` as XML's text or attribute value: markup escaped, and the white space that an
@@ -465,7 +483,11 @@ mod tests {
             ),
         ];
         for (lax, xml) in cases {
-            assert_eq!(as_xml(lax, 64).as_deref(), Some(xml), "{lax}");
+            assert_eq!(
+                as_xml(lax, 64).map(|(x, _)| x).as_deref(),
+                Some(xml),
+                "{lax}"
+            );
         }
         // The input ends inside a tag's text (which runs to a `<`), a tag or a string: that
         // reader fails. No tag at all: no element.
@@ -473,6 +495,15 @@ mod tests {
             assert_eq!(as_xml(ended, 64), None, "{ended}");
         }
         assert_eq!(as_xml("<a><b><c/></b></a>", 2), None);
+        // Whether a prefix is written, for the reader to declare.
+        assert_eq!(
+            as_xml("<a><b x:y='1'/></a>", 64).map(|(_, p)| p),
+            Some(true)
+        );
+        assert_eq!(
+            as_xml("<a href='x:y'>t:u</a>", 64).map(|(_, p)| p),
+            Some(false)
+        );
     }
 
     #[test]

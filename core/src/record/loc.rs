@@ -992,7 +992,7 @@ const MAX_UNDECLARED: usize = 8;
 /// undeclared prefixes declared so too.
 ///
 /// Gives the text read (kept in `declared`), which the document's ranges are in, and the
-/// document; where no reading takes the text, the XML reader's error.
+/// document; where no reading takes the text, the XML reader's error in `xml`.
 ///
 /// [`lax`]: super::lax
 pub(crate) fn parse_undeclared<'t>(
@@ -1000,24 +1000,26 @@ pub(crate) fn parse_undeclared<'t>(
     options: roxmltree::ParsingOptions,
     declared: &'t mut Option<String>,
 ) -> (&'t str, Result<roxmltree::Document<'t>, roxmltree::Error>) {
-    let read = |text: &str| roxmltree::Document::parse_with_options(text, options).is_ok();
-    let text = super::lax::as_xml(xml, MAX_DEPTH)
-        .map(|text| declare_prefixes(text, options))
-        .filter(|text| read(text))
-        .or_else(
-            || match roxmltree::Document::parse_with_options(xml, options) {
-                Err(roxmltree::Error::UnknownNamespace(..)) => {
-                    Some(declare_prefixes(xml.to_string(), options))
-                }
-                _ => None,
-            },
-        );
-    match text {
-        Some(text) => {
-            let text: &'t str = declared.insert(text);
+    if let Some((text, prefixed)) = super::lax::as_xml(xml, MAX_DEPTH) {
+        let text = if prefixed {
+            declare_prefixes(text, options)
+        } else {
+            text
+        };
+        // (Read once. What that reader's tree writes reads, but for characters XML has
+        // not, which the text held as they are, and which XML refuses in it too.)
+        let text: &'t str = declared.insert(text);
+        return match roxmltree::Document::parse_with_options(text, options) {
+            Ok(doc) => (text, Ok(doc)),
+            Err(_) => (xml, roxmltree::Document::parse_with_options(xml, options)),
+        };
+    }
+    match roxmltree::Document::parse_with_options(xml, options) {
+        Err(roxmltree::Error::UnknownNamespace(..)) => {
+            let text: &'t str = declared.insert(declare_prefixes(xml.to_string(), options));
             (text, roxmltree::Document::parse_with_options(text, options))
         }
-        None => (xml, roxmltree::Document::parse_with_options(xml, options)),
+        read => (xml, read),
     }
 }
 

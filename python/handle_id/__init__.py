@@ -49,6 +49,7 @@ from ._handle_id import (
 )
 
 __all__ = [
+    "__version__",
     "FIX_CODES",
     "FORMS",
     "Cleaned",

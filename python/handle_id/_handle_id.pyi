@@ -139,13 +139,19 @@ class Fix:
 
     def __new__(cls, code: str, index: int, byte_index: int, held: bool, message: str) -> Fix: ...
 
-    code: str
-    index: int
-    byte_index: int
-    held: bool
-    """Made in the handle a URL or URI holds, cleaned again as a string of its own (SPEC C2)."""
-    message: str
-    rule: str
+    @property
+    def code(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def byte_index(self) -> int: ...
+    @property
+    def held(self) -> bool:
+        """Made in the handle a URL or URI holds, cleaned again as a string of its own (SPEC C2)."""
+    @property
+    def message(self) -> str: ...
+    @property
+    def rule(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -156,11 +162,16 @@ class LintWarning:
 
     def __new__(cls, code: str, index: int, byte_index: int, message: str) -> LintWarning: ...
 
-    code: str
-    index: int
-    byte_index: int
-    message: str
-    rule: str
+    @property
+    def code(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def byte_index(self) -> int: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def rule(self) -> str: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
@@ -189,11 +200,16 @@ class Found:
 
     def __new__(cls, start: int, end: int, text: str, form: str, handle: Handle | str) -> Found: ...
 
-    start: int
-    end: int
-    text: str
-    form: str
-    handle: Handle
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def form(self) -> str: ...
+    @property
+    def handle(self) -> Handle: ...
     @property
     def span(self) -> tuple[int, int]: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -205,7 +221,7 @@ def parse(text: str) -> Handle: ...
 def recognize(
     text: str,
     *,
-    proxy_bases: Optional[Sequence[str]] = None,
+    proxy_bases: Optional[Iterable[str]] = None,
     repository_urls: bool = False,
     resolution_form: bool = False,
     cordra: bool = False,
@@ -213,7 +229,7 @@ def recognize(
 def detect(
     text: str,
     *,
-    proxy_bases: Optional[Sequence[str]] = None,
+    proxy_bases: Optional[Iterable[str]] = None,
     repository_urls: bool = False,
     resolution_form: bool = False,
     cordra: bool = False,
@@ -221,7 +237,7 @@ def detect(
 def clean(
     text: str,
     *,
-    proxy_bases: Optional[Sequence[str]] = None,
+    proxy_bases: Optional[Iterable[str]] = None,
     repository_urls: bool = False,
     resolution_form: bool = False,
     cordra: bool = False,
@@ -229,8 +245,8 @@ def clean(
 def extract(
     text: str,
     *,
-    handle_prefixes: Optional[Sequence[str]] = None,
-    proxy_bases: Optional[Sequence[str]] = None,
+    handle_prefixes: Optional[Iterable[str]] = None,
+    proxy_bases: Optional[Iterable[str]] = None,
     repository_urls: bool = False,
     resolution_form: bool = False,
     cordra: bool = False,
@@ -238,7 +254,7 @@ def extract(
 def lint(
     text: str,
     *,
-    proxy_bases: Optional[Sequence[str]] = None,
+    proxy_bases: Optional[Iterable[str]] = None,
     repository_urls: bool = False,
     resolution_form: bool = False,
     cordra: bool = False,
@@ -249,7 +265,7 @@ def resolve(
     *,
     server: Optional[str] = None,
     root_info: Optional[str | os.PathLike[str]] = None,
-    types: Optional[Sequence[str]] = None,
+    types: Optional[Iterable[str]] = None,
     indexes: Optional[Sequence[int]] = None,
     transport: Optional[Literal["udp", "tcp"]] = None,
     authoritative: bool = False,
@@ -261,7 +277,7 @@ def resolve_many(
     *,
     server: Optional[str] = None,
     root_info: Optional[str | os.PathLike[str]] = None,
-    types: Optional[Sequence[str]] = None,
+    types: Optional[Iterable[str]] = None,
     indexes: Optional[Sequence[int]] = None,
     transport: Optional[Literal["udp", "tcp"]] = None,
     authoritative: bool = False,
@@ -294,14 +310,14 @@ class Record:
     def values(self) -> list[HandleValue]: ...
     def to_json(self, pretty: bool = False) -> str: ...
     def filtered(
-        self, types: Optional[Sequence[str]] = None, indexes: Optional[Sequence[int]] = None
+        self, types: Optional[Iterable[str]] = None, indexes: Optional[Sequence[int]] = None
     ) -> Record: ...
     def alias(self) -> Optional[Handle]: ...
     def locations(self) -> list[tuple[HandleValue, Locations]]: ...
     def redirect(
         self,
         *,
-        locatt: Optional[Sequence[str]] = None,
+        locatt: Optional[Iterable[str]] = None,
         client_ip: Optional[str] = None,
         country: Optional[str] = None,
         seed: Optional[int] = None,
@@ -363,7 +379,7 @@ class Locations:
     def choose(
         self,
         *,
-        locatt: Optional[Sequence[str]] = None,
+        locatt: Optional[Iterable[str]] = None,
         client_ip: Optional[str] = None,
         country: Optional[str] = None,
         seed: Optional[int] = None,
@@ -397,7 +413,7 @@ def arrow_recognize(
     array: Any,
     *,
     string_view: bool = False,
-    proxy_bases: Optional[Sequence[str]] = None,
+    proxy_bases: Optional[Iterable[str]] = None,
     repository_urls: bool = False,
     resolution_form: bool = False,
     cordra: bool = False,
@@ -408,7 +424,7 @@ def arrow_clean(
     *,
     keep_case: bool = False,
     string_view: bool = False,
-    proxy_bases: Optional[Sequence[str]] = None,
+    proxy_bases: Optional[Iterable[str]] = None,
     repository_urls: bool = False,
     resolution_form: bool = False,
     cordra: bool = False,
@@ -418,7 +434,7 @@ def arrow_canonical(
     array: Any,
     *,
     string_view: bool = False,
-    proxy_bases: Optional[Sequence[str]] = None,
+    proxy_bases: Optional[Iterable[str]] = None,
     repository_urls: bool = False,
     resolution_form: bool = False,
     cordra: bool = False,
@@ -430,7 +446,7 @@ def arrow_to_form(
     *,
     base: Optional[str] = None,
     string_view: bool = False,
-    proxy_bases: Optional[Sequence[str]] = None,
+    proxy_bases: Optional[Iterable[str]] = None,
     repository_urls: bool = False,
     resolution_form: bool = False,
     cordra: bool = False,
@@ -439,9 +455,9 @@ def arrow_to_form(
 def arrow_extract(
     array: Any,
     *,
-    handle_prefixes: Optional[Sequence[str]] = None,
+    handle_prefixes: Optional[Iterable[str]] = None,
     string_view: bool = False,
-    proxy_bases: Optional[Sequence[str]] = None,
+    proxy_bases: Optional[Iterable[str]] = None,
     repository_urls: bool = False,
     resolution_form: bool = False,
     cordra: bool = False,

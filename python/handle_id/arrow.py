@@ -69,7 +69,9 @@ def _apply(fn: Callable[..., Any], array: Any, *args: Any, **kwargs: Any) -> Any
                 f"expected an array of strings or binary, not {type(array).__name__}: "
                 "for one value, the functions of handle_id itself"
             )
-        array = pa.array(array)
+        # (A NaN among the values, as pandas writes a missing one in a list or an object
+        # array, is a null, as pyarrow reads a pandas Series.)
+        array = pa.array(array, from_pandas=True)
     return fn(array, *args, **kwargs)
 
 

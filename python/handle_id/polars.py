@@ -35,7 +35,7 @@ from __future__ import annotations
 import operator
 import pickle
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import polars as pl
 
@@ -69,13 +69,14 @@ _FOUND = pl.List(
 def _plain(value: Any) -> Any:
     """``value`` as the built-in type the plugin reads, as handle_id.arrow takes it: an int
     (an ``IntEnum``, a NumPy integer) as an ``int``, a ``str`` subclass's as a ``str``, a
-    sequence as a new ``list`` (pickle writes a list given twice as a reference to the first,
-    which the plugin does not read); anything else as it is, for the plugin to refuse."""
+    sequence or any other iterable (a set, a generator) as a new ``list`` (pickle writes a
+    list given twice as a reference to the first, which the plugin does not read); anything
+    else as it is, for the plugin to refuse."""
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, str):
         return str(value)
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, Iterable) and not isinstance(value, (bytes, bytearray, memoryview)):
         return [_plain(v) for v in value]
     try:
         return operator.index(value)
@@ -119,6 +120,9 @@ COMPILED: bool = _takes_the_plugin()
 
 
 def _on_series(fn: Callable[..., Any], field: str | None = None, **options: Any):
+    # (Taken once: a generator is read here, not by the first batch alone.)
+    options = {k: _plain(v) for k, v in options.items()}
+
     def run(s: pl.Series) -> pl.Series:
         out = fn(s, **options)
         if field is not None:

@@ -26,6 +26,7 @@ mod record;
 mod resolve;
 mod strings;
 mod text;
+mod texts;
 mod types;
 mod validity;
 mod views;

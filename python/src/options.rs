@@ -6,24 +6,25 @@ use pyo3::types::PyDict;
 
 use crate::errors::parse_error;
 use crate::failure::Failure;
+use crate::texts::{texts, Texts};
 
 /// [`Options`] from the keyword arguments: `proxy_bases` (resolver base URLs besides the
 /// known ones), `repository_urls`, `resolution_form`, `cordra`, and for extraction
 /// `handle_prefixes`.
 pub fn options(
     py: Python<'_>,
-    proxy_bases: Option<Vec<String>>,
+    proxy_bases: Option<Texts>,
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
-    handle_prefixes: Option<Vec<String>>,
+    handle_prefixes: Option<Texts>,
 ) -> PyResult<Options> {
     read(
-        proxy_bases,
+        texts(proxy_bases),
         repository_urls,
         resolution_form,
         cordra,
-        handle_prefixes,
+        texts(handle_prefixes),
     )
     .map_err(|(_, value, e)| parse_error(py, &e, &value))
 }

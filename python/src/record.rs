@@ -6,6 +6,8 @@ use handle_id::record::{
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+
+use crate::types::py_repr;
 use pyo3::types::{PyBytes, PyType};
 
 use crate::errors::record_error;
@@ -122,7 +124,11 @@ impl PyRecord {
     /// The values the proxy's `type` and `index` parameters select (a type ending in `.`
     /// selects its subtypes), as a new record.
     #[pyo3(signature = (types = None, indexes = None))]
-    fn filtered(&self, types: Option<Vec<String>>, indexes: Option<Vec<i64>>) -> PyResult<Self> {
+    fn filtered(
+        &self,
+        types: Option<crate::texts::Texts>,
+        indexes: Option<Vec<i64>>,
+    ) -> PyResult<Self> {
         let mut filter = Filter::new();
         for t in types.unwrap_or_default() {
             filter = filter.value_type(&t);
@@ -156,7 +162,7 @@ impl PyRecord {
     fn redirect(
         &self,
         py: Python<'_>,
-        locatt: Option<Vec<String>>,
+        locatt: Option<crate::texts::Texts>,
         client_ip: Option<&str>,
         country: Option<String>,
         seed: Option<u64>,
@@ -178,10 +184,12 @@ impl PyRecord {
         self.0.show_urls()
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "Record(handle={:?}, code={}, values={})",
-            self.0.handle().map_or("", |h| h.as_str()),
+            "Record(handle={}, code={}, values={})",
+            self.0
+                .handle()
+                .map_or_else(|| "None".into(), |h| py_repr(py, h.as_str())),
             self.0.code().as_u32(),
             self.0.values().len()
         )
@@ -190,7 +198,7 @@ impl PyRecord {
 
 fn client(
     py: Python<'_>,
-    locatt: Option<Vec<String>>,
+    locatt: Option<crate::texts::Texts>,
     client_ip: Option<&str>,
     country: Option<String>,
 ) -> PyResult<ClientContext> {
@@ -263,8 +271,8 @@ impl PyRedirect {
         Ok(self.value.__hash__()? ^ location.rotate_left(1))
     }
 
-    fn __repr__(&self) -> String {
-        format!("Redirect(url={:?})", self.url)
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("Redirect(url={})", py_repr(py, &self.url))
     }
 }
 
@@ -374,12 +382,12 @@ impl PyHandleValue {
         json_loads(py, &json)
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "HandleValue(index={}, type={:?}, format={:?})",
+            "HandleValue(index={}, type={}, format={})",
             self.0.index(),
-            self.0.value_type(),
-            self.0.data().format()
+            py_repr(py, self.0.value_type()),
+            py_repr(py, self.0.data().format())
         )
     }
 }
@@ -442,7 +450,7 @@ impl PyLocations {
     fn choose(
         &self,
         py: Python<'_>,
-        locatt: Option<Vec<String>>,
+        locatt: Option<crate::texts::Texts>,
         client_ip: Option<&str>,
         country: Option<String>,
         seed: Option<u64>,
@@ -540,8 +548,8 @@ impl PyLocation {
         self.0.attribute(name)
     }
 
-    fn __repr__(&self) -> String {
-        format!("Location(href={:?})", self.0.href())
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("Location(href={})", py_repr(py, self.0.href()))
     }
 }
 

@@ -184,8 +184,8 @@ impl PyHandle {
         self.0.as_str()
     }
 
-    fn __repr__(&self) -> String {
-        format!("Handle({:?})", self.0.as_str())
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("Handle({})", py_repr(py, self.0.as_str()))
     }
 
     /// The hash of its text as a `str`: a handle equals its text (`__eq__`), so the two
@@ -258,9 +258,13 @@ impl Fix {
         (slf.get_type(), args)
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         let held = if self.held { ", held=True" } else { "" };
-        format!("Fix(code={:?}, index={}{held})", self.code, self.index)
+        format!(
+            "Fix(code={}, index={}{held})",
+            py_repr(py, self.code),
+            self.index
+        )
     }
 }
 
@@ -312,8 +316,12 @@ impl LintWarning {
         )
     }
 
-    fn __repr__(&self) -> String {
-        format!("LintWarning(code={:?}, index={})", self.code, self.index)
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "LintWarning(code={}, index={})",
+            py_repr(py, self.code),
+            self.index
+        )
     }
 }
 
@@ -494,13 +502,22 @@ impl PyUri {
         self.canonical.get_or_init(|| self.read().to_string())
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "Uri(form={:?}, handle={:?})",
-            self.form.name(),
-            self.handle_text()
+            "Uri(form={}, handle={})",
+            py_repr(py, self.form.name()),
+            py_repr(py, self.handle_text())
         )
     }
+}
+
+/// `s` as Python writes a `str` in a repr (`'10.1/x'`, `'\x00\u200b'`), so that a result's
+/// repr reads as Python.
+pub(crate) fn py_repr(py: Python<'_>, s: &str) -> String {
+    PyString::new(py, s)
+        .repr()
+        .and_then(|r| r.to_cow().map(std::borrow::Cow::into_owned))
+        .unwrap_or_else(|_| format!("{s:?}"))
 }
 
 /// The module's function `name`, which an object pickles as a call of.
@@ -685,12 +702,17 @@ impl PyCleaned {
         options::remade(&function(slf.py(), "clean")?, &this.text, this.options())
     }
 
-    fn __repr__(&self) -> String {
-        let codes: Vec<&str> = self.fixes.iter().map(|f| f.code().code()).collect();
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let codes: Vec<String> = self
+            .fixes
+            .iter()
+            .map(|f| py_repr(py, f.code().code()))
+            .collect();
         format!(
-            "Cleaned(handle={:?}, form={:?}, fixes={codes:?})",
-            self.canonical(),
-            self.form.name()
+            "Cleaned(handle={}, form={}, fixes=[{}])",
+            py_repr(py, self.canonical()),
+            py_repr(py, self.form.name()),
+            codes.join(", ")
         )
     }
 }
@@ -761,13 +783,13 @@ impl Found {
         (self.start, self.end)
     }
 
-    fn __repr__(&self) -> String {
+    fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "Found(start={}, end={}, form={:?}, handle={:?})",
+            "Found(start={}, end={}, form={}, handle={})",
             self.start,
             self.end,
-            self.form,
-            self.handle.get().0.as_str()
+            py_repr(py, self.form),
+            py_repr(py, self.handle.get().0.as_str())
         )
     }
 }
@@ -836,7 +858,7 @@ fn read(py: Python<'_>, text: &str) -> PyResult<handle_id::Handle> {
 fn recognize(
     py: Python<'_>,
     text: Text,
-    proxy_bases: Option<Vec<String>>,
+    proxy_bases: Option<crate::texts::Texts>,
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
@@ -899,7 +921,7 @@ fn span_of(text: &str, part: &str) -> Option<std::ops::Range<usize>> {
 fn detect(
     py: Python<'_>,
     text: Text,
-    proxy_bases: Option<Vec<String>>,
+    proxy_bases: Option<crate::texts::Texts>,
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
@@ -927,7 +949,7 @@ fn detect_with(_: Python<'_>, text: Text, options: &Options) -> PyResult<Option<
 fn clean(
     py: Python<'_>,
     text: Text,
-    proxy_bases: Option<Vec<String>>,
+    proxy_bases: Option<crate::texts::Texts>,
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
@@ -1014,8 +1036,8 @@ fn cleaned_or(
 fn extract(
     py: Python<'_>,
     text: Text,
-    handle_prefixes: Option<Vec<String>>,
-    proxy_bases: Option<Vec<String>>,
+    handle_prefixes: Option<crate::texts::Texts>,
+    proxy_bases: Option<crate::texts::Texts>,
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,
@@ -1054,7 +1076,7 @@ fn extract_with(py: Python<'_>, text: Text, options: &Options) -> PyResult<Vec<F
 fn lint(
     py: Python<'_>,
     text: Text,
-    proxy_bases: Option<Vec<String>>,
+    proxy_bases: Option<crate::texts::Texts>,
     repository_urls: bool,
     resolution_form: bool,
     cordra: bool,

@@ -122,6 +122,20 @@ def test_chunked_arrays_and_sequences():
     for one in ("hdl:1/2", b"hdl:1/2"):
         with pytest.raises(TypeError, match="not (str|bytes)"):
             ha.clean(one)
+    # A NaN in a list is a null, as pandas writes a missing value there (`series.tolist()`;
+    # an object array, `series.values`, in the test after this one).
+    values = ["doi:10.1/A", float("nan"), None]
+    assert ha.canonical(values).to_pylist() == ["10.1/a", None, None]
+    # A field of a chunked result, as the README takes it.
+    import pyarrow.compute as pc
+
+    assert pc.struct_field(out, "handle").to_pylist() == ["10.1000/a", None, None]
+
+
+def test_a_nan_in_an_object_array_is_a_null():
+    np = pytest.importorskip("numpy", reason="no NumPy here (pyarrow runs without it)")
+    values = np.array(["doi:10.1/A", float("nan"), None], dtype=object)
+    assert ha.canonical(values).to_pylist() == ["10.1/a", None, None]
 
 
 @pytest.mark.parametrize("type_", TYPES, ids=str)

@@ -154,7 +154,7 @@ def test_the_plugins_errors_name_what_is_wrong():
         (lambda: ns().is_valid(threads=2.0), TypeError, "unreadable"),
         (lambda: ns().is_valid(threads=2**64), OverflowError, "too large"),
         (lambda: ns().clean(threads=-(2**100)), OverflowError, "too large"),
-        (lambda: ns().canonical(proxy_bases={"https://x.org/"}), TypeError, "unreadable"),
+        (lambda: ns().canonical(proxy_bases=b"https://x.org/"), TypeError, "unreadable"),
         # An unknown keyword is told before what is wrong with a value.
         (lambda: ns().clean(bogus=True, proxy_bases=["nope"]), TypeError, "bogus"),
     ]
@@ -182,6 +182,11 @@ def test_the_plugins_errors_name_what_is_wrong():
         for handle_id.polars.COMPILED in {compiled, False}:
             expr = ns().clean(threads=Two.TWO, proxy_bases=(Text("https://x.org/"),), keep_case=False)
             assert df.select(expr)["id"].struct.field("handle").to_list() == ["10.1000/x"]
+            # Any iterable of str, as handle_id.arrow takes it: a set, a generator.
+            expr = ns().canonical(proxy_bases={"https://x.org/"})
+            assert df.select(expr)["id"].to_list() == ["10.1000/x"]
+            expr = ns().extract(handle_prefixes=(p for p in ["10.1000"]))
+            assert df.select(expr)["id"].to_list()[0][0]["handle"] == "10.1000/x"
     finally:
         handle_id.polars.COMPILED = compiled
     with pytest.raises(pl.exceptions.ComputeError, match="expected an array of strings or binary, not Int64"):

@@ -40,18 +40,36 @@ enum Read {
 /// and the value gives nothing.
 struct Ended;
 
+/// Why a value gives no document as the reference's reader reads it.
+#[derive(Debug)]
+pub(crate) enum Unread {
+    /// That reader fails on it: the text ends inside a tag, a quoted string or a tag's text
+    /// (which runs to a `<`). The reference proxy then answers 500 (D8).
+    Unfinished,
+    /// No tag in it: that reader finds no element.
+    Empty,
+    /// Its tree is deeper than the most read.
+    TooDeep,
+    /// The XML its tree writes does not read: it holds a character that XML has not (a
+    /// control, given as it is or as a reference), or names that XML's namespaces refuse.
+    Xml(roxmltree::Error),
+}
+
 /// `text` as the reference proxy's reader reads it, written as XML (whose document is the
 /// tree that reader makes), and whether a name written in it has a prefix (which XML asks
-/// to be declared); `None` where that reader fails or finds no tag, or the tree is deeper
-/// than `max_depth`.
-pub(crate) fn as_xml(text: &str, max_depth: usize) -> Option<(String, bool)> {
-    let root = read(past_prolog(text)).ok()??;
+/// to be declared).
+pub(crate) fn as_xml(text: &str, max_depth: usize) -> Result<(String, bool), Unread> {
+    let root = read(past_prolog(text))
+        .map_err(|Ended| Unread::Unfinished)?
+        .ok_or(Unread::Empty)?;
     let mut out = Xml {
         text: String::with_capacity(text.len() + 64),
         prefixed: false,
     };
-    out.write(&root, max_depth)
-        .then_some((out.text, out.prefixed))
+    if !out.write(&root, max_depth) {
+        return Err(Unread::TooDeep);
+    }
+    Ok((out.text, out.prefixed))
 }
 
 /// `text` past the XML declaration, processing instructions and comments before its first
@@ -483,27 +501,29 @@ mod tests {
             ),
         ];
         for (lax, xml) in cases {
-            assert_eq!(
-                as_xml(lax, 64).map(|(x, _)| x).as_deref(),
-                Some(xml),
-                "{lax}"
-            );
+            let read = as_xml(lax, 64).ok().map(|(x, _)| x);
+            assert_eq!(read.as_deref(), Some(xml), "{lax}");
         }
         // The input ends inside a tag's text (which runs to a `<`), a tag or a string: that
         // reader fails. No tag at all: no element.
-        for ended in ["<a><b href='d'>", "<a><b", "<a href='x>", "text"] {
-            assert_eq!(as_xml(ended, 64), None, "{ended}");
+        for ended in ["<a><b href='d'>", "<a><b", "<a href='x>"] {
+            assert!(
+                matches!(as_xml(ended, 64), Err(Unread::Unfinished)),
+                "{ended}"
+            );
         }
-        assert_eq!(as_xml("<a><b><c/></b></a>", 2), None);
+        assert!(matches!(as_xml("text", 64), Err(Unread::Empty)));
+        assert!(matches!(
+            as_xml("<a><b><c/></b></a>", 2),
+            Err(Unread::TooDeep)
+        ));
+        // Tags never closed are no deeper for it: each is the one after the last.
+        let unclosed = format!("<a>{}<b/>", "<b>x".repeat(100));
+        assert!(as_xml(&unclosed, 3).is_ok());
         // Whether a prefix is written, for the reader to declare.
-        assert_eq!(
-            as_xml("<a><b x:y='1'/></a>", 64).map(|(_, p)| p),
-            Some(true)
-        );
-        assert_eq!(
-            as_xml("<a href='x:y'>t:u</a>", 64).map(|(_, p)| p),
-            Some(false)
-        );
+        let prefixed = |text: &str| as_xml(text, 64).ok().map(|(_, p)| p);
+        assert_eq!(prefixed("<a><b x:y='1'/></a>"), Some(true));
+        assert_eq!(prefixed("<a href='x:y'>t:u</a>"), Some(false));
     }
 
     #[test]

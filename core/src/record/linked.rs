@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 
 use super::links::{HEADERS_TYPE, LINKS_TYPE};
 use super::loc::{
-    element_name, linked_text, parse_java_double, parse_undeclared, Locations, LOC_TYPE,
+    element_name, linked_text, parse_java_double, read_as_reference, Locations, LOC_TYPE,
 };
 use super::value::{is_type_or_subtype, HandleValue};
 
@@ -346,9 +346,8 @@ fn namespace_locs(xml: &str) -> Option<Vec<String>> {
         allow_dtd: false,
         nodes_limit: 10_000,
     };
-    let mut declared = None;
-    let (xml, doc) = parse_undeclared(xml, options, &mut declared);
-    let doc = doc.ok()?;
+    let mut written = None;
+    let (xml, doc) = read_as_reference(xml, options, &mut written).ok()?;
     Some(
         doc.root_element()
             .children()

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use core::fmt::Write as _;
 
 use super::loc::{
-    attribute_name, element_name, fill_template, java_eq_ignore_case, java_trim, parse_undeclared,
+    attribute_name, element_name, fill_template, java_eq_ignore_case, java_trim, read_as_reference,
 };
 use crate::escape::{LINK_TARGET, URL_COMPONENT};
 
@@ -29,8 +29,8 @@ pub(crate) fn link_headers(xml: &str, handle: &str, out: &mut Vec<String>) {
         allow_dtd: false,
         nodes_limit: 100_000,
     };
-    let mut declared = None;
-    let (xml, Ok(doc)) = parse_undeclared(xml, options, &mut declared) else {
+    let mut written = None;
+    let Ok((xml, doc)) = read_as_reference(xml, options, &mut written) else {
         return;
     };
     let mut links: Vec<BTreeMap<&str, String>> = Vec::new();

@@ -9,6 +9,7 @@ use core::net::IpAddr;
 use core::str::FromStr;
 
 use super::error::{RecordError, RecordErrorKind};
+use super::lax::Unread;
 use super::markup::escape_markup;
 use super::random::RandomSource;
 
@@ -384,42 +385,48 @@ impl Locations {
     }
 
     fn parse_with(xml: &str, lenient: bool) -> Result<Self, RecordError> {
-        if let Some(at) = too_deep(xml.as_bytes()) {
-            return Err(RecordError::new(
-                RecordErrorKind::TooLarge,
-                format!("byte {at}"),
-                format!("elements nested deeper than {MAX_DEPTH} levels"),
-            ));
-        }
         let options = roxmltree::ParsingOptions {
             allow_dtd: false,
             nodes_limit: u32::try_from(MAX_LOCATIONS * 10).unwrap_or(u32::MAX),
         };
-        let mut declared = None;
-        // (The text read: with the prefixes it leaves undeclared declared, where it does.)
+        let mut written = None;
+        // (The text read: as the reference's reader's tree writes it, on the proxy's path.)
         let (xml, doc) = if lenient {
-            parse_undeclared(xml, options, &mut declared)
+            read_as_reference(xml, options, &mut written).map_err(unread)?
         } else {
-            (xml, roxmltree::Document::parse_with_options(xml, options))
+            if let Some(at) = too_deep(xml.as_bytes()) {
+                return Err(RecordError::new(
+                    RecordErrorKind::TooLarge,
+                    format!("byte {at}"),
+                    format!("elements nested deeper than {MAX_DEPTH} levels"),
+                ));
+            }
+            let doc = roxmltree::Document::parse_with_options(xml, options).map_err(|e| {
+                let pos = e.pos();
+                RecordError::new(
+                    RecordErrorKind::Xml,
+                    format!("line {}, column {}", pos.row, pos.col),
+                    format!("not well-formed XML: {e} (SPEC L1)"),
+                )
+            })?;
+            (xml, doc)
         };
-        let doc = doc.map_err(|e| {
-            let pos = e.pos();
-            RecordError::new(
-                RecordErrorKind::Xml,
-                format!("line {}, column {}", pos.row, pos.col),
-                format!("not well-formed XML: {e} (SPEC L1)"),
-            )
-        })?;
-        let at = |node: roxmltree::Node<'_, '_>| {
-            let pos = doc.text_pos_at(node.range().start);
-            format!("line {}, column {}", pos.row, pos.col)
+        // (On the proxy's path the document is the XML the reference's reader's tree
+        // writes, whose places are not the value's: a location is named by its place.)
+        let at = |node: roxmltree::Node<'_, '_>, nth: usize| {
+            if lenient {
+                format!("location {}", nth + 1)
+            } else {
+                let pos = doc.text_pos_at(node.range().start);
+                format!("line {}, column {}", pos.row, pos.col)
+            }
         };
         let root = doc.root_element();
         // (The reference's proxy reads any root; L1 names it, as written.)
         if !lenient && element_name(xml, root) != "locations" {
             return Err(RecordError::new(
                 RecordErrorKind::Locations,
-                at(root),
+                at(root, 0),
                 format!(
                     "the root is <{}>, not <locations> (SPEC L1)",
                     element_name(xml, root)
@@ -457,13 +464,14 @@ impl Locations {
             if locations.len() == MAX_LOCATIONS {
                 return Err(RecordError::new(
                     RecordErrorKind::TooLarge,
-                    at(node),
+                    at(node, locations.len()),
                     format!("more than {MAX_LOCATIONS} locations"),
                 ));
             }
             let attributes = attributes(xml, node, &mut namespaces);
-            let mut location = read_location(attributes, lenient)
-                .map_err(|m| RecordError::new(RecordErrorKind::Locations, at(node), m))?;
+            let mut location = read_location(attributes, lenient).map_err(|m| {
+                RecordError::new(RecordErrorKind::Locations, at(node, locations.len()), m)
+            })?;
             location.element = (name != "location").then(|| name.to_string());
             locations.push(location);
         }
@@ -981,46 +989,32 @@ pub(crate) fn element_name<'x>(xml: &'x str, node: roxmltree::Node<'_, '_>) -> &
     &rest[..end]
 }
 
-/// The most prefixes [`parse_undeclared`] declares: each costs a reading of the text.
+/// The most prefixes [`read_as_reference`] declares: each costs a reading of the text.
 const MAX_UNDECLARED: usize = 8;
 
 /// `xml` read as the reference's reader reads it (L5, L8, L9): that reader ([`lax`]) takes
 /// markup XML does not and knows no namespaces, and its tree is what the XML it writes says
 /// (D8), read here with the prefixes it leaves undeclared declared on the root (as
-/// `urn:undeclared:<prefix>`), up to [`MAX_UNDECLARED`]. Where that reader fails on the
-/// text (it ends inside a tag) or its tree is too deep, the text is read as XML, its
-/// undeclared prefixes declared so too.
-///
-/// Gives the text read (kept in `declared`), which the document's ranges are in, and the
-/// document; where no reading takes the text, the XML reader's error in `xml`.
+/// `urn:undeclared:<prefix>`), up to [`MAX_UNDECLARED`]. Gives the XML read (kept in
+/// `written`), which the document's ranges are in, and the document; where that reader
+/// finds nothing, why.
 ///
 /// [`lax`]: super::lax
-pub(crate) fn parse_undeclared<'t>(
-    xml: &'t str,
+pub(crate) fn read_as_reference<'t>(
+    xml: &str,
     options: roxmltree::ParsingOptions,
-    declared: &'t mut Option<String>,
-) -> (&'t str, Result<roxmltree::Document<'t>, roxmltree::Error>) {
-    if let Some((text, prefixed)) = super::lax::as_xml(xml, MAX_DEPTH) {
-        let text = if prefixed {
-            declare_prefixes(text, options)
-        } else {
-            text
-        };
-        // (Read once. What that reader's tree writes reads, but for characters XML has
-        // not, which the text held as they are, and which XML refuses in it too.)
-        let text: &'t str = declared.insert(text);
-        return match roxmltree::Document::parse_with_options(text, options) {
-            Ok(doc) => (text, Ok(doc)),
-            Err(_) => (xml, roxmltree::Document::parse_with_options(xml, options)),
-        };
-    }
-    match roxmltree::Document::parse_with_options(xml, options) {
-        Err(roxmltree::Error::UnknownNamespace(..)) => {
-            let text: &'t str = declared.insert(declare_prefixes(xml.to_string(), options));
-            (text, roxmltree::Document::parse_with_options(text, options))
-        }
-        read => (xml, read),
-    }
+    written: &'t mut Option<String>,
+) -> Result<(&'t str, roxmltree::Document<'t>), Unread> {
+    let (text, prefixed) = super::lax::as_xml(xml, MAX_DEPTH)?;
+    let text = if prefixed {
+        declare_prefixes(text, options)
+    } else {
+        text
+    };
+    let text: &'t str = written.insert(text);
+    roxmltree::Document::parse_with_options(text, options)
+        .map(|doc| (text, doc))
+        .map_err(Unread::Xml)
 }
 
 /// `text` with the prefixes the XML reader finds undeclared declared on its root, one at a
@@ -1040,6 +1034,39 @@ fn declare_prefixes(mut text: String, options: roxmltree::ParsingOptions) -> Str
         last = Some(prefix);
     }
     text
+}
+
+/// The error of a value the reference's reader finds nothing in (D8).
+fn unread(e: Unread) -> RecordError {
+    let (kind, at, message) = match e {
+        Unread::Unfinished => (
+            RecordErrorKind::Xml,
+            "end of the value".to_string(),
+            "a tag is not finished, where the reference's reader fails (SPEC D8)".into(),
+        ),
+        Unread::Empty => (
+            RecordErrorKind::Xml,
+            "the value".to_string(),
+            "no element in it (SPEC D8)".into(),
+        ),
+        Unread::TooDeep => (
+            RecordErrorKind::TooLarge,
+            "the value".to_string(),
+            format!("elements nested deeper than {MAX_DEPTH} levels"),
+        ),
+        Unread::Xml(e) => {
+            let pos = e.pos();
+            (
+                RecordErrorKind::Xml,
+                format!(
+                    "line {}, column {} as its reader writes it",
+                    pos.row, pos.col
+                ),
+                format!("not XML as the reference's reader reads it: {e} (SPEC D8)"),
+            )
+        }
+    };
+    RecordError::new(kind, at, message)
 }
 
 /// Where the root element's name ends in `xml`: past a declaration, comments and

@@ -808,8 +808,9 @@ pub fn locations_text(text: &str) {
     });
     let read = memory::bounded(text.len(), RECORD_BYTES_PER_BYTE, || Locations::parse(text));
     let Ok(loc) = read else { return };
-    // What L1's reader takes, the proxy's takes.
-    assert!(as_proxy.is_ok(), "{text:?}");
+    // (What L1's reader takes, the proxy's may not: the reference's reader fails on some
+    // XML, `<a><a/></a><!---->`, D8.)
+    drop(as_proxy);
     assert_eq!(
         Locations::parse(&loc.to_xml()).as_ref(),
         Ok(&loc),

@@ -153,7 +153,7 @@ fn differs(case: &Value, decided: &mut Vec<&'static str>) -> Option<String> {
         let (status, url) = key.split_once(' ').unwrap();
         let status: u16 = status.parse().unwrap();
         let to = |c: &&ProxyCandidate| {
-            c.url.as_deref().map(|u| format!("{u}{append}")).as_deref() == Some(url)
+            c.url.as_deref().map(|u| located(u, append)).as_deref() == Some(url)
         };
         if ours.iter().filter(to).any(|c| c.status == status) {
             continue;
@@ -213,6 +213,23 @@ fn headers_differ(case: &Value) -> Option<String> {
         .then(|| format!("page head {head:?}, reference {}", reference["page_head"]))
 }
 
+/// The URL `url` with `append` as the reference's `Location` holds it: its characters
+/// beyond ASCII percent-encoded, as `hdl serve` writes them too (P7); a candidate holds the
+/// URL itself.
+fn located(url: &str, append: &str) -> String {
+    let mut out = String::new();
+    for ch in url.chars().chain(append.chars()) {
+        if ch.is_ascii() {
+            out.push(ch);
+        } else {
+            for b in ch.to_string().bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    out
+}
+
 /// Where the reference's seeded redirects (2000 of them) are too many or too few for the
 /// probabilities of `ours`: more than five standard deviations (and two redirects) off,
 /// for some URL or for no redirect at all.
@@ -229,7 +246,7 @@ fn unlike_the_redirects(
     let trials: f64 = counts.values().sum();
     let mut chances: BTreeMap<Option<String>, f64> = BTreeMap::new();
     for c in ours {
-        let url = c.url.as_deref().map(|u| format!("{u}{append}"));
+        let url = c.url.as_deref().map(|u| located(u, append));
         *chances.entry(url).or_default() += c.probability;
     }
     if ours.is_empty() {

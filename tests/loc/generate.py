@@ -90,6 +90,11 @@ WRITTEN_VALUES = [
     ("10320/loc", '<locations><locat\u0131on href="http://dotless.example/" weight="0.5" />'
                   '<LOCAT\u0130ON href="http://dotted.example/" weight="0.5" /></locations>'),
     ("10320/links", '<links><locat\u0131on href="http://dl.example/" rel="alternate" /></links>'),
+    # Tags never closed, as HTML writes them, are no nesting, however many; entities as Java
+    # reads them (a name upper-cased whole, the halves of a character joined).
+    ("10320/loc", "<locations>" + "".join(f'<location href="http://u{i}.example/" weight="0">' for i in range(70))
+                  + '<location href="http://last.example/" /></locations>'),
+    ("10320/loc", '<locations><location href="http://e.example/&apo\u017f;x&#xD83D;&#xDE00;" /></locations>'),
 ]
 
 JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]
@@ -465,6 +470,10 @@ def read_xml(text):
         return ET.fromstring(text)
     except ET.ParseError:
         text = re.sub(r"<(/?)([^\s/>]+)", lambda m: "<" + m.group(1) + html.unescape(m.group(2)), text)
+        # (And a character beyond U+FFFF as references to its UTF-16 halves.)
+        text = re.sub(r"&#(\d+);&#(\d+);", lambda m: chr(0x10000 + ((int(m.group(1)) - 0xD800) << 10)
+                                                        + int(m.group(2)) - 0xDC00)
+                      if 0xD800 <= int(m.group(1)) < 0xDC00 <= int(m.group(2)) < 0xE000 else m.group(0), text)
         prefixes = sorted(set(re.findall(r"[<\s]([A-Za-z_][\w.-]*):[A-Za-z_]", text)) - {"xml", "xmlns"})
         declared = "".join(f' xmlns:{p}="urn:{p}"' for p in prefixes)
         return ET.fromstring(re.sub(r"^(\s*<[^\s/>]+)", lambda m: m.group(1) + declared, text, count=1))

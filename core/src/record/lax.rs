@@ -322,41 +322,74 @@ fn decode(text: &str) -> String {
     while let Some(at) = rest.find('&') {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
-        // The entity runs to its `;`, or, where none is left, to the text's end.
-        let end = rest.find(';').map_or(rest.len(), |i| i + 1);
-        let entity = &rest[..end];
-        match entity_char(entity) {
-            Some(Entity::Text(s)) => out.push_str(s),
-            Some(Entity::Char(c)) => out.push(c),
+        let entity = next_entity(rest);
+        rest = &rest[entity.len()..];
+        match entity_code(entity) {
+            Some(Code::Text(s)) => out.push_str(s),
+            Some(Code::Unit(u)) => match char::from_u32(u) {
+                Some(c) => out.push(c),
+                // (Two references to the halves of a character are the character there,
+                // where a string holds UTF-16; a lone half is kept as written here, which
+                // has none.)
+                None => {
+                    let low = next_entity(rest);
+                    match entity_code(low) {
+                        Some(Code::Unit(l @ 0xdc00..=0xdfff)) if (0xd800..0xdc00).contains(&u) => {
+                            let c = 0x10000 + ((u - 0xd800) << 10) + (l - 0xdc00);
+                            out.extend(char::from_u32(c));
+                            rest = &rest[low.len()..];
+                        }
+                        _ => out.push_str(entity),
+                    }
+                }
+            },
             None => out.push_str(entity),
         }
-        rest = &rest[end..];
     }
     out.push_str(rest);
     out
 }
 
-enum Entity {
-    Text(&'static str),
-    Char(char),
+/// The entity `text` starts with (at its `&`): to its `;`, or where none is left, to the
+/// text's end. Empty where `text` does not start with `&`.
+fn next_entity(text: &str) -> &str {
+    if !text.starts_with('&') {
+        return "";
+    }
+    &text[..text.find(';').map_or(text.len(), |i| i + 1)]
 }
 
-fn entity_char(entity: &str) -> Option<Entity> {
+/// What an entity stands for.
+enum Code {
+    Text(&'static str),
+    /// A UTF-16 code unit or a code point beyond them (as Java's `Character.toChars`
+    /// takes one): a surrogate, alone, is half a character.
+    Unit(u32),
+}
+
+fn entity_code(entity: &str) -> Option<Code> {
+    // (Compared as Java compares it, upper-cased whole: `&apoſ;` is `&APOS;`.)
+    let upper = entity.to_uppercase();
     for (name, text) in [
-        ("&amp;", "&"),
-        ("&lt;", "<"),
-        ("&gt;", ">"),
-        ("&quot;", "\""),
-        ("&apos;", "'"),
+        ("&AMP;", "&"),
+        ("&LT;", "<"),
+        ("&GT;", ">"),
+        ("&QUOT;", "\""),
+        ("&APOS;", "'"),
     ] {
-        if entity.eq_ignore_ascii_case(name) {
-            return Some(Entity::Text(text));
+        if upper == name {
+            return Some(Code::Text(text));
         }
     }
     // (That reader takes the number as what lies between `&#` or `&#x` and the entity's
-    // last character, which is the `;`, or at the text's end the number's own last digit.)
+    // last UTF-16 unit, which is the `;`, or at the text's end the number's own last
+    // digit; a last character beyond U+FFFF leaves half of it, and no number.)
     let number = entity.strip_prefix("&#")?;
-    let number = &number[..number.len().checked_sub(1)?];
+    let (cut, last) = number.char_indices().last()?;
+    if u32::from(last) > 0xffff {
+        return None;
+    }
+    let number = &number[..cut];
     let (digits, radix) = match number.strip_prefix(['x', 'X']) {
         Some(hex) => (hex, 16),
         None => (number, 10),
@@ -365,12 +398,10 @@ fn entity_char(entity: &str) -> Option<Entity> {
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return None;
     }
-    // (A surrogate is a character there and none here: kept as written, as a number past
-    // U+10FFFF is there.)
     u32::from_str_radix(digits, radix)
         .ok()
-        .and_then(char::from_u32)
-        .map(Entity::Char)
+        .filter(|&u| u <= 0x10_ffff)
+        .map(Code::Unit)
 }
 
 /// XML written of a tree.
@@ -544,5 +575,12 @@ mod tests {
         ] {
             assert_eq!(decode(kept), kept);
         }
+        // Names upper-cased as Java does (a long s is an S); the halves of a character
+        // joined, a lone one kept; a last character beyond U+FFFF ends no number.
+        assert_eq!(decode("&apo\u{17f};&#xD83D;&#56832;"), "'\u{1f600}");
+        assert_eq!(decode("&#xDE00;&#xD83D;x"), "&#xDE00;&#xD83D;x");
+        assert_eq!(decode("&#65\u{1f600}"), "&#65\u{1f600}");
+        assert_eq!(decode("&#é"), "&#é");
+        assert_eq!(decode("&#6é"), "\u{6}");
     }
 }

@@ -29,6 +29,7 @@ __all__ = [
     "Record",
     "HandleValue",
     "Redirect",
+    "ProxyRedirect",
     "Locations",
     "Location",
     "resolve",
@@ -322,6 +323,14 @@ class Record:
         country: Optional[str] = None,
         seed: Optional[int] = None,
     ) -> Optional[Redirect]: ...
+    def proxy_redirect(
+        self,
+        *,
+        locatt: Optional[Iterable[str]] = None,
+        client_ip: Optional[str] = None,
+        country: Optional[str] = None,
+        seed: Optional[int] = None,
+    ) -> Optional[ProxyRedirect]: ...
     def show_urls(self) -> str: ...
 
 @final
@@ -362,6 +371,20 @@ class Redirect:
     def value(self) -> HandleValue: ...
     @property
     def location(self) -> Optional[Location]: ...
+
+@final
+class ProxyRedirect:
+    """A redirect as the reference proxy sends it. Compared and hashed by value; pickles."""
+
+    def __new__(cls, url: str, status: int = 302, headers: Sequence[tuple[str, str]] = ...) -> ProxyRedirect: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def headers(self) -> list[tuple[str, str]]: ...
 
 @final
 class Locations:

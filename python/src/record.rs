@@ -1,8 +1,8 @@
 //! Handle records: the proxy's REST API JSON (SPEC R1–R5) and `10320/loc` values (L1–L4).
 
 use handle_id::record::{
-    ClientContext, Data, Filter, HandleValue, Location, Locations, Redirect, Response, SplitMix64,
-    Ttl,
+    ClientContext, Data, Filter, HandleValue, Linked, Location, Locations, Redirect, Response,
+    SplitMix64, Ttl,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -179,6 +179,33 @@ impl PyRecord {
         }))
     }
 
+    /// Where the reference proxy (and `hdl serve`, and `hdl record --url`) redirects a
+    /// client (L5): one location chosen from every `10320/loc` value together, the URL
+    /// values standing beside them at weight 0, read as that proxy reads them (any case of
+    /// their types, subtypes, `<loc_template>`, any root); without, the first URL value.
+    /// None when there is nowhere to go. The locations of other handles a value includes
+    /// (L9) are not asked for. `seed` repeats the random choices.
+    #[pyo3(signature = (*, locatt = None, client_ip = None, country = None, seed = None))]
+    fn proxy_redirect(
+        &self,
+        py: Python<'_>,
+        locatt: Option<crate::texts::Texts>,
+        client_ip: Option<&str>,
+        country: Option<String>,
+        seed: Option<u64>,
+    ) -> PyResult<Option<PyProxyRedirect>> {
+        let client = client(py, locatt, client_ip, country)?;
+        let mut random = SplitMix64::new(seed.unwrap_or_else(SplitMix64::seed_from_clock));
+        Ok(self
+            .0
+            .proxy_redirect(&client, &mut random, &Linked::new())
+            .map(|r| PyProxyRedirect {
+                url: r.url,
+                status: r.status,
+                headers: r.headers,
+            }))
+    }
+
     /// What `action=showurls` answers: every location, as one `<locations>` document.
     fn show_urls(&self) -> String {
         self.0.show_urls()
@@ -273,6 +300,54 @@ impl PyRedirect {
 
     fn __repr__(&self, py: Python<'_>) -> String {
         format!("Redirect(url={})", py_repr(py, &self.url))
+    }
+}
+
+/// What `ProxyRedirect(url, status, headers)` is made of.
+type ProxyRedirectArgs = (String, u16, Vec<(String, String)>);
+
+/// A redirect as the reference proxy sends it: the URL (before it is encoded for the
+/// `Location` header), the status (302, or the `http_sc` asked for) and the headers besides
+/// `Location` (`10320/headers` lines, then `Link`s, L8).
+#[pyclass(
+    frozen,
+    eq,
+    hash,
+    module = "handle_id",
+    name = "ProxyRedirect",
+    get_all
+)]
+#[derive(PartialEq, Eq, Hash)]
+pub struct PyProxyRedirect {
+    url: String,
+    status: u16,
+    headers: Vec<(String, String)>,
+}
+
+#[pymethods]
+impl PyProxyRedirect {
+    #[new]
+    #[pyo3(signature = (url, status = 302, headers = Vec::new()))]
+    fn new(url: String, status: u16, headers: Vec<(String, String)>) -> Self {
+        Self {
+            url,
+            status,
+            headers,
+        }
+    }
+
+    /// Pickled (and copied) as `ProxyRedirect(url, status, headers)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, ProxyRedirectArgs) {
+        let r = slf.get();
+        (slf.get_type(), (r.url.clone(), r.status, r.headers.clone()))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "ProxyRedirect(url={}, status={})",
+            py_repr(py, &self.url),
+            self.status
+        )
     }
 }
 
@@ -557,6 +632,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRecord>()?;
     m.add_class::<PyHandleValue>()?;
     m.add_class::<PyRedirect>()?;
+    m.add_class::<PyProxyRedirect>()?;
     m.add_class::<PyLocations>()?;
     m.add_class::<PyLocation>()?;
     Ok(())

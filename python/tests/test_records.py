@@ -154,3 +154,39 @@ def test_record_errors_are_handle_errors(hdl):
     assert e.value.at == "data.value", e.value.at
     with pytest.raises(handle_id.HandleError) as e:
         handle_id.Record.parse(json.dumps(WITH_LOC)).redirect(locatt=["no colon"])
+
+
+def test_proxy_redirect_is_where_the_command_and_the_reference_proxy_redirect(hdl):
+    # L5, as `hdl record --url` (and `hdl serve`) redirect, where L2's `redirect` may not:
+    # the first URL value of several, types in any case and subtypes, a location's weight
+    # above 1 beside a URL value, a template, any root.
+    def value(index, type_, data):
+        return {"index": index, "type": type_, "data": {"format": "string", "value": data}}
+
+    records = [
+        [value(1, "URL", "http://a.example/"), value(2, "URL", "http://b.example/")],
+        [value(1, "url", "http://lower.example/")],
+        [value(1, "URL.alt", "http://sub.example/")],
+        [value(1, "URL", "http://u.example/"),
+         value(2, "10320/loc", '<locations><location href="http://w.example/" weight="2"/></locations>')],
+        [value(1, "10320/LOC", '<foo><loc_template href_template="http://t.example/{hdl}"/></foo>')],
+        [value(1, "10320/loc", '<locations><location href="http://x.example/?a=1&b=2"/>'
+                               '<location href=http://y.example/ weight=0.5></locations>'),
+         value(2, "10320/headers", "X-Note: yes")],
+        [value(1, "EMAIL", "a@example.org")],
+    ]
+    for values in records:
+        text = json.dumps({"responseCode": 1, "handle": "20.1000/r", "values": values})
+        record = handle_id.Record.parse(text)
+        for seed in range(4):
+            out = hdl_record(hdl, ["--url", "--seed", str(seed)], text)
+            r = record.proxy_redirect(seed=seed)
+            if out.returncode == 0:
+                assert r is not None and r.url == out.stdout.decode().strip(), (values, seed)
+                assert pickle.loads(pickle.dumps(r)) == r == handle_id.ProxyRedirect(r.url, r.status, r.headers)
+            else:
+                assert r is None, values
+    headed = handle_id.Record.parse(json.dumps({"responseCode": 1, "handle": "20.1000/r", "values": records[5]}))
+    r = headed.proxy_redirect(seed=1)
+    assert r.status == 302 and ("X-Note", "yes") in r.headers
+    assert repr(r).startswith("ProxyRedirect(url='http://")

@@ -167,8 +167,7 @@ impl PyRecord {
         country: Option<String>,
         seed: Option<u64>,
     ) -> PyResult<Option<PyRedirect>> {
-        let client = client(py, locatt, client_ip, country)?;
-        let mut random = SplitMix64::new(seed.unwrap_or_else(SplitMix64::seed_from_clock));
+        let (client, mut random) = chooser(py, locatt, client_ip, country, seed)?;
         Ok(self.0.redirect(&client, &mut random).map(|r| PyRedirect {
             url: r.url().to_owned(),
             value: PyHandleValue(r.value().clone()),
@@ -194,8 +193,7 @@ impl PyRecord {
         country: Option<String>,
         seed: Option<u64>,
     ) -> PyResult<Option<PyProxyRedirect>> {
-        let client = client(py, locatt, client_ip, country)?;
-        let mut random = SplitMix64::new(seed.unwrap_or_else(SplitMix64::seed_from_clock));
+        let (client, mut random) = chooser(py, locatt, client_ip, country, seed)?;
         Ok(self
             .0
             .proxy_redirect(&client, &mut random, &Linked::new())
@@ -221,6 +219,22 @@ impl PyRecord {
             self.0.values().len()
         )
     }
+}
+
+/// The client a choice is made for, and the random choices it is made with (`seed`, else
+/// the clock's).
+fn chooser(
+    py: Python<'_>,
+    locatt: Option<crate::texts::Texts>,
+    client_ip: Option<&str>,
+    country: Option<String>,
+    seed: Option<u64>,
+) -> PyResult<(ClientContext, SplitMix64)> {
+    let client = client(py, locatt, client_ip, country)?;
+    Ok((
+        client,
+        SplitMix64::new(seed.unwrap_or_else(SplitMix64::seed_from_clock)),
+    ))
 }
 
 fn client(
@@ -530,8 +544,7 @@ impl PyLocations {
         country: Option<String>,
         seed: Option<u64>,
     ) -> PyResult<Option<PyLocation>> {
-        let client = client(py, locatt, client_ip, country)?;
-        let mut random = SplitMix64::new(seed.unwrap_or_else(SplitMix64::seed_from_clock));
+        let (client, mut random) = chooser(py, locatt, client_ip, country, seed)?;
         Ok(self.0.choose(&client, &mut random).cloned().map(PyLocation))
     }
 

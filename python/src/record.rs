@@ -4,11 +4,11 @@ use handle_id::record::{
     ClientContext, Data, Filter, HandleValue, Linked, Location, Locations, Redirect, Response,
     SplitMix64, Ttl,
 };
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::types::py_repr;
-use pyo3::types::{PyBytes, PyType};
+use pyo3::types::{PyBytes, PyDict, PyList, PyType};
 
 use crate::errors::record_error;
 use crate::types::{handle_object, PyHandle};
@@ -47,18 +47,20 @@ impl From<Response> for PyRecord {
 
 #[pymethods]
 impl PyRecord {
-    /// Reads a REST API response: JSON, or JSONP (`callback(<json>);`). Raises
+    /// Reads a REST API response: JSON, or JSONP (`callback(<json>);`), as a `str`, as
+    /// UTF-8 `bytes` (a response's body), or as the `dict` `json.loads` made of it. Raises
     /// `HandleError` (with `at`, the JSON path) for a malformed one.
     #[staticmethod]
-    fn parse(py: Python<'_>, text: &str) -> PyResult<Self> {
-        Response::parse(text)
+    fn parse(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = json_text(text)?;
+        Response::parse(&text)
             .map(Self)
             .map_err(|e| record_error(py, &e))
     }
 
     /// The same as `Record.parse(text)`.
     #[new]
-    fn new(py: Python<'_>, text: &str) -> PyResult<Self> {
+    fn new(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Self> {
         Self::parse(py, text)
     }
 
@@ -219,6 +221,33 @@ impl PyRecord {
             self.0.values().len()
         )
     }
+}
+
+/// A response's JSON text: a `str` as it is, `bytes` as UTF-8, a `dict` (or list) as
+/// `json.dumps` writes it.
+fn json_text(given: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(text) = given.extract::<String>() {
+        return Ok(text);
+    }
+    if let Ok(bytes) = given.cast::<PyBytes>() {
+        return String::from_utf8(bytes.as_bytes().to_vec()).map_err(|e| {
+            PyValueError::new_err(format!(
+                "a response's bytes are UTF-8 JSON; byte {} is not UTF-8",
+                e.utf8_error().valid_up_to()
+            ))
+        });
+    }
+    if given.is_instance_of::<PyDict>() || given.is_instance_of::<PyList>() {
+        return given
+            .py()
+            .import("json")?
+            .call_method1("dumps", (given,))?
+            .extract();
+    }
+    Err(PyTypeError::new_err(format!(
+        "a response as JSON text (str or bytes) or as a dict, not {}",
+        given.get_type().name()?
+    )))
 }
 
 /// The client a choice is made for, and the random choices it is made with (`seed`, else

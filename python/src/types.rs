@@ -5,7 +5,7 @@ use std::sync::{LazyLock, OnceLock};
 
 use handle_id::{Form, HandleRef, Options};
 use pyo3::basic::CompareOp;
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use pyo3::Borrowed;
@@ -748,6 +748,14 @@ impl Found {
         handle: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let form = options::form(form)?.name();
+        // (`text[start:end]` is the text found: its length in characters is the span's.)
+        if start > end || end - start != text.chars().count() {
+            return Err(PyValueError::new_err(format!(
+                "Found({start}, {end}, …): a span of {} characters holds no text of {}",
+                end.saturating_sub(start),
+                text.chars().count()
+            )));
+        }
         let handle = match handle.cast::<PyHandle>() {
             Ok(h) => h.clone().unbind(),
             Err(_) => handle_object(py, read(py, &handle.extract::<Text>()?)?)?.unbind(),

@@ -190,3 +190,23 @@ def test_proxy_redirect_is_where_the_command_and_the_reference_proxy_redirect(hd
     r = headed.proxy_redirect(seed=1)
     assert r.status == 302 and ("X-Note", "yes") in r.headers
     assert repr(r).startswith("ProxyRedirect(url='http://")
+
+
+def test_a_response_is_read_from_str_bytes_or_its_dict():
+    # What a client hands over: the body's text, its bytes, or `resp.json()`.
+    text = json.dumps(WITH_LOC)
+    record = handle_id.Record.parse(text)
+    assert handle_id.Record.parse(text.encode()) == record == handle_id.Record(WITH_LOC)
+    assert handle_id.Record.parse(json.loads(text)) == record
+    with pytest.raises(ValueError, match="byte 1 is not UTF-8"):
+        handle_id.Record.parse(b"{\xff}")
+    with pytest.raises(TypeError, match="not int"):
+        handle_id.Record.parse(3)
+
+
+def test_a_found_span_holds_its_text():
+    found = handle_id.Found(4, 19, "doi:10.1000/182", "doi", "10.1000/182")
+    assert found.span == (4, 19)
+    for start, end in [(5, 1), (4, 18), (0, 19)]:
+        with pytest.raises(ValueError, match="holds no text of 15"):
+            handle_id.Found(start, end, "doi:10.1000/182", "doi", "10.1000/182")

@@ -606,6 +606,31 @@ fn bad_locations_are_clear_errors() {
         Locations::parse(&many).unwrap_err().kind(),
         RecordErrorKind::TooLarge
     );
+    // An element of more attributes than are read (the XML reader looks for each among
+    // those before it): refused by both readings; as many as are read: read.
+    let attributes = |n: usize| {
+        let a: String = (0..n).map(|i| format!(" a{i}='1'")).collect();
+        format!("<locations><location href='x'{a}/></locations>")
+    };
+    for xml in [attributes(256), attributes(300_000)] {
+        for read in [Locations::parse, Locations::parse_as_proxy] {
+            let e = read(&xml).unwrap_err();
+            assert_eq!(e.kind(), RecordErrorKind::TooLarge, "{e}");
+            assert!(e.to_string().contains("more than 256 attributes"), "{e}");
+        }
+    }
+    for read in [Locations::parse, Locations::parse_as_proxy] {
+        assert_eq!(read(&attributes(255)).unwrap().locations().len(), 1);
+    }
+    // On the proxy's path, tags that are never closed, and end tags that close none, by
+    // the ten thousand: read (each end tag finds what it closes at once).
+    let soup = format!(
+        "<locations>{}{}<location href='y'/></locations>",
+        "<a>".repeat(20_000),
+        "</b>".repeat(200_000)
+    );
+    let read = Locations::parse_as_proxy(&soup).unwrap();
+    assert_eq!(read.locations().len(), 1);
 }
 
 /// A location made of its attributes is the one its element reads as: every location of

@@ -6,6 +6,7 @@
 //! written out as XML that says the same (names as written, values as that reader decodes
 //! them), for the proxy's path to read as it reads any value.
 
+use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
@@ -36,9 +37,14 @@ enum Read {
     },
 }
 
-/// The input ended inside a tag, a quoted string or a tag's text: that reader then fails
-/// and the value gives nothing.
-struct Ended;
+/// Why the reading stops.
+enum Stop {
+    /// The input ended inside a tag, a quoted string or a tag's text: that reader then
+    /// fails and the value gives nothing.
+    Ended,
+    /// A tag with more attributes than are read.
+    Attributes,
+}
 
 /// Why a value gives no document as the reference's reader reads it.
 #[derive(Debug)]
@@ -50,6 +56,8 @@ pub(crate) enum Unread {
     Empty,
     /// Its tree is deeper than the most read.
     TooDeep,
+    /// A tag has more attributes than the most read.
+    TooManyAttributes,
     /// The XML its tree writes does not read: it holds a character that XML has not (a
     /// control, given as it is or as a reference), or names that XML's namespaces refuse.
     Xml(roxmltree::Error),
@@ -58,9 +66,16 @@ pub(crate) enum Unread {
 /// `text` as the reference proxy's reader reads it, written as XML (whose document is the
 /// tree that reader makes), and whether a name written in it has a prefix (which XML asks
 /// to be declared).
-pub(crate) fn as_xml(text: &str, max_depth: usize) -> Result<(String, bool), Unread> {
-    let root = read(past_prolog(text))
-        .map_err(|Ended| Unread::Unfinished)?
+pub(crate) fn as_xml(
+    text: &str,
+    max_depth: usize,
+    max_attributes: usize,
+) -> Result<(String, bool), Unread> {
+    let root = read(past_prolog(text), max_attributes)
+        .map_err(|stop| match stop {
+            Stop::Ended => Unread::Unfinished,
+            Stop::Attributes => Unread::TooManyAttributes,
+        })?
         .ok_or(Unread::Empty)?;
     let mut out = Xml {
         text: String::with_capacity(text.len() + 64),
@@ -91,11 +106,13 @@ fn past_prolog(mut text: &str) -> &str {
 
 struct Reader<'t> {
     chars: core::iter::Peekable<core::str::Chars<'t>>,
+    /// The most attributes a tag may have.
+    max_attributes: usize,
 }
 
 impl Reader<'_> {
-    fn next(&mut self) -> Result<char, Ended> {
-        self.chars.next().ok_or(Ended)
+    fn next(&mut self) -> Result<char, Stop> {
+        self.chars.next().ok_or(Stop::Ended)
     }
 
     fn peek(&mut self) -> Option<char> {
@@ -103,7 +120,7 @@ impl Reader<'_> {
     }
 
     /// The next tag, past anything before its `<`; `None` where no `<` is left.
-    fn tag(&mut self) -> Result<Option<Read>, Ended> {
+    fn tag(&mut self) -> Result<Option<Read>, Stop> {
         if !self.chars.by_ref().any(|c| c == '<') {
             return Ok(None);
         }
@@ -139,24 +156,28 @@ impl Reader<'_> {
         }))
     }
 
-    /// A tag's attributes, up to and through its `>`: whether a `/` was among them.
-    fn attributes(&mut self, into: &mut Vec<(String, String)>) -> Result<bool, Ended> {
+    /// A tag's attributes, up to and through its `>`: whether a `/` was among them. More
+    /// than `max_attributes` stop the reading (each is looked up among those kept).
+    fn attributes(&mut self, into: &mut Vec<(String, String)>) -> Result<bool, Stop> {
         let mut empty = false;
         // The name read last and the value given it, not yet kept.
         let mut name: Option<String> = None;
         let mut value: Option<String> = None;
+        let most = self.max_attributes;
         let keep = |into: &mut Vec<(String, String)>, name: String, value: Option<String>| {
             let value = value.unwrap_or_else(|| "NULL".into());
-            match into.iter_mut().find(|(n, _)| *n == name) {
-                Some(kept) => kept.1 = value,
+            match into.iter().position(|(n, _)| *n == name) {
+                Some(at) => into[at].1 = value,
+                None if into.len() == most => return Err(Stop::Attributes),
                 None => into.push((name, value)),
             }
+            Ok(())
         };
         loop {
             match self.next()? {
                 '>' => {
                     if let Some(n) = name {
-                        keep(into, n, value);
+                        keep(into, n, value)?;
                     }
                     return Ok(empty);
                 }
@@ -166,7 +187,7 @@ impl Reader<'_> {
                 }
                 '/' => {
                     if let Some(n) = name.take() {
-                        keep(into, n, value.take());
+                        keep(into, n, value.take())?;
                     }
                     empty = true;
                 }
@@ -174,13 +195,13 @@ impl Reader<'_> {
                 q @ ('"' | '\'') => {
                     // (A quoted string is a name; the name before it is kept, as it was.)
                     if let Some(n) = name.clone() {
-                        keep(into, n, value.take());
+                        keep(into, n, value.take())?;
                     }
                     name = Some(self.quoted(q)?);
                 }
                 c => {
                     if let Some(n) = name.take() {
-                        keep(into, n, value.take());
+                        keep(into, n, value.take())?;
                     }
                     name = Some(self.token_from(Some(c))?);
                 }
@@ -188,13 +209,13 @@ impl Reader<'_> {
         }
     }
 
-    fn token(&mut self) -> Result<String, Ended> {
+    fn token(&mut self) -> Result<String, Stop> {
         self.token_from(None)
     }
 
     /// A name or value: up to white space, a quote, `=`, `<` or `>` (each of which, first,
     /// is the token itself, or for a quote the string it opens), decoded.
-    fn token_from(&mut self, first: Option<char>) -> Result<String, Ended> {
+    fn token_from(&mut self, first: Option<char>) -> Result<String, Stop> {
         let mut token = String::new();
         let mut first = first;
         loop {
@@ -222,7 +243,7 @@ impl Reader<'_> {
     }
 
     /// A string opened by `quote`, up to the next one, decoded.
-    fn quoted(&mut self, quote: char) -> Result<String, Ended> {
+    fn quoted(&mut self, quote: char) -> Result<String, Stop> {
         let mut s = String::new();
         loop {
             match self.next()? {
@@ -233,7 +254,7 @@ impl Reader<'_> {
     }
 
     /// A tag's text: up to the next `<` (which the input must have), less one line end.
-    fn text(&mut self) -> Result<String, Ended> {
+    fn text(&mut self) -> Result<String, Stop> {
         let mut s = String::new();
         while self.peek() != Some('<') {
             s.push(self.next()?);
@@ -252,11 +273,16 @@ fn ends_token(c: char) -> bool {
 }
 
 /// The tree `text` makes: `Ok(None)` where it has no tag.
-fn read(text: &str) -> Result<Option<Tag>, Ended> {
+fn read(text: &str, max_attributes: usize) -> Result<Option<Tag>, Stop> {
     let mut reader = Reader {
         chars: text.chars().peekable(),
+        max_attributes,
     };
     let mut open: Vec<Tag> = Vec::new();
+    // Where the open tags that have gathered none are, by name, in order: what an end tag
+    // looks for, found without a walk down the open tags (which, for many end tags that
+    // close none, would take time in the square of the tags).
+    let mut childless: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     loop {
         let Some(read) = reader.tag()? else {
             // The input's end: the first tag holds the others left open.
@@ -279,17 +305,20 @@ fn read(text: &str) -> Result<Option<Tag>, Ended> {
         if closes {
             // The nearest tag of this name that has gathered none; an end tag that has
             // none is passed over.
-            let Some(at) = open
-                .iter()
-                .rposition(|t| t.name == name && t.children.is_empty())
-            else {
+            let Some(&at) = childless.get(&name).and_then(|at| at.last()) else {
                 continue;
             };
             let gathered = open.split_off(at + 1);
+            // (Each gathered tag that had gathered none is the last of its name's: all above
+            // `at` go.)
+            for tag in gathered.iter().filter(|t| t.children.is_empty()) {
+                childless.get_mut(&tag.name).and_then(Vec::pop);
+            }
             let element = open.last_mut().expect("the tag at `at`");
             if !gathered.is_empty() {
                 element.text = None;
                 element.children = gathered;
+                childless.get_mut(&name).and_then(Vec::pop);
             }
             if open.len() == 1 {
                 // The first tag closed: the value is read (what follows is not).
@@ -297,6 +326,7 @@ fn read(text: &str) -> Result<Option<Tag>, Ended> {
             }
         } else {
             let text = if empty { None } else { Some(reader.text()?) };
+            childless.entry(name.clone()).or_default().push(open.len());
             open.push(Tag {
                 name,
                 attributes,
@@ -532,27 +562,27 @@ mod tests {
             ),
         ];
         for (lax, xml) in cases {
-            let read = as_xml(lax, 64).ok().map(|(x, _)| x);
+            let read = as_xml(lax, 64, 8).ok().map(|(x, _)| x);
             assert_eq!(read.as_deref(), Some(xml), "{lax}");
         }
         // The input ends inside a tag's text (which runs to a `<`), a tag or a string: that
         // reader fails. No tag at all: no element.
         for ended in ["<a><b href='d'>", "<a><b", "<a href='x>"] {
             assert!(
-                matches!(as_xml(ended, 64), Err(Unread::Unfinished)),
+                matches!(as_xml(ended, 64, 8), Err(Unread::Unfinished)),
                 "{ended}"
             );
         }
-        assert!(matches!(as_xml("text", 64), Err(Unread::Empty)));
+        assert!(matches!(as_xml("text", 64, 8), Err(Unread::Empty)));
         assert!(matches!(
-            as_xml("<a><b><c/></b></a>", 2),
+            as_xml("<a><b><c/></b></a>", 2, 8),
             Err(Unread::TooDeep)
         ));
         // Tags never closed are no deeper for it: each is the one after the last.
         let unclosed = format!("<a>{}<b/>", "<b>x".repeat(100));
-        assert!(as_xml(&unclosed, 3).is_ok());
+        assert!(as_xml(&unclosed, 3, 8).is_ok());
         // Whether a prefix is written, for the reader to declare.
-        let prefixed = |text: &str| as_xml(text, 64).ok().map(|(_, p)| p);
+        let prefixed = |text: &str| as_xml(text, 64, 8).ok().map(|(_, p)| p);
         assert_eq!(prefixed("<a><b x:y='1'/></a>"), Some(true));
         assert_eq!(prefixed("<a href='x:y'>t:u</a>"), Some(false));
     }

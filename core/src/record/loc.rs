@@ -30,10 +30,16 @@ const LINKED: [&str; 2] = ["include", "includeNamespace"];
 /// XML reader recurses on depth (a deep document would exhaust the stack).
 const MAX_DEPTH: usize = 64;
 
-/// Where elements of well-formed XML first nest deeper than [`MAX_DEPTH`], if they do:
-/// start and end tags counted, quoted attribute values, comments, CDATA sections and
-/// processing instructions skipped. (Malformed XML is the reader's to refuse.)
-fn too_deep(b: &[u8]) -> Option<usize> {
+/// The most attributes an element may have: a location has a handful, and the XML reader
+/// looks for each among those before it (time in the square of their number).
+const MAX_ATTRIBUTES: usize = 256;
+
+/// Where elements of well-formed XML first nest deeper than [`MAX_DEPTH`], or an element
+/// has more than [`MAX_ATTRIBUTES`] attributes (each `=` outside quotes in a start tag),
+/// if they do, and which: start and end tags counted, quoted attribute values, comments,
+/// CDATA sections and processing instructions skipped. (Malformed XML is the reader's to
+/// refuse.)
+fn too_large(b: &[u8]) -> Option<(usize, String)> {
     let find = |from: usize, what: &[u8]| {
         b.get(from..)
             .and_then(|rest| memchr::memmem::find(rest, what))
@@ -60,19 +66,24 @@ fn too_deep(b: &[u8]) -> Option<usize> {
             // A start tag: to its '>', past quoted values; "/>" closes it at once.
             let mut j = k + 1;
             let mut quote = None;
+            let mut attributes = 0;
             while j < b.len() {
                 match (quote, b[j]) {
                     (None, q @ (b'"' | b'\'')) => quote = Some(q),
                     (Some(q), c) if c == q => quote = None,
                     (None, b'>') => break,
+                    (None, b'=') => attributes += 1,
                     _ => {}
                 }
                 j += 1;
             }
+            if attributes > MAX_ATTRIBUTES {
+                return Some((k, format!("more than {MAX_ATTRIBUTES} attributes")));
+            }
             if j > k + 1 && b[j - 1] != b'/' {
                 depth += 1;
                 if depth > MAX_DEPTH {
-                    return Some(k);
+                    return Some((k, format!("elements nested deeper than {MAX_DEPTH} levels")));
                 }
             }
             j + 1
@@ -394,11 +405,11 @@ impl Locations {
         let (xml, doc) = if lenient {
             read_as_reference(xml, options, &mut written).map_err(unread)?
         } else {
-            if let Some(at) = too_deep(xml.as_bytes()) {
+            if let Some((at, what)) = too_large(xml.as_bytes()) {
                 return Err(RecordError::new(
                     RecordErrorKind::TooLarge,
                     format!("byte {at}"),
-                    format!("elements nested deeper than {MAX_DEPTH} levels"),
+                    what,
                 ));
             }
             let doc = roxmltree::Document::parse_with_options(xml, options).map_err(|e| {
@@ -1005,7 +1016,7 @@ pub(crate) fn read_as_reference<'t>(
     options: roxmltree::ParsingOptions,
     written: &'t mut Option<String>,
 ) -> Result<(&'t str, roxmltree::Document<'t>), Unread> {
-    let (text, prefixed) = super::lax::as_xml(xml, MAX_DEPTH)?;
+    let (text, prefixed) = super::lax::as_xml(xml, MAX_DEPTH, MAX_ATTRIBUTES)?;
     let text = if prefixed {
         declare_prefixes(text, options)
     } else {
@@ -1053,6 +1064,11 @@ fn unread(e: Unread) -> RecordError {
             RecordErrorKind::TooLarge,
             "the value".to_string(),
             format!("elements nested deeper than {MAX_DEPTH} levels"),
+        ),
+        Unread::TooManyAttributes => (
+            RecordErrorKind::TooLarge,
+            "the value".to_string(),
+            format!("an element with more than {MAX_ATTRIBUTES} attributes"),
         ),
         Unread::Xml(e) => {
             let pos = e.pos();

@@ -373,8 +373,9 @@ impl Locations {
     /// A [`RecordError`] with the line and column: XML that is not well-formed or has a DTD
     /// (entities are refused, so a "billion laughs" document costs nothing), a root that is
     /// not `<locations>`, a `<location>` without `href`, a `weight` that is not a number
-    /// from 0 to 1, a `score` that is not a number, `addresses` that are not IP ranges, or
-    /// more than 10,000 locations.
+    /// from 0 to 1, a `score` that is not a number, `addresses` that are not IP ranges,
+    /// more than 10,000 locations, elements nested deeper than 64 levels, or an element of
+    /// more than 256 attributes.
     pub fn parse(xml: &str) -> Result<Self, RecordError> {
         Self::parse_with(xml, false)
     }

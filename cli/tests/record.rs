@@ -60,7 +60,7 @@ fn an_unreadable_location_value_is_passed_over() {
     assert_eq!(text(&out.stdout), "https://www.handle.net/index.html\n");
     let said = text(&out.stderr);
     assert!(
-        said.starts_with("hdl record: standard input: values[0] (10320/loc, index 2) is passed over: end of the value: a tag is not finished, where the reference's reader fails (SPEC D8)"),
+        said.starts_with("hdl record: standard input: values[0] (10320/loc, index 2) is passed over: end of the value: the value ends inside a tag or a tag's text (which runs to a `<`), where the reference's reader fails (SPEC D8)"),
         "{said}"
     );
 }

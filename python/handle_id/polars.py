@@ -76,7 +76,7 @@ def _plain(value: Any) -> Any:
         return value
     if isinstance(value, str):
         return str(value)
-    if isinstance(value, Iterable) and not isinstance(value, (bytes, bytearray, memoryview)):
+    if isinstance(value, Iterable) and not isinstance(value, (bytes, bytearray, memoryview, dict)):
         return [_plain(v) for v in value]
     try:
         return operator.index(value)

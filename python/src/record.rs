@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::types::py_repr;
-use pyo3::types::{PyBytes, PyDict, PyList, PyType};
+use pyo3::types::{IntoPyDict, PyBytes, PyDict, PyString, PyType};
 
 use crate::errors::record_error;
 use crate::types::{handle_object, PyHandle};
@@ -223,11 +223,11 @@ impl PyRecord {
     }
 }
 
-/// A response's JSON text: a `str` as it is, `bytes` as UTF-8, a `dict` (or list) as
-/// `json.dumps` writes it.
+/// A response's JSON text: a `str` as it is, `bytes` as UTF-8, a `dict` as `json.dumps`
+/// writes it (a NaN in it refused as JSON has none).
 fn json_text(given: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(text) = given.extract::<String>() {
-        return Ok(text);
+    if given.is_instance_of::<PyString>() {
+        return given.extract::<String>();
     }
     if let Ok(bytes) = given.cast::<PyBytes>() {
         return String::from_utf8(bytes.as_bytes().to_vec()).map_err(|e| {
@@ -237,11 +237,12 @@ fn json_text(given: &Bound<'_, PyAny>) -> PyResult<String> {
             ))
         });
     }
-    if given.is_instance_of::<PyDict>() || given.is_instance_of::<PyList>() {
-        return given
-            .py()
+    if given.is_instance_of::<PyDict>() {
+        let py = given.py();
+        let strict = [("allow_nan", false)].into_py_dict(py)?;
+        return py
             .import("json")?
-            .call_method1("dumps", (given,))?
+            .call_method("dumps", (given,), Some(&strict))?
             .extract();
     }
     Err(PyTypeError::new_err(format!(

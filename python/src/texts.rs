@@ -2,7 +2,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyString};
 
 /// A list of `str`, or any iterable of them (a tuple, a generator). One `str` is refused:
 /// read as an iterable, it would be its characters, each taken for a value.
@@ -26,6 +26,10 @@ impl FromPyObject<'_, '_> for Texts {
             return Err(PyTypeError::new_err(
                 "a list of str, not one str (write [value] for one)",
             ));
+        }
+        // (A dict would be read as its keys: more likely a mistake than meant.)
+        if obj.is_instance_of::<PyDict>() {
+            return Err(PyTypeError::new_err("a list of str, not dict"));
         }
         obj.try_iter()
             .map_err(|_| {

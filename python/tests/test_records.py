@@ -202,6 +202,11 @@ def test_a_response_is_read_from_str_bytes_or_its_dict():
         handle_id.Record.parse(b"{\xff}")
     with pytest.raises(TypeError, match="not int"):
         handle_id.Record.parse(3)
+    # A str that is no text (a lone surrogate) says so; a NaN, which JSON has not, too.
+    with pytest.raises(UnicodeEncodeError):
+        handle_id.Record.parse('{"handle": "1/\\ud800"}'.encode().decode("unicode_escape"))
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        handle_id.Record.parse({"responseCode": float("nan")})
 
 
 def test_a_found_span_holds_its_text():

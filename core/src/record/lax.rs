@@ -13,14 +13,18 @@ use alloc::vec::Vec;
 use super::markup::escape_markup;
 
 /// A tag as that reader keeps it: its name, its attributes (a name given again keeps its
-/// last value, in its first place), its text (none for `<x/>` and for an element that
-/// gathered others) and the tags it gathered.
+/// last value, in its first place), its text (none for `<x/>` and for an element that an
+/// end tag closed on others it gathered; the first tag, left open at the end, keeps its
+/// own beside those) and the tags it gathered.
 #[derive(Debug, PartialEq)]
 struct Tag {
     name: String,
     attributes: Vec<(String, String)>,
     text: Option<String>,
     children: Vec<Tag>,
+    /// The levels of elements it is, itself one: kept within the most read as the tree is
+    /// made, so that no tree deeper is made (or dropped, which recurses on depth).
+    height: usize,
 }
 
 /// One tag as read, before it is placed.
@@ -44,6 +48,10 @@ enum Stop {
     Ended,
     /// A tag with more attributes than are read.
     Attributes,
+    /// Elements nested deeper than are read.
+    Deep,
+    /// More tags than are read.
+    Tags,
 }
 
 /// Why a value gives no document as the reference's reader reads it.
@@ -58,33 +66,44 @@ pub(crate) enum Unread {
     TooDeep,
     /// A tag has more attributes than the most read.
     TooManyAttributes,
+    /// More tags than the most read.
+    TooManyTags,
     /// The XML its tree writes does not read: it holds a character that XML has not (a
-    /// control, given as it is or as a reference), or names that XML's namespaces refuse.
+    /// control, given as it is or as a reference), names that XML's namespaces refuse, or
+    /// more nodes than the XML reader reads.
     Xml(roxmltree::Error),
 }
 
 /// `text` as the reference proxy's reader reads it, written as XML (whose document is the
 /// tree that reader makes), and whether a name written in it has a prefix (which XML asks
 /// to be declared).
-pub(crate) fn as_xml(
-    text: &str,
-    max_depth: usize,
-    max_attributes: usize,
-) -> Result<(String, bool), Unread> {
-    let root = read(past_prolog(text), max_attributes)
+pub(crate) fn as_xml(text: &str, most: Most) -> Result<(String, bool), Unread> {
+    let root = read(past_prolog(text), most)
         .map_err(|stop| match stop {
             Stop::Ended => Unread::Unfinished,
             Stop::Attributes => Unread::TooManyAttributes,
+            Stop::Deep => Unread::TooDeep,
+            Stop::Tags => Unread::TooManyTags,
         })?
         .ok_or(Unread::Empty)?;
     let mut out = Xml {
         text: String::with_capacity(text.len() + 64),
         prefixed: false,
     };
-    if !out.write(&root, max_depth) {
-        return Err(Unread::TooDeep);
-    }
+    out.write(&root);
     Ok((out.text, out.prefixed))
+}
+
+/// The most of a value that is read: each bounds the time or memory one value costs, or the
+/// stack (the XML reader recurses on depth).
+#[derive(Clone, Copy)]
+pub(crate) struct Most {
+    /// Levels of elements.
+    pub depth: usize,
+    /// Attributes of one tag.
+    pub attributes: usize,
+    /// Tags in all.
+    pub tags: usize,
 }
 
 /// `text` past the XML declaration, processing instructions and comments before its first
@@ -108,6 +127,18 @@ struct Reader<'t> {
     chars: core::iter::Peekable<core::str::Chars<'t>>,
     /// The most attributes a tag may have.
     max_attributes: usize,
+}
+
+/// `open`'s tags from the first, gathered by it, in their order: the first tag's height
+/// then counts them (more than `most` levels stop the reading).
+fn gather(first: &mut Tag, gathered: Vec<Tag>, most: usize) -> Result<(), Stop> {
+    let below = gathered.iter().map(|t| t.height).max().unwrap_or(0);
+    first.height = first.height.max(below + 1);
+    first.children.extend(gathered);
+    if first.height > most {
+        return Err(Stop::Deep);
+    }
+    Ok(())
 }
 
 impl Reader<'_> {
@@ -273,11 +304,12 @@ fn ends_token(c: char) -> bool {
 }
 
 /// The tree `text` makes: `Ok(None)` where it has no tag.
-fn read(text: &str, max_attributes: usize) -> Result<Option<Tag>, Stop> {
+fn read(text: &str, most: Most) -> Result<Option<Tag>, Stop> {
     let mut reader = Reader {
         chars: text.chars().peekable(),
-        max_attributes,
+        max_attributes: most.attributes,
     };
+    let mut tags = 0_usize;
     let mut open: Vec<Tag> = Vec::new();
     // Where the open tags that have gathered none are, by name, in order: what an end tag
     // looks for, found without a walk down the open tags (which, for many end tags that
@@ -287,10 +319,11 @@ fn read(text: &str, max_attributes: usize) -> Result<Option<Tag>, Stop> {
         let Some(read) = reader.tag()? else {
             // The input's end: the first tag holds the others left open.
             let mut open = open.into_iter();
-            return Ok(open.next().map(|mut first| {
-                first.children.extend(open);
-                first
-            }));
+            let Some(mut first) = open.next() else {
+                return Ok(None);
+            };
+            gather(&mut first, open.collect(), most.depth)?;
+            return Ok(Some(first));
         };
         let Read::Tag {
             name,
@@ -317,7 +350,7 @@ fn read(text: &str, max_attributes: usize) -> Result<Option<Tag>, Stop> {
             let element = open.last_mut().expect("the tag at `at`");
             if !gathered.is_empty() {
                 element.text = None;
-                element.children = gathered;
+                gather(element, gathered, most.depth)?;
                 childless.get_mut(&name).and_then(Vec::pop);
             }
             if open.len() == 1 {
@@ -325,6 +358,10 @@ fn read(text: &str, max_attributes: usize) -> Result<Option<Tag>, Stop> {
                 return Ok(open.pop());
             }
         } else {
+            tags += 1;
+            if tags > most.tags {
+                return Err(Stop::Tags);
+            }
             let text = if empty { None } else { Some(reader.text()?) };
             childless.entry(name.clone()).or_default().push(open.len());
             open.push(Tag {
@@ -332,6 +369,7 @@ fn read(text: &str, max_attributes: usize) -> Result<Option<Tag>, Stop> {
                 attributes,
                 text,
                 children: Vec::new(),
+                height: 1,
             });
         }
     }
@@ -442,17 +480,17 @@ struct Xml {
 }
 
 impl Xml {
-    /// `tag` as XML: false where the tree is deeper than `depth`. A name that is no XML
-    /// name (that reader takes anything) is written `_`, an attribute's such name not at
-    /// all: neither names anything the proxy reads.
-    fn write(&mut self, tag: &Tag, depth: usize) -> bool {
-        let Some(depth) = depth.checked_sub(1) else {
-            return false;
-        };
+    /// `tag` as XML (its depth bounded as it was made). A name that is no XML name (that
+    /// reader takes anything) is written `_`, an attribute's such name not at all: neither
+    /// names anything the proxy reads. An attribute `xmlns` or `xmlns:p`, an attribute to
+    /// that reader, declares a namespace to XML, as the value meant it to: one that XML
+    /// refuses (an empty one for a prefix, `xml` or `xmlns` declared, their namespaces
+    /// bound to another prefix) is not written, and the prefix is declared as any other.
+    fn write(&mut self, tag: &Tag) {
         let name = if is_name(&tag.name) { &tag.name } else { "_" };
         self.name('<', name);
         for (n, v) in &tag.attributes {
-            if is_name(n) {
+            if is_name(n) && declares_well(n, v) {
                 self.name(' ', n);
                 self.text.push_str("=\"");
                 escape(v, &mut self.text);
@@ -464,20 +502,37 @@ impl Xml {
             escape(text, &mut self.text);
         }
         for child in &tag.children {
-            if !self.write(child, depth) {
-                return false;
-            }
+            self.write(child);
         }
         self.text.push_str("</");
         self.text.push_str(name);
         self.text.push('>');
-        true
     }
 
     fn name(&mut self, before: char, name: &str) {
         self.prefixed |= name.contains(':');
         self.text.push(before);
         self.text.push_str(name);
+    }
+}
+
+/// Whether attribute `name` of `value` is no namespace declaration, or one XML takes.
+fn declares_well(name: &str, value: &str) -> bool {
+    let reserved = [
+        "http://www.w3.org/XML/1998/namespace",
+        "http://www.w3.org/2000/xmlns/",
+    ];
+    match name.strip_prefix("xmlns") {
+        Some("") => !reserved.contains(&value),
+        Some(prefixed) => match prefixed.strip_prefix(':') {
+            Some(prefix) => {
+                !value.is_empty()
+                    && !matches!(prefix, "xml" | "xmlns")
+                    && !reserved.contains(&value)
+            }
+            None => true,
+        },
+        None => true,
     }
 }
 
@@ -527,6 +582,12 @@ fn is_name(name: &str) -> bool {
 mod tests {
     use super::*;
 
+    const MOST: Most = Most {
+        depth: 64,
+        attributes: 8,
+        tags: 100_000,
+    };
+
     #[test]
     fn markup_xml_refuses_is_read_as_that_reader_reads_it() {
         let cases = [
@@ -555,6 +616,12 @@ mod tests {
                 "<?xml version=\"1.0\"?><!--c--><a><!-- c --><!--d--></a>",
                 "<a><_></_></a>",
             ),
+            // Declarations XML refuses are not written (the prefix is then declared as any
+            // undeclared one); others are.
+            (
+                "<a xmlns:x='' xmlns:xml='u' xmlns='http://www.w3.org/2000/xmlns/' xmlns:y='urn:y'/>",
+                r#"<a xmlns:y="urn:y"></a>"#,
+            ),
             // Names: a quoted string is one; a name that XML has not is passed over.
             (
                 "<a 'q'=1 \"b c\" x:y=2 1z=3>t</a>",
@@ -562,27 +629,38 @@ mod tests {
             ),
         ];
         for (lax, xml) in cases {
-            let read = as_xml(lax, 64, 8).ok().map(|(x, _)| x);
+            let read = as_xml(lax, MOST).ok().map(|(x, _)| x);
             assert_eq!(read.as_deref(), Some(xml), "{lax}");
         }
         // The input ends inside a tag's text (which runs to a `<`), a tag or a string: that
         // reader fails. No tag at all: no element.
         for ended in ["<a><b href='d'>", "<a><b", "<a href='x>"] {
             assert!(
-                matches!(as_xml(ended, 64, 8), Err(Unread::Unfinished)),
+                matches!(as_xml(ended, MOST), Err(Unread::Unfinished)),
                 "{ended}"
             );
         }
-        assert!(matches!(as_xml("text", 64, 8), Err(Unread::Empty)));
+        assert!(matches!(as_xml("text", MOST), Err(Unread::Empty)));
+        let shallow = Most { depth: 2, ..MOST };
         assert!(matches!(
-            as_xml("<a><b><c/></b></a>", 2, 8),
+            as_xml("<a><b><c/></b></a>", shallow),
             Err(Unread::TooDeep)
+        ));
+        assert!(as_xml("<a><b/></a>", shallow).is_ok());
+        // Depth is counted as the tree is made (none deeper is made, or dropped, which
+        // recurses), and tags as they are read.
+        let deep = |n| format!("<r>{}{}</r>", "<a><b>".repeat(n), "</b></a>".repeat(n));
+        assert!(matches!(as_xml(&deep(40), MOST), Err(Unread::TooDeep)));
+        assert!(as_xml(&deep(31), MOST).is_ok());
+        assert!(matches!(
+            as_xml(&deep(60_000), MOST),
+            Err(Unread::TooManyTags)
         ));
         // Tags never closed are no deeper for it: each is the one after the last.
         let unclosed = format!("<a>{}<b/>", "<b>x".repeat(100));
-        assert!(as_xml(&unclosed, 3, 8).is_ok());
+        assert!(as_xml(&unclosed, Most { depth: 3, ..MOST }).is_ok());
         // Whether a prefix is written, for the reader to declare.
-        let prefixed = |text: &str| as_xml(text, 64, 8).ok().map(|(_, p)| p);
+        let prefixed = |text: &str| as_xml(text, MOST).ok().map(|(_, p)| p);
         assert_eq!(prefixed("<a><b x:y='1'/></a>"), Some(true));
         assert_eq!(prefixed("<a href='x:y'>t:u</a>"), Some(false));
     }

@@ -9,7 +9,7 @@ use core::net::IpAddr;
 use core::str::FromStr;
 
 use super::error::{RecordError, RecordErrorKind};
-use super::lax::Unread;
+use super::lax::{Most, Unread};
 use super::markup::escape_markup;
 use super::random::RandomSource;
 
@@ -1017,7 +1017,14 @@ pub(crate) fn read_as_reference<'t>(
     options: roxmltree::ParsingOptions,
     written: &'t mut Option<String>,
 ) -> Result<(&'t str, roxmltree::Document<'t>), Unread> {
-    let (text, prefixed) = super::lax::as_xml(xml, MAX_DEPTH, MAX_ATTRIBUTES)?;
+    let (text, prefixed) = super::lax::as_xml(
+        xml,
+        Most {
+            depth: MAX_DEPTH,
+            attributes: MAX_ATTRIBUTES,
+            tags: MAX_LOCATIONS * 10,
+        },
+    )?;
     let text = if prefixed {
         declare_prefixes(text, options)
     } else {
@@ -1042,7 +1049,13 @@ fn declare_prefixes(mut text: String, options: roxmltree::ParsingOptions) -> Str
         let Some(at) = root_name_end(&text).filter(|_| last.as_ref() != Some(&prefix)) else {
             break;
         };
-        text.insert_str(at, &format!(" xmlns:{prefix}=\"urn:undeclared:{prefix}\""));
+        // (`xml` is bound to its namespace only.)
+        let uri = if prefix == "xml" {
+            "http://www.w3.org/XML/1998/namespace".to_string()
+        } else {
+            format!("urn:undeclared:{prefix}")
+        };
+        text.insert_str(at, &format!(" xmlns:{prefix}=\"{uri}\""));
         last = Some(prefix);
     }
     text
@@ -1054,7 +1067,9 @@ fn unread(e: Unread) -> RecordError {
         Unread::Unfinished => (
             RecordErrorKind::Xml,
             "end of the value".to_string(),
-            "a tag is not finished, where the reference's reader fails (SPEC D8)".into(),
+            "the value ends inside a tag or a tag's text (which runs to a `<`), where the \
+             reference's reader fails (SPEC D8)"
+                .into(),
         ),
         Unread::Empty => (
             RecordErrorKind::Xml,
@@ -1070,6 +1085,11 @@ fn unread(e: Unread) -> RecordError {
             RecordErrorKind::TooLarge,
             "the value".to_string(),
             format!("an element with more than {MAX_ATTRIBUTES} attributes"),
+        ),
+        Unread::TooManyTags | Unread::Xml(roxmltree::Error::NodesLimitReached) => (
+            RecordErrorKind::TooLarge,
+            "the value".to_string(),
+            format!("more than {} tags", MAX_LOCATIONS * 10),
         ),
         Unread::Xml(e) => {
             let pos = e.pos();

@@ -631,6 +631,19 @@ fn bad_locations_are_clear_errors() {
     );
     let read = Locations::parse_as_proxy(&soup).unwrap();
     assert_eq!(read.locations().len(), 1);
+    // Deep on the proxy's path (alternating names nest there; the same name does not):
+    // refused as the tree is made, which a tree too deep to drop never is; and more tags
+    // than are read, before they are kept.
+    let deep = format!(
+        "<locations>{}{}<location href='y'/></locations>",
+        "<a><b>".repeat(40_000),
+        "</b></a>".repeat(40_000)
+    );
+    let e = Locations::parse_as_proxy(&deep).unwrap_err();
+    assert_eq!(e.kind(), RecordErrorKind::TooLarge, "{e}");
+    assert!(e.to_string().contains("deeper than 64 levels"), "{e}");
+    let e = Locations::parse_as_proxy(&"<a/>".repeat(200_000)).unwrap_err();
+    assert_eq!(e.kind(), RecordErrorKind::TooLarge, "{e}");
 }
 
 /// A location made of its attributes is the one its element reads as: every location of

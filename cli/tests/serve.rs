@@ -416,7 +416,7 @@ fn an_unreadable_location_value_is_warned_of() {
     );
     let warning = "hdl serve: warning: ";
     let said_of = |line: &str| {
-        format!("r.jsonl: line {line}: values[0] (10320/loc, index 1) does not read, and redirects pass it over: line 1, column ")
+        format!("r.jsonl: line {line}: values[0] (10320/loc, index 1) does not read, and redirects pass it over: end of the value: the value ends inside a tag")
     };
     let server = Running::start(&store, &["--records", records.to_str().unwrap()]);
     assert!(

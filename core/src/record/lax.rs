@@ -1,10 +1,11 @@
-//! Markup as the reference proxy's own reader takes it, for values that XML refuses (SPEC
-//! D8): a bare `&`, an unknown entity, an unquoted or repeated attribute, an element never
-//! closed. That reader (`XParser`) knows no well-formedness: it reads tags one after the
-//! other, gives a tag the text up to the next `<`, and makes an element of the tags between
-//! a start tag and the next end tag of its name. Read here into a tree of the same shape, and
-//! written out as XML that says the same (names as written, values as that reader decodes
-//! them), for the proxy's path to read as it reads any value.
+//! Markup as the reference proxy's own reader takes it (SPEC D8), which the proxy's path
+//! reads every `10320/loc`, `10320/links` and namespace value with: that reader (`XParser`)
+//! knows no well-formedness (a bare `&`, an unknown entity, an unquoted or repeated
+//! attribute, an element never closed), reads tags one after the other, gives a tag the
+//! text up to the next `<`, and makes an element of the tags between a start tag and the
+//! next end tag of its name. Read here into a tree of the same shape, and written out as XML
+//! that says the same (names as written, values as that reader decodes them), for the XML
+//! reader to read.
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -129,8 +130,8 @@ struct Reader<'t> {
     max_attributes: usize,
 }
 
-/// `open`'s tags from the first, gathered by it, in their order: the first tag's height
-/// then counts them (more than `most` levels stop the reading).
+/// `gathered` (the tags above `first`, in their order) made `first`'s children, its height
+/// counting theirs: more than `most` levels stop the reading.
 fn gather(first: &mut Tag, gathered: Vec<Tag>, most: usize) -> Result<(), Stop> {
     let below = gathered.iter().map(|t| t.height).max().unwrap_or(0);
     first.height = first.height.max(below + 1);

@@ -303,7 +303,8 @@ pub struct PyRedirect {
 #[pymethods]
 impl PyRedirect {
     /// The redirect to `location` of `value` (a `10320/loc` value), or, with no location,
-    /// to `value`'s own text (a `URL` value). Raises `ValueError` when there is no URL.
+    /// to `value`'s own text (a `URL` value, or one of its subtypes). Raises `ValueError`
+    /// when there is no URL, or no location for a value of another type.
     #[new]
     #[pyo3(signature = (value, location = None))]
     fn new(
@@ -314,6 +315,12 @@ impl PyRedirect {
         let location = location.map(|l| l.get().clone());
         let url = match &location {
             Some(l) => l.0.href(),
+            None if !value.0.has_type("URL.") => {
+                return Err(PyValueError::new_err(format!(
+                    "a redirect without a location is to a URL value's text, not a {} value's",
+                    value.0.value_type()
+                )))
+            }
             None => value.0.as_text().ok_or_else(|| {
                 PyValueError::new_err(
                     "a redirect without a location is to a value's text, and this value has none",

@@ -122,8 +122,14 @@ def test_values_locations_and_redirects(hdl):
     assert pickle.loads(pickle.dumps(plain)) == plain == handle_id.Redirect(plain.value)
     assert plain.url == "https://fallback.example/" and len({plain, handle_id.Redirect(plain.value)}) == 1
     assert plain != record.redirect(seed=0)
+    # Without a location, a redirect is to a URL value's text: a 10320/loc value's is XML.
+    for other, type_ in [(record.values[1], "10320/loc"), (record.values[3], "BYTES")]:
+        with pytest.raises(ValueError, match=f"to a URL value's text, not a {type_} value's"):
+            handle_id.Redirect(other)
+    url_bytes = handle_id.Record.parse(json.dumps({"responseCode": 1, "handle": "1/2", "values": [
+        {"index": 1, "type": "URL.x", "data": {"format": "base64", "value": "aGVsbG8="}}]})).values[0]
     with pytest.raises(ValueError, match="has none"):
-        handle_id.Redirect(record.values[3])
+        handle_id.Redirect(url_bytes)
     # A location made by hand is read as its element would be.
     made = handle_id.Location([("href", "http://a.example/"), ("x:href", "http://b.example/"), ("weight", "0.5")])
     assert (made.href, made.weight, made.attribute("x:href")) == ("http://a.example/", 0.5, "http://b.example/")

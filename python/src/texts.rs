@@ -2,7 +2,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
 /// A list of `str`, or any iterable of them (a tuple, a generator). One `str` is refused:
 /// read as an iterable, it would be its characters, each taken for a value.
@@ -27,9 +27,15 @@ impl FromPyObject<'_, '_> for Texts {
                 "a list of str, not one str (write [value] for one)",
             ));
         }
-        // (A dict would be read as its keys: more likely a mistake than meant.)
-        if obj.is_instance_of::<PyDict>() {
-            return Err(PyTypeError::new_err("a list of str, not dict"));
+        // (A dict would be read as its keys, bytes as numbers: a mistake more likely than
+        // meant.)
+        for (is, what) in [
+            (obj.is_instance_of::<PyDict>(), "dict"),
+            (obj.is_instance_of::<PyBytes>(), "bytes"),
+        ] {
+            if is {
+                return Err(PyTypeError::new_err(format!("a list of str, not {what}")));
+            }
         }
         obj.try_iter()
             .map_err(|_| {

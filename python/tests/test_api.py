@@ -618,4 +618,6 @@ def test_a_list_argument_given_one_str_or_another_type_is_refused_by_name():
             call(3)
         with pytest.raises(TypeError, match="a list of str, not dict"):
             call({"x:y": 1})
+        with pytest.raises(TypeError, match="a list of str, not bytes"):
+            call(b"x:y")
     assert handle_id.recognize("https://x.org/10.1/x", proxy_bases=(b for b in ["https://x.org/"])).form == "proxy"

@@ -95,6 +95,14 @@ WRITTEN_VALUES = [
     ("10320/loc", "<locations>" + "".join(f'<location href="http://u{i}.example/" weight="0">' for i in range(70))
                   + '<location href="http://last.example/" /></locations>'),
     ("10320/loc", '<locations><location href="http://e.example/&apo\u017f;x&#xD83D;&#xDE00;" /></locations>'),
+    # A tag's text trimmed as Java trims (controls at its ends go), none kept by a root
+    # left open that gathers the rest; a method's name trimmed as Java trims (not a
+    # no-break space).
+    ("10320/loc", '<locations><location href="http://ta.example/">\x0c<location href="http://tb.example/" weight="0" />'
+                  '</locations>'),
+    ("10320/loc", '<locations>\x0c<location href="http://oa.example/" weight="0" /><location href="http://ob.example/" />'),
+    ("10320/loc", '<locations chooseby="\u00a0score"><location href="http://s1.example/" score="1" />'
+                  '<location href="http://s2.example/" /></locations>'),
 ]
 
 JARS = ["oracle-harness.jar", "handle-ref-9.2.0.jar", "cnriutil-2.0.jar"]

@@ -14,9 +14,8 @@ use alloc::vec::Vec;
 use super::markup::escape_markup;
 
 /// A tag as that reader keeps it: its name, its attributes (a name given again keeps its
-/// last value, in its first place), its text (none for `<x/>` and for an element that an
-/// end tag closed on others it gathered; the first tag, left open at the end, keeps its
-/// own beside those) and the tags it gathered.
+/// last value, in its first place), its text (trimmed as Java trims; none for `<x/>` and
+/// for a tag that gathered others) and the tags it gathered.
 #[derive(Debug, PartialEq)]
 struct Tag {
     name: String,
@@ -133,6 +132,11 @@ struct Reader<'t> {
 /// `gathered` (the tags above `first`, in their order) made `first`'s children, its height
 /// counting theirs: more than `most` levels stop the reading.
 fn gather(first: &mut Tag, gathered: Vec<Tag>, most: usize) -> Result<(), Stop> {
+    if gathered.is_empty() {
+        return Ok(());
+    }
+    // (That reader's tag keeps no text once it holds others.)
+    first.text = None;
     let below = gathered.iter().map(|t| t.height).max().unwrap_or(0);
     first.height = first.height.max(below + 1);
     first.children.extend(gathered);
@@ -350,7 +354,6 @@ fn read(text: &str, most: Most) -> Result<Option<Tag>, Stop> {
             }
             let element = open.last_mut().expect("the tag at `at`");
             if !gathered.is_empty() {
-                element.text = None;
                 gather(element, gathered, most.depth)?;
                 childless.get_mut(&name).and_then(Vec::pop);
             }
@@ -363,7 +366,12 @@ fn read(text: &str, most: Most) -> Result<Option<Tag>, Stop> {
             if tags > most.tags {
                 return Err(Stop::Tags);
             }
-            let text = if empty { None } else { Some(reader.text()?) };
+            // (Its text trimmed as Java trims, as that reader's tag keeps it.)
+            let text = if empty {
+                None
+            } else {
+                Some(super::loc::java_trim(&reader.text()?).to_string())
+            };
             childless.entry(name.clone()).or_default().push(open.len());
             open.push(Tag {
                 name,
@@ -398,8 +406,8 @@ fn decode(text: &str) -> String {
             Some(Code::Unit(u)) => match char::from_u32(u) {
                 Some(c) => out.push(c),
                 // (Two references to the halves of a character are the character there,
-                // where a string holds UTF-16; a lone half is kept as written here, which
-                // has none.)
+                // where a string holds UTF-16; a lone half is a `?` here, which has none, as
+                // it is in whatever that proxy writes of it, its redirects and headers.)
                 None => {
                     let low = next_entity(rest);
                     match entity_code(low) {
@@ -408,7 +416,7 @@ fn decode(text: &str) -> String {
                             out.extend(char::from_u32(c));
                             rest = &rest[low.len()..];
                         }
-                        _ => out.push_str(entity),
+                        _ => out.push('?'),
                     }
                 }
             },
@@ -602,9 +610,10 @@ mod tests {
                 "<locations><location href=http://b/ weight=0.5 weight='1' x></locations>",
                 r#"<locations><location href="http://b/" weight="1" x="NULL"></location></locations>"#,
             ),
-            // Elements never closed gather under the first; a tag's text to a line's end.
+            // Elements never closed gather under the first (whose own text goes); a tag's
+            // text trimmed as Java trims.
             (
-                "<locations>\n<location href=\"http://c/\">a\r\nb\r\n<location href='d'/>",
+                "<locations>\u{c}x\n<location href=\"http://c/\">\u{b}a\r\nb\r\n<location href='d'/>",
                 "<locations><location href=\"http://c/\">a&#13;&#10;b</location>\
                  <location href=\"d\"></location></locations>",
             ),
@@ -678,16 +687,15 @@ mod tests {
             "&#x;",
             "&#-1;",
             "&#x110000;",
-            "&#xD800;",
             "&nbsp;",
             "a & b",
         ] {
             assert_eq!(decode(kept), kept);
         }
         // Names upper-cased as Java does (a long s is an S); the halves of a character
-        // joined, a lone one kept; a last character beyond U+FFFF ends no number.
+        // joined, a lone one a `?`; a last character beyond U+FFFF ends no number.
         assert_eq!(decode("&apo\u{17f};&#xD83D;&#56832;"), "'\u{1f600}");
-        assert_eq!(decode("&#xDE00;&#xD83D;x"), "&#xDE00;&#xD83D;x");
+        assert_eq!(decode("&#xDE00;&#xD83D;x"), "??x");
         assert_eq!(decode("&#65\u{1f600}"), "&#65\u{1f600}");
         assert_eq!(decode("&#é"), "&#é");
         assert_eq!(decode("&#6é"), "\u{6}");

@@ -588,8 +588,8 @@ impl Locations {
             match method {
                 ChooseBy::Locatt => {
                     for (k, v) in &client.locatt {
-                        // The name trimmed, the value as given (L7).
-                        let k = k.trim();
+                        // The name trimmed (as Java trims), the value as given (L7).
+                        let k = java_trim(k);
                         let kept: Vec<&Location> = left
                             .iter()
                             .copied()
@@ -937,7 +937,7 @@ fn methods(attribute: Option<&str>) -> Vec<ChooseBy> {
     attribute
         .unwrap_or(DEFAULT_CHOOSE_BY)
         .split(',')
-        .map(str::trim)
+        .map(java_trim)
         .filter(|m| !m.is_empty())
         .map(ChooseBy::parse)
         .collect()

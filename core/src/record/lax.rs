@@ -16,7 +16,6 @@ use super::markup::escape_markup;
 /// A tag as that reader keeps it: its name, its attributes (a name given again keeps its
 /// last value, in its first place), its text (trimmed as Java trims; none for `<x/>` and
 /// for a tag that gathered others) and the tags it gathered.
-#[derive(Debug, PartialEq)]
 struct Tag {
     name: String,
     attributes: Vec<(String, String)>,

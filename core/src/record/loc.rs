@@ -1106,27 +1106,11 @@ fn unread(e: Unread) -> RecordError {
     RecordError::new(kind, at, message)
 }
 
-/// Where the root element's name ends in `xml`: past a declaration, comments and
-/// processing instructions before it.
+/// Where the root element's name ends in `xml`, XML the reference's reader's tree wrote
+/// ([`super::lax`]): it starts with the root's tag, whose name holds neither white space
+/// nor `>`.
 fn root_name_end(xml: &str) -> Option<usize> {
-    let mut i = 0;
-    loop {
-        i += xml.get(i..)?.find('<')?;
-        let rest = &xml[i..];
-        i = if let Some(comment) = rest.strip_prefix("<!--") {
-            i + 4 + comment.find("-->")? + 3
-        } else if let Some(instruction) = rest.strip_prefix("<?") {
-            i + 2 + instruction.find("?>")? + 2
-        } else if rest.starts_with("<!") {
-            return None;
-        } else {
-            let name = &rest[1..];
-            let end = name
-                .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
-                .unwrap_or(name.len());
-            return Some(i + 1 + end);
-        };
-    }
+    xml.strip_prefix('<')?.find([' ', '>']).map(|end| 1 + end)
 }
 
 /// Whether `name` names an attribute of an element, as the XML reader judges it (its

@@ -266,6 +266,8 @@ impl Args {
                 })
                 .collect::<Result<_, _>>()
                 .map(Some),
+            // (As a list argument of the functions says it: `crate::texts`.)
+            Some(Kwarg::Str(_)) => Err(Refused::Type(format!("{name}: {}", crate::texts::ONE_STR))),
             Some(v) => Err(not(name, must, &v)),
         }
     }

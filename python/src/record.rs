@@ -4,7 +4,7 @@ use handle_id::record::{
     ClientContext, Data, Filter, HandleValue, Linked, Location, Locations, Redirect, Response,
     SplitMix64, Ttl,
 };
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::types::py_repr;
@@ -167,7 +167,7 @@ impl PyRecord {
         locatt: Option<crate::texts::Texts>,
         client_ip: Option<&str>,
         country: Option<String>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<Option<PyRedirect>> {
         let (client, mut random) = chooser(py, locatt, client_ip, country, seed)?;
         Ok(self.0.redirect(&client, &mut random).map(|r| PyRedirect {
@@ -193,7 +193,7 @@ impl PyRecord {
         locatt: Option<crate::texts::Texts>,
         client_ip: Option<&str>,
         country: Option<String>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<Option<PyProxyRedirect>> {
         let (client, mut random) = chooser(py, locatt, client_ip, country, seed)?;
         Ok(self
@@ -258,13 +258,34 @@ fn chooser(
     locatt: Option<crate::texts::Texts>,
     client_ip: Option<&str>,
     country: Option<String>,
-    seed: Option<u64>,
+    seed: Option<Seed>,
 ) -> PyResult<(ClientContext, SplitMix64)> {
     let client = client(py, locatt, client_ip, country)?;
     Ok((
         client,
-        SplitMix64::new(seed.unwrap_or_else(SplitMix64::seed_from_clock)),
+        SplitMix64::new(seed.map_or_else(SplitMix64::seed_from_clock, |s| s.0)),
     ))
+}
+
+/// A `seed`: an int from 0 to 2**64 - 1. One out of range is an `OverflowError` that
+/// names the argument (PyO3 names it in a `TypeError` only).
+struct Seed(u64);
+
+impl FromPyObject<'_, '_> for Seed {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
+        match obj.extract::<u64>() {
+            Ok(n) => Ok(Seed(n)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
+                Err(PyOverflowError::new_err(format!(
+                    "seed {} is not from 0 to 2**64 - 1",
+                    obj.as_any()
+                )))
+            }
+            Err(e) => Err(e),
+        }
+    }
 }
 
 fn client(
@@ -579,7 +600,7 @@ impl PyLocations {
         locatt: Option<crate::texts::Texts>,
         client_ip: Option<&str>,
         country: Option<String>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<Option<PyLocation>> {
         let (client, mut random) = chooser(py, locatt, client_ip, country, seed)?;
         Ok(self.0.choose(&client, &mut random).cloned().map(PyLocation))

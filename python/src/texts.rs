@@ -4,6 +4,9 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
+/// What a list argument given one `str` is told.
+pub const ONE_STR: &str = "a list of str, not one str (write [value] for one)";
+
 /// A list of `str`, or any iterable of them (a tuple, a generator). One `str` is refused:
 /// read as an iterable, it would be its characters, each taken for a value.
 #[derive(Default)]
@@ -23,9 +26,7 @@ impl FromPyObject<'_, '_> for Texts {
 
     fn extract(obj: Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
         if obj.is_instance_of::<PyString>() {
-            return Err(PyTypeError::new_err(
-                "a list of str, not one str (write [value] for one)",
-            ));
+            return Err(PyTypeError::new_err(ONE_STR));
         }
         // (A dict would be read as its keys, bytes as numbers: a mistake more likely than
         // meant.)

@@ -144,7 +144,7 @@ def test_the_plugins_errors_name_what_is_wrong():
     cases = [
         (lambda: ns().clean(bogus=True), TypeError, "unexpected keyword argument \"bogus\""),
         (lambda: ns().clean(keep_case="yes"), TypeError, "keep_case must be a bool, not a str"),
-        (lambda: ns().canonical(proxy_bases="https://x.org/"), TypeError, "must be a list of str or None, not a str"),
+        (lambda: ns().canonical(proxy_bases="https://x.org/"), TypeError, "proxy_bases: a list of str, not one str"),
         (lambda: ns().clean(proxy_bases=["nope"]), handle_id.HandleError, "'n' .* not allowed in the scheme"),
         (lambda: ns().extract(handle_prefixes=["a/b"]), handle_id.HandleError, "'/' .* naming authority"),
         (lambda: ns().to_form("proxy", base="ftp://x"), handle_id.HandleError, "'f' .* not allowed in the scheme"),

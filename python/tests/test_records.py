@@ -103,6 +103,13 @@ def test_values_locations_and_redirects(hdl):
         with pytest.raises(ValueError, match=f"indexes: {index} is no index"):
             record.filtered(indexes=[index])
     assert only_urls.redirect(seed=1).location is None
+    # A seed is 64 bits unsigned; one out of range names the argument wherever it is taken.
+    for seed in (-1, 2**64):
+        for choose in (record.redirect, record.proxy_redirect, locations.choose):
+            with pytest.raises(OverflowError, match=f"seed {seed} is not from 0 to 2"):
+                choose(seed=seed)
+    with pytest.raises(TypeError, match="seed"):
+        record.redirect(seed="1")
     assert "<locations" in record.show_urls()
     assert handle_id.Locations.parse(locations.to_xml()).to_xml() == locations.to_xml()
     assert pickle.loads(pickle.dumps(locations)) == locations == handle_id.Locations(LOC)

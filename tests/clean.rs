@@ -562,6 +562,12 @@ const CONTEXTS: &[&str] = &[
     "www.doi.org/{}?via=x",
     "<https://doi.org/{}>.",
     "info:doi/{}",
+    // CJK text's labels, brackets and stops, full-width.
+    "DOI\u{FF1A}{}",
+    "doi \u{FF1A} {}\u{3002}",
+    "\u{FF08}{}\u{FF09}",
+    "\u{3010}DOI\u{FF1A}{}\u{3011}\u{FF0C}",
+    "\u{300A}https://doi.org/{}\u{300B}\u{3001}",
 ];
 
 /// The warnings of a DOI read whole from pieces, or from the resolver's URL inside another
@@ -585,6 +591,70 @@ fn warnings_at_their_places_in_the_text() {
         let found: Vec<_> = c.lint().iter().map(|w| (w.code(), w.index())).collect();
         assert_eq!(found, [(code, index)], "{text:?}");
     }
+}
+
+/// A URI form written with characters beyond ASCII (an IRI, RFC 3987) reads as the URI
+/// with those characters' UTF-8 bytes percent-encoded: the handle of `hdl:10.1000/Ü` is that
+/// of `hdl:10.1000/%C3%9C`, as a resolver's URL and a `doi:` label give it, with no fix
+/// (no character changed), and extraction finds it in running text (SPEC C2).
+#[test]
+fn an_iri_reads_as_its_uri() {
+    let o = Options::new();
+    for form in [
+        "hdl:",
+        "HDL:",
+        "hdl://",
+        "info:hdl/",
+        "info:doi/",
+        "INFO:DOI/",
+    ] {
+        for (local, encoded) in [
+            ("Ü", "%C3%9C"),
+            ("caf\u{e9}-\u{1F600}", "caf%C3%A9-%F0%9F%98%80"),
+            ("a\u{200b}b", "a%E2%80%8Bb"),
+        ] {
+            let iri = format!("{form}10.1000/{local}");
+            let uri = format!("{form}10.1000/{encoded}");
+            let (handle, read_as, fixes) = cleaned(&iri);
+            let (same, uri_form, _) = cleaned(&uri);
+            assert_eq!(
+                (handle.as_str(), read_as),
+                (same.as_str(), uri_form),
+                "{iri:?}"
+            );
+            assert_eq!(handle, format!("10.1000/{local}"), "{iri:?}");
+            assert!(fixes.is_empty(), "{iri:?}: {fixes:?}");
+            if local.contains('\u{200b}') {
+                continue; // (In running text, an identifier ends at a zero-width space: C3.)
+            }
+            let found: Vec<_> = handle_id::extract(&format!("see {iri}."), &o)
+                .map(|f| f.handle().as_str().to_owned())
+                .collect();
+            assert_eq!(found, [handle.as_str()], "{iri:?}");
+        }
+    }
+    // Fixes, warnings and errors at their places in the text as written.
+    let c = clean("(hdl:10.1000/caf\u{e9}?x\u{e9}=1).", &o).unwrap();
+    let fixes: Vec<_> = c.fixes().iter().map(|f| (f.code(), f.index())).collect();
+    assert_eq!(
+        fixes,
+        [
+            (FixCode::TrailingPunctuation, 25),
+            (FixCode::WrappingPair, 0),
+            (FixCode::QueryOrFragment, 18)
+        ]
+    );
+    let c = clean("hdl:10.1000/\u{e9}\u{200b}x", &o).unwrap();
+    let found: Vec<_> = c.lint().iter().map(|w| (w.code(), w.index())).collect();
+    assert_eq!(found, [(LintCode::ZeroWidthCharacter, 14)]);
+    let e = clean("hdl:10.1000/\u{dc} b", &o).unwrap_err();
+    assert_eq!((e.index(), e.found()), (14, Some(' ')), "{e}");
+    let e = clean("info:hdl/10.\u{dc}.%2E/x", &o).unwrap_err();
+    assert_eq!(e.index(), 15, "{e}");
+    // Refused at a character the IRI's reading wrote as escapes: that character, as
+    // written (found by fuzzing: the error named the '%' of its escape).
+    let e = clean("(https:/\u{31b}x.o)", &o).unwrap_err();
+    assert_eq!((e.index(), e.found()), (8, Some('\u{31b}')), "{e}");
 }
 
 /// Whether a handle is what cleaning leaves alone but for case: no white space, no end a

@@ -6,7 +6,7 @@ mod support;
 
 use handle_id::{extract, Form, Options, ProxyBase};
 use proptest::prelude::*;
-use support::contexts::{self, doi, in_context, CONTEXTS, DOCUMENTS};
+use support::contexts::{self, doi, in_context, CJK_CONTEXTS, CONTEXTS, DOCUMENTS};
 
 /// What `extract` finds in `text`: the handles and the texts as written.
 fn found(text: &str, options: &Options) -> Vec<(String, String)> {
@@ -110,7 +110,7 @@ fn bare_handles_only_under_named_prefixes() {
 
 #[track_caller]
 fn finds_exactly(d: &str) {
-    for context in CONTEXTS {
+    for context in CONTEXTS.iter().chain(CJK_CONTEXTS) {
         let text = in_context(context, d);
         let got: Vec<String> = found(&text, &Options::new())
             .into_iter()

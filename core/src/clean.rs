@@ -9,11 +9,13 @@ use core::str::FromStr;
 
 use crate::base::{API_PATH, KNOWN_PROXY_HOSTS};
 use crate::error::{ParseError, ParseErrorKind};
+use crate::escape::EscapeSet;
 use crate::form::{Form, Options};
 use crate::forms::{self, recognize};
 use crate::generated as g;
 use crate::handle::{Handle, HandleRef, ReadHandle};
 use crate::lint::{LintCode, Warning};
+use crate::uri::HdlUri;
 
 /// What a fix did. Each has a stable [`code`](FixCode::code), a one-line
 /// [`explanation`](FixCode::explanation) and the rule it follows.
@@ -276,8 +278,10 @@ pub(crate) fn is_space(c: char) -> bool {
         )
 }
 
-/// Brackets and quotes, opening and closing, that wrap identifiers in real text.
-pub(crate) const PAIRS: [(char, char); 12] = [
+/// Brackets and quotes, opening and closing, that wrap identifiers in real text: CJK
+/// text's too (full-width brackets, `【…】`, `《…》`, corner brackets), which it writes
+/// with no white space around them.
+pub(crate) const PAIRS: [(char, char); 20] = [
     ('(', ')'),
     ('[', ']'),
     ('{', '}'),
@@ -288,6 +292,14 @@ pub(crate) const PAIRS: [(char, char); 12] = [
     ('\u{2018}', '\u{2019}'),
     ('\u{AB}', '\u{BB}'),
     ('\u{300C}', '\u{300D}'),
+    ('\u{300E}', '\u{300F}'),
+    ('\u{FF08}', '\u{FF09}'),
+    ('\u{FF3B}', '\u{FF3D}'),
+    ('\u{FF5B}', '\u{FF5D}'),
+    ('\u{3010}', '\u{3011}'),
+    ('\u{3014}', '\u{3015}'),
+    ('\u{3008}', '\u{3009}'),
+    ('\u{300A}', '\u{300B}'),
     // German quotes open low and close high: `„…“`, `‚…‘` (the closing ones open English
     // quotes above, and are found there first).
     ('\u{201E}', '\u{201C}'),
@@ -398,8 +410,21 @@ impl PairCounts {
     }
 }
 
+/// The punctuation CJK text ends a clause or sentence with, or writes a label's colon
+/// with (`DOI：`), full-width: the ideographic comma and full stop, and the full-width
+/// comma, full stop, colon and semicolon. No DOI holds one; running text writes them with
+/// no white space after them, so that an identifier ends at one (C3) and cleaning takes one
+/// off its end (C2).
+pub(crate) const FULL_WIDTH_STOPS: [char; 6] = [
+    '\u{3001}', '\u{3002}', '\u{FF0C}', '\u{FF0E}', '\u{FF1A}', '\u{FF1B}',
+];
+
+/// The full-width colon (`FULL_WIDTH_STOPS`), as CJK text writes a label's: `DOI：`.
+const FULL_WIDTH_COLON: &str = "\u{FF1A}";
+
 /// Whether the last character of `s` is punctuation that ends a sentence rather than an
 /// identifier: `.`, `,`, `;`, `:`, the ellipsis `…` (what word processors make of `...`),
+/// one of `FULL_WIDTH_STOPS`,
 /// or a closing bracket or quote whose partner is not in `s` (whose pair characters
 /// `counts` counts; the caller counts them whenever `s` ends with one).
 fn trailing_punctuation(s: &str, counts: Option<&PairCounts>) -> Option<char> {
@@ -408,7 +433,7 @@ fn trailing_punctuation(s: &str, counts: Option<&PairCounts>) -> Option<char> {
         return None;
     }
     let last = s.chars().next_back()?;
-    if matches!(last, '.' | ',' | ';' | ':' | '\u{2026}') {
+    if matches!(last, '.' | ',' | ';' | ':' | '\u{2026}') || FULL_WIDTH_STOPS.contains(&last) {
         return Some(last);
     }
     let (open, _) = PAIRS.into_iter().find(|&(_, c)| c == last)?;
@@ -500,7 +525,7 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
         read_from,
         warnings,
         ..
-    } = read_with(text, options, true, &mut fixes)?;
+    } = read_with(text, options, true, &mut fixes, IRI)?;
     let handle = handle.into_handle();
     // (A handle already canonical is not copied again.)
     let (canonical, as_written) = if handle.as_handle_ref().is_canonical() {
@@ -672,7 +697,7 @@ fn clean_to(
                 options,
                 &mut |code, index| note_once(fixes, code, index),
                 None,
-                0,
+                (0, IRI),
             )
             .map(|(handle, form, held)| {
                 for fix in held {
@@ -681,7 +706,7 @@ fn clean_to(
                 (handle, form, 0)
             }),
         },
-        Lead::Other => read_with(text, options, false, fixes).map(
+        Lead::Other => read_with(text, options, false, fixes, IRI).map(
             |Read {
                  handle,
                  form,
@@ -753,20 +778,21 @@ fn span_in(text: &str, part: &str) -> Option<core::ops::Range<usize>> {
 }
 
 /// [`clean`] without the canonical form: `handle` is the handle as written (for
-/// extraction, which reports it so).
+/// extraction, which reports it so). A URI form written with characters beyond ASCII is
+/// not read as an IRI: extraction's automata read URIs as their grammars say, and a
+/// reading here that they refuse would find what they pass over.
 pub(crate) fn clean_as_written<'a>(
     text: &'a str,
     options: &Options,
 ) -> Result<Read<'a>, ParseError> {
-    read(text, options, false)
-}
-
-/// [`clean_as_written`], with the warnings of what was read when `lint`.
-fn read<'a>(text: &'a str, options: &Options, lint: bool) -> Result<Read<'a>, ParseError> {
     let mut fixes = Vec::new();
-    let read = read_with(text, options, lint, &mut fixes)?;
+    let read = read_with(text, options, false, &mut fixes, !IRI)?;
     Ok(Read { fixes, ..read })
 }
+
+/// Whether a reading takes a URI form written with characters beyond ASCII for the URI
+/// with their UTF-8 bytes percent-encoded (an IRI, C2): cleaning does.
+const IRI: bool = true;
 
 /// `code` into `fixes` at `index`, unless it is there already (each fix is noted where it
 /// was first applied).
@@ -790,11 +816,13 @@ fn read_with<'a>(
     options: &Options,
     lint: bool,
     fixes: &mut Vec<Fix>,
+    iri: bool,
 ) -> Result<Read<'a>, ParseError> {
-    read_within(text, options, lint, fixes, 0, false)
+    read_within(text, options, lint, fixes, (0, iri), false)
 }
 
-/// [`read_with`] of a handle that `depth` written forms hold, one inside another
+/// [`read_with`] of a handle that `depth` written forms hold, one inside another (and
+/// whether IRIs are read, `IRI`)
 /// ([`clean_held`]); `after_host` where the form is a resolver's URL, whose host is the
 /// evidence a DOI split by white space needs (`split_end`), as it is outside the handle.
 fn read_within<'a>(
@@ -802,7 +830,7 @@ fn read_within<'a>(
     options: &Options,
     lint: bool,
     fixes: &mut Vec<Fix>,
-    depth: usize,
+    depth: (usize, bool),
     after_host: bool,
 ) -> Result<Read<'a>, ParseError> {
     let mut warnings = Vec::new();
@@ -1014,7 +1042,7 @@ fn as_written_index(s: &str, at: usize, index: usize) -> usize {
 /// of `label`'s form, if one was taken off): the handle in any written form, a resolver's
 /// host without its scheme read as its URL, a handle that is itself a URL read as the
 /// resolver's it is, or refused, and the handle a written form holds cleaned as a string
-/// of its own ([`clean_held`]; `depth` forms hold this one); its warnings into `lint` when
+/// of its own ([`clean_held`]; `depth` forms hold this one, and whether IRIs are read); its warnings into `lint` when
 /// given.
 #[allow(clippy::too_many_arguments)]
 fn read_rest<'a>(
@@ -1025,7 +1053,7 @@ fn read_rest<'a>(
     options: &Options,
     note: &mut impl FnMut(FixCode, usize),
     lint: Option<&mut Vec<Warning>>,
-    depth: usize,
+    depth: (usize, bool),
 ) -> Result<(ReadHandle<'a>, Form, Vec<Fix>), ParseError> {
     let mut lint = lint;
     let warned = lint.as_ref().map_or(0, |w| w.len());
@@ -1051,10 +1079,19 @@ fn read_rest<'a>(
                 heap.as_str()
             };
             let lint = lint.as_deref_mut();
-            let (handle, form) = read_uri(text, start, -8, with_scheme, options, note, lint)?;
+            let (handle, form) =
+                read_uri(text, (start, -8), with_scheme, options, note, lint, depth.1)?;
             (same_bytes_of(handle, with_scheme, s), form)
         }
-        None => read_uri(text, start, 0, s, options, note, lint.as_deref_mut())?,
+        None => read_uri(
+            text,
+            (start, 0),
+            s,
+            options,
+            note,
+            lint.as_deref_mut(),
+            depth.1,
+        )?,
     };
     // A handle that is itself a URL (`info:hdl/https://x/y`, a resolver's URL whose path
     // decodes to one): a resolver's is read as its handle; another site's holds none.
@@ -1153,12 +1190,12 @@ fn held_from(s: &str, options: &Options) -> usize {
 
 /// Where a handle that a written form holds was read: in `text`, at `at` where the text
 /// does not hold it as written (a decoded handle: where the form's prefix ends,
-/// `held_from`), inside `depth` other forms; `host_end`, where the text's resolver's host
+/// `held_from`), inside `depth` other forms (and whether IRIs are read); `host_end`, where the text's resolver's host
 /// ends when the form is a resolver's URL.
 struct Held<'a> {
     text: &'a str,
     at: usize,
-    depth: usize,
+    depth: (usize, bool),
     host_end: Option<usize>,
 }
 
@@ -1190,7 +1227,7 @@ fn clean_held<'a>(
         depth,
         host_end,
     } = held;
-    if depth >= MAX_HELD {
+    if depth.0 >= MAX_HELD {
         return (handle, Vec::new());
     }
     let mut fixes = Vec::new();
@@ -1212,7 +1249,7 @@ fn clean_held<'a>(
             options,
             lint_too,
             &mut fixes,
-            depth + 1,
+            (depth.0 + 1, depth.1),
             after_host,
         ) {
             Ok(read) => (read, Some(span.start)),
@@ -1220,7 +1257,8 @@ fn clean_held<'a>(
         },
         None => {
             let h = handle.as_handle_ref();
-            match read_within(h.as_str(), options, lint_too, &mut fixes, depth + 1, false) {
+            let depth = (depth.0 + 1, depth.1);
+            match read_within(h.as_str(), options, lint_too, &mut fixes, depth, false) {
                 Ok(read) => (
                     Read {
                         handle: ReadHandle::Owned(read.handle.into_handle()),
@@ -1290,20 +1328,33 @@ pub(crate) fn read_written<'a>(
     text: &'a str,
     options: &Options,
 ) -> Result<(ReadHandle<'a>, Form), ParseError> {
-    read_rest(text, 0, text.len(), None, options, &mut |_, _| {}, None, 0)
-        .map(|(handle, form, _)| (handle, form))
+    read_rest(
+        text,
+        0,
+        text.len(),
+        None,
+        options,
+        &mut |_, _| {},
+        None,
+        (0, !IRI),
+    )
+    .map(|(handle, form, _)| (handle, form))
 }
 
 /// The length of the label `s` starts with (`label_form`): with the `:` of a `doi :`
 /// (the form's shortest reading ends at the space), and a `doi.` only before a DOI
 /// (`doi_start_form`; `doi.org/` is a resolver's host).
 pub(crate) fn label_prefix(s: &[u8]) -> Option<usize> {
-    let p = g::LABEL_FORM.accepted_prefix(s)?;
+    let Some(p) = g::LABEL_FORM.accepted_prefix(s) else {
+        return full_width_label(s);
+    };
     match s[p - 1] {
         b' ' | b'\t' if s[0].eq_ignore_ascii_case(&b'd') => {
             let colon = p + s[p..].iter().take_while(|&&b| is_blank(b)).count();
             Some(if s.get(colon) == Some(&b':') {
                 colon + 1
+            } else if s[colon..].starts_with(FULL_WIDTH_COLON.as_bytes()) {
+                colon + FULL_WIDTH_COLON.len()
             } else {
                 p
             })
@@ -1311,6 +1362,20 @@ pub(crate) fn label_prefix(s: &[u8]) -> Option<usize> {
         b'.' => g::DOI_START_FORM.accepted_prefix(&s[p..]).map(|_| p),
         _ => Some(p),
     }
+}
+
+/// The length of a label written with a full-width colon, as CJK text writes it (`DOI：`,
+/// `hdl ：`): `label_form` cannot say it, since the generator reads every non-ASCII
+/// character as one symbol.
+fn full_width_label(s: &[u8]) -> Option<usize> {
+    let word = s.get(..3)?;
+    if !(word.eq_ignore_ascii_case(b"doi") || word.eq_ignore_ascii_case(b"hdl")) {
+        return None;
+    }
+    let colon = 3 + s[3..].iter().take_while(|&&b| is_blank(b)).count();
+    s[colon..]
+        .starts_with(FULL_WIDTH_COLON.as_bytes())
+        .then_some(colon + FULL_WIDTH_COLON.len())
 }
 
 /// The most pieces a split DOI is joined from (C2, C3).
@@ -1794,22 +1859,60 @@ fn url_shaped(h: &str) -> bool {
 /// its warnings at their places in `text` into `lint` when given.
 fn read_uri<'s>(
     text: &str,
-    start: usize,
-    shift: isize,
+    (start, shift): (usize, isize),
     s: &'s str,
     options: &Options,
     note: &mut impl FnMut(FixCode, usize),
     lint: Option<&mut Vec<Warning>>,
+    iri: bool,
 ) -> Result<(ReadHandle<'s>, Form), ParseError> {
     let at = |i: usize| start.saturating_add_signed(i as isize + shift);
-    let uri = recognize(s, options).map_err(|e| {
+    let refused = |e: ParseError, at: &dyn Fn(usize) -> usize| {
         // Where what was left ends, the error names what cleaning took off there.
         if e.found().is_none() && e.kind() != ParseErrorKind::InvalidUtf8 {
             e.at_in(text, at(e.index()))
         } else {
             e.at(at(e.index()))
         }
-    })?;
+    };
+    match recognize(s, options) {
+        Ok(uri) => {
+            let form = uri_read((text, start), s, &uri, (&at, &at), options, note, lint)?;
+            Ok((uri.into_read_handle(), form))
+        }
+        // An IRI (RFC 3987, C2): a URI written with characters beyond ASCII, each read as
+        // its UTF-8 bytes percent-encoded, as a browser reads a resolver's URL (P3).
+        Err(e) if iri && e.found().is_some_and(|c| !c.is_ascii()) => {
+            let encoded = iri_as_uri(s);
+            let in_s = |i: usize| at(index_before_encoding(s, i));
+            let uri = recognize(&encoded, options).map_err(|again| {
+                // Refused at one of the characters written as escapes: refused as written.
+                let i = index_before_encoding(s, again.index());
+                if s[i..].starts_with(|c: char| !c.is_ascii()) {
+                    refused(e, &at)
+                } else {
+                    refused(again, &in_s)
+                }
+            })?;
+            let form = uri_read((text, start), s, &uri, (&at, &in_s), options, note, lint)?;
+            Ok((ReadHandle::Owned(uri.into_handle()), form))
+        }
+        Err(e) => Err(refused(e, &at)),
+    }
+}
+
+/// What reading a URI form (`uri`, read from `s` at `start` in `text`, or from `s`
+/// written as a URI) notes, checks and warns of; `at` places an index of `s`, and one of
+/// `uri`'s text, in `text`.
+fn uri_read(
+    (text, start): (&str, usize),
+    s: &str,
+    uri: &HdlUri<'_>,
+    (at, at_uri): (&dyn Fn(usize) -> usize, &dyn Fn(usize) -> usize),
+    options: &Options,
+    note: &mut impl FnMut(FixCode, usize),
+    lint: Option<&mut Vec<Warning>>,
+) -> Result<Form, ParseError> {
     let handle = uri.handle();
     if !one_identifier(handle.prefix()) {
         // At the white space as written; else, decoded, where the handle begins.
@@ -1825,10 +1928,10 @@ fn read_uri<'s>(
     }
     if let Some(q) = uri.query().or(uri.fragment()) {
         let i = q.as_ptr() as usize - uri.as_str().as_ptr() as usize;
-        note(FixCode::QueryOrFragment, at(i - 1));
+        note(FixCode::QueryOrFragment, at_uri(i - 1));
     }
     // Decoded: the handle is not a slice of the text (a `urn:` form's ':' made '/' is
-    // not decoding).
+    // not decoding, nor an IRI's characters read as their bytes).
     let h = handle.as_str();
     let (here, there) = (s.as_ptr() as usize, h.as_ptr() as usize);
     let sliced = there >= here && there + h.len() <= here + s.len();
@@ -1836,10 +1939,29 @@ fn read_uri<'s>(
         note(FixCode::PercentDecoded, start);
     }
     if let Some(warnings) = lint {
-        warnings.extend(uri.lint().into_iter().map(|w| w.at(at(w.index()))));
+        warnings.extend(uri.lint().into_iter().map(|w| w.at(at_uri(w.index()))));
     }
-    let form = uri.form();
-    Ok((uri.into_read_handle(), form))
+    Ok(uri.form())
+}
+
+/// An IRI written as a URI (RFC 3987 §3.1): each character beyond ASCII as its UTF-8
+/// bytes, percent-encoded.
+fn iri_as_uri(s: &str) -> String {
+    const ASCII: EscapeSet = EscapeSet::NONE.range(0, 0x7F);
+    alloc::format!("{}", ASCII.encode(s))
+}
+
+/// The index in `s` of index `i` of `s` written as a URI by [`iri_as_uri`] (the start of
+/// the character whose escapes it falls in).
+fn index_before_encoding(s: &str, i: usize) -> usize {
+    let mut written = 0;
+    for (at, c) in s.char_indices() {
+        written += if c.is_ascii() { 1 } else { 3 * c.len_utf8() };
+        if written > i {
+            return at;
+        }
+    }
+    s.len()
 }
 
 #[cfg(test)]

@@ -178,9 +178,10 @@ pub(crate) enum Rule {
     /// C3: where an identifier in running text ends, of what a grammar can say: ASCII white
     /// space, a `"`, or an HTML tag (`</`, `<` and a letter, `<!`). A `<` before anything else
     /// stays: SICI DOIs hold `<` and a digit or `:` (`…36:4<538::AID-JBM12>3.0.CO;2-B`).
-    /// Unicode white space and a closing bracket with no partner inside the identifier are said
-    /// in Rust (core/src/extract.rs): the generator reads every non-ASCII character as one
-    /// symbol, and balance is not a regular language.
+    /// Unicode white space, CJK text's full-width stops and a closing bracket with no partner
+    /// inside the identifier are said in Rust (core/src/extract.rs, core/src/clean.rs
+    /// `FULL_WIDTH_STOPS`): the generator reads every non-ASCII character as one symbol, and
+    /// balance is not a regular language.
     ///
     /// `identifier_end_form` in `grammar/forms.pest`.
     IdentifierEndForm,
@@ -210,7 +211,9 @@ pub(crate) enum Rule {
     /// `hdl: `, `HDL ` (an `hdl:` directly followed by a handle is the URI of U1, which
     /// `hdl_form` reads). Cleaning removes it, and the white space after it with the rest. A
     /// `doi.` is a label only before a DOI (`doi_start_form`): `doi.org/` is a resolver's host.
-    /// Only ASCII white space: the generator reads every non-ASCII character as one symbol.
+    /// Only ASCII white space: the generator reads every non-ASCII character as one symbol. So
+    /// is a label's full-width colon (`DOI：`, CJK text's) said in Rust (core/src/clean.rs,
+    /// `full_width_label`).
     ///
     /// `label_form` in `grammar/forms.pest`.
     LabelForm,

@@ -92,8 +92,8 @@ fn messy_strings_as_catalogues_hold_them() {
         ("'''10.1/x", "'''10.1/x", Form::Handle, &[]),
         // No partner for the first, whatever follows it.
         (
-            "(10.1/x (y)",
-            "10.1/x (y)",
+            "(10.1/x(y)",
+            "10.1/x(y)",
             Form::Handle,
             &["leading-punctuation"],
         ),
@@ -425,15 +425,6 @@ fn the_handle_a_form_holds_is_cleaned_as_a_string_of_its_own() {
                 ("leading-punctuation", 16, true),
             ],
         ),
-        (
-            "https://hdl.handle.net/info:doi/(10.1000/ 182",
-            "10.1000/ 182",
-            Form::Proxy,
-            &[
-                ("resolver-url", 0, false),
-                ("leading-punctuation", 32, true),
-            ],
-        ),
     ] {
         let c = clean(text, &o).unwrap_or_else(|e| panic!("{text:?}: {e}"));
         let got: Vec<_> = c
@@ -446,7 +437,14 @@ fn the_handle_a_form_holds_is_cleaned_as_a_string_of_its_own() {
             (handle, form, fixes),
             "{text:?}"
         );
-        assert_eq!(cleaned(handle).0, handle, "{text:?}: cleaned again");
+        // Cleaning what cleaning gives gives it again: written bare, or, with white space in
+        // it (running text, written bare: C2), as its resolver's URL writes it.
+        let again = if handle.contains(' ') {
+            ProxyBase::doi_org().url(HandleRef::parse(handle).unwrap())
+        } else {
+            handle.to_owned()
+        };
+        assert_eq!(cleaned(&again).0, handle, "{text:?}: cleaned again");
         // (The fast reader of a column agrees.)
         let (mut into, mut codes) = (String::new(), Vec::new());
         clean_into(text, &o, false, &mut into, &mut codes).unwrap();
@@ -469,6 +467,10 @@ fn the_handle_a_form_holds_is_cleaned_as_a_string_of_its_own() {
         "https://doi.org/(  10.1000/ 182",
         "https://doi.org/   10.1000/ 182",
         "https://doi.org/(10. 1000/182",
+        // Nor, as written, anywhere else that no evidence joins (inside another form, the
+        // split rule does not join).
+        "https://hdl.handle.net/info:doi/(10.1000/ 182",
+        "(10.1/x (y)",
     ] {
         let e = clean(text, &o).unwrap_err();
         assert_eq!(
@@ -611,7 +613,7 @@ fn an_iri_reads_as_its_uri() {
         for (local, encoded) in [
             ("Ü", "%C3%9C"),
             ("caf\u{e9}-\u{1F600}", "caf%C3%A9-%F0%9F%98%80"),
-            ("a\u{200b}b", "a%E2%80%8Bb"),
+            ("a\u{200e}b", "a%E2%80%8Eb"),
         ] {
             let iri = format!("{form}10.1000/{local}");
             let uri = format!("{form}10.1000/{encoded}");
@@ -624,9 +626,6 @@ fn an_iri_reads_as_its_uri() {
             );
             assert_eq!(handle, format!("10.1000/{local}"), "{iri:?}");
             assert!(fixes.is_empty(), "{iri:?}: {fixes:?}");
-            if local.contains('\u{200b}') {
-                continue; // (In running text, an identifier ends at a zero-width space: C3.)
-            }
             let found: Vec<_> = handle_id::extract(&format!("see {iri}."), &o)
                 .map(|f| f.handle().as_str().to_owned())
                 .collect();
@@ -644,9 +643,9 @@ fn an_iri_reads_as_its_uri() {
             (FixCode::QueryOrFragment, 18)
         ]
     );
-    let c = clean("hdl:10.1000/\u{e9}\u{200b}x", &o).unwrap();
+    let c = clean("hdl:10.1000/\u{e9}\u{200e}x", &o).unwrap();
     let found: Vec<_> = c.lint().iter().map(|w| (w.code(), w.index())).collect();
-    assert_eq!(found, [(LintCode::ZeroWidthCharacter, 14)]);
+    assert_eq!(found, [(LintCode::BidiControl, 14)]);
     let e = clean("hdl:10.1000/\u{dc} b", &o).unwrap_err();
     assert_eq!((e.index(), e.found()), (14, Some(' ')), "{e}");
     let e = clean("info:hdl/10.\u{dc}.%2E/x", &o).unwrap_err();

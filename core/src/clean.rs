@@ -514,9 +514,9 @@ pub(crate) const MAX_WRAPPING: usize = 8;
 ///
 /// A [`ParseError`] with the byte index into `text` when what is left after the fixes is
 /// no handle in any form: no `/`, a URL of a site that is not a resolver
-/// ([`ParseErrorKind::UnknownResolver`]), a form that holds no handle, or a naming authority
-/// with white space in it, which is running text rather than one identifier
-/// ([`ParseErrorKind::NotOneIdentifier`]).
+/// ([`ParseErrorKind::UnknownResolver`]), a form that holds no handle, or white space
+/// inside (as written, or decoded in a naming authority) that no split DOI's evidence joins,
+/// which is running text rather than one identifier ([`ParseErrorKind::NotOneIdentifier`]).
 pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
     let mut fixes = Vec::new();
     let Read {
@@ -697,7 +697,7 @@ fn clean_to(
                 options,
                 &mut |code, index| note_once(fixes, code, index),
                 None,
-                (0, IRI),
+                Within::TOP,
             )
             .map(|(handle, form, held)| {
                 for fix in held {
@@ -818,11 +818,17 @@ fn read_with<'a>(
     fixes: &mut Vec<Fix>,
     iri: bool,
 ) -> Result<Read<'a>, ParseError> {
-    read_within(text, options, lint, fixes, (0, iri), false)
+    read_within(
+        text,
+        options,
+        lint,
+        fixes,
+        Within { iri, ..Within::TOP },
+        false,
+    )
 }
 
-/// [`read_with`] of a handle that `depth` written forms hold, one inside another (and
-/// whether IRIs are read, `IRI`)
+/// [`read_with`] of a handle `within` written forms, one inside another ([`Within`])
 /// ([`clean_held`]); `after_host` where the form is a resolver's URL, whose host is the
 /// evidence a DOI split by white space needs (`split_end`), as it is outside the handle.
 fn read_within<'a>(
@@ -830,7 +836,7 @@ fn read_within<'a>(
     options: &Options,
     lint: bool,
     fixes: &mut Vec<Fix>,
-    depth: (usize, bool),
+    within: Within,
     after_host: bool,
 ) -> Result<Read<'a>, ParseError> {
     let mut warnings = Vec::new();
@@ -962,7 +968,7 @@ fn read_within<'a>(
                 options,
                 &mut quiet,
                 lint.then_some(&mut joined_warnings),
-                depth,
+                within,
             ) {
                 // (Each warning at its place in the text as written, white space and all.)
                 warnings.extend(
@@ -1006,7 +1012,8 @@ fn read_within<'a>(
         }
     }
     let lint = lint.then_some(&mut warnings);
-    let (handle, form, held) = read_rest(text, start, end, label, options, &mut note, lint, depth)?;
+    let (handle, form, held) =
+        read_rest(text, start, end, label, options, &mut note, lint, within)?;
     // (Noted after the text's own: each code once, where it was first applied.)
     for fix in held {
         note_fix_once(fixes, fix);
@@ -1042,7 +1049,7 @@ fn as_written_index(s: &str, at: usize, index: usize) -> usize {
 /// of `label`'s form, if one was taken off): the handle in any written form, a resolver's
 /// host without its scheme read as its URL, a handle that is itself a URL read as the
 /// resolver's it is, or refused, and the handle a written form holds cleaned as a string
-/// of its own ([`clean_held`]; `depth` forms hold this one, and whether IRIs are read); its warnings into `lint` when
+/// of its own ([`clean_held`]; where, [`Within`]); its warnings into `lint` when
 /// given.
 #[allow(clippy::too_many_arguments)]
 fn read_rest<'a>(
@@ -1053,7 +1060,7 @@ fn read_rest<'a>(
     options: &Options,
     note: &mut impl FnMut(FixCode, usize),
     lint: Option<&mut Vec<Warning>>,
-    depth: (usize, bool),
+    within: Within,
 ) -> Result<(ReadHandle<'a>, Form, Vec<Fix>), ParseError> {
     let mut lint = lint;
     let warned = lint.as_ref().map_or(0, |w| w.len());
@@ -1079,8 +1086,15 @@ fn read_rest<'a>(
                 heap.as_str()
             };
             let lint = lint.as_deref_mut();
-            let (handle, form) =
-                read_uri(text, (start, -8), with_scheme, options, note, lint, depth.1)?;
+            let (handle, form) = read_uri(
+                text,
+                (start, -8),
+                with_scheme,
+                options,
+                note,
+                lint,
+                within.iri,
+            )?;
             (same_bytes_of(handle, with_scheme, s), form)
         }
         None => read_uri(
@@ -1090,7 +1104,7 @@ fn read_rest<'a>(
             options,
             note,
             lint.as_deref_mut(),
-            depth.1,
+            within.iri,
         )?,
     };
     // A handle that is itself a URL (`info:hdl/https://x/y`, a resolver's URL whose path
@@ -1147,16 +1161,46 @@ fn read_rest<'a>(
             let held = Held {
                 text,
                 at: start + held_from(s, options),
-                depth,
+                within,
                 host_end: resolver_prefix(s, options).map(|p| start + p),
             };
             clean_held(held, handle, options, lint, warned)
         };
+    // White space inside, as written, is running text (C2), where neither the evidence a
+    // split DOI is joined on nor the cleaning of the handle a form holds took it out.
+    // Decoded (`%20`), it is a character the form means (but in a naming authority).
+    if !within.decoded && !one_identifier(s) && !one_identifier(handle.as_handle_ref().as_str()) {
+        let i = start + s.find(is_space).expect("white space in it");
+        return Err(ParseError::new(
+            i,
+            ParseErrorKind::NotOneIdentifier,
+            text[i..].chars().next(),
+        ));
+    }
     let form = match (label, form) {
         (Some(label), Form::Handle) => label,
         (_, form) => form,
     };
     Ok((handle, form, held))
+}
+
+/// Where a reading is: inside how many written forms ([`MAX_HELD`]), whether it reads a URI
+/// form written with characters beyond ASCII as an IRI ([`IRI`]), and whether its text is
+/// the handle a form holds decoded, in which white space is a character the form means.
+#[derive(Clone, Copy, Debug)]
+struct Within {
+    depth: usize,
+    iri: bool,
+    decoded: bool,
+}
+
+impl Within {
+    /// Cleaning's reading of its text.
+    const TOP: Within = Within {
+        depth: 0,
+        iri: IRI,
+        decoded: false,
+    };
 }
 
 /// How many times the handle a written form holds is cleaned again as a string of its own
@@ -1190,12 +1234,12 @@ fn held_from(s: &str, options: &Options) -> usize {
 
 /// Where a handle that a written form holds was read: in `text`, at `at` where the text
 /// does not hold it as written (a decoded handle: where the form's prefix ends,
-/// `held_from`), inside `depth` other forms (and whether IRIs are read); `host_end`, where the text's resolver's host
+/// `held_from`), `within` other forms ([`Within`]); `host_end`, where the text's resolver's host
 /// ends when the form is a resolver's URL.
 struct Held<'a> {
     text: &'a str,
     at: usize,
-    depth: (usize, bool),
+    within: Within,
     host_end: Option<usize>,
 }
 
@@ -1224,10 +1268,10 @@ fn clean_held<'a>(
     let Held {
         text,
         at: start,
-        depth,
+        within,
         host_end,
     } = held;
-    if depth.0 >= MAX_HELD {
+    if within.depth >= MAX_HELD {
         return (handle, Vec::new());
     }
     let mut fixes = Vec::new();
@@ -1249,7 +1293,10 @@ fn clean_held<'a>(
             options,
             lint_too,
             &mut fixes,
-            (depth.0 + 1, depth.1),
+            Within {
+                depth: within.depth + 1,
+                ..within
+            },
             after_host,
         ) {
             Ok(read) => (read, Some(span.start)),
@@ -1257,8 +1304,13 @@ fn clean_held<'a>(
         },
         None => {
             let h = handle.as_handle_ref();
-            let depth = (depth.0 + 1, depth.1);
-            match read_within(h.as_str(), options, lint_too, &mut fixes, depth, false) {
+            // (Decoded: white space in it is a character the form means.)
+            let within = Within {
+                depth: within.depth + 1,
+                decoded: true,
+                ..within
+            };
+            match read_within(h.as_str(), options, lint_too, &mut fixes, within, false) {
                 Ok(read) => (
                     Read {
                         handle: ReadHandle::Owned(read.handle.into_handle()),
@@ -1336,7 +1388,10 @@ pub(crate) fn read_written<'a>(
         options,
         &mut |_, _| {},
         None,
-        (0, !IRI),
+        Within {
+            iri: !IRI,
+            ..Within::TOP
+        },
     )
     .map(|(handle, form, _)| (handle, form))
 }
@@ -1587,16 +1642,14 @@ fn bare<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
 /// [`clean_into`].)
 #[inline]
 fn bare_between_plain_ends<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
-    if options.cordra || forms::may_start_form(text.as_bytes()[0]) {
+    // (White space inside: the loop says why it is no handle.)
+    if options.cordra || forms::may_start_form(text.as_bytes()[0]) || !one_identifier(text) {
         return None;
     }
-    // (A naming authority of digits and dots holds no white space.)
     if let Some(slash) = crate::bytes::digits_and_dots_to_slash(text.as_bytes()) {
         return Some(HandleRef::__from_validated_parts(text, slash));
     }
-    let handle = HandleRef::parse(text).ok()?;
-    // (A naming authority with white space in it: the loop says why not.)
-    one_identifier(handle.prefix()).then_some(handle)
+    HandleRef::parse(text).ok()
 }
 
 /// What [`lead_before_plain`] found.
@@ -1843,10 +1896,11 @@ fn plain_rest<'a>(s: &'a str, left: Left, options: &Options) -> Option<(HandleRe
     bare(path, options).map(|h| (h, Form::Proxy))
 }
 
-/// Whether a naming authority is that of one identifier: white space inside one is running
-/// text, not one identifier (most are ASCII digits and dots: no character to decode).
-fn one_identifier(prefix: &str) -> bool {
-    crate::bytes::all_ascii_graphic(prefix.as_bytes()) || !prefix.contains(is_space)
+/// Whether `text` (a handle, a naming authority, a form as written) holds no white space:
+/// white space inside is running text, not one identifier (C2). (Most are ASCII and
+/// graphic: no character to decode.)
+fn one_identifier(text: &str) -> bool {
+    crate::bytes::all_ascii_graphic(text.as_bytes()) || !text.contains(is_space)
 }
 
 /// Whether a handle's text is a URL, `scheme://…` (grammar/forms.pest `other_url_form`).

@@ -70,8 +70,10 @@ pub enum ParseErrorKind {
     /// repository URL without the repository's base, or at a resolver's host, P1). The
     /// index is into the handle.
     Unwritable,
-    /// Cleaning found white space inside what would be the naming authority: running text,
-    /// not one identifier (C2); the index is that of the white space.
+    /// Cleaning found white space inside what would be one identifier (as written, or
+    /// decoded in a naming authority) that no split DOI's evidence joins: running text, not
+    /// one identifier (C2); the index is that of the white space (where the handle begins,
+    /// when decoded).
     NotOneIdentifier,
     /// A query with more parameters than [`ProxyQuery::MAX_PARAMETERS`](crate::ProxyQuery::MAX_PARAMETERS);
     /// the index is that of the first one over.
@@ -325,8 +327,7 @@ impl fmt::Display for ParseError {
             ),
             (ParseErrorKind::NotOneIdentifier, _) => write!(
                 f,
-                "white space at byte {at} inside the naming authority: running text, not one \
-                 identifier (SPEC C2)"
+                "white space at byte {at}: running text, not one identifier (SPEC C2)"
             ),
             (ParseErrorKind::TooManyParameters, _) => write!(
                 f,

@@ -479,17 +479,17 @@ fn the_handle_a_form_holds_is_cleaned_as_a_string_of_its_own() {
             "{text}"
         );
     }
-    // White space in the naming authority, decoded, is running text (C2): refused where
-    // the handle begins, as the text holds no white space to point at. (Before it too: the
-    // second cleaning does not run on a handle refused so.)
-    for text in [
-        "https://doi.org/10.%201000/X",
-        "https://doi.org/%2010.1000/X",
+    // White space in the naming authority, decoded, is running text (C2): refused at its
+    // escape, as the text holds no white space to point at. (Before it too: the second
+    // cleaning does not run on a handle refused so.)
+    for (text, at) in [
+        ("https://doi.org/10.%201000/X", 19),
+        ("https://doi.org/%2010.1000/X", 16),
     ] {
         let e = clean(text, &o).unwrap_err();
         assert_eq!(
             (e.kind(), e.index()),
-            (handle_id::ParseErrorKind::NotOneIdentifier, 16),
+            (handle_id::ParseErrorKind::NotOneIdentifier, at),
             "{text}"
         );
     }
@@ -654,6 +654,88 @@ fn an_iri_reads_as_its_uri() {
     // written (found by fuzzing: the error named the '%' of its escape).
     let e = clean("(https:/\u{31b}x.o)", &o).unwrap_err();
     assert_eq!((e.index(), e.found()), (8, Some('\u{31b}')), "{e}");
+}
+
+/// White space inside, as written, is running text wherever it is (C2), where no split
+/// DOI's evidence joins it and no cleaning of the handle a form holds takes it out; so is a
+/// full-width stop of CJK text, which no DOI holds: the error at the first of them.
+#[test]
+fn running_text_is_no_identifier() {
+    let o = Options::new();
+    for (text, at) in [
+        ("doi: 10.1000/182. The next", 17),
+        ("10.1000/182, 2012", 12),
+        ("20.1000/a b", 9),
+        ("10.1000/a\u{A0}b", 9),
+        ("https://doi.org/10.1000/182 for details", 27),
+        ("(https://doi.org/10.1000/abc) b", 29),
+        // In a query or fragment too.
+        ("https://doi.org/10.1000/ab?x=1 2", 30),
+        ("https://doi.org/10.1000/182#see the next page", 31),
+        ("hdl:10.1000/a?x=1\u{A0}2", 17),
+        // CJK text: its stops inside.
+        ("DOI\u{FF1A}10.1000/182\u{3002}\u{89C1}", 17),
+        ("10.1000/182\u{3001}10.1000/183", 11),
+        // Decoded in a naming authority: at the escape.
+        ("hdl:10%201000/x", 6),
+    ] {
+        let e = clean(text, &o).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.index()),
+            (ParseErrorKind::NotOneIdentifier, at),
+            "{text:?}: {e}"
+        );
+        // The fast reader of a column agrees.
+        let (mut into, mut codes) = (String::new(), Vec::new());
+        assert_eq!(
+            clean_into(text, &o, false, &mut into, &mut codes).unwrap_err(),
+            e,
+            "{text:?}"
+        );
+    }
+    // Taken out: joined on a resolver's host's evidence, or around what a form holds; and
+    // decoded in a local name, a character the URL means.
+    for (text, handle) in [
+        ("https://doi.org/ 10.1000/182", "10.1000/182"),
+        ("https://doi.org/10.1021/ es030360x", "10.1021/es030360x"),
+        ("https://doi.org/10.1000/%20182", "10.1000/ 182"),
+        ("DOI\u{FF1A}10.1000/182\u{3002}", "10.1000/182"),
+    ] {
+        assert_eq!(cleaned(text).0, handle, "{text:?}");
+    }
+}
+
+/// A label's colon may be full-width, after `doi` or `hdl`, white space before it or not
+/// (CJK text's, C2); a `urn:` form decodes nothing (U8), so notes no decoding.
+#[test]
+fn full_width_labels_and_textual_forms() {
+    for (text, handle, form, fixes) in [
+        (
+            "hdl \u{FF1A}20.1000/5",
+            "20.1000/5",
+            Form::Hdl,
+            &["label"][..],
+        ),
+        (
+            "HDL\u{FF1A} 20.1000/5",
+            "20.1000/5",
+            Form::Hdl,
+            &["label", "surrounding-whitespace"],
+        ),
+        (
+            "doi \u{FF1A} 10.1000/182",
+            "10.1000/182",
+            Form::Doi,
+            &["label", "surrounding-whitespace"],
+        ),
+        ("urn:hdl:a:b%C3%A9", "a/b%C3%A9", Form::UrnHdl, &[]),
+    ] {
+        assert_eq!(
+            cleaned(text),
+            (handle.to_owned(), form, fixes.to_vec()),
+            "{text:?}"
+        );
+    }
 }
 
 /// Whether a handle is what cleaning leaves alone but for case: no white space, no end a

@@ -28,6 +28,8 @@ fn each_code() {
         ("10.1000/\u{FDD0}", &[(UnprintableCharacter, 8)]),
         ("10.1000/a\u{200B}b", &[(ZeroWidthCharacter, 9)]),
         ("10.1000/\u{FEFF}x", &[(ZeroWidthCharacter, 8)]),
+        // A soft hyphen, which text taken from PDFs leaves where a line broke a word.
+        ("10.1000/ab\u{AD}cd", &[(ZeroWidthCharacter, 10)]),
         ("10.1000/a\u{202E}b", &[(BidiControl, 9)]),
         ("10.1000/😀", &[(OutsideBmp, 8)]),
         (" 10.1000/x", &[(SurroundingWhitespace, 0)]),

@@ -247,6 +247,19 @@ fn errors_point_into_the_original_text() {
         rejected("hdl:ab%2Fc/x", &o),
         (ParseErrorKind::InvalidCharacter, 6, "")
     );
+    // With no '/' after it, the escape is what is wrong too, not the text's end or what
+    // follows it (the walk for a handle's '/' fails later).
+    for (text, at) in [
+        ("hdl:10.1000%2F182", 11),
+        ("hdl:10.1000%2f182?x", 11),
+        ("hdl://10.1000%2F182#f", 13),
+    ] {
+        assert_eq!(
+            rejected(text, &o),
+            (ParseErrorKind::InvalidCharacter, at, ""),
+            "{text}"
+        );
+    }
     assert_eq!(
         rejected("hdl:a%40b/x", &o),
         (ParseErrorKind::InvalidCharacter, 5, "")

@@ -146,6 +146,24 @@ pub(crate) fn has_ascii_uppercase(bytes: &[u8]) -> bool {
     any_word(bytes, |x| in_ascii_range(x, b'A', b'Z') != 0)
 }
 
+/// Whether `bytes` may hold white space: a byte below `!`, or one beyond ASCII (whose
+/// character the caller asks of), looked for eight bytes at a time.
+#[inline]
+pub(crate) fn may_hold_space(bytes: &[u8]) -> bool {
+    if bytes.len() < 8 {
+        return bytes.iter().any(|&b| !(b'!'..0x80).contains(&b));
+    }
+    any_word(bytes, maybe_space)
+}
+
+/// Whether a word (eight bytes, little-endian) holds a byte below `!` or beyond ASCII. (A
+/// byte below 0x21 sets its high bit in the difference when no borrow came into it; a
+/// borrow comes only from a byte below 0x21 before it: the word's answer is exact.)
+#[inline]
+fn maybe_space(x: u64) -> bool {
+    (x.wrapping_sub(ONES * 0x21) & !x | x) & HIGH != 0
+}
+
 /// Whether `bytes` holds ASCII white space (`u8::is_ascii_whitespace`), looked for eight
 /// bytes at a time: a word with no byte below `!` holds none (most words of an identifier).
 #[inline]
@@ -154,24 +172,6 @@ pub(crate) fn has_ascii_whitespace(bytes: &[u8]) -> bool {
     // below it may set others too: the exact look sees).
     let below_bang = |x: u64| x.wrapping_sub(ONES * 0x21) & !x & HIGH != 0;
     any_by_words(bytes, below_bang, u8::is_ascii_whitespace)
-}
-
-/// Whether every byte of `bytes` is ASCII graphic (`u8::is_ascii_graphic`: `!` to `~`),
-/// looked at eight bytes at a time (the last in the word that ends with them), and four to
-/// seven in one word of their first and last four (a naming authority is most often that
-/// long).
-#[inline]
-pub(crate) fn all_ascii_graphic(bytes: &[u8]) -> bool {
-    // (Exact: every byte of a word is graphic when every high bit is set.)
-    let graphic = |x: u64| in_ascii_range(x, b'!', b'~') == HIGH;
-    let n = bytes.len();
-    if n < 4 {
-        return bytes.iter().all(u8::is_ascii_graphic);
-    }
-    if n < 8 {
-        return graphic(u64::from_le_bytes(first_and_last_four(bytes)));
-    }
-    !any_word(bytes, |x| !graphic(x))
 }
 
 /// The high bit of each zero byte of `y` (eight bytes, little-endian), and at times of a
@@ -287,8 +287,8 @@ pub(crate) fn eq_ignore_ascii_case_lower(bytes: &[u8], lower: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{
-        all_ascii_graphic, digits_and_dots_to_slash, eq_ignore_ascii_case_lower, find, find2,
-        find3, has_any, has_ascii_uppercase, has_ascii_whitespace,
+        digits_and_dots_to_slash, eq_ignore_ascii_case_lower, find, find2, find3, has_any,
+        has_ascii_uppercase, has_ascii_whitespace, may_hold_space,
     };
     use alloc::vec::Vec;
 
@@ -361,19 +361,14 @@ mod tests {
     }
 
     #[test]
-    fn bytes_not_graphic_found_as_one_byte_at_a_time_finds_them() {
-        let around = [b'!', b'~', b'0', b' ', 0x7F, 0x80, 0xA1, 0x00, 0x20, 0x21];
-        agrees_byte_at_a_time(
-            |b| !all_ascii_graphic(b),
-            |c| !c.is_ascii_graphic(),
-            &around,
-        );
+    fn bytes_that_may_be_space_found_as_one_byte_at_a_time_finds_them() {
+        let may_be = |c: &u8| !(b'!'..0x80).contains(c);
+        let around = [
+            b'!', b'~', b'0', b' ', 0x7F, 0x80, 0xA1, 0x00, 0x20, 0x21, 0xFF,
+        ];
+        agrees_byte_at_a_time(may_hold_space, may_be, &around);
         let around = [b'!', b'~', b'0', b'.'];
-        agrees_byte_at_a_time(
-            |b| !all_ascii_graphic(b),
-            |c| !c.is_ascii_graphic(),
-            &around,
-        );
+        agrees_byte_at_a_time(may_hold_space, may_be, &around);
     }
 
     #[test]

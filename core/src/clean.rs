@@ -9,7 +9,7 @@ use core::str::FromStr;
 
 use crate::base::{API_PATH, KNOWN_PROXY_HOSTS};
 use crate::error::{ParseError, ParseErrorKind};
-use crate::escape::EscapeSet;
+use crate::escape::{self, EscapeSet};
 use crate::form::{Form, Options};
 use crate::forms::{self, recognize};
 use crate::generated as g;
@@ -525,7 +525,7 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
         read_from,
         warnings,
         ..
-    } = read_with(text, options, true, &mut fixes, IRI)?;
+    } = read_with(text, options, true, &mut fixes, Within::CLEANING)?;
     let handle = handle.into_handle();
     // (A handle already canonical is not copied again.)
     let (canonical, as_written) = if handle.as_handle_ref().is_canonical() {
@@ -659,7 +659,8 @@ fn clean_to(
     let b = text.as_bytes();
     let lead = if plain_ends(b) {
         // A bare handle (what most values of a column are); else the loop's first turn
-        // would take nothing off, and leave the whole to `read_rest`.
+        // would take nothing off, and leave the whole to `read_rest` (which says why white
+        // space inside makes it no handle).
         match bare_between_plain_ends(text, options) {
             Some(h) => {
                 let at = written(text, h, 0, keep_case, copy, buffer, fixes);
@@ -697,7 +698,7 @@ fn clean_to(
                 options,
                 &mut |code, index| note_once(fixes, code, index),
                 None,
-                Within::TOP,
+                Within::CLEANING,
             )
             .map(|(handle, form, held)| {
                 for fix in held {
@@ -706,7 +707,7 @@ fn clean_to(
                 (handle, form, 0)
             }),
         },
-        Lead::Other => read_with(text, options, false, fixes, IRI).map(
+        Lead::Other => read_with(text, options, false, fixes, Within::CLEANING).map(
             |Read {
                  handle,
                  form,
@@ -778,21 +779,15 @@ fn span_in(text: &str, part: &str) -> Option<core::ops::Range<usize>> {
 }
 
 /// [`clean`] without the canonical form: `handle` is the handle as written (for
-/// extraction, which reports it so). A URI form written with characters beyond ASCII is
-/// not read as an IRI: extraction's automata read URIs as their grammars say, and a
-/// reading here that they refuse would find what they pass over.
+/// extraction, which reports it so), read as extraction reads ([`Within::EXTRACTION`]).
 pub(crate) fn clean_as_written<'a>(
     text: &'a str,
     options: &Options,
 ) -> Result<Read<'a>, ParseError> {
     let mut fixes = Vec::new();
-    let read = read_with(text, options, false, &mut fixes, !IRI)?;
+    let read = read_with(text, options, false, &mut fixes, Within::EXTRACTION)?;
     Ok(Read { fixes, ..read })
 }
-
-/// Whether a reading takes a URI form written with characters beyond ASCII for the URI
-/// with their UTF-8 bytes percent-encoded (an IRI, C2): cleaning does.
-const IRI: bool = true;
 
 /// `code` into `fixes` at `index`, unless it is there already (each fix is noted where it
 /// was first applied).
@@ -809,23 +804,16 @@ fn note_fix_once(fixes: &mut Vec<Fix>, fix: Fix) {
     }
 }
 
-/// [`read`], its fixes into `fixes` (the caller's buffer: [`clean_into`]) rather than
-/// into the `Read`, whose own are left empty.
+/// The reading of `text` ([`Within`] says which), its fixes into `fixes` (the caller's
+/// buffer: [`clean_into`]) rather than into the `Read`, whose own are left empty.
 fn read_with<'a>(
     text: &'a str,
     options: &Options,
     lint: bool,
     fixes: &mut Vec<Fix>,
-    iri: bool,
+    within: Within,
 ) -> Result<Read<'a>, ParseError> {
-    read_within(
-        text,
-        options,
-        lint,
-        fixes,
-        Within { iri, ..Within::TOP },
-        false,
-    )
+    read_within(text, options, lint, fixes, within, false)
 }
 
 /// [`read_with`] of a handle `within` written forms, one inside another ([`Within`])
@@ -992,8 +980,8 @@ fn read_within<'a>(
     }
     // What most lines leave, read without the reading of a form (not with the lint: `clean`
     // reads it through `read_rest`, and the two are held to each other in tests and by the
-    // `clean` fuzz target).
-    if !lint {
+    // `clean` fuzz target); white space left inside is for `read_rest` to refuse.
+    if !lint && one_identifier(s) {
         let left = match resolver {
             Some(p) => Left::Resolver(p),
             None => left,
@@ -1170,7 +1158,7 @@ fn read_rest<'a>(
     // split DOI is joined on nor the cleaning of the handle a form holds took it out.
     // Decoded (`%20`), it is a character the form means (but in a naming authority).
     if !within.decoded && !one_identifier(s) && !one_identifier(handle.as_handle_ref().as_str()) {
-        let i = start + s.find(is_space).expect("white space in it");
+        let i = start + s.find(breaks_identifier).expect("white space in it");
         return Err(ParseError::new(
             i,
             ParseErrorKind::NotOneIdentifier,
@@ -1184,9 +1172,10 @@ fn read_rest<'a>(
     Ok((handle, form, held))
 }
 
-/// Where a reading is: inside how many written forms ([`MAX_HELD`]), whether it reads a URI
-/// form written with characters beyond ASCII as an IRI ([`IRI`]), and whether its text is
-/// the handle a form holds decoded, in which white space is a character the form means.
+/// Where a reading is: inside how many written forms ([`MAX_HELD`]); whether it reads a
+/// URI form written with characters beyond ASCII as the URI with their UTF-8 bytes
+/// percent-encoded (an IRI, C2); and whether its text is the handle a form holds decoded,
+/// in which white space is a character the form means.
 #[derive(Clone, Copy, Debug)]
 struct Within {
     depth: usize,
@@ -1195,12 +1184,30 @@ struct Within {
 }
 
 impl Within {
-    /// Cleaning's reading of its text.
-    const TOP: Within = Within {
+    /// Cleaning's reading of its text: an IRI read as its URI.
+    const CLEANING: Within = Within {
         depth: 0,
-        iri: IRI,
+        iri: true,
         decoded: false,
     };
+
+    /// Extraction's reading of a text it found: a URI as its grammar says, as extraction's
+    /// automata read it (a reading they refuse would find what they pass over).
+    const EXTRACTION: Within = Within {
+        iri: false,
+        ..Within::CLEANING
+    };
+
+    /// The reading of the handle a form holds (`decoded`: as the form decoded it), one form
+    /// deeper: an IRI read as its URI, in cleaning and extraction alike (so that cleaning
+    /// what cleaning gives gives it again).
+    fn held(self, decoded: bool) -> Within {
+        Within {
+            depth: self.depth + 1,
+            iri: true,
+            decoded,
+        }
+    }
 }
 
 /// How many times the handle a written form holds is cleaned again as a string of its own
@@ -1293,10 +1300,7 @@ fn clean_held<'a>(
             options,
             lint_too,
             &mut fixes,
-            Within {
-                depth: within.depth + 1,
-                ..within
-            },
+            within.held(false),
             after_host,
         ) {
             Ok(read) => (read, Some(span.start)),
@@ -1305,11 +1309,7 @@ fn clean_held<'a>(
         None => {
             let h = handle.as_handle_ref();
             // (Decoded: white space in it is a character the form means.)
-            let within = Within {
-                depth: within.depth + 1,
-                decoded: true,
-                ..within
-            };
+            let within = within.held(true);
             match read_within(h.as_str(), options, lint_too, &mut fixes, within, false) {
                 Ok(read) => (
                     Read {
@@ -1388,10 +1388,7 @@ pub(crate) fn read_written<'a>(
         options,
         &mut |_, _| {},
         None,
-        Within {
-            iri: !IRI,
-            ..Within::TOP
-        },
+        Within::EXTRACTION,
     )
     .map(|(handle, form, _)| (handle, form))
 }
@@ -1404,15 +1401,17 @@ pub(crate) fn label_prefix(s: &[u8]) -> Option<usize> {
         return full_width_label(s);
     };
     match s[p - 1] {
-        b' ' | b'\t' if s[0].eq_ignore_ascii_case(&b'd') => {
+        b' ' | b'\t' => {
             let colon = p + s[p..].iter().take_while(|&&b| is_blank(b)).count();
-            Some(if s.get(colon) == Some(&b':') {
-                colon + 1
-            } else if s[colon..].starts_with(FULL_WIDTH_COLON.as_bytes()) {
-                colon + FULL_WIDTH_COLON.len()
-            } else {
-                p
-            })
+            Some(
+                if s[0].eq_ignore_ascii_case(&b'd') && s.get(colon) == Some(&b':') {
+                    colon + 1
+                } else if s[colon..].starts_with(FULL_WIDTH_COLON.as_bytes()) {
+                    colon + FULL_WIDTH_COLON.len()
+                } else {
+                    p
+                },
+            )
         }
         b'.' => g::DOI_START_FORM.accepted_prefix(&s[p..]).map(|_| p),
         _ => Some(p),
@@ -1643,7 +1642,16 @@ fn bare<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
 #[inline]
 fn bare_between_plain_ends<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
     // (White space inside: the loop says why it is no handle.)
-    if options.cordra || forms::may_start_form(text.as_bytes()[0]) || !one_identifier(text) {
+    if !one_identifier(text) {
+        return None;
+    }
+    bare_of_one(text, options)
+}
+
+/// [`bare_between_plain_ends`] of a text with no white space in it.
+#[inline]
+fn bare_of_one<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
+    if options.cordra || forms::may_start_form(text.as_bytes()[0]) {
         return None;
     }
     if let Some(slash) = crate::bytes::digits_and_dots_to_slash(text.as_bytes()) {
@@ -1681,10 +1689,13 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
     if let Some(p) = label_prefix(b) {
         let space = b[p..].iter().take_while(|&&c| is_blank(c)).count();
         let rest = &text[p + space..];
-        if crate::bytes::has_ascii_whitespace(rest.as_bytes()) {
+        if crate::bytes::may_hold_space(rest.as_bytes()) {
             return Lead::Other;
         }
-        let Some(h) = bare(rest, options) else {
+        let Some(h) = plain_ends(rest.as_bytes())
+            .then(|| bare_of_one(rest, options))
+            .flatten()
+        else {
             return Lead::Other;
         };
         fixes.push(Fix::new(FixCode::Label, 0));
@@ -1696,8 +1707,7 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
     let Some(p) = resolver_prefix(text, options) else {
         return Lead::Whole;
     };
-    if resolver_prefix(&text[p..], options).is_some() || crate::bytes::has_ascii_whitespace(&b[p..])
-    {
+    if resolver_prefix(&text[p..], options).is_some() || crate::bytes::may_hold_space(&b[p..]) {
         return Lead::Other;
     }
     let Some((h, form)) = plain_rest(text, Left::Resolver(p), options) else {
@@ -1867,11 +1877,12 @@ fn plain_ends(b: &[u8]) -> bool {
 /// drop from it: no `%`, and none of the prefixes P3 and P5 take off the path (what most
 /// resolver URLs in a catalogue are), and its query or fragment, if any, dropped (where the
 /// handle ends in `s`). `None` where anything else may apply, and under options that name
-/// bases (a named base may claim a known host's paths).
+/// bases (a named base may claim a known host's paths). `s` holds no white space nor
+/// full-width stop (its callers look, once: `one_identifier`).
 #[inline(always)]
 fn plain_rest<'a>(s: &'a str, left: Left, options: &Options) -> Option<(HandleRef<'a>, Form)> {
     let p = match left {
-        Left::PlainEnds => return bare_between_plain_ends(s, options).map(|h| (h, Form::Handle)),
+        Left::PlainEnds => return bare_of_one(s, options).map(|h| (h, Form::Handle)),
         Left::Resolver(p) => p,
         Left::Other => return None,
     };
@@ -1893,14 +1904,25 @@ fn plain_rest<'a>(s: &'a str, left: Left, options: &Options) -> Option<(HandleRe
     if path.starts_with(API_PATH) {
         return None;
     }
-    bare(path, options).map(|h| (h, Form::Proxy))
+    plain_ends(path.as_bytes())
+        .then(|| bare_of_one(path, options))
+        .flatten()
+        .map(|h| (h, Form::Proxy))
 }
 
 /// Whether `text` (a handle, a naming authority, a form as written) holds no white space:
 /// white space inside is running text, not one identifier (C2). (Most are ASCII and
 /// graphic: no character to decode.)
+#[inline]
 fn one_identifier(text: &str) -> bool {
-    crate::bytes::all_ascii_graphic(text.as_bytes()) || !text.contains(is_space)
+    !crate::bytes::may_hold_space(text.as_bytes()) || !text.contains(breaks_identifier)
+}
+
+/// A character that makes a string running text rather than one identifier when it is
+/// inside (C2): white space, or one of CJK text's full-width stops, which no DOI holds (an
+/// identifier in running text ends at either, C3).
+fn breaks_identifier(c: char) -> bool {
+    is_space(c) || FULL_WIDTH_STOPS.contains(&c)
 }
 
 /// Whether a handle's text is a URL, `scheme://…` (grammar/forms.pest `other_url_form`).
@@ -1968,28 +1990,43 @@ fn uri_read(
     lint: Option<&mut Vec<Warning>>,
 ) -> Result<Form, ParseError> {
     let handle = uri.handle();
-    if !one_identifier(handle.prefix()) {
-        // At the white space as written; else, decoded, where the handle begins.
-        let i = at(s.find(is_space).unwrap_or_else(|| held_from(s, options)));
-        return Err(ParseError::new(
+    let running = |i: usize| {
+        ParseError::new(
             i,
             ParseErrorKind::NotOneIdentifier,
             text[i..].chars().next(),
-        ));
+        )
+    };
+    if !one_identifier(handle.prefix()) {
+        // At the white space as written; else, decoded, at the escape of the first that
+        // is ASCII, else where the handle begins.
+        let i = s.find(breaks_identifier).unwrap_or_else(|| {
+            let from = held_from(s, options);
+            escape::ascii_escapes(&s[from..])
+                .find(|&(_, c)| breaks_identifier(c))
+                .map_or(from, |(i, _)| from + i)
+        });
+        return Err(running(at(i)));
     }
     if matches!(uri.form(), Form::Proxy | Form::Api | Form::Repository) {
         note(FixCode::ResolverUrl, start);
     }
     if let Some(q) = uri.query().or(uri.fragment()) {
-        let i = q.as_ptr() as usize - uri.as_str().as_ptr() as usize;
-        note(FixCode::QueryOrFragment, at_uri(i - 1));
+        let i = at_uri(q.as_ptr() as usize - uri.as_str().as_ptr() as usize);
+        // White space in a query or fragment, as written, is running text too (C2).
+        if let Some(w) = text[i..at(s.len())].find(breaks_identifier) {
+            return Err(running(i + w));
+        }
+        note(FixCode::QueryOrFragment, i - 1);
     }
     // Decoded: the handle is not a slice of the text (a `urn:` form's ':' made '/' is
-    // not decoding, nor an IRI's characters read as their bytes).
+    // not decoding, nor an IRI's characters read as their bytes, and a `urn:` form decodes
+    // nothing: U8).
     let h = handle.as_str();
     let (here, there) = (s.as_ptr() as usize, h.as_ptr() as usize);
     let sliced = there >= here && there + h.len() <= here + s.len();
-    if !sliced && s.contains('%') {
+    let textual = matches!(uri.form(), Form::UrnHdl | Form::UrnDoi);
+    if !sliced && !textual && s.contains('%') {
         note(FixCode::PercentDecoded, start);
     }
     if let Some(warnings) = lint {

@@ -325,6 +325,16 @@ impl fmt::Display for ParseError {
                 f,
                 "the query parameter at byte {at} has a value the proxy does not accept (SPEC P4)"
             ),
+            (ParseErrorKind::NotOneIdentifier, Some(c))
+                if crate::clean::FULL_WIDTH_STOPS.contains(&c) =>
+            {
+                write!(
+                    f,
+                    "{} at byte {at}, a full-width stop: running text, not one identifier \
+                     (SPEC C2)",
+                    Shown(c)
+                )
+            }
             (ParseErrorKind::NotOneIdentifier, _) => write!(
                 f,
                 "white space at byte {at}: running text, not one identifier (SPEC C2)"

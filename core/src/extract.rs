@@ -174,8 +174,8 @@ const VERIFIED: usize = 1 << 12;
 const LOOK_BACK: usize = 512;
 
 /// How far before the anchor's token a start is looked for: a label and its space
-/// (`DOI: `).
-const SPACED_LABEL: usize = 6;
+/// (`DOI: `, `DOI ： ` with CJK text's full-width colon).
+const SPACED_LABEL: usize = 8;
 
 /// How far before a token that may be a split DOI's later piece a start is looked for: a
 /// label and the pieces before its first anchor (`DOI 10. 1093/…`, `doi 10 .1073 /pnas…`).

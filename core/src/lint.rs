@@ -24,7 +24,8 @@ pub enum LintCode {
     ControlCharacter,
     /// `unprintable-character`: a noncharacter, a private-use character or U+FFFD (D3).
     UnprintableCharacter,
-    /// `zero-width-character`: U+200B, U+200C, U+200D, U+2060, U+FEFF, U+180E (D3).
+    /// `zero-width-character`: U+200B, U+200C, U+200D, U+2060, U+FEFF, U+180E, and the soft
+    /// hyphen U+00AD, which text taken from PDFs leaves inside words (D3).
     ZeroWidthCharacter,
     /// `bidi-control`: a bidirectional formatting character (D3).
     BidiControl,
@@ -249,7 +250,7 @@ impl fmt::Display for Warning {
 fn is_zero_width(c: char) -> bool {
     matches!(
         c,
-        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{180E}'
+        '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{180E}' | '\u{AD}'
     )
 }
 

@@ -129,15 +129,8 @@ pub(crate) fn handle_from_parts<'a>(
     }
     let (na_raw, local_raw) = (&text[na.0..na.1], &text[local.0..local.1]);
     if parts.escaped.0 {
-        // U11: an escaped character is a character of its segment, never a '.' or '/' that
-        // starts a new one. The handle grammar says which a segment may hold (H3).
-        let excluded = escape::ascii_escapes(na_raw)
-            .find(|&(_, c)| !g::HANDLE.leads_to(c, &[Rule::NaSegment]));
-        if let Some((i, c)) = excluded {
-            return Err(
-                ParseError::new(na.0 + i, ParseErrorKind::InvalidCharacter, Some(c))
-                    .written_escaped(),
-            );
+        if let Some(e) = escaped_outside_segment(na_raw, na.0) {
+            return Err(e);
         }
     }
     let (handle, na_len) = if parts.escaped == (false, false) && contiguous {
@@ -182,6 +175,15 @@ pub(crate) fn handle_from_parts<'a>(
             })
         }
     }
+}
+
+/// U11: an escaped character of a naming authority (`na_raw`, at `at` in the text) is a
+/// character of its segment, never a '.' or '/' that starts a new one; the handle grammar
+/// says which a segment may hold (H3). The error at the first escape of one it may not.
+pub(crate) fn escaped_outside_segment(na_raw: &str, at: usize) -> Option<ParseError> {
+    let (i, c) =
+        escape::ascii_escapes(na_raw).find(|&(_, c)| !g::HANDLE.leads_to(c, &[Rule::NaSegment]))?;
+    Some(ParseError::new(at + i, ParseErrorKind::InvalidCharacter, Some(c)).written_escaped())
 }
 
 /// The query and fragment that may follow at `from` (U7): `?query` up to `#`, `#fragment`

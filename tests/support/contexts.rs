@@ -34,6 +34,7 @@ pub const CJK_CONTEXTS: &[&str] = &[
     "\u{89C1}\u{FF08}{}\u{FF09}\u{548C}",
     "\u{3010}https://doi.org/{url}\u{3011}\u{FF0C}",
     "\u{300A}doi:{}\u{300B}\u{3001}",
+    "\u{3010}DOI \u{FF1A} {}\u{3011}",
 ];
 
 /// `d` written in `context`.

@@ -10,7 +10,9 @@ use crate::escape;
 use crate::form::Form;
 use crate::generated::{self as g, Rule};
 use crate::handle::HandleRef;
-use crate::parts::{check, handle_from_parts, query_and_fragment, uri_error, Parts};
+use crate::parts::{
+    check, escaped_outside_segment, handle_from_parts, query_and_fragment, uri_error, Parts,
+};
 use crate::uri::HdlUri;
 
 /// Where the parts of an `hdl:` or `hdl://` URI (U1, U2, U7) are, as the validator of
@@ -57,12 +59,22 @@ impl Sink<Rule> for HdlParts {
 /// finds its parts.
 pub(super) fn read_hdl_uri(text: &str, form: Form) -> Result<HdlUri<'_>, ParseError> {
     let mut parts = HdlParts::default();
-    scan_hdl(text, form, &mut parts).map_err(|r| uri_error(validator(form), text, r))?;
+    scan_hdl(text, form, &mut parts).map_err(|r| walk_error(text, form, &parts, r))?;
     read_hdl_parts(text, form, &parts)
 }
 
-/// The walk of the validator of `hdl:` (`hdl_path`) or `hdl://` (`hdl_host`), noting the
-/// parts in `parts`.
+/// The error of a walk of `form`'s validator that noted `parts` up to where it refused at
+/// `r`. Refused before the handle's '/', an escaped '/' in the naming authority before that
+/// (`hdl:10.1000%2F182`) is what is wrong, as it is where a '/' follows it (U11).
+fn walk_error(text: &str, form: Form, parts: &HdlParts, r: Reject) -> ParseError {
+    let na = parts.na_start;
+    let refused_in_na = parts.slash == 0 && na != 0 && r.index > na;
+    refused_in_na
+        .then(|| escaped_outside_segment(&text[na..r.index.min(text.len())], na))
+        .flatten()
+        .unwrap_or_else(|| uri_error(validator(form), text, r))
+}
+
 /// The validator of `hdl:` (`hdl_path`) or `hdl://` (`hdl_host`).
 fn validator(form: Form) -> &'static crate::dfa::Dfa {
     if form == Form::HdlHost {
@@ -72,6 +84,8 @@ fn validator(form: Form) -> &'static crate::dfa::Dfa {
     }
 }
 
+/// The walk of the validator of `hdl:` (`hdl_path`) or `hdl://` (`hdl_host`), noting the
+/// parts in `parts`.
 fn scan_hdl(text: &str, form: Form, parts: &mut HdlParts) -> Result<(), Reject> {
     let walked = if form == Form::HdlHost {
         g::scan_hdl_host(text.as_bytes(), parts)
@@ -171,15 +185,15 @@ impl<'a> HdlUri<'a> {
         let form = match scan_hdl(text, Form::Hdl, &mut parts) {
             Ok(()) => Form::Hdl,
             Err(path) => {
-                parts = HdlParts::default();
+                let path_parts = core::mem::take(&mut parts);
                 match scan_hdl(text, Form::HdlHost, &mut parts) {
                     Ok(()) => Form::HdlHost,
                     Err(host) => {
                         let host_form = g::run_hdl_host_form(text.as_bytes()).is_ok();
                         return Err(if host_form {
-                            uri_error(&g::HDL_HOST, text, host)
+                            walk_error(text, Form::HdlHost, &parts, host)
                         } else {
-                            uri_error(&g::HDL_PATH, text, path)
+                            walk_error(text, Form::Hdl, &path_parts, path)
                         });
                     }
                 }

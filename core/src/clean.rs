@@ -1422,7 +1422,12 @@ pub(crate) fn label_prefix(s: &[u8]) -> Option<usize> {
 /// `hdl ：`): `label_form` cannot say it, since the generator reads every non-ASCII
 /// character as one symbol.
 fn full_width_label(s: &[u8]) -> Option<usize> {
-    let word = s.get(..3)?;
+    // (Most texts have no such byte after their third: a full-width colon's first, or a
+    // blank.)
+    if !matches!(s.get(3), Some(0xEF | b' ' | b'\t')) {
+        return None;
+    }
+    let word = &s[..3];
     if !(word.eq_ignore_ascii_case(b"doi") || word.eq_ignore_ascii_case(b"hdl")) {
         return None;
     }

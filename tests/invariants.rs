@@ -98,6 +98,9 @@ const FOUND_BY_FUZZING: &[&str] = &[
     // Extraction joined a DOI split after a resolver's host on a piece that went on past
     // where the text it found ended, which cleaning of that text does not join.
     "<aps://doi.org/10.1002/ev. href=\"https://20077\">",
+    // Extraction took a naming authority to run past a '/' its form decodes (`%2F` in an
+    // `info:` URI inside a resolver's URL), so that white space after it was in it.
+    "doi.org/info:doi/1000%2F%20doi.org/DOIdoi",
     // A look for white space that took a vertical tab for none (`u8::is_ascii_whitespace`
     // does) let the fast reader take a URL whose query held one, which cleaning refuses.
     "doi.org/20.2631/420/3?%C3/som%25ethinething\0\u{b}rg/doi/10/1rg0.197%02F\u{e}\0\0\0/t\0\0\0\042(50-p415",

@@ -1480,7 +1480,9 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 }
 
 /// Whether `raw` (percent-decoded, with `decode`) is a handle's naming authority as
-/// cleaning reads one: UTF-8, the handle grammar's (H2, H3), with no white space (C2).
+/// cleaning reads one: UTF-8, the handle grammar's (H2, H3), with no white space (C2). A
+/// '/' it decodes to ends it, as it does where a form decodes before the handle is read
+/// (`info:`, U8; a resolver's path, P3): what follows is the local name's.
 fn naming_authority(raw: &[u8], decode: bool) -> bool {
     let mut decoded = Vec::with_capacity(raw.len() + 1);
     let mut i = 0;
@@ -1490,6 +1492,9 @@ fn naming_authority(raw: &[u8], decode: bool) -> bool {
         } else {
             (raw[i], i + 1)
         };
+        if byte == b'/' {
+            break;
+        }
         decoded.push(byte);
         i = next;
     }

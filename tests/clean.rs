@@ -676,8 +676,15 @@ fn running_text_is_no_identifier() {
         // CJK text: its stops inside.
         ("DOI\u{FF1A}10.1000/182\u{3002}\u{89C1}", 17),
         ("10.1000/182\u{3001}10.1000/183", 11),
+        ("https://doi.org/10.1000/182 #x", 27),
+        ("hdl:10.1000/182\u{A0}#x", 15),
+        ("hdl:10.1000/182\u{3001}#x", 15),
+        // Where a URI's grammar refuses it, too.
+        ("hdl:10.1000/18 2", 14),
         // Decoded in a naming authority: at the escape.
         ("hdl:10%201000/x", 6),
+        ("hdl:10%C2%A01000/x", 6),
+        ("hdl:10%E3%80%821000/x", 6),
     ] {
         let e = clean(text, &o).unwrap_err();
         assert_eq!(
@@ -728,6 +735,7 @@ fn full_width_labels_and_textual_forms() {
             Form::Doi,
             &["label", "surrounding-whitespace"],
         ),
+        ("hdl :20.1000/5", "20.1000/5", Form::Hdl, &["label"]),
         ("urn:hdl:a:b%C3%A9", "a/b%C3%A9", Form::UrnHdl, &[]),
     ] {
         assert_eq!(

@@ -103,7 +103,7 @@ const FOUND_BY_FUZZING: &[&str] = &[
     "doi.org/info:doi/1000%2F%20doi.org/DOIdoi",
     // A look for white space that took a vertical tab for none (`u8::is_ascii_whitespace`
     // does) let the fast reader take a URL whose query held one, which cleaning refuses.
-    "doi.org/20.2631/420/3?%C3/som%25ethinething\0\u{b}rg/doi/10/1rg0.197%02F\u{e}\0\0\0/t\0\0\0\042(50-p415",
+    "doi.org/20.2631/420/3?%C3/som%25ethinething\0\u{b}rg/doi/10/1rg0.197%02F\u{e}\0\0\0/t\0\0\0\u{0}42(50-p415",
     // While cleaning read the handle a form held decoded as an IRI (`info:hdl/09.é…`), it
     // read what extraction, which reads URIs strictly, kept as the form held it.
     "See\0\0\0\0\0\0\0\0ps!://doi.org/10.1016%2Fj.progpolysci.2019.01.002/\0\0\0\0\0\0\0\0urn:hdl:info:hdl/09.1016%2Fj.progpol#or <a href}f=\"https://doi'.org/https\0\0\0\0ht0\u{10}\u{10}//\0\0\0\0\0\0\0\0urn$:hdl:info:hdl/09.%C3%A91016%2Fj.progpoly.",

@@ -1403,15 +1403,13 @@ pub(crate) fn label_prefix(s: &[u8]) -> Option<usize> {
     match s[p - 1] {
         b' ' | b'\t' => {
             let colon = p + s[p..].iter().take_while(|&&b| is_blank(b)).count();
-            Some(
-                if s[0].eq_ignore_ascii_case(&b'd') && s.get(colon) == Some(&b':') {
-                    colon + 1
-                } else if s[colon..].starts_with(FULL_WIDTH_COLON.as_bytes()) {
-                    colon + FULL_WIDTH_COLON.len()
-                } else {
-                    p
-                },
-            )
+            Some(if s.get(colon) == Some(&b':') {
+                colon + 1
+            } else if s[colon..].starts_with(FULL_WIDTH_COLON.as_bytes()) {
+                colon + FULL_WIDTH_COLON.len()
+            } else {
+                p
+            })
         }
         b'.' => g::DOI_START_FORM.accepted_prefix(&s[p..]).map(|_| p),
         _ => Some(p),
@@ -1949,6 +1947,12 @@ fn read_uri<'s>(
 ) -> Result<(ReadHandle<'s>, Form), ParseError> {
     let at = |i: usize| start.saturating_add_signed(i as isize + shift);
     let refused = |e: ParseError, at: &dyn Fn(usize) -> usize| {
+        // White space as written, which a URI's grammar refuses, is running text to
+        // cleaning as anywhere else (C2).
+        if !e.escaped() && e.found().is_some_and(breaks_identifier) {
+            let i = at(e.index());
+            return ParseError::new(i, ParseErrorKind::NotOneIdentifier, e.found());
+        }
         // Where what was left ends, the error names what cleaning took off there.
         if e.found().is_none() && e.kind() != ParseErrorKind::InvalidUtf8 {
             e.at_in(text, at(e.index()))
@@ -2003,22 +2007,42 @@ fn uri_read(
         )
     };
     if !one_identifier(handle.prefix()) {
-        // At the white space as written; else, decoded, at the escape of the first that
-        // is ASCII, else where the handle begins.
-        let i = s.find(breaks_identifier).unwrap_or_else(|| {
-            let from = held_from(s, options);
-            escape::ascii_escapes(&s[from..])
-                .find(|&(_, c)| breaks_identifier(c))
-                .map_or(from, |(i, _)| from + i)
+        // At the white space as written; else, decoded, at the escape that writes it.
+        if let Some(i) = s.find(breaks_identifier) {
+            return Err(running(at(i)));
+        }
+        let from = held_from(s, options);
+        let written = &s[from..];
+        let escaped = escape::decode(written, 0).ok().and_then(|decoded| {
+            let (d, c) = decoded
+                .char_indices()
+                .find(|&(_, c)| breaks_identifier(c))?;
+            Some((escape::original_index(written, d), c))
         });
-        return Err(running(at(i)));
+        return Err(match escaped {
+            Some((i, c)) => {
+                ParseError::new(at(from + i), ParseErrorKind::NotOneIdentifier, Some(c))
+                    .written_escaped()
+            }
+            None => running(at(from)),
+        });
     }
     if matches!(uri.form(), Form::Proxy | Form::Api | Form::Repository) {
         note(FixCode::ResolverUrl, start);
     }
     if let Some(q) = uri.query().or(uri.fragment()) {
         let i = at_uri(q.as_ptr() as usize - uri.as_str().as_ptr() as usize);
-        // White space in a query or fragment, as written, is running text too (C2).
+        // White space in a query or fragment, as written, or right before one, is running
+        // text too (C2): no cleaning of the handle takes it out.
+        let before = text[..i - 1]
+            .char_indices()
+            .rev()
+            .take_while(|&(_, c)| breaks_identifier(c))
+            .last()
+            .map(|(b, _)| b);
+        if let Some(b) = before {
+            return Err(running(b));
+        }
         if let Some(w) = text[i..at(s.len())].find(breaks_identifier) {
             return Err(running(i + w));
         }

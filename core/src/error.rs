@@ -72,8 +72,8 @@ pub enum ParseErrorKind {
     Unwritable,
     /// Cleaning found white space inside what would be one identifier (as written, or
     /// decoded in a naming authority) that no split DOI's evidence joins: running text, not
-    /// one identifier (C2); the index is that of the white space (where the handle begins,
-    /// when decoded).
+    /// one identifier (C2); the index is that of the white space (of the escape that writes
+    /// it, when decoded).
     NotOneIdentifier,
     /// A query with more parameters than [`ProxyQuery::MAX_PARAMETERS`](crate::ProxyQuery::MAX_PARAMETERS);
     /// the index is that of the first one over.

@@ -207,7 +207,8 @@ pub(crate) enum Rule {
     /// `info_uri` in `grammar/info-uri.pest`.
     InfoUri,
     /// C2: a label written before an identifier in citations and catalogues, in any case:
-    /// `doi:`, `DOI `, `doi: `, `doi :` (text from PDFs puts a space before the colon), `doi.`,
+    /// `doi:`, `DOI `, `doi: `, `doi :` (text from PDFs puts a space before the colon; its colon
+    /// is read in Rust, `label_prefix`, as is `hdl :`'s), `doi.`,
     /// `hdl: `, `HDL ` (an `hdl:` directly followed by a handle is the URI of U1, which
     /// `hdl_form` reads). Cleaning removes it, and the white space after it with the rest. A
     /// `doi.` is a label only before a DOI (`doi_start_form`): `doi.org/` is a resolver's host.

@@ -1393,9 +1393,10 @@ pub(crate) fn read_written<'a>(
     .map(|(handle, form, _)| (handle, form))
 }
 
-/// The length of the label `s` starts with (`label_form`): with the `:` of a `doi :`
-/// (the form's shortest reading ends at the space), and a `doi.` only before a DOI
-/// (`doi_start_form`; `doi.org/` is a resolver's host).
+/// The length of the label `s` starts with (`label_form`): with the `:` of a `doi :` or an
+/// `hdl :` (the form's shortest reading ends at the space), or a full-width one
+/// ([`full_width_label`]), and a `doi.` only before a DOI (`doi_start_form`; `doi.org/` is
+/// a resolver's host).
 pub(crate) fn label_prefix(s: &[u8]) -> Option<usize> {
     let Some(p) = g::LABEL_FORM.accepted_prefix(s) else {
         return full_width_label(s);

@@ -1159,11 +1159,7 @@ fn read_rest<'a>(
     // Decoded (`%20`), it is a character the form means (but in a naming authority).
     if !within.decoded && !one_identifier(s) && !one_identifier(handle.as_handle_ref().as_str()) {
         let i = start + s.find(breaks_identifier).expect("white space in it");
-        return Err(ParseError::new(
-            i,
-            ParseErrorKind::NotOneIdentifier,
-            text[i..].chars().next(),
-        ));
+        return Err(running_text(text, i));
     }
     let form = match (label, form) {
         (Some(label), Form::Handle) => label,
@@ -1402,16 +1398,7 @@ pub(crate) fn label_prefix(s: &[u8]) -> Option<usize> {
         return full_width_label(s);
     };
     match s[p - 1] {
-        b' ' | b'\t' => {
-            let colon = p + s[p..].iter().take_while(|&&b| is_blank(b)).count();
-            Some(if s.get(colon) == Some(&b':') {
-                colon + 1
-            } else if s[colon..].starts_with(FULL_WIDTH_COLON.as_bytes()) {
-                colon + FULL_WIDTH_COLON.len()
-            } else {
-                p
-            })
-        }
+        b' ' | b'\t' => Some(colon_after(s, p).unwrap_or(p)),
         b'.' => g::DOI_START_FORM.accepted_prefix(&s[p..]).map(|_| p),
         _ => Some(p),
     }
@@ -1430,10 +1417,20 @@ fn full_width_label(s: &[u8]) -> Option<usize> {
     if !(word.eq_ignore_ascii_case(b"doi") || word.eq_ignore_ascii_case(b"hdl")) {
         return None;
     }
-    let colon = 3 + s[3..].iter().take_while(|&&b| is_blank(b)).count();
-    s[colon..]
-        .starts_with(FULL_WIDTH_COLON.as_bytes())
-        .then_some(colon + FULL_WIDTH_COLON.len())
+    colon_after(s, 3)
+}
+
+/// Where a colon after `s[at..]`'s blanks ends, ASCII or full-width: a label's, after its
+/// word (`doi :`, `hdl：`).
+fn colon_after(s: &[u8], at: usize) -> Option<usize> {
+    let colon = at + s[at..].iter().take_while(|&&b| is_blank(b)).count();
+    if s.get(colon) == Some(&b':') {
+        Some(colon + 1)
+    } else {
+        s[colon..]
+            .starts_with(FULL_WIDTH_COLON.as_bytes())
+            .then_some(colon + FULL_WIDTH_COLON.len())
+    }
 }
 
 /// The most pieces a split DOI is joined from (C2, C3).
@@ -1652,6 +1649,14 @@ fn bare_between_plain_ends<'a>(text: &'a str, options: &Options) -> Option<Handl
     bare_of_one(text, options)
 }
 
+/// [`bare`] of a text with no white space in it.
+fn bare_of_one_plain<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
+    if !plain_ends(text.as_bytes()) {
+        return None;
+    }
+    bare_of_one(text, options)
+}
+
 /// [`bare_between_plain_ends`] of a text with no white space in it.
 #[inline]
 fn bare_of_one<'a>(text: &'a str, options: &Options) -> Option<HandleRef<'a>> {
@@ -1696,10 +1701,7 @@ fn lead_before_plain<'a>(text: &'a str, options: &Options, fixes: &mut Vec<Fix>)
         if crate::bytes::may_hold_space(rest.as_bytes()) {
             return Lead::Other;
         }
-        let Some(h) = plain_ends(rest.as_bytes())
-            .then(|| bare_of_one(rest, options))
-            .flatten()
-        else {
+        let Some(h) = bare_of_one_plain(rest, options) else {
             return Lead::Other;
         };
         fixes.push(Fix::new(FixCode::Label, 0));
@@ -1908,10 +1910,7 @@ fn plain_rest<'a>(s: &'a str, left: Left, options: &Options) -> Option<(HandleRe
     if path.starts_with(API_PATH) {
         return None;
     }
-    plain_ends(path.as_bytes())
-        .then(|| bare_of_one(path, options))
-        .flatten()
-        .map(|h| (h, Form::Proxy))
+    bare_of_one_plain(path, options).map(|h| (h, Form::Proxy))
 }
 
 /// Whether `text` (a handle, a naming authority, a form as written) holds no white space:
@@ -1922,10 +1921,19 @@ fn one_identifier(text: &str) -> bool {
     !crate::bytes::may_hold_space(text.as_bytes()) || !text.contains(breaks_identifier)
 }
 
+/// The error of running text at `i` in `text`: white space or a full-width stop there.
+fn running_text(text: &str, i: usize) -> ParseError {
+    ParseError::new(
+        i,
+        ParseErrorKind::NotOneIdentifier,
+        text[i..].chars().next(),
+    )
+}
+
 /// A character that makes a string running text rather than one identifier when it is
 /// inside (C2): white space, or one of CJK text's full-width stops, which no DOI holds (an
 /// identifier in running text ends at either, C3).
-fn breaks_identifier(c: char) -> bool {
+pub(crate) fn breaks_identifier(c: char) -> bool {
     is_space(c) || FULL_WIDTH_STOPS.contains(&c)
 }
 
@@ -1951,8 +1959,7 @@ fn read_uri<'s>(
         // White space as written, which a URI's grammar refuses, is running text to
         // cleaning as anywhere else (C2).
         if !e.escaped() && e.found().is_some_and(breaks_identifier) {
-            let i = at(e.index());
-            return ParseError::new(i, ParseErrorKind::NotOneIdentifier, e.found());
+            return running_text(text, at(e.index()));
         }
         // Where what was left ends, the error names what cleaning took off there.
         if e.found().is_none() && e.kind() != ParseErrorKind::InvalidUtf8 {
@@ -2000,13 +2007,7 @@ fn uri_read(
     lint: Option<&mut Vec<Warning>>,
 ) -> Result<Form, ParseError> {
     let handle = uri.handle();
-    let running = |i: usize| {
-        ParseError::new(
-            i,
-            ParseErrorKind::NotOneIdentifier,
-            text[i..].chars().next(),
-        )
-    };
+    let running = |i: usize| running_text(text, i);
     if !one_identifier(handle.prefix()) {
         // At the white space as written; else, decoded, at the escape that writes it.
         if let Some(i) = s.find(breaks_identifier) {

@@ -18,8 +18,8 @@
 
 use crate::base::{KNOWN_PROXY_HOSTS, PATH_PREFIXES};
 use crate::clean::{
-    clean_as_written, is_space, label_prefix, read_written, resolver_prefix, split_end,
-    without_space, FixCode, FULL_WIDTH_STOPS, PAIRS,
+    breaks_identifier, clean_as_written, is_space, label_prefix, read_written, resolver_prefix,
+    split_end, without_space, FixCode, PAIRS,
 };
 use crate::dfa::Dfa;
 use crate::escape::PROXY_PATH;
@@ -1832,7 +1832,7 @@ impl Scan {
                 break i;
             }
             let c = text[i..].chars().next().expect("a character starts here");
-            if is_space(c) || FULL_WIDTH_STOPS.contains(&c) {
+            if breaks_identifier(c) {
                 break i;
             }
             match bracket(c) {

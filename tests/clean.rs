@@ -539,6 +539,28 @@ fn dois_as_pdfs_write_them() {
     assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
 }
 
+/// Every ASCII white space splits a DOI's pieces alike, the vertical tab as the form feed
+/// (each is white space to `char::is_whitespace`, which running text is refused by).
+#[test]
+fn every_ascii_white_space_splits_alike() {
+    for space in ['\t', '\n', '\u{B}', '\u{C}', '\r', ' '] {
+        for (text, handle) in [
+            ("https://doi.org/10.1000/{}182", "10.1000/182"),
+            ("doi: 10.{}1093/jb/mvg083", "10.1093/jb/mvg083"),
+        ] {
+            let text = text.replace("{}", &space.to_string());
+            assert_eq!(cleaned(&text).0, handle, "{text:?}");
+        }
+        let text = format!("10.1000/a{space}b");
+        let e = clean(&text, &Options::new()).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.index()),
+            (ParseErrorKind::NotOneIdentifier, 9),
+            "{text:?}"
+        );
+    }
+}
+
 /// Ways a catalogue writes an identifier, which cleaning undoes.
 const CONTEXTS: &[&str] = &[
     "{}",

@@ -483,6 +483,27 @@ fn what_follows_a_doi_label() {
     }
 }
 
+/// Every ASCII white space splits a DOI's pieces alike, the vertical tab as the form feed,
+/// and ends a token: the span keeps it as written.
+#[test]
+fn every_ascii_white_space_splits_alike() {
+    let o = Options::new();
+    for space in ['\t', '\n', '\u{B}', '\u{C}', '\r', ' '] {
+        let text = format!("see https://doi.org/10.1000/{space}182 and 10.1000/a{space}b");
+        assert_eq!(
+            found(&text, &o),
+            [
+                (
+                    "10.1000/182".to_owned(),
+                    format!("https://doi.org/10.1000/{space}182")
+                ),
+                ("10.1000/a".to_owned(), "10.1000/a".to_owned()),
+            ],
+            "{text:?}"
+        );
+    }
+}
+
 /// DOIs as text taken from PDFs writes them in reference lists (C3): split by white space
 /// after a label or a resolver's host, and joined on the evidence `split_end` names; glued
 /// to the next word, and cut before it. The span is what was written, white space and all;

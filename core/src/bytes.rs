@@ -164,14 +164,22 @@ fn maybe_space(x: u64) -> bool {
     (x.wrapping_sub(ONES * 0x21) & !x | x) & HIGH != 0
 }
 
-/// Whether `bytes` holds ASCII white space (`u8::is_ascii_whitespace`), looked for eight
-/// bytes at a time: a word with no byte below `!` holds none (most words of an identifier).
+/// Whether `b` is ASCII white space as `char::is_whitespace` counts it, the vertical tab
+/// included (`u8::is_ascii_whitespace` leaves it out): what splits a DOI's pieces and ends
+/// a token is what cleaning refuses inside one (`is_space`).
+#[inline]
+pub(crate) const fn is_ascii_space(b: &u8) -> bool {
+    matches!(*b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ')
+}
+
+/// Whether `bytes` holds ASCII white space ([`is_ascii_space`]), looked for eight bytes at
+/// a time: a word with no byte below `!` holds none (most words of an identifier).
 #[inline]
 pub(crate) fn has_ascii_whitespace(bytes: &[u8]) -> bool {
     // Some byte is below 0x21 exactly when this has a high bit set (the borrow of a byte
     // below it may set others too: the exact look sees).
     let below_bang = |x: u64| x.wrapping_sub(ONES * 0x21) & !x & HIGH != 0;
-    any_by_words(bytes, below_bang, u8::is_ascii_whitespace)
+    any_by_words(bytes, below_bang, is_ascii_space)
 }
 
 /// The high bit of each zero byte of `y` (eight bytes, little-endian), and at times of a
@@ -288,7 +296,7 @@ pub(crate) fn eq_ignore_ascii_case_lower(bytes: &[u8], lower: &[u8]) -> bool {
 mod tests {
     use super::{
         digits_and_dots_to_slash, eq_ignore_ascii_case_lower, find, find2, find3, has_any,
-        has_ascii_uppercase, has_ascii_whitespace, may_hold_space,
+        has_ascii_uppercase, has_ascii_whitespace, is_ascii_space, may_hold_space,
     };
     use alloc::vec::Vec;
 
@@ -357,7 +365,7 @@ mod tests {
     #[test]
     fn white_space_found_as_one_byte_at_a_time_finds_it() {
         let around = [b'!', 0x1F, 0x0E, 0x08, 0xA0, b'0', 0x85];
-        agrees_byte_at_a_time(has_ascii_whitespace, u8::is_ascii_whitespace, &around);
+        agrees_byte_at_a_time(has_ascii_whitespace, is_ascii_space, &around);
     }
 
     #[test]

@@ -938,7 +938,7 @@ fn read_within<'a>(
         // bytes of white space at most before the DOI.)
         let lead = text.as_bytes()[..start]
             .iter()
-            .filter(|b| b.is_ascii_whitespace())
+            .filter(|b| crate::bytes::is_ascii_space(b))
             .count();
         resolver.or((after_host && lead <= 2).then_some(0))
     };
@@ -1023,7 +1023,7 @@ fn as_written_index(s: &str, at: usize, index: usize) -> usize {
     }
     let mut left = index - at;
     for (i, b) in s.bytes().enumerate().skip(at) {
-        if !b.is_ascii_whitespace() {
+        if !crate::bytes::is_ascii_space(&b) {
             if left == 0 {
                 return i;
             }
@@ -1460,7 +1460,7 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
     let piece_end = |from: usize| {
         b[from..]
             .iter()
-            .position(u8::is_ascii_whitespace)
+            .position(crate::bytes::is_ascii_space)
             .map_or(b.len(), |p| from + p)
     };
     // The white space after a piece that ends at `end`, when a next piece follows it.
@@ -1468,7 +1468,7 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
         let n = b[end..]
             .iter()
             .take(3)
-            .take_while(|c| c.is_ascii_whitespace())
+            .take_while(|c| crate::bytes::is_ascii_space(c))
             .count();
         ((1..=2).contains(&n) && end + n < b.len()).then_some(n)
     };
@@ -1476,7 +1476,7 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
     let lead = b[at..]
         .iter()
         .take(3)
-        .take_while(|c| c.is_ascii_whitespace())
+        .take_while(|c| crate::bytes::is_ascii_space(c))
         .count();
     if lead > 2 {
         return None;
@@ -1501,7 +1501,7 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
     // its first byte that says so.
     let mut state = usize::from(dfa.start);
     let mut p = at;
-    while p < b.len() && !b[p].is_ascii_whitespace() && !dfa.accepting[state] {
+    while p < b.len() && !crate::bytes::is_ascii_space(&b[p]) && !dfa.accepting[state] {
         state = dfa.step(state, b[p]);
         if state == 0 {
             return None;
@@ -1560,7 +1560,9 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
 
 /// `text` without its ASCII white space.
 pub(crate) fn without_space(text: &str) -> alloc::string::String {
-    text.chars().filter(|c| !c.is_ascii_whitespace()).collect()
+    text.chars()
+        .filter(|&c| u8::try_from(c).map_or(true, |b| !crate::bytes::is_ascii_space(&b)))
+        .collect()
 }
 
 /// The length of the resolver's URL prefix `s` starts with, its '/' included: a known

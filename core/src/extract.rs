@@ -232,7 +232,7 @@ impl<'a> Iterator for Extract<'a, '_> {
                 && g::IDENTIFIER_END_FORM
                     .accepted_prefix(&bytes[k - 1..])
                     .is_some()
-                && !(bytes[k] == b'/' && bytes[k - 1].is_ascii_whitespace())
+                && !(bytes[k] == b'/' && crate::bytes::is_ascii_space(&bytes[k - 1]))
             {
                 self.at = k + 1;
                 continue;
@@ -240,14 +240,14 @@ impl<'a> Iterator for Extract<'a, '_> {
             let (last, last_token) = self.token;
             let token = match bytes[last.min(k)..k]
                 .iter()
-                .rposition(|&b| b.is_ascii_whitespace())
+                .rposition(|&b| crate::bytes::is_ascii_space(&b))
             {
                 Some(w) => last.min(k) + w + 1,
                 // No white space since the last anchor: the same token.
                 None if last > 0 && last <= k => last_token,
                 None => bytes[..last.min(k)]
                     .iter()
-                    .rposition(|&b| b.is_ascii_whitespace())
+                    .rposition(|&b| crate::bytes::is_ascii_space(&b))
                     .map_or(0, |w| w + 1),
             };
             self.token = (k, token);
@@ -319,7 +319,7 @@ impl Extract<'_, '_> {
         self.last_piece.take().unwrap_or_else(|| {
             self.text.as_bytes()[i..i + label]
                 .iter()
-                .rposition(u8::is_ascii_whitespace)
+                .rposition(crate::bytes::is_ascii_space)
                 .map_or(token, |w| i + w + 1)
         })
     }
@@ -811,7 +811,7 @@ impl<'a> Extract<'a, '_> {
             if left == 0 {
                 break;
             }
-            if !b.is_ascii_whitespace() {
+            if !crate::bytes::is_ascii_space(b) {
                 left -= 1;
                 kept = h + k + 1;
             }
@@ -826,7 +826,7 @@ impl<'a> Extract<'a, '_> {
         let found = self.found(i, text, form, ReadHandle::Owned(handle));
         self.last_piece = raw[..kept - h]
             .iter()
-            .rposition(u8::is_ascii_whitespace)
+            .rposition(crate::bytes::is_ascii_space)
             .map(|w| h + w + 1);
         Some(found)
     }
@@ -936,7 +936,8 @@ impl<'a> Extract<'a, '_> {
         let o = self.options;
         // Its host: a known resolver's or a base the caller named (or any, for repository
         // pages).
-        let ends_host = |b: &u8| matches!(b, b'/' | b'?' | b'#' | b'\\') || b.is_ascii_whitespace();
+        let ends_host =
+            |b: &u8| matches!(b, b'/' | b'?' | b'#' | b'\\') || crate::bytes::is_ascii_space(b);
         let at = i + scheme;
         // (A known resolver's host, with what follows it ending a host, is one: the
         // common case looks no further.)

@@ -537,6 +537,17 @@ fn dois_as_pdfs_write_them() {
     // Without the evidence, white space inside is running text: no identifier.
     let e = clean("10. 1093/jb/mvg083", &Options::new()).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
+    // After a colon, a word goes on only inside a SICI's `<…>`: elsewhere it is prose.
+    let e = clean("https://doi.org/10.1000/456: here", &Options::new()).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.index()),
+        (ParseErrorKind::NotOneIdentifier, 28),
+        "{e}"
+    );
+    assert_eq!(
+        cleaned("doi: 10.1002/(sici)1096-8644(199705)103:1<69:: aid-ajpa5>3.0.co;2-8").0,
+        "10.1002/(sici)1096-8644(199705)103:1<69::aid-ajpa5>3.0.co;2-8"
+    );
 }
 
 /// Every ASCII white space splits a DOI's pieces alike, the vertical tab as the form feed

@@ -561,6 +561,18 @@ fn dois_as_pdfs_write_them() {
                 "doi :10.1103/PhysRevLett .100.228502",
             )],
         ),
+        // After a colon, a word goes on only inside a SICI's `<…>`; elsewhere it is prose.
+        (
+            "doi: 10.1002/(sici)1096-8644(199705)103:1<69:: aid-ajpa5>3.0.co;2-8.",
+            vec![(
+                "10.1002/(sici)1096-8644(199705)103:1<69::aid-ajpa5>3.0.co;2-8",
+                "doi: 10.1002/(sici)1096-8644(199705)103:1<69:: aid-ajpa5>3.0.co;2-8",
+            )],
+        ),
+        (
+            "see https://doi.org/10.1000/456: here",
+            vec![("10.1000/456", "https://doi.org/10.1000/456")],
+        ),
         // After the host, before the DOI.
         (
             "http://dx.doi.org/ 10.1051/nss: 2005018",

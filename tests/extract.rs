@@ -483,6 +483,32 @@ fn what_follows_a_doi_label() {
     }
 }
 
+/// A known resolver's URL with its scheme's default port is found as the URL, as cleaning
+/// reads it (P1); with another port, the DOI in it is found bare.
+#[test]
+fn a_default_port_is_the_host() {
+    let o = Options::new();
+    for (text, handle, found_text) in [
+        (
+            "see https://doi.org:443/10.1000/ABC.",
+            "10.1000/ABC",
+            "https://doi.org:443/10.1000/ABC",
+        ),
+        (
+            "(http://hdl.handle.net:80/20.1000/5)",
+            "20.1000/5",
+            "http://hdl.handle.net:80/20.1000/5",
+        ),
+        ("see https://doi.org:80/10.1000/x", "10.1000/x", "10.1000/x"),
+    ] {
+        assert_eq!(
+            found(text, &o),
+            [(handle.to_owned(), found_text.to_owned())],
+            "{text:?}"
+        );
+    }
+}
+
 /// Every ASCII white space splits a DOI's pieces alike, the vertical tab as the form feed,
 /// and ends a token: the span keeps it as written.
 #[test]

@@ -352,6 +352,54 @@ fn forms_by_name() {
     assert!("nonsense".parse::<Form>().is_err());
 }
 
+/// A resolver's host with the port its scheme names by default, or an empty one, is the
+/// host (RFC 3986 §6.2.3), for the known resolvers and a base named alike, written either
+/// way on either side (P1); another port is another server.
+#[test]
+fn a_default_port_is_the_host() {
+    for (text, handle, written) in [
+        ("https://hdl.handle.net:443/20.1000/5", "20.1000/5", None),
+        (
+            "HTTP://DX.DOI.ORG:80/10.1000/ABC",
+            "10.1000/ABC",
+            Some("http://dx.doi.org:80/10.1000/ABC"),
+        ),
+        ("https://doi.org:/10.1000/x", "10.1000/x", None),
+    ] {
+        let u = read(text);
+        assert_eq!((u.form(), u.handle().as_str()), (Form::Proxy, handle));
+        // Written back with its port, the scheme and host in lower case.
+        assert_eq!(u.to_string(), written.unwrap_or(text));
+    }
+    for text in [
+        "https://doi.org:80/10.1000/x",
+        "http://doi.org:443/10.1000/x",
+        "https://doi.org:8443/10.1000/x",
+    ] {
+        assert_eq!(
+            rejected(text, &Options::new()).0,
+            ParseErrorKind::UnknownResolver
+        );
+    }
+    let named = |base: &str| Options::new().proxy_base(ProxyBase::parse(base).unwrap());
+    for (base, text) in [
+        ("http://h.example", "http://h.example:80/20.1000/5"),
+        ("http://h.example:80", "http://h.example/20.1000/5"),
+        (
+            "https://h.example:443/hdl",
+            "https://h.example/hdl/20.1000/5",
+        ),
+    ] {
+        let u = recognize(text, &named(base)).unwrap();
+        assert_eq!(u.handle().as_str(), "20.1000/5", "{base} {text}");
+    }
+    let (kind, _, _) = rejected(
+        "https://h.example:80/20.1000/5",
+        &named("https://h.example"),
+    );
+    assert_eq!(kind, ParseErrorKind::UnknownResolver);
+}
+
 #[test]
 fn proxy_bases() {
     let b = ProxyBase::parse("HTTP://Resolver.Example:8080/hdl/").unwrap();

@@ -14,6 +14,30 @@ pub const API_PATH: &str = "api/handles/";
 /// The proxies every reading knows (P1): the Handle.Net proxy and the DOI resolvers.
 pub const KNOWN_PROXY_HOSTS: [&str; 4] = ["hdl.handle.net", "doi.org", "dx.doi.org", "www.doi.org"];
 
+/// Whether a URL's host and port as written (of an `https` URL or not) is a known
+/// resolver's: the port its scheme names by default, or an empty one, left out (RFC 3986
+/// §6.2.3: `https://doi.org:443/` is `https://doi.org/`).
+pub(crate) fn is_known_host(host: &str, https: bool) -> bool {
+    let host = without_default_port(host, https);
+    KNOWN_PROXY_HOSTS
+        .iter()
+        .any(|known| host.eq_ignore_ascii_case(known))
+}
+
+/// `host` (a URL's host and port as written) without the port its scheme names by default,
+/// `:443` for `https` and `:80` for `http`, or an empty one.
+fn without_default_port(host: &str, https: bool) -> &str {
+    let port = if https { ":443" } else { ":80" };
+    host.strip_suffix(port)
+        .or_else(|| host.strip_suffix(':'))
+        .unwrap_or(host)
+}
+
+/// Whether the URL `text` (`http://` or `https://`, in any case) is an `https` one.
+pub(crate) fn is_https(text: &[u8]) -> bool {
+    text.get(4).is_some_and(|b| b.eq_ignore_ascii_case(&b's'))
+}
+
 // Cleaning compares hosts to them as lower case (`bytes::eq_ignore_ascii_case_lower`).
 const _: () = {
     let mut i = 0;
@@ -166,6 +190,17 @@ impl ProxyBase {
     #[must_use]
     pub fn host(&self) -> &str {
         &self.text[self.host.0..self.host.1]
+    }
+
+    /// Whether a URL's host and port as written, `host` (of an `https` URL or not), is this
+    /// base's, the port its scheme names by default or an empty one left out on either side
+    /// (RFC 3986 §6.2.3: `http://h:80/` is `http://h/`).
+    #[must_use]
+    pub(crate) fn names_host(&self, host: &str, https: bool) -> bool {
+        without_default_port(host, https).eq_ignore_ascii_case(without_default_port(
+            self.host(),
+            self.text.starts_with("https"),
+        ))
     }
 
     /// The resolver's fixed first path segment, if it has one.

@@ -16,7 +16,7 @@
 //! (`Extract::fails`). `Extract::work` counts the bytes read, and the tests hold it to a
 //! constant factor of the text.
 
-use crate::base::{KNOWN_PROXY_HOSTS, PATH_PREFIXES};
+use crate::base::{is_https, is_known_host, KNOWN_PROXY_HOSTS, PATH_PREFIXES};
 use crate::clean::{
     breaks_identifier, clean_as_written, is_space, label_prefix, read_written, resolver_prefix,
     split_end, without_space, FixCode, PAIRS,
@@ -956,8 +956,13 @@ impl<'a> Extract<'a, '_> {
         });
         let host = &self.text[at..host_end];
         self.work += host.len();
-        let known = known_end.is_some();
-        let base = o.bases.iter().find(|b| host.eq_ignore_ascii_case(b.host()));
+        // (With a scheme, a known host's default port is the host: `https://doi.org:443/`.)
+        let https = scheme > 0 && is_https(&bytes[i..]);
+        let known = known_end.is_some() || (scheme > 0 && is_known_host(host, https));
+        let base = o.bases.iter().find(|b| match scheme {
+            0 => host.eq_ignore_ascii_case(b.host()),
+            _ => b.names_host(host, https),
+        });
         if !(known || base.is_some() || (o.repository_urls && scheme > 0))
             || bytes.get(host_end) != Some(&b'/')
         {
@@ -972,8 +977,9 @@ impl<'a> Extract<'a, '_> {
             .ends
             .query_kept(self.text, i, true, true, &mut self.work);
         // A DOI in a known resolver's URL split by white space, as text taken from a PDF
-        // splits them (C3, `split_end`; after the host too: `dx.doi.org/ 10.1061/…`).
-        if known && base.is_none() && !o.cordra {
+        // splits them (C3, `split_end`; after the host too: `dx.doi.org/ 10.1061/…`), the
+        // host written as cleaning takes it for that evidence (no port).
+        if known_end.is_some() && base.is_none() && !o.cordra {
             if let Some(raw_end) = split_end(self.text, host_end + 1, Some(end)) {
                 return self
                     .joined(i, host_end + 1, raw_end, Form::Proxy)

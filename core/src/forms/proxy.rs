@@ -5,7 +5,7 @@ use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
 use core::fmt::{self, Write};
 
-use crate::base::{ProxyBase, API_PATH, KNOWN_PROXY_HOSTS, PATH_PREFIXES};
+use crate::base::{is_https, is_known_host, ProxyBase, API_PATH, PATH_PREFIXES};
 use crate::error::{ParseError, ParseErrorKind};
 use crate::escape::decode_path;
 use crate::escape::PROXY_PATH;
@@ -30,8 +30,9 @@ pub(super) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
     let host = &text[host_start..host_end];
     let path = &text[host_end..path_end];
 
+    let https = is_https(text.as_bytes());
     let named = options.bases.iter().find_map(|base| {
-        if !host.eq_ignore_ascii_case(base.host()) {
+        if !base.names_host(host, https) {
             return None;
         }
         match base.fixed_segment() {
@@ -42,12 +43,7 @@ pub(super) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
             }
         }
     });
-    let known = || {
-        KNOWN_PROXY_HOSTS
-            .iter()
-            .any(|k| host.eq_ignore_ascii_case(k))
-            .then_some(host_end)
-    };
+    let known = || is_known_host(host, https).then_some(host_end);
     // The base ends where the handle's path begins, after one '/' (or "/handle/").
     let (form, base_end, start) = match named.or_else(known) {
         Some(end) => (Form::Proxy, end, (end + 1).min(path_end)),

@@ -537,7 +537,7 @@ fn dois_as_pdfs_write_them() {
     // Without the evidence, white space inside is running text: no identifier.
     let e = clean("10. 1093/jb/mvg083", &Options::new()).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
-    // After a colon, a word goes on only inside a SICI's `<…>`: elsewhere it is prose.
+    // After a colon, a piece of letters alone is prose; one with a digit or a '/' goes on.
     let e = clean("https://doi.org/10.1000/456: here", &Options::new()).unwrap_err();
     assert_eq!(
         (e.kind(), e.index()),
@@ -547,6 +547,10 @@ fn dois_as_pdfs_write_them() {
     assert_eq!(
         cleaned("doi: 10.1002/(sici)1096-8644(199705)103:1<69:: aid-ajpa5>3.0.co;2-8").0,
         "10.1002/(sici)1096-8644(199705)103:1<69::aid-ajpa5>3.0.co;2-8"
+    );
+    assert_eq!(
+        cleaned("doi:10.1093/med: psych/9780199380183.001.0001").0,
+        "10.1093/med:psych/9780199380183.001.0001"
     );
 }
 

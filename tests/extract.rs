@@ -587,7 +587,22 @@ fn dois_as_pdfs_write_them() {
                 "doi :10.1103/PhysRevLett .100.228502",
             )],
         ),
-        // After a colon, a word goes on only inside a SICI's `<…>`; elsewhere it is prose.
+        // After a colon, a piece of letters alone is prose; one with a digit or a '/' goes on
+        // (a SICI's `<…>`, written or escaped; OUP's `acprof:oso/…`).
+        (
+            "doi: 10.1093/acprof: oso/9780199566570.001.0001",
+            vec![(
+                "10.1093/acprof:oso/9780199566570.001.0001",
+                "doi: 10.1093/acprof: oso/9780199566570.001.0001",
+            )],
+        ),
+        (
+            "https://doi.org/10.1002/(SICI)1096-8644(199705)103:1%3C69:: AID-AJPA5%3E3.0.CO;2-8",
+            vec![(
+                "10.1002/(SICI)1096-8644(199705)103:1<69::AID-AJPA5>3.0.CO;2-8",
+                "https://doi.org/10.1002/(SICI)1096-8644(199705)103:1%3C69:: AID-AJPA5%3E3.0.CO;2-8",
+            )],
+        ),
         (
             "doi: 10.1002/(sici)1096-8644(199705)103:1<69:: aid-ajpa5>3.0.co;2-8.",
             vec![(

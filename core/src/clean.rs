@@ -1447,8 +1447,8 @@ pub(crate) const MAX_PIECES: usize = 6;
 /// - the piece ends with a character no DOI ends with, `-`, `<`, `(` or `_`, and the next
 ///   starts with a letter or digit (`npg-` `19-227-2012`);
 /// - the piece ends with `:` and the next starts with a digit (`…128:` `11(1056)`), or with a
-///   letter inside a SICI's `<…>` (`<69::` `aid-ajpa5>`): after a colon in prose a word
-///   comes, `…/456:` `here`;
+///   letter and holds a digit or a `/` (`<69::` `aid-ajpa5>`, `acprof:` `oso/9780…`): after
+///   a colon in prose a word comes, `…/456:` `here`;
 /// - the piece ends with `.` and the next starts with a digit (`ldr.` `1091`), starts with
 ///   a lower-case letter and holds a digit (`j.` `ces.2012.05.033`), or is one lower-case
 ///   letter (the check character of `…00401.` `x`; a capital would start a sentence);
@@ -1493,7 +1493,7 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
     // dots only).
     if let Some(e) = first_end.filter(|_| lead == 0) {
         let next = e + gap(e)?;
-        if !goes_on(&b[at..e], &b[next..piece_end(next)])
+        if !goes_on(b[e - 1], &b[next..piece_end(next)])
             && !b[at..e].iter().all(|&c| c.is_ascii_digit() || c == b'.')
         {
             return None;
@@ -1523,7 +1523,7 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
         let next_end = piece_end(next);
         let piece = &b[next..next_end];
         let join = if dfa.accepting[state] {
-            goes_on(&b[at..end], piece)
+            goes_on(b[end - 1], piece)
         } else {
             // The prefix is not whole yet: the next piece goes on with it.
             match dfa.walk_from(state, piece) {
@@ -1543,18 +1543,17 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
     (pieces > 1 && dfa.accepting[state]).then_some(end)
 }
 
-/// Whether `piece` goes on with a DOI whose prefix is whole, written so far as `doi` (its
-/// pieces and the white space between them; the evidence `split_end` lists after the
-/// prefix's).
-fn goes_on(doi: &[u8], piece: &[u8]) -> bool {
+/// Whether `piece` goes on with a DOI whose prefix is whole and whose last piece ends
+/// with `last` (the evidence `split_end` lists after the prefix's).
+fn goes_on(last: u8, piece: &[u8]) -> bool {
     let first = piece[0];
-    match doi[doi.len() - 1] {
+    match last {
         b'/' => first.is_ascii_alphanumeric() || first == b'(',
         b'-' | b'<' | b'(' | b'_' => first.is_ascii_alphanumeric(),
         b':' => {
             first.is_ascii_digit()
                 || (first.is_ascii_alphabetic()
-                    && doi.iter().rposition(|&c| c == b'<') > doi.iter().rposition(|&c| c == b'>'))
+                    && piece.iter().any(|&c| c.is_ascii_digit() || c == b'/'))
         }
         b'.' => {
             first.is_ascii_digit()

@@ -15,7 +15,6 @@ mod cores;
 mod errors;
 mod failure;
 mod fastcall;
-mod kept;
 mod kwargs;
 mod made;
 mod names;
@@ -33,10 +32,6 @@ mod validity;
 mod views;
 
 pub use errors::HandleError;
-
-/// Large blocks freed are kept for the next call's columns (`kept.rs`).
-#[global_allocator]
-static ALLOCATOR: kept::Keeping = kept::Keeping;
 pub use offsets::CharIndex;
 
 /// The native module. `handle_id/__init__.py` re-exports it with its docs and stubs.

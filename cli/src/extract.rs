@@ -73,12 +73,13 @@ pub fn run(lines: &Lines, options: &Options, unique: bool) -> io::Result<Status>
 }
 
 /// The runs of a line that are text, with their byte offsets: the line is cut at bytes
-/// that are not UTF-8, at control characters (but the tab, which is white space) and at
+/// that are not UTF-8, at control characters (but ASCII white space: the tab, vertical tab,
+/// form feed and carriage return, which extraction reads as white space, a split DOI's too) and at
 /// U+FFFD (what a decoder leaves of bytes it could not read), none of which an identifier
 /// found in text holds. Offsets stay those of the line as read.
 fn text_runs(raw: &[u8]) -> impl Iterator<Item = (usize, &str)> {
     // Most lines are one run: UTF-8 with no control character and no U+FFFD, found on the
-    // bytes (a tab, rare, takes the way of the rest).
+    // bytes (a tab or other white space of ASCII's controls, rare, takes the way of the rest).
     let whole = std::str::from_utf8(raw)
         .ok()
         .filter(|text| first_control_or_replacement(text).is_none());
@@ -95,7 +96,9 @@ fn split_runs(raw: &[u8]) -> impl Iterator<Item = (usize, &str)> {
         offset += chunk.valid().len() + chunk.invalid().len();
         let valid = chunk.valid();
         valid
-            .split(|c: char| (c.is_control() && c != '\t') || c == '\u{FFFD}')
+            .split(|c: char| {
+                (c.is_control() && !matches!(c, '\t' | '\u{B}' | '\u{C}' | '\r')) || c == '\u{FFFD}'
+            })
             .filter(|run| !run.is_empty())
             .map(move |run| {
                 (
@@ -125,6 +128,11 @@ mod tests {
         assert_eq!(
             text_runs("a\u{85}b".as_bytes()).collect::<Vec<_>>(),
             [(0, "a"), (3, "b")]
+        );
+        // ASCII's white space is text: a DOI split across a page's form feed stays whole.
+        assert_eq!(
+            text_runs(b"\x0cdoi: 10.1038/npg-\x0c19\x0b2\r\x01x").collect::<Vec<_>>(),
+            [(0, "\x0cdoi: 10.1038/npg-\x0c19\x0b2\r"), (25, "x")]
         );
     }
 }

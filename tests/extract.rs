@@ -509,6 +509,36 @@ fn a_default_port_is_the_host() {
     }
 }
 
+/// A label with white space before its colon, a space or a tab, `doi` or `hdl`, is found
+/// with what it labels, as cleaning reads it (C2, C3).
+#[test]
+fn labels_with_white_space_before_the_colon() {
+    let o = Options::new();
+    for (text, handle, found_text) in [
+        (
+            "see doi\t:10.1000/182 x",
+            "10.1000/182",
+            "doi\t:10.1000/182",
+        ),
+        ("see doi :10.1000/182 x", "10.1000/182", "doi :10.1000/182"),
+        ("see hdl :20.1000/5 x", "20.1000/5", "hdl :20.1000/5"),
+        ("see hdl : 20.1000/5", "20.1000/5", "hdl : 20.1000/5"),
+        ("(HDL\t:20.1000/5).", "20.1000/5", "HDL\t:20.1000/5"),
+    ] {
+        assert_eq!(
+            found(text, &o),
+            [(handle.to_owned(), found_text.to_owned())],
+            "{text:?}"
+        );
+        assert_eq!(
+            handle_id::clean(found_text, &o).unwrap().handle().as_str(),
+            handle
+        );
+    }
+    // Glued after a full stop, `doi` alone: `x.hdl:` is no label.
+    assert!(found("see 2459.hdl:20.1000/5", &o).is_empty());
+}
+
 /// Every ASCII white space splits a DOI's pieces alike, the vertical tab as the form feed,
 /// and ends a token: the span keeps it as written.
 #[test]

@@ -333,24 +333,26 @@ impl Extract<'_, '_> {
     }
 }
 
-/// Where a DOI label that `before` (the text before a ':') ends with starts, when the scan
-/// passes over its ':' otherwise: `doi` and white space (`doi :`), or `doi` right after a
-/// full stop (`2459.doi`), as text taken from PDFs writes them.
+/// Where a label that `before` (the text before a ':') ends with starts, when the scan
+/// passes over its ':' otherwise: `doi` or `hdl` and white space (`doi :`, `hdl :`; the
+/// space or tab of forms.pest's `label_space`), as cleaning reads them, or `doi` right after
+/// a full stop (`2459.doi`), as text taken from PDFs writes them.
 fn glued_label(before: &[u8]) -> Option<usize> {
     let word = before.len()
         - before
             .iter()
             .rev()
             .take(2)
-            .take_while(|b| **b == b' ')
+            .take_while(|b| matches!(b, b' ' | b'\t'))
             .count();
     let d = word.checked_sub(3)?;
-    if !before[d..word].eq_ignore_ascii_case(b"doi") {
+    let doi = before[d..word].eq_ignore_ascii_case(b"doi");
+    if !doi && !before[d..word].eq_ignore_ascii_case(b"hdl") {
         return None;
     }
     let after = before.get(d.wrapping_sub(1)).copied();
     let starts = d == 0 || after == Some(b'.') || !CONTINUES_WORD[usize::from(after?)];
-    (starts && (word < before.len() || after == Some(b'.'))).then_some(d)
+    (starts && (word < before.len() || (doi && after == Some(b'.')))).then_some(d)
 }
 
 /// Whether `before` (the text before a ':') may end in the letters of a written form

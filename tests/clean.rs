@@ -552,6 +552,43 @@ fn dois_as_pdfs_write_them() {
         cleaned("doi:10.1093/med: psych/9780199380183.001.0001").0,
         "10.1093/med:psych/9780199380183.001.0001"
     );
+    assert_eq!(
+        cleaned("doi: 10.1175/1520-0469(1998)055<1395: TIOSOT>2.0.CO;2").0,
+        "10.1175/1520-0469(1998)055<1395:tiosot>2.0.co;2"
+    );
+    // The digit looked for in the word: not past a quote.
+    let e = clean("doi:10.1000/182: see\"2\"", &Options::new()).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
+}
+
+/// A known resolver's host with its scheme's default port is the host to every step of
+/// cleaning (P1, C2): a URL pasted before another, one inside another form, and a split
+/// DOI's evidence.
+#[test]
+fn a_default_port_is_the_host_to_every_step() {
+    for (text, handle) in [
+        // Peeled off as text, as without the port: its path is not decoded twice.
+        (
+            "https://doi.org:443/https://doi.org/10.1002/x%2541",
+            "10.1002/x%41",
+        ),
+        (
+            "https://doi.org:443/https://doi.org/10.1002/x%23y",
+            "10.1002/x#y",
+        ),
+        (
+            "https://doi.org/https://doi.org:443/10.1000/182",
+            "10.1000/182",
+        ),
+        ("info:doi/https://doi.org:443/10.1000/182", "10.1000/182"),
+        (
+            "https://doi.org:443/10.1021/ es030360x",
+            "10.1021/es030360x",
+        ),
+        ("http://dx.doi.org:/10.1021/ es030360x", "10.1021/es030360x"),
+    ] {
+        assert_eq!(cleaned(text).0, handle, "{text:?}");
+    }
 }
 
 /// Every ASCII white space splits a DOI's pieces alike, the vertical tab as the form feed

@@ -500,6 +500,17 @@ fn a_default_port_is_the_host() {
             "http://hdl.handle.net:80/20.1000/5",
         ),
         ("see https://doi.org:80/10.1000/x", "10.1000/x", "10.1000/x"),
+        // A URL pasted before another, and a split DOI after the host, as cleaning reads them.
+        (
+            "see https://doi.org:443/https://doi.org/10.1002/x%2541 here",
+            "10.1002/x%41",
+            "https://doi.org:443/https://doi.org/10.1002/x%2541",
+        ),
+        (
+            "see https://doi.org:443/10.1021/ es030360x here",
+            "10.1021/es030360x",
+            "https://doi.org:443/10.1021/ es030360x",
+        ),
     ] {
         assert_eq!(
             found(text, &o),
@@ -507,6 +518,16 @@ fn a_default_port_is_the_host() {
             "{text:?}"
         );
     }
+    // A base named with the default port: the known host's split DOI is joined as before.
+    let named = Options::new().proxy_base(ProxyBase::parse("https://doi.org:443").unwrap());
+    let text = "see https://doi.org/10.1021/ es030360x here";
+    assert_eq!(
+        found(text, &named),
+        [(
+            "10.1021/es030360x".to_owned(),
+            "https://doi.org/10.1021/ es030360x".to_owned()
+        )]
+    );
 }
 
 /// A label with white space before its colon, a space or a tab, `doi` or `hdl`, is found
@@ -535,8 +556,14 @@ fn labels_with_white_space_before_the_colon() {
             handle
         );
     }
-    // Glued after a full stop, `doi` alone: `x.hdl:` is no label.
+    // Glued after a full stop, `doi` alone: `x.hdl:` and `x.hdl :` are no labels.
     assert!(found("see 2459.hdl:20.1000/5", &o).is_empty());
+    assert!(found("see 2459.hdl :20.1000/5 x", &o).is_empty());
+    // A colon's next piece goes on with a digit in its word, not past a quote.
+    assert_eq!(
+        found("doi:10.1000/182: see\"2\"", &o),
+        [("10.1000/182".to_owned(), "doi:10.1000/182".to_owned())]
+    );
 }
 
 /// Every ASCII white space splits a DOI's pieces alike, the vertical tab as the form feed,

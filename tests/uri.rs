@@ -393,6 +393,13 @@ fn a_default_port_is_the_host() {
         let u = recognize(text, &named(base)).unwrap();
         assert_eq!(u.handle().as_str(), "20.1000/5", "{base} {text}");
     }
+    // A port written as the base writes it is the base's, whatever the scheme.
+    let u = recognize(
+        "https://h.example:80/20.1000/5",
+        &named("http://h.example:80"),
+    )
+    .unwrap();
+    assert_eq!(u.handle().as_str(), "20.1000/5");
     let (kind, _, _) = rejected(
         "https://h.example:80/20.1000/5",
         &named("https://h.example"),

@@ -131,8 +131,9 @@ enum Command {
     /// Every identifier found, one per output line, in order: DOIs written bare, every
     /// labelled and URI form (doi:, hdl:, info:, urn:), URLs of known resolvers and of
     /// --proxy-base ones, and bare handles under each --prefix. Offsets are byte offsets
-    /// into the line as read; bytes that are not UTF-8, control characters and U+FFFD end
-    /// an identifier. Streams: memory does not grow with the input (with --unique, about
+    /// into the line as read; bytes that are not UTF-8, control characters (but ASCII's
+    /// white space: tab, vertical tab, form feed, carriage return) and U+FFFD end an
+    /// identifier. Streams: memory does not grow with the input (with --unique, about
     /// 40 bytes a distinct handle). Exit status: 0 when something was found, 1 when
     /// nothing was, 2 on a usage error or a file that could not be read.
     #[command(after_help = EXTRACT_EXAMPLES)]

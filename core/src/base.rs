@@ -24,6 +24,18 @@ pub(crate) fn is_known_host(host: &str, https: bool) -> bool {
         .any(|known| host.eq_ignore_ascii_case(known))
 }
 
+/// How long the port its scheme names by default (`https`: `:443`, else `:80`), or an empty
+/// one, is at the start of `after_host` (the bytes after a URL's host), when one is there
+/// before a '/': 0 when none is.
+pub(crate) fn default_port_len(after_host: &[u8], https: bool) -> usize {
+    let port: &[u8] = if https { b":443/" } else { b":80/" };
+    if after_host.starts_with(port) {
+        port.len() - 1
+    } else {
+        usize::from(after_host.starts_with(b":/"))
+    }
+}
+
 /// `host` (a URL's host and port as written) without the port its scheme names by default,
 /// `:443` for `https` and `:80` for `http`, or an empty one.
 fn without_default_port(host: &str, https: bool) -> &str {
@@ -193,14 +205,15 @@ impl ProxyBase {
     }
 
     /// Whether a URL's host and port as written, `host` (of an `https` URL or not), is this
-    /// base's, the port its scheme names by default or an empty one left out on either side
-    /// (RFC 3986 §6.2.3: `http://h:80/` is `http://h/`).
+    /// base's: as written, or with the port its scheme names by default or an empty one left
+    /// out on either side (RFC 3986 §6.2.3: `http://h:80/` is `http://h/`).
     #[must_use]
     pub(crate) fn names_host(&self, host: &str, https: bool) -> bool {
-        without_default_port(host, https).eq_ignore_ascii_case(without_default_port(
-            self.host(),
-            self.text.starts_with("https"),
-        ))
+        host.eq_ignore_ascii_case(self.host())
+            || without_default_port(host, https).eq_ignore_ascii_case(without_default_port(
+                self.host(),
+                self.text.starts_with("https"),
+            ))
     }
 
     /// The resolver's fixed first path segment, if it has one.

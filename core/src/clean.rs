@@ -1447,8 +1447,9 @@ pub(crate) const MAX_PIECES: usize = 6;
 /// - the piece ends with a character no DOI ends with, `-`, `<`, `(` or `_`, and the next
 ///   starts with a letter or digit (`npg-` `19-227-2012`);
 /// - the piece ends with `:` and the next starts with a digit (`…128:` `11(1056)`), or with a
-///   letter and holds a digit or a `/` (`<69::` `aid-ajpa5>`, `acprof:` `oso/9780…`): after
-///   a colon in prose a word comes, `…/456:` `here`;
+///   letter and holds a digit or a `/` in its first run of letters, digits and `-._;>/`
+///   (`<69::` `aid-ajpa5>`, `<1395:` `TIOSOT>2.0…`, `acprof:` `oso/9780…`): after a colon in
+///   prose a word comes, `…/456:` `here`, `…: see"2"`;
 /// - the piece ends with `.` and the next starts with a digit (`ldr.` `1091`), starts with
 ///   a lower-case letter and holds a digit (`j.` `ces.2012.05.033`), or is one lower-case
 ///   letter (the check character of `…00401.` `x`; a capital would start a sentence);
@@ -1551,9 +1552,14 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
         b'/' => first.is_ascii_alphanumeric() || first == b'(',
         b'-' | b'<' | b'(' | b'_' => first.is_ascii_alphanumeric(),
         b':' => {
+            // (Looked for in the word the piece starts with, where an identifier in running
+            // text may still end: not past a quote or bracket, `…: see"2"`.)
             first.is_ascii_digit()
                 || (first.is_ascii_alphabetic()
-                    && piece.iter().any(|&c| c.is_ascii_digit() || c == b'/'))
+                    && piece
+                        .iter()
+                        .take_while(|&&c| c.is_ascii_alphanumeric() || b"-._;>/".contains(&c))
+                        .any(|&c| c.is_ascii_digit() || c == b'/'))
         }
         b'.' => {
             first.is_ascii_digit()
@@ -1592,11 +1598,17 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
         .into_iter()
         .find(|p| starts_lower(0, p))
         .map_or(0, str::len);
-    // (The '/' after a host first: it tells most hosts apart by their length alone.)
-    let known = KNOWN_PROXY_HOSTS
-        .iter()
-        .find(|h| b.get(scheme + h.len()) == Some(&b'/') && starts_lower(scheme, h))
-        .map(|h| scheme + h.len() + 1);
+    // (The '/' after a host first: it tells most hosts apart by their length alone. With a
+    // scheme, its default port may come between: `https://doi.org:443/`, P1.)
+    let known = KNOWN_PROXY_HOSTS.iter().find_map(|h| {
+        let at = scheme + h.len();
+        let port = match b.get(at) {
+            Some(b'/') => 0,
+            Some(b':') if scheme > 0 => crate::base::default_port_len(&b[at..], scheme == 8),
+            _ => return None,
+        };
+        (b.get(at + port) == Some(&b'/') && starts_lower(scheme, h)).then_some(at + port + 1)
+    });
     known.or_else(|| {
         options
             .bases

@@ -351,7 +351,7 @@ fn glued_label(before: &[u8]) -> Option<usize> {
         return None;
     }
     let after = before.get(d.wrapping_sub(1)).copied();
-    let starts = d == 0 || after == Some(b'.') || !CONTINUES_WORD[usize::from(after?)];
+    let starts = d == 0 || (doi && after == Some(b'.')) || !CONTINUES_WORD[usize::from(after?)];
     (starts && (word < before.len() || (doi && after == Some(b'.')))).then_some(d)
 }
 
@@ -979,9 +979,11 @@ impl<'a> Extract<'a, '_> {
             .ends
             .query_kept(self.text, i, true, true, &mut self.work);
         // A DOI in a known resolver's URL split by white space, as text taken from a PDF
-        // splits them (C3, `split_end`; after the host too: `dx.doi.org/ 10.1061/…`), the
-        // host written as cleaning takes it for that evidence (no port).
-        if known_end.is_some() && base.is_none() && !o.cordra {
+        // splits them (C3, `split_end`; after the host too: `dx.doi.org/ 10.1061/…`; its
+        // default port may come between, as cleaning's `resolver_prefix` reads it), but a
+        // base named with the host as written.
+        let named = o.bases.iter().any(|b| host.eq_ignore_ascii_case(b.host()));
+        if known && !named && !o.cordra {
             if let Some(raw_end) = split_end(self.text, host_end + 1, Some(end)) {
                 return self
                     .joined(i, host_end + 1, raw_end, Form::Proxy)

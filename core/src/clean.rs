@@ -1598,17 +1598,12 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
         .into_iter()
         .find(|p| starts_lower(0, p))
         .map_or(0, str::len);
-    // (The '/' after a host first: it tells most hosts apart by their length alone. With a
-    // scheme, its default port may come between: `https://doi.org:443/`, P1.)
-    let known = KNOWN_PROXY_HOSTS.iter().find_map(|h| {
-        let at = scheme + h.len();
-        let port = match b.get(at) {
-            Some(b'/') => 0,
-            Some(b':') if scheme > 0 => crate::base::default_port_len(&b[at..], scheme == 8),
-            _ => return None,
-        };
-        (b.get(at + port) == Some(&b'/') && starts_lower(scheme, h)).then_some(at + port + 1)
-    });
+    // (The '/' after a host first: it tells most hosts apart by their length alone.)
+    let known = KNOWN_PROXY_HOSTS
+        .iter()
+        .find(|h| b.get(scheme + h.len()) == Some(&b'/') && starts_lower(scheme, h))
+        .map(|h| scheme + h.len() + 1)
+        .or_else(|| known_with_port(b, scheme));
     known.or_else(|| {
         options
             .bases
@@ -1617,6 +1612,24 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
                 scheme > 0 && starts(0, base.as_str()) && b.get(base.as_str().len()) == Some(&b'/')
             })
             .map(|base| base.as_str().len() + 1)
+    })
+}
+
+/// The length of a known resolver's URL prefix that `b` starts with, whose host has its
+/// scheme's default port or an empty one (`https://doi.org:443/`, P1), its '/' included;
+/// `scheme`, the length of its scheme and `//` (0: none, and no port). Out of line: few
+/// texts are such URLs.
+#[cold]
+#[inline(never)]
+fn known_with_port(b: &[u8], scheme: usize) -> Option<usize> {
+    if scheme == 0 {
+        return None;
+    }
+    KNOWN_PROXY_HOSTS.iter().find_map(|h| {
+        let at = scheme + h.len();
+        let port = crate::base::default_port_len(b.get(at..)?, scheme == "https://".len());
+        (port > 0 && crate::bytes::eq_ignore_ascii_case_lower(b.get(scheme..at)?, h.as_bytes()))
+            .then_some(at + port + 1)
     })
 }
 

@@ -1603,7 +1603,7 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
         .iter()
         .find(|h| b.get(scheme + h.len()) == Some(&b'/') && starts_lower(scheme, h))
         .map(|h| scheme + h.len() + 1)
-        .or_else(|| known_with_port(b, scheme));
+        .or_else(|| (scheme > 0).then(|| known_with_port(b, scheme)).flatten());
     known.or_else(|| {
         options
             .bases
@@ -1617,14 +1617,11 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
 
 /// The length of a known resolver's URL prefix that `b` starts with, whose host has its
 /// scheme's default port or an empty one (`https://doi.org:443/`, P1), its '/' included;
-/// `scheme`, the length of its scheme and `//` (0: none, and no port). Out of line: few
-/// texts are such URLs.
+/// `scheme`, the length of its scheme and `//` (a port needs one). Out of line: few texts
+/// are such URLs.
 #[cold]
 #[inline(never)]
 fn known_with_port(b: &[u8], scheme: usize) -> Option<usize> {
-    if scheme == 0 {
-        return None;
-    }
     KNOWN_PROXY_HOSTS.iter().find_map(|h| {
         let at = scheme + h.len();
         let port = crate::base::default_port_len(b.get(at..)?, scheme == "https://".len());

@@ -28,21 +28,29 @@ pub(crate) fn is_known_host(host: &str, https: bool) -> bool {
 /// one, is at the start of `after_host` (the bytes after a URL's host), when one is there
 /// before a '/': 0 when none is.
 pub(crate) fn default_port_len(after_host: &[u8], https: bool) -> usize {
-    let port: &[u8] = if https { b":443/" } else { b":80/" };
-    if after_host.starts_with(port) {
-        port.len() - 1
-    } else {
-        usize::from(after_host.starts_with(b":/"))
+    let port = default_port(https).as_bytes();
+    match after_host.get(port.len()) {
+        Some(b'/') if after_host.starts_with(port) => port.len(),
+        _ => usize::from(after_host.starts_with(b":/")),
     }
 }
 
 /// `host` (a URL's host and port as written) without the port its scheme names by default,
-/// `:443` for `https` and `:80` for `http`, or an empty one.
+/// or an empty one.
 fn without_default_port(host: &str, https: bool) -> &str {
-    let port = if https { ":443" } else { ":80" };
-    host.strip_suffix(port)
+    host.strip_suffix(default_port(https))
         .or_else(|| host.strip_suffix(':'))
         .unwrap_or(host)
+}
+
+/// The port a scheme names by default, as a URL writes it: `:443` for `https`, `:80` for
+/// `http` (RFC 9110 §4.2).
+fn default_port(https: bool) -> &'static str {
+    if https {
+        ":443"
+    } else {
+        ":80"
+    }
 }
 
 /// Whether the URL `text` (`http://` or `https://`, in any case) is an `https` one.

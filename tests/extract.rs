@@ -638,6 +638,12 @@ fn dois_as_pdfs_write_them() {
                 "doi :10.1103/PhysRevLett .100.228502",
             )],
         ),
+        // Joined, no identifier (a bracket with no partner cuts it before the gap, C3): the
+        // first piece, with its label.
+        (
+            "see doi:10.1016/S0005-7967( 99 x",
+            vec![("10.1016/S0005-7967", "doi:10.1016/S0005-7967")],
+        ),
         // After a colon, a piece of letters alone is prose; one with a digit or a '/' goes on
         // (a SICI's `<…>`, written or escaped; OUP's `acprof:oso/…`).
         (

@@ -744,10 +744,14 @@ impl<'a> Extract<'a, '_> {
         let (end, cut, _) = self
             .ends
             .query_kept(self.text, h, true, false, &mut self.work);
-        // Split by white space, as text taken from a PDF splits DOIs (C3, `split_end`).
+        // Split by white space, as text taken from a PDF splits DOIs (C3, `split_end`); where
+        // the pieces joined are no identifier (a bracket with no partner cuts it before the
+        // gap: `doi:10.1016/S0005-7967( 99`), the first piece is read as written.
         if let Some(raw_end) = split_end(self.text, h, Some(end)) {
             let form = if doi { Form::Doi } else { Form::Hdl };
-            return self.joined(i, h, raw_end, form).map(|f| (f, label));
+            if let Some(found) = self.joined(i, h, raw_end, form) {
+                return Some((found, label));
+            }
         }
         let kept = self.kept(h, h, cut);
         // Its handle's '/' and a local name after it (the naming authority of a DOI is

@@ -97,7 +97,8 @@ fn split_runs(raw: &[u8]) -> impl Iterator<Item = (usize, &str)> {
         let valid = chunk.valid();
         valid
             .split(|c: char| {
-                (c.is_control() && !matches!(c, '\t' | '\u{B}' | '\u{C}' | '\r')) || c == '\u{FFFD}'
+                // (ASCII white space as `char::is_whitespace` counts it, as the library does.)
+                (c.is_control() && !(c.is_ascii() && c.is_whitespace())) || c == '\u{FFFD}'
             })
             .filter(|run| !run.is_empty())
             .map(move |run| {

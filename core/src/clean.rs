@@ -1624,7 +1624,7 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
 fn known_with_port(b: &[u8], scheme: usize) -> Option<usize> {
     KNOWN_PROXY_HOSTS.iter().find_map(|h| {
         let at = scheme + h.len();
-        let port = crate::base::default_port_len(b.get(at..)?, scheme == "https://".len());
+        let port = crate::base::default_port_len(b.get(at..)?, crate::base::is_https(b));
         (port > 0 && crate::bytes::eq_ignore_ascii_case_lower(b.get(scheme..at)?, h.as_bytes()))
             .then_some(at + port + 1)
     })

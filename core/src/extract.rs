@@ -351,8 +351,9 @@ fn glued_label(before: &[u8]) -> Option<usize> {
         return None;
     }
     let after = before.get(d.wrapping_sub(1)).copied();
-    let starts = d == 0 || (doi && after == Some(b'.')) || !CONTINUES_WORD[usize::from(after?)];
-    (starts && (word < before.len() || (doi && after == Some(b'.')))).then_some(d)
+    let glued = doi && after == Some(b'.');
+    let starts = d == 0 || glued || !CONTINUES_WORD[usize::from(after?)];
+    (starts && (word < before.len() || glued)).then_some(d)
 }
 
 /// Whether `before` (the text before a ':') may end in the letters of a written form

@@ -556,8 +556,22 @@ fn dois_as_pdfs_write_them() {
         cleaned("doi: 10.1175/1520-0469(1998)055<1395: TIOSOT>2.0.CO;2").0,
         "10.1175/1520-0469(1998)055<1395:tiosot>2.0.co;2"
     );
-    // The digit looked for in the word: not past a quote.
-    let e = clean("doi:10.1000/182: see\"2\"", &Options::new()).unwrap_err();
+    // The digit looked for in the word: not past a quote, nor past a `.` (an abbreviation).
+    for text in ["doi:10.1000/182: see\"2\"", "doi:10.1000/182: pp.12-15"] {
+        let e = clean(text, &Options::new()).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{text:?}: {e}");
+    }
+    // A SICI's `<…>` escaped, or written `[…]`: an escape's hex digits are no evidence, the
+    // digit after it is.
+    assert_eq!(
+        cleaned("https://doi.org/10.1175/1520-0493(2002)130%3C1913: EDAWPO%3E2.0.CO;2").0,
+        "10.1175/1520-0493(2002)130<1913:edawpo>2.0.co;2"
+    );
+    assert_eq!(
+        cleaned("doi: 10.1890/0012-9658(2006)87[2832: tiopma]2.0.co;2").0,
+        "10.1890/0012-9658(2006)87[2832:tiopma]2.0.co;2"
+    );
+    let e = clean("https://doi.org/10.1000/182: x%20y", &Options::new()).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
 }
 
@@ -586,6 +600,14 @@ fn a_default_port_is_the_host_to_every_step() {
             "10.1021/es030360x",
         ),
         ("http://dx.doi.org:/10.1021/ es030360x", "10.1021/es030360x"),
+        (
+            "http://dx.doi.org:080/10.1021/ es030360x",
+            "10.1021/es030360x",
+        ),
+        (
+            "https://doi.org:0443/https://doi.org/10.1002/x%2541",
+            "10.1002/x%41",
+        ),
     ] {
         assert_eq!(cleaned(text).0, handle, "{text:?}");
     }

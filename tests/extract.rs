@@ -508,6 +508,11 @@ fn a_default_port_is_the_host() {
             "http://hdl.handle.net:80/20.1000/5",
         ),
         ("see https://doi.org:80/10.1000/x", "10.1000/x", "10.1000/x"),
+        (
+            "see https://doi.org:0443/10.1000/abc.",
+            "10.1000/abc",
+            "https://doi.org:0443/10.1000/abc",
+        ),
         // A URL pasted before another, and a split DOI after the host, as cleaning reads them.
         (
             "see https://doi.org:443/https://doi.org/10.1002/x%2541 here",
@@ -670,6 +675,24 @@ fn dois_as_pdfs_write_them() {
         (
             "see https://doi.org/10.1000/456: here",
             vec![("10.1000/456", "https://doi.org/10.1000/456")],
+        ),
+        (
+            "doi:10.1000/182: pp.12-15",
+            vec![("10.1000/182", "doi:10.1000/182")],
+        ),
+        (
+            "see https://doi.org/10.1175/1520-0493(2002)130%3C1913: EDAWPO%3E2.0.CO;2.",
+            vec![(
+                "10.1175/1520-0493(2002)130<1913:EDAWPO>2.0.CO;2",
+                "https://doi.org/10.1175/1520-0493(2002)130%3C1913: EDAWPO%3E2.0.CO;2",
+            )],
+        ),
+        (
+            "doi: 10.1890/0012-9658(2006)87[2832: tiopma]2.0.co;2",
+            vec![(
+                "10.1890/0012-9658(2006)87[2832:tiopma]2.0.co;2",
+                "doi: 10.1890/0012-9658(2006)87[2832: tiopma]2.0.co;2",
+            )],
         ),
         // After the host, before the DOI.
         (

@@ -365,6 +365,9 @@ fn a_default_port_is_the_host() {
             Some("http://dx.doi.org:80/10.1000/ABC"),
         ),
         ("https://doi.org:/10.1000/x", "10.1000/x", None),
+        // By its value (RFC 3986 §6.2.3): leading zeros are the same port.
+        ("https://doi.org:0443/10.1000/x", "10.1000/x", None),
+        ("http://hdl.handle.net:080/20.1000/5", "20.1000/5", None),
     ] {
         let u = read(text);
         assert_eq!((u.form(), u.handle().as_str()), (Form::Proxy, handle));
@@ -375,6 +378,8 @@ fn a_default_port_is_the_host() {
         "https://doi.org:80/10.1000/x",
         "http://doi.org:443/10.1000/x",
         "https://doi.org:8443/10.1000/x",
+        "https://doi.org:4430/10.1000/x",
+        "https://doi.org:0/10.1000/x",
     ] {
         assert_eq!(
             rejected(text, &Options::new()).0,
@@ -385,6 +390,7 @@ fn a_default_port_is_the_host() {
     for (base, text) in [
         ("http://h.example", "http://h.example:80/20.1000/5"),
         ("http://h.example:80", "http://h.example/20.1000/5"),
+        ("http://h.example:0080", "http://h.example:80/20.1000/5"),
         (
             "https://h.example:443/hdl",
             "https://h.example/hdl/20.1000/5",

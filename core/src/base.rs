@@ -28,29 +28,34 @@ pub(crate) fn is_known_host(host: &str, https: bool) -> bool {
 /// one, is at the start of `after_host` (the bytes after a URL's host), when one is there
 /// before a '/': 0 when none is.
 pub(crate) fn default_port_len(after_host: &[u8], https: bool) -> usize {
-    let port = default_port(https).as_bytes();
-    match after_host.get(port.len()) {
-        Some(b'/') if after_host.starts_with(port) => port.len(),
-        _ => usize::from(after_host.starts_with(b":/")),
+    match default_port_at(after_host, https) {
+        Some(n) if after_host.get(n) == Some(&b'/') => n,
+        _ => 0,
     }
 }
 
 /// `host` (a URL's host and port as written) without the port its scheme names by default,
 /// or an empty one.
 fn without_default_port(host: &str, https: bool) -> &str {
-    host.strip_suffix(default_port(https))
-        .or_else(|| host.strip_suffix(':'))
-        .unwrap_or(host)
+    match host.rfind(':') {
+        Some(colon)
+            if default_port_at(&host.as_bytes()[colon..], https) == Some(host.len() - colon) =>
+        {
+            &host[..colon]
+        }
+        _ => host,
+    }
 }
 
-/// The port a scheme names by default, as a URL writes it: `:443` for `https`, `:80` for
-/// `http` (RFC 9110 §4.2).
-fn default_port(https: bool) -> &'static str {
-    if https {
-        ":443"
-    } else {
-        ":80"
-    }
+/// How long the port `b` starts with (`:` and its digits) is, when it is the one its scheme
+/// names by default (RFC 9110 §4.2: `:443` for `https`, `:80` for `http`), by its value
+/// (RFC 3986 §6.2.3: `:0443` too), or empty.
+fn default_port_at(b: &[u8], https: bool) -> Option<usize> {
+    let digits = b.strip_prefix(b":")?;
+    let n = digits.iter().take_while(|c| c.is_ascii_digit()).count();
+    let value = &digits[digits[..n].iter().take_while(|&&c| c == b'0').count()..n];
+    let default: &[u8] = if https { b"443" } else { b"80" };
+    (n == 0 || value == default).then_some(1 + n)
 }
 
 /// Whether the URL `text` (`http://` or `https://`, in any case) is an `https` one.

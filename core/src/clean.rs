@@ -1447,9 +1447,9 @@ pub(crate) const MAX_PIECES: usize = 6;
 /// - the piece ends with a character no DOI ends with, `-`, `<`, `(` or `_`, and the next
 ///   starts with a letter or digit (`npg-` `19-227-2012`);
 /// - the piece ends with `:` and the next starts with a digit (`…128:` `11(1056)`), or with a
-///   letter and holds a digit or a `/` in its first run of letters, digits and `-._;>/`
-///   (`<69::` `aid-ajpa5>`, `<1395:` `TIOSOT>2.0…`, `acprof:` `oso/9780…`): after a colon in
-///   prose a word comes, `…/456:` `here`, `…: see"2"`;
+///   letter and holds a digit or a `/` in the word it starts with, before a `.`
+///   ([`sici_word`]: `<69::` `aid-ajpa5>`, `<1395:` `TIOSOT>2.0…`, `acprof:` `oso/9780…`):
+///   after a colon in prose a word comes, `…/456:` `here`, `…:` `pp.12-15`, `…: see"2"`;
 /// - the piece ends with `.` and the next starts with a digit (`ldr.` `1091`), starts with
 ///   a lower-case letter and holds a digit (`j.` `ces.2012.05.033`), or is one lower-case
 ///   letter (the check character of `…00401.` `x`; a capital would start a sentence);
@@ -1551,16 +1551,7 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
     match last {
         b'/' => first.is_ascii_alphanumeric() || first == b'(',
         b'-' | b'<' | b'(' | b'_' => first.is_ascii_alphanumeric(),
-        b':' => {
-            // (Looked for in the word the piece starts with, where an identifier in running
-            // text may still end: not past a quote or bracket, `…: see"2"`.)
-            first.is_ascii_digit()
-                || (first.is_ascii_alphabetic()
-                    && piece
-                        .iter()
-                        .take_while(|&&c| c.is_ascii_alphanumeric() || b"-._;>/".contains(&c))
-                        .any(|&c| c.is_ascii_digit() || c == b'/'))
-        }
+        b':' => first.is_ascii_digit() || (first.is_ascii_alphabetic() && sici_word(piece)),
         b'.' => {
             first.is_ascii_digit()
                 || (first.is_ascii_lowercase() && piece.iter().any(u8::is_ascii_digit))
@@ -1570,6 +1561,30 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
             first == b'/' || (first == b'.' && piece.get(1).is_some_and(u8::is_ascii_alphanumeric))
         }
     }
+}
+
+/// Whether a piece of letters first, after a colon, goes on with a DOI: a digit or a `/` in
+/// the word it starts with, before a `.` (`aid-ajpa5>3.0…`, `TIOSOT>2.0…`, `oso/9780…`, and
+/// the escaped `EDAWPO%3E2.0…` and bracketed `tiopma]2.0…`); a word of prose has none
+/// there (`here`, `pp.12-15`). The word ends where an identifier in running text may: at a
+/// quote or an opening bracket (`see"2"`).
+fn sici_word(piece: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&c) = piece.get(i) {
+        match c {
+            b'0'..=b'9' | b'/' => return true,
+            // (An escape's hex digits are no evidence: `%3E` is the `>` of a SICI's `<…>`.)
+            b'%' if piece
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) =>
+            {
+                i += 3;
+            }
+            c if c.is_ascii_alphabetic() || b"-_;>]".contains(&c) => i += 1,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// `text` without its ASCII white space.

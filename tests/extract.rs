@@ -491,6 +491,56 @@ fn what_follows_a_doi_label() {
     }
 }
 
+/// An `hdl:` or `info:` URI written with characters beyond ASCII (an IRI) is found as
+/// cleaning reads it, each character as its UTF-8 bytes percent-encoded (RFC 3987 §3.1,
+/// C2), as a resolver's URL is: not passed over, nor found bare inside.
+#[test]
+fn iris_are_read_as_their_uris() {
+    let o = Options::new();
+    let cases = &[
+        ("see hdl:20.1000/Ü here", "20.1000/Ü", "hdl:20.1000/Ü"),
+        (
+            "(hdl:20.1000/日本語).",
+            "20.1000/日本語",
+            "hdl:20.1000/日本語",
+        ),
+        ("see hdl://20.1000/Ü here", "20.1000/Ü", "hdl://20.1000/Ü"),
+        ("see info:hdl/20.1000/Ü.", "20.1000/Ü", "info:hdl/20.1000/Ü"),
+        (
+            "see info:doi/10.1000/Ü here",
+            "10.1000/Ü",
+            "info:doi/10.1000/Ü",
+        ),
+        // Its query and fragment, as cleaning reads them: not part of the handle.
+        (
+            "see hdl:10.1000/a?x=é here",
+            "10.1000/a",
+            "hdl:10.1000/a?x=é",
+        ),
+        ("see hdl:20.1000/a#é here", "20.1000/a", "hdl:20.1000/a#é"),
+        // Escapes and characters together; a full-width stop ends it (C3).
+        (
+            "see hdl:20.1000/Ü%20x here",
+            "20.1000/Ü x",
+            "hdl:20.1000/Ü%20x",
+        ),
+        ("見よ hdl:20.1000/Ü。", "20.1000/Ü", "hdl:20.1000/Ü"),
+    ];
+    finds_one_cleaned_alike(&o, cases);
+    // Under the CORDRA profile, a resolver's URL is walked by its validator: an IRI too.
+    let cordra = Options::new().cordra(true);
+    let text = "see https://hdl.handle.net/20.1000/Ü/x here";
+    assert_eq!(
+        found(text, &cordra),
+        [(
+            "20.1000/Ü/x".to_owned(),
+            "https://hdl.handle.net/20.1000/Ü/x".to_owned()
+        )],
+    );
+    // What a URI's grammar refuses as its escapes is refused as written.
+    assert_eq!(found("see hdl:20.1000/%C3Ü here", &o), []);
+}
+
 /// A known resolver's URL with its scheme's default port is found as the URL, as cleaning
 /// reads it (P1); with another port, the DOI in it is found bare.
 #[test]

@@ -525,7 +525,7 @@ pub fn clean(text: &str, options: &Options) -> Result<Cleaned, ParseError> {
         read_from,
         warnings,
         ..
-    } = read_with(text, options, true, &mut fixes, Within::CLEANING)?;
+    } = read_with(text, options, true, &mut fixes, Within::TEXT)?;
     let handle = handle.into_handle();
     // (A handle already canonical is not copied again.)
     let (canonical, as_written) = if handle.as_handle_ref().is_canonical() {
@@ -698,7 +698,7 @@ fn clean_to(
                 options,
                 &mut |code, index| note_once(fixes, code, index),
                 None,
-                Within::CLEANING,
+                Within::TEXT,
             )
             .map(|(handle, form, held)| {
                 for fix in held {
@@ -707,7 +707,7 @@ fn clean_to(
                 (handle, form, 0)
             }),
         },
-        Lead::Other => read_with(text, options, false, fixes, Within::CLEANING).map(
+        Lead::Other => read_with(text, options, false, fixes, Within::TEXT).map(
             |Read {
                  handle,
                  form,
@@ -779,13 +779,13 @@ fn span_in(text: &str, part: &str) -> Option<core::ops::Range<usize>> {
 }
 
 /// [`clean`] without the canonical form: `handle` is the handle as written (for
-/// extraction, which reports it so), read as extraction reads ([`Within::EXTRACTION`]).
+/// extraction, which reports it so).
 pub(crate) fn clean_as_written<'a>(
     text: &'a str,
     options: &Options,
 ) -> Result<Read<'a>, ParseError> {
     let mut fixes = Vec::new();
-    let read = read_with(text, options, false, &mut fixes, Within::EXTRACTION)?;
+    let read = read_with(text, options, false, &mut fixes, Within::TEXT)?;
     Ok(Read { fixes, ..read })
 }
 
@@ -1074,26 +1074,10 @@ fn read_rest<'a>(
                 heap.as_str()
             };
             let lint = lint.as_deref_mut();
-            let (handle, form) = read_uri(
-                text,
-                (start, -8),
-                with_scheme,
-                options,
-                note,
-                lint,
-                within.iri,
-            )?;
+            let (handle, form) = read_uri(text, (start, -8), with_scheme, options, note, lint)?;
             (same_bytes_of(handle, with_scheme, s), form)
         }
-        None => read_uri(
-            text,
-            (start, 0),
-            s,
-            options,
-            note,
-            lint.as_deref_mut(),
-            within.iri,
-        )?,
+        None => read_uri(text, (start, 0), s, options, note, lint.as_deref_mut())?,
     };
     // A handle that is itself a URL (`info:hdl/https://x/y`, a resolver's URL whose path
     // decodes to one): a resolver's is read as its handle; another site's holds none.
@@ -1168,39 +1152,28 @@ fn read_rest<'a>(
     Ok((handle, form, held))
 }
 
-/// Where a reading is: inside how many written forms ([`MAX_HELD`]); whether it reads a
-/// URI form written with characters beyond ASCII as the URI with their UTF-8 bytes
-/// percent-encoded (an IRI, C2); and whether its text is the handle a form holds decoded,
-/// in which white space is a character the form means.
+/// Where a reading is: inside how many written forms ([`MAX_HELD`]), and whether its text
+/// is the handle a form holds decoded, in which white space is a character the form means.
+/// (Every reading reads a URI form written with characters beyond ASCII as the URI with
+/// their UTF-8 bytes percent-encoded, an IRI, C2: cleaning's and extraction's alike.)
 #[derive(Clone, Copy, Debug)]
 struct Within {
     depth: usize,
-    iri: bool,
     decoded: bool,
 }
 
 impl Within {
-    /// Cleaning's reading of its text: an IRI read as its URI.
-    const CLEANING: Within = Within {
+    /// The reading of a text: cleaning's, and extraction's of a text it found.
+    const TEXT: Within = Within {
         depth: 0,
-        iri: true,
         decoded: false,
     };
 
-    /// Extraction's reading of a text it found: a URI as its grammar says, as extraction's
-    /// automata read it (a reading they refuse would find what they pass over).
-    const EXTRACTION: Within = Within {
-        iri: false,
-        ..Within::CLEANING
-    };
-
     /// The reading of the handle a form holds (`decoded`: as the form decoded it), one form
-    /// deeper: an IRI read as its URI, in cleaning and extraction alike (so that cleaning
-    /// what cleaning gives gives it again).
+    /// deeper.
     fn held(self, decoded: bool) -> Within {
         Within {
             depth: self.depth + 1,
-            iri: true,
             decoded,
         }
     }
@@ -1384,7 +1357,7 @@ pub(crate) fn read_written<'a>(
         options,
         &mut |_, _| {},
         None,
-        Within::EXTRACTION,
+        Within::TEXT,
     )
     .map(|(handle, form, _)| (handle, form))
 }
@@ -1999,7 +1972,6 @@ fn read_uri<'s>(
     options: &Options,
     note: &mut impl FnMut(FixCode, usize),
     lint: Option<&mut Vec<Warning>>,
-    iri: bool,
 ) -> Result<(ReadHandle<'s>, Form), ParseError> {
     let at = |i: usize| start.saturating_add_signed(i as isize + shift);
     let refused = |e: ParseError, at: &dyn Fn(usize) -> usize| {
@@ -2022,7 +1994,7 @@ fn read_uri<'s>(
         }
         // An IRI (RFC 3987, C2): a URI written with characters beyond ASCII, each read as
         // its UTF-8 bytes percent-encoded, as a browser reads a resolver's URL (P3).
-        Err(e) if iri && e.found().is_some_and(|c| !c.is_ascii()) => {
+        Err(e) if e.found().is_some_and(|c| !c.is_ascii()) => {
             let encoded = iri_as_uri(s);
             let in_s = |i: usize| at(index_before_encoding(s, i));
             let uri = recognize(&encoded, options).map_err(|again| {

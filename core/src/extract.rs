@@ -1366,7 +1366,7 @@ impl<'a> Extract<'a, '_> {
         let end = if dfa.is_some() { kept } else { to };
         while p < end {
             if let Some((dfa, _)) = dfa {
-                state = dfa.step(state, bytes[p]);
+                state = iri_step(dfa, state, bytes[p]);
                 if state == 0 {
                     self.work += p + 1 - i;
                     self.remember_failure(form, dfa, p);
@@ -1594,29 +1594,52 @@ fn validator(form: Form, options: &Options) -> Option<&'static Dfa> {
     })
 }
 
-/// Whether `dfa`, from every one of its states, ends `window` in a state that does not
-/// accept (or refuses it): a text that ends with these bytes is not in its language.
+/// Whether `dfa`, from every one of its states, ends `window` (stepped as [`iri_step`]
+/// steps) in a state that does not accept (or refuses it): a text that ends with these
+/// bytes is not in its language.
 fn short_from_everywhere(dfa: &Dfa, window: &[u8]) -> bool {
     (1..dfa.labels.len()).all(|start| {
-        dfa.walk_from(start, window)
-            .map_or(true, |state| !dfa.accepting[state])
+        let end = window.iter().fold(start, |s, &b| iri_step(dfa, s, b));
+        !dfa.accepting[end]
     })
 }
 
-/// Whether `dfa` refuses `window` from every one of its states: whatever came before, a
-/// text that holds these bytes is not in its language.
+/// Whether `dfa` refuses `window` (stepped as [`iri_step`] steps) from every one of its
+/// states: whatever came before, a text that holds these bytes is not in its language.
 fn refused_from_everywhere(dfa: &Dfa, window: &[u8]) -> bool {
     (1..dfa.labels.len()).all(|start| {
         let mut state = start;
         for &b in window {
-            let class = usize::from(dfa.classes[usize::from(b)]);
-            state = usize::from(dfa.transitions[(state << dfa.shift) | class]);
+            state = iri_step(dfa, state, b);
             if state == 0 {
                 return true;
             }
         }
         false
     })
+}
+
+/// One step of a validator (whose grammar is ASCII: a URI's) over a byte of the text, a
+/// byte beyond ASCII as its escape, `%` and two hex digits: an IRI read as its URI (RFC
+/// 3987 §3.1, C2), as cleaning reads it. (Byte by byte: a window that starts inside a
+/// character steps as its URI's bytes do.)
+#[inline]
+fn iri_step(dfa: &Dfa, state: usize, byte: u8) -> usize {
+    if byte.is_ascii() {
+        return dfa.step(state, byte);
+    }
+    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
+    [
+        b'%',
+        DIGITS[usize::from(byte >> 4)],
+        DIGITS[usize::from(byte & 0xF)],
+    ]
+    .into_iter()
+    .try_fold(state, |s, b| match dfa.step(s, b) {
+        0 => None,
+        next => Some(next),
+    })
+    .unwrap_or(0)
 }
 
 /// Whether a handle written as a DOI (a `doi:` label or URI, `info:doi/`, `urn:doi:`) is

@@ -541,6 +541,30 @@ fn iris_are_read_as_their_uris() {
     assert_eq!(found("see hdl:20.1000/%C3Ü here", &o), []);
 }
 
+/// A repository page's path before its `/handle/` is not the handle's: an escape there
+/// that decodes to no UTF-8 does not keep the page from being found, as cleaning reads it
+/// (P3), nor, remembered, from being found after a label.
+#[test]
+fn a_repository_pages_path_before_the_handle_is_not_decoded() {
+    let o = Options::new().repository_urls(true);
+    let cases = &[
+        (
+            "see http://h/%Fd/handle/4/4 here",
+            "4/4",
+            "http://h/%Fd/handle/4/4",
+        ),
+        // (Found with its label, as cleaning reads a label before another form.)
+        (
+            "doi:http://h/%Fd/handle/4/4",
+            "4/4",
+            "doi:http://h/%Fd/handle/4/4",
+        ),
+    ];
+    finds_one_cleaned_alike(&o, cases);
+    // In the handle, it is refused.
+    assert_eq!(found("see http://h/x/handle/4/%Fd here", &o), []);
+}
+
 /// A known resolver's URL with its scheme's default port is found as the URL, as cleaning
 /// reads it (P1); with another port, the DOI in it is found bare.
 #[test]

@@ -107,6 +107,9 @@ const FOUND_BY_FUZZING: &[&str] = &[
     // While cleaning read the handle a form held decoded as an IRI (`info:hdl/09.é…`), it
     // read what extraction, which reads URIs strictly, kept as the form held it.
     "See\0\0\0\0\0\0\0\0ps!://doi.org/10.1016%2Fj.progpolysci.2019.01.002/\0\0\0\0\0\0\0\0urn:hdl:info:hdl/09.1016%2Fj.progpol#or <a href}f=\"https://doi'.org/https\0\0\0\0ht0\u{10}\u{10}//\0\0\0\0\0\0\0\0urn$:hdl:info:hdl/09.%C3%A91016%2Fj.progpoly.",
+    // A repository page's path before its `/handle/`, which no reading decodes, was
+    // checked decoded, and the failure remembered: the page was not found.
+    "doi:http://h/%Fd/handle/4/4",
 ];
 
 #[test]

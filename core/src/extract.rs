@@ -927,7 +927,7 @@ impl<'a> Extract<'a, '_> {
                 )
             };
             let start = usize::from(dfa.start);
-            if !self.walk(form, Some((dfa, start)), i, kept, (h, end.min(kept))) {
+            if !self.walk(form, Some((dfa, start)), i, kept, (h, end.min(kept), true)) {
                 return None;
             }
         }
@@ -1086,7 +1086,8 @@ impl<'a> Extract<'a, '_> {
                 .then_some(after + 1)
             }
         });
-        let mut h = match based.or(known.then_some(path)) {
+        let resolver = based.or(known.then_some(path));
+        let mut h = match resolver {
             Some(mut h) => {
                 if bytes.get(h..h + 12) == Some(b"api/handles/".as_slice()) {
                     if o.cordra {
@@ -1118,6 +1119,13 @@ impl<'a> Extract<'a, '_> {
         );
         let path_end = query.min(kept);
         h = h.min(path_end);
+        // What is decoded, and must be UTF-8 decoded (P3): a resolver's whole path; a
+        // repository page's after its `/handle/` alone, where a start that holds the same
+        // bytes may read them before its own (so that a failure there is not remembered).
+        let decoded = match resolver {
+            Some(_) => (host_end, path_end, true),
+            None => (h, path_end, false),
+        };
         // The prefix P3 takes off a decoded path (`hdl:`, `doi:`, `urn:hdl:` …), and a handle
         // that is itself a URL, not one found here (C2: a resolver's would have been read as
         // the innermost above).
@@ -1174,7 +1182,7 @@ impl<'a> Extract<'a, '_> {
         } else {
             None
         };
-        if !self.walk(Form::Proxy, dfa, i, kept, (host_end, path_end)) {
+        if !self.walk(Form::Proxy, dfa, i, kept, decoded) {
             return None;
         }
         self.read(i, &self.text[i..kept]).map(|f| (f, 0))
@@ -1337,9 +1345,10 @@ impl<'a> Extract<'a, '_> {
     }
 
     /// One pass over `text[i..kept]`: a validator's walk (from the given state; it must
-    /// end in an accepting one), and the percent-decoding of `decode` (a range of it),
-    /// whose bytes must be UTF-8. Whether both hold; where one fails on bytes every reading
-    /// of `form` that holds them fails on, that is remembered. (The text itself is UTF-8:
+    /// end in an accepting one), and the percent-decoding of `decode` (a range of it, and
+    /// whether every reading of `form` that holds its bytes decodes them), whose bytes must
+    /// be UTF-8. Whether both hold; where one fails on bytes every reading of `form` that
+    /// holds them fails on, that is remembered. (The text itself is UTF-8:
     /// only an escape can start a bad sequence. A '%' that starts no escape is itself, P3;
     /// where escapes must be whole, the validator says.)
     fn walk(
@@ -1348,10 +1357,10 @@ impl<'a> Extract<'a, '_> {
         dfa: Option<(&Dfa, usize)>,
         i: usize,
         kept: usize,
-        decode: (usize, usize),
+        decode: (usize, usize, bool),
     ) -> bool {
         let bytes = &self.text.as_bytes()[..kept];
-        let (from, to) = decode;
+        let (from, to, remembered) = decode;
         let mut state = dfa.map_or(0, |(_, s)| s);
         // The next byte to decode, the sequence being read (its first byte's place, its
         // bytes, how many are due).
@@ -1409,7 +1418,9 @@ impl<'a> Extract<'a, '_> {
                 };
                 if let Some(bad) = bad {
                     self.work += next - i;
-                    self.remember(form, lead, bad, false);
+                    if remembered {
+                        self.remember(form, lead, bad, false);
+                    }
                     return false;
                 }
             }
@@ -1419,7 +1430,9 @@ impl<'a> Extract<'a, '_> {
         // A sequence the end cuts: a reading that ends there too fails (a longer one may
         // complete it); if the query cuts it, every reading of that path does.
         if due > 0 {
-            self.remember(form, lead, to - 1, to == kept);
+            if remembered {
+                self.remember(form, lead, to - 1, to == kept);
+            }
             return false;
         }
         // A walk that stops short of accepting: so does every reading that ends there on

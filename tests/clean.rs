@@ -575,6 +575,53 @@ fn dois_as_pdfs_write_them() {
     assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
 }
 
+/// The quotes European languages write are wrapping pairs (C2): guillemets pointing either
+/// way, French single ones, Swedish and Finnish quotes that close on both sides; and quotes
+/// of two languages nested one in the other balance. A quote of these on one side alone is
+/// punctuation. None is left in the handle as its naming authority's first character.
+#[test]
+fn every_languages_quotes_are_pairs() {
+    for text in [
+        "«10.1000/abc»",
+        "»10.1000/abc«",
+        "‹10.1000/abc›",
+        "›10.1000/abc‹",
+        "”10.1000/abc”",
+        "»10.1000/abc»",
+        "„10.1000/abc“",
+        "‚10.1000/abc‘",
+        // Nested: English around German, German around English, French around German.
+        "“„10.1000/abc“”",
+        "„“10.1000/abc”“",
+        "«„10.1000/abc“»",
+        "“‚10.1000/abc‘”",
+    ] {
+        let (h, _, fixes) = cleaned(text);
+        assert_eq!(
+            (h.as_str(), &fixes[..]),
+            ("10.1000/abc", &["wrapping-pair"][..]),
+            "{text:?}"
+        );
+    }
+    for (text, fix) in [
+        ("»10.1000/abc", "leading-punctuation"),
+        ("”10.1000/abc", "leading-punctuation"),
+        ("›10.1000/abc", "leading-punctuation"),
+        ("10.1000/abc«", "trailing-punctuation"),
+        ("10.1000/abc›", "trailing-punctuation"),
+        ("10.1000/abc‹", "trailing-punctuation"),
+    ] {
+        let (h, _, fixes) = cleaned(text);
+        assert_eq!(
+            (h.as_str(), &fixes[..]),
+            ("10.1000/abc", &[fix][..]),
+            "{text:?}"
+        );
+    }
+    // Inside, a pair balanced is the handle's (`10.1000/a«b»` ends in no punctuation).
+    assert_eq!(cleaned("«10.1000/a«b»»").0, "10.1000/a«b»");
+}
+
 /// A known resolver's host with its scheme's default port is the host to every step of
 /// cleaning (P1, C2): a URL pasted before another, one inside another form, and a split
 /// DOI's evidence.

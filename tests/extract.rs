@@ -445,6 +445,15 @@ fn brackets_that_end_an_identifier() {
             vec!["10.1007/s10994-018-5712-y"],
         ),
         ("„10.1055/s-2005-951641“", vec!["10.1055/s-2005-951641"]),
+        // A typographic double quote ends it as a '"' does, so that quotes nested across
+        // languages, whose German closing one opens English ones, are no pair inside it.
+        ("see “„10.1000/abc“” here", vec!["10.1000/abc"]),
+        ("see „“10.1000/abc”“ here", vec!["10.1000/abc"]),
+        ("10.1000/a“b”c", vec!["10.1000/a"]),
+        // Guillemets either way, French single ones (a bracket each, C3).
+        ("see »10.1000/abc« here", vec!["10.1000/abc"]),
+        ("see ‹10.1000/abc› here", vec!["10.1000/abc"]),
+        ("see ›10.1000/abc‹ here", vec!["10.1000/abc"]),
         ("10.1000/a(b(c(d)))", vec!["10.1000/a(b(c(d)))"]),
     ] {
         let got: Vec<String> = found(text, &o).into_iter().map(|(h, _)| h).collect();

@@ -281,7 +281,7 @@ pub(crate) fn is_space(c: char) -> bool {
 /// Brackets and quotes, opening and closing, that wrap identifiers in real text: CJK
 /// text's too (full-width brackets, `【…】`, `《…》`, corner brackets), which it writes
 /// with no white space around them.
-pub(crate) const PAIRS: [(char, char); 20] = [
+pub(crate) const PAIRS: [(char, char); 25] = [
     ('(', ')'),
     ('[', ']'),
     ('{', '}'),
@@ -304,6 +304,14 @@ pub(crate) const PAIRS: [(char, char); 20] = [
     // quotes above, and are found there first).
     ('\u{201E}', '\u{201C}'),
     ('\u{201A}', '\u{2018}'),
+    // German and Danish guillemets point inwards, `»…«`, `›…‹` (the closing ones open
+    // French ones above, found there first), and French single ones outwards, `‹…›`;
+    // Swedish and Finnish quotes close on both sides, `”…”`, `»…»`.
+    ('\u{BB}', '\u{AB}'),
+    ('\u{2039}', '\u{203A}'),
+    ('\u{203A}', '\u{2039}'),
+    ('\u{201D}', '\u{201D}'),
+    ('\u{BB}', '\u{BB}'),
 ];
 
 /// Whether `s` is `open … close` with that `open` and that `close` a pair: the bracket
@@ -331,9 +339,50 @@ fn wrapped(s: &str) -> Option<(char, char)> {
         !crate::bytes::has_any(inner.as_bytes(), &[open, close])
             || balances(inner.bytes(), open, close)
     } else {
-        balances(inner.chars(), open, close)
+        quotes_balance(inner, open, close)
     };
     balanced.then_some((open, close))
+}
+
+/// Whether `inner` balances `open` and `close` ([`balances`]) where one of them is also a
+/// quote of another language's pair: German quotes close with the English opening one, so
+/// that `“„…“”` and `„“…”“` each nest one pair in the other. Inside English quotes a `„`
+/// opens a German pair, which the next `“` closes; inside German ones a `“` that would
+/// close none opens an English pair, which a `”` closes.
+fn quotes_balance(inner: &str, open: char, close: char) -> bool {
+    // (Only where the other pair's other character is not this pair's: guillemets, which
+    // point either way, balance as written.)
+    let low = PAIRS
+        .iter()
+        .find(|&&(o, c)| c == open && o != open && o != close)
+        .map(|&(o, _)| o);
+    let high = PAIRS
+        .iter()
+        .find(|&&(o, c)| o == close && c != close && c != open)
+        .map(|&(_, c)| c);
+    if low.is_none() && high.is_none() {
+        return balances(inner.chars(), open, close);
+    }
+    let (mut depth, mut lows, mut highs) = (0_usize, 0_usize, 0_usize);
+    for c in inner.chars() {
+        if Some(c) == low {
+            lows += 1;
+        } else if c == open {
+            match lows.checked_sub(1) {
+                Some(l) => lows = l,
+                None => depth += 1,
+            }
+        } else if c == close {
+            match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None if high.is_some() => highs += 1,
+                None => return false,
+            }
+        } else if Some(c) == high {
+            highs = highs.saturating_sub(1);
+        }
+    }
+    depth == 0
 }
 
 /// Whether every `close` in `items` closes an `open` before it, and every `open` is closed.

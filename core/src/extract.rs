@@ -1721,6 +1721,12 @@ const KEPT: u8 = 2;
 /// Both: the bytes the scan passes over while all so far were kept.
 const CONTINUES_KEPT: u8 = 4;
 
+/// The double quotes typesetting writes for `"`, which ends an identifier as `"` does
+/// (C3): English `“…”`, German `„…“`, Swedish `”…”`, and the reversed `‟`. (As brackets,
+/// a German closing one would open an English pair that a `”` after it closes:
+/// `“„10.1000/abc“”`.)
+const TYPOGRAPHIC_DOUBLE_QUOTES: [char; 4] = ['\u{201C}', '\u{201D}', '\u{201E}', '\u{201F}'];
+
 /// Whether an identifier ends at the start of `rest` whatever came before it in a DOI's
 /// prefix (no bracket): where `identifier_end_form` ends one (white space, a `"`, a tag),
 /// or at a closing bracket.
@@ -1759,15 +1765,18 @@ fn bracket(c: char) -> Option<(usize, bool)> {
             v => Some((usize::from((v - 2) / 2), (v - 2) % 2 == 1)),
         };
     }
+    // (Its first place among the pairs': `“` opens English quotes before it closes German
+    // ones, `»` closes French guillemets before it opens German ones.)
     PAIRS
         .iter()
-        .position(|&(o, cl)| o == c && o != cl)
-        .map(|k| (k, true))
-        .or_else(|| {
-            PAIRS
-                .iter()
-                .position(|&(o, cl)| cl == c && o != cl)
-                .map(|k| (k, false))
+        .enumerate()
+        .filter(|&(_, &(o, cl))| o != cl)
+        .find_map(|(k, &(o, cl))| {
+            if o == c {
+                Some((k, true))
+            } else {
+                (cl == c).then_some((k, false))
+            }
         })
 }
 
@@ -1884,7 +1893,7 @@ impl Scan {
                 break i;
             }
             let c = text[i..].chars().next().expect("a character starts here");
-            if breaks_identifier(c) {
+            if breaks_identifier(c) || TYPOGRAPHIC_DOUBLE_QUOTES.contains(&c) {
                 break i;
             }
             match bracket(c) {

@@ -518,6 +518,15 @@ fn dois_as_pdfs_write_them() {
         ),
         ("doi :10.1000/182", "10.1000/182", Form::Doi, &["label"]),
         ("doi.10.1000/182", "10.1000/182", Form::Doi, &["label"]),
+        ("DOI10.1000/182", "10.1000/182", Form::Doi, &["label"]),
+        (
+            "(doi10.1038/nature06958).",
+            "10.1038/nature06958",
+            Form::Doi,
+            &["trailing-punctuation", "wrapping-pair", "label"],
+        ),
+        // Not before what is no DOI found bare: a handle.
+        ("doi10.x/y", "doi10.x/y", Form::Handle, &[]),
         (
             "doi.org/10.1000/182",
             "10.1000/182",

@@ -828,6 +828,12 @@ fn dois_as_pdfs_write_them() {
             "doi.10.1093/cid/ciy936",
             vec![("10.1093/cid/ciy936", "doi.10.1093/cid/ciy936")],
         ),
+        // A label glued to its DOI, its colon lost; not inside a word.
+        (
+            "Nature 2008. DOI10.1038/nature06958 (2008)",
+            vec![("10.1038/nature06958", "DOI10.1038/nature06958")],
+        ),
+        ("see xdoi10.1038/nature06958 here", vec![]),
         // A check character after a full stop: one lower-case letter; a capital starts a sentence.
         (
             "doi: 10.1111/j.0012-155X.2005.00401. x",

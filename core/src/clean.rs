@@ -1414,10 +1414,10 @@ pub(crate) fn read_written<'a>(
 /// The length of the label `s` starts with (`label_form`): with the `:` of a `doi :` or an
 /// `hdl :` (the form's shortest reading ends at the space), or a full-width one
 /// ([`full_width_label`]), and a `doi.` only before a DOI (`doi_start_form`; `doi.org/` is
-/// a resolver's host).
+/// a resolver's host), as a `doi` glued to one is ([`glued_doi_label`]).
 pub(crate) fn label_prefix(s: &[u8]) -> Option<usize> {
     let Some(p) = g::LABEL_FORM.accepted_prefix(s) else {
-        return full_width_label(s);
+        return full_width_label(s).or_else(|| glued_doi_label(s));
     };
     match s[p - 1] {
         b' ' | b'\t' => Some(colon_after(s, p).unwrap_or(p)),
@@ -1440,6 +1440,15 @@ fn full_width_label(s: &[u8]) -> Option<usize> {
         return None;
     }
     colon_after(s, 3)
+}
+
+/// The length of a `doi` glued to the DOI after it, as text taken from a PDF leaves a
+/// label whose colon or space it lost (`DOI10.1038/nature123`): 3 before a DOI as it is
+/// found bare (`bare_doi_form`; no handle's naming authority starts `doi10.`).
+fn glued_doi_label(s: &[u8]) -> Option<usize> {
+    (s.get(..3).is_some_and(|w| w.eq_ignore_ascii_case(b"doi"))
+        && g::BARE_DOI_FORM.accepted_prefix(&s[3..]).is_some())
+    .then_some(3)
 }
 
 /// Where a colon after `s[at..]`'s blanks ends, ASCII or full-width: a label's, after its

@@ -214,7 +214,8 @@ pub(crate) enum Rule {
     /// `doi.` is a label only before a DOI (`doi_start_form`): `doi.org/` is a resolver's host.
     /// Only ASCII white space: the generator reads every non-ASCII character as one symbol. So
     /// is a label's full-width colon (`DOI：`, CJK text's) said in Rust (core/src/clean.rs,
-    /// `full_width_label`).
+    /// `full_width_label`), and a `doi` glued to a DOI, `DOI10.1038/…` (`glued_doi_label`,
+    /// before `bare_doi_form`: a lookahead the generator does not read).
     ///
     /// `label_form` in `grammar/forms.pest`.
     LabelForm,

@@ -53,8 +53,16 @@ fn each_code() {
         ("(10.1000/x", &[(LeadingPunctuation, 0)]),
         ("[10.1000/x (y)", &[(LeadingPunctuation, 0)]),
         ("\u{201C}10.1000/x", &[(LeadingPunctuation, 0)]),
-        ("(10.1000)/x", &[]),
-        ("'10.1000/x'", &[]),
+        // A bracket or quote with its partner is no leading punctuation; first in the naming
+        // authority, it is a symbol, as a footnote's mark or a bullet is (D14).
+        ("(10.1000)/x", &[(SymbolFirst, 0)]),
+        ("'10.1000/x'", &[(SymbolFirst, 0)]),
+        ("*10.1000/x", &[(SymbolFirst, 0)]),
+        ("\u{2022}10.1000/x", &[(SymbolFirst, 0)]),
+        ("\u{301}10.1000/x", &[(SymbolFirst, 0)]),
+        // Not what another warning says, nor a letter or digit of any script.
+        ("\u{200B}10.1000/x", &[(ZeroWidthCharacter, 0)]),
+        ("\u{0663}0.1000/x", &[]),
         ("10.1002/(SICI)1097(199812)", &[]),
     ];
     for (text, expected) in cases {

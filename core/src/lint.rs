@@ -46,6 +46,9 @@ pub enum LintCode {
     /// `leading-punctuation`: an opening bracket or quote at the start that nothing after it
     /// closes (what cleaning takes off, C2).
     LeadingPunctuation,
+    /// `symbol-first`: the naming authority starts with a character that is no letter or
+    /// digit (`*10.1000/abc`, `•10.1000/abc`): no handle's prefix does (D14).
+    SymbolFirst,
     /// `over-2048-bytes`: longer than the reference server accepts (H9).
     Over2048Bytes,
     /// `literal-percent`: a proxy URL's `%` not followed by two hex digits, read as a `%`
@@ -55,7 +58,7 @@ pub enum LintCode {
 
 impl LintCode {
     /// Every code, in a stable order.
-    pub const ALL: [LintCode; 16] = [
+    pub const ALL: [LintCode; 17] = [
         LintCode::EmptyLocalName,
         LintCode::TrailingSlash,
         LintCode::ControlCharacter,
@@ -70,6 +73,7 @@ impl LintCode {
         LintCode::UriPrefix,
         LintCode::TrailingPunctuation,
         LintCode::LeadingPunctuation,
+        LintCode::SymbolFirst,
         LintCode::Over2048Bytes,
         LintCode::LiteralPercent,
     ];
@@ -92,6 +96,7 @@ impl LintCode {
             LintCode::UriPrefix => "uri-prefix",
             LintCode::TrailingPunctuation => "trailing-punctuation",
             LintCode::LeadingPunctuation => "leading-punctuation",
+            LintCode::SymbolFirst => "symbol-first",
             LintCode::Over2048Bytes => "over-2048-bytes",
             LintCode::LiteralPercent => "literal-percent",
         }
@@ -139,6 +144,11 @@ impl LintCode {
                 "starts with an opening bracket or quote that nothing closes, as text \
                  extraction leaves a pair whose end it lost"
             }
+            LintCode::SymbolFirst => {
+                "the naming authority starts with a character that is no letter or digit, as \
+                 no handle's prefix does: probably text set before the handle (a footnote's \
+                 mark, a bullet)"
+            }
             LintCode::Over2048Bytes => {
                 "longer than 2048 bytes: the reference server refuses it on the wire"
             }
@@ -176,6 +186,7 @@ impl LintCode {
             LintCode::PercentEncoded | LintCode::QueryOrFragment => "SPEC P2, U7",
             LintCode::UriPrefix => "SPEC D5",
             LintCode::TrailingPunctuation | LintCode::LeadingPunctuation => "text extraction",
+            LintCode::SymbolFirst => "SPEC D14",
             LintCode::Over2048Bytes => "SPEC H9",
             LintCode::LiteralPercent => "SPEC P3",
         }
@@ -245,6 +256,18 @@ impl fmt::Display for Warning {
             self.code.rule()
         )
     }
+}
+
+/// Whether `c`, first in a naming authority, is punctuation or a symbol: no letter or digit,
+/// nor what another warning says (white space, a control, invisible or unprintable
+/// character).
+fn is_symbol(c: char) -> bool {
+    !(c.is_alphanumeric()
+        || c.is_whitespace()
+        || c.is_control()
+        || is_zero_width(c)
+        || is_bidi_control(c)
+        || is_unprintable(c))
 }
 
 fn is_zero_width(c: char) -> bool {
@@ -392,6 +415,8 @@ impl HandleRef<'_> {
         // (What cleaning takes off: the same look.)
         if crate::clean::leading_punctuation(text).is_some() {
             note(LintCode::LeadingPunctuation, 0);
+        } else if text.chars().next().is_some_and(is_symbol) {
+            note(LintCode::SymbolFirst, 0);
         }
         if text.len() > 2048 {
             // The first character that does not fit in 2048 bytes (its start: an index is

@@ -519,6 +519,19 @@ fn dois_as_pdfs_write_them() {
         ("doi :10.1000/182", "10.1000/182", Form::Doi, &["label"]),
         ("doi.10.1000/182", "10.1000/182", Form::Doi, &["label"]),
         ("DOI10.1000/182", "10.1000/182", Form::Doi, &["label"]),
+        // After an `hdl:` or `info:` URI's prefix, as after a label.
+        (
+            "hdl:10.1021/ es030360x",
+            "10.1021/es030360x",
+            Form::Hdl,
+            &["split-joined"],
+        ),
+        (
+            "info:doi/10. 1093/jb/mvg083",
+            "10.1093/jb/mvg083",
+            Form::InfoDoi,
+            &["split-joined"],
+        ),
         (
             "(doi10.1038/nature06958).",
             "10.1038/nature06958",
@@ -581,6 +594,14 @@ fn dois_as_pdfs_write_them() {
         "10.1890/0012-9658(2006)87[2832:tiopma]2.0.co;2"
     );
     let e = clean("https://doi.org/10.1000/182: x%20y", &Options::new()).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
+    // An escape is the character it writes: `%2E` a '.', `%2F` a '/'.
+    let e = clean("doi: 10.1000/x: pp%2E12", &Options::new()).unwrap_err();
+    assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
+    assert_eq!(cleaned("doi: 10.1000/x: ab%2F12").0, "10.1000/x:ab%2f12");
+    // `hdl://` read as the resolution form holds a server first (U3): no DOI is joined.
+    let resolution = Options::new().resolution_form(true);
+    let e = clean("hdl://10. 1093/jb/mvg083", &resolution).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
 }
 

@@ -454,6 +454,10 @@ fn brackets_that_end_an_identifier() {
         ("see »10.1000/abc« here", vec!["10.1000/abc"]),
         ("see ‹10.1000/abc› here", vec!["10.1000/abc"]),
         ("see ›10.1000/abc‹ here", vec!["10.1000/abc"]),
+        // One that opens a pair and closes another, left last by a cut before its partner,
+        // is taken off as cleaning takes it off.
+        ("10.1000/a«[»", vec!["10.1000/a"]),
+        ("doi:10.1000/a‘(’x", vec!["10.1000/a"]),
         ("10.1000/a(b(c(d)))", vec!["10.1000/a(b(c(d)))"]),
     ] {
         let got: Vec<String> = found(text, &o).into_iter().map(|(h, _)| h).collect();
@@ -572,6 +576,11 @@ fn a_repository_pages_path_before_the_handle_is_not_decoded() {
     finds_one_cleaned_alike(&o, cases);
     // In the handle, it is refused.
     assert_eq!(found("see http://h/x/handle/4/%Fd here", &o), []);
+    // Inside a known resolver's URL, whose path decoded fails there.
+    assert_eq!(
+        found("hdl.handle.net/1-http://h/%Fd/handle/4/4", &o),
+        [("4/4".to_owned(), "http://h/%Fd/handle/4/4".to_owned())]
+    );
 }
 
 /// A known resolver's URL with its scheme's default port is found as the URL, as cleaning
@@ -827,6 +836,24 @@ fn dois_as_pdfs_write_them() {
         (
             "doi.10.1093/cid/ciy936",
             vec![("10.1093/cid/ciy936", "doi.10.1093/cid/ciy936")],
+        ),
+        // After an `hdl:` or `info:` URI's prefix, as after a label.
+        (
+            "see hdl:10.1021/ es030360x here",
+            vec![("10.1021/es030360x", "hdl:10.1021/ es030360x")],
+        ),
+        (
+            "see info:doi/10. 1093/jb/mvg083.",
+            vec![("10.1093/jb/mvg083", "info:doi/10. 1093/jb/mvg083")],
+        ),
+        (
+            "see hdl://10.1093/ molbev /msu300 here",
+            vec![("10.1093/molbev/msu300", "hdl://10.1093/ molbev /msu300")],
+        ),
+        // Pieces that joined are no identifier: the first piece, the URL and all.
+        (
+            "see https://doi.org/10.1000/x: ab]2 here",
+            vec![("10.1000/x", "https://doi.org/10.1000/x")],
         ),
         // A label glued to its DOI, its colon lost; not inside a word.
         (

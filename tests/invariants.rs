@@ -110,6 +110,14 @@ const FOUND_BY_FUZZING: &[&str] = &[
     // A repository page's path before its `/handle/`, which no reading decodes, was
     // checked decoded, and the failure remembered: the page was not found.
     "doi:http://h/%Fd/handle/4/4",
+    // ... and inside a known resolver's URL, whose path decoded failed there first.
+    "hdl.handle.net/1-http://h/%Fd/handle/4/4",
+    // A bracket that opens a pair and closes another (`«`, `‘`) left last by a cut before
+    // its partner, which cleaning took off as a closing one.
+    "10.1000/a«[»",
+    "doi:10.1000/a‘(’x",
+    // A resolver's URL whose split pieces joined are no identifier was not found.
+    "see https://doi.org/10.1000/x: ab]2 here",
 ];
 
 #[test]

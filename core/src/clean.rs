@@ -989,7 +989,21 @@ fn read_within<'a>(
             .iter()
             .filter(|b| crate::bytes::is_ascii_space(b))
             .count();
-        resolver.or((after_host && lead <= 2).then_some(0))
+        resolver
+            .or((after_host && lead <= 2).then_some(0))
+            .or_else(|| {
+                // (After an `hdl:` or `info:` URI's prefix too; looked for only with white
+                // space inside, and where a URI may start: most texts left here are a DOI.)
+                // Not `hdl://` read as the resolution form: a server comes first (U3).
+                (matches!(s.as_bytes().first(), Some(b'h' | b'H' | b'i' | b'I'))
+                    && crate::bytes::has_ascii_whitespace(s.as_bytes()))
+                .then(|| uri_prefix(s))
+                .flatten()
+                .filter(|_| {
+                    !(options.resolution_form
+                        && g::HDL_HOST_FORM.accepted_prefix(s.as_bytes()).is_some())
+                })
+            })
     };
     // (ASCII white space is never part of a longer character's bytes.)
     if let Some(at) = doi_at.filter(|&at| crate::bytes::has_ascii_whitespace(&s.as_bytes()[at..])) {
@@ -1014,7 +1028,7 @@ fn read_within<'a>(
                         .map(|w| w.at(start + as_written_index(s, at, w.index()))),
                 );
                 note(FixCode::SplitJoined, start + at);
-                if !matches!(form, Form::Doi | Form::Hdl | Form::Handle) {
+                if matches!(form, Form::Proxy | Form::Api | Form::Repository) {
                     note(FixCode::ResolverUrl, start);
                 }
                 return Ok(Read {
@@ -1244,17 +1258,21 @@ pub const __CLEANING_LIMITS: (usize, usize) = (MAX_WRAPPING, MAX_HELD);
 fn held_from(s: &str, options: &Options) -> usize {
     resolver_prefix(s, options)
         .map(|p| p + usize::from(s[p..].starts_with(API_PATH)) * API_PATH.len())
-        .or_else(|| {
-            [
-                &g::HDL_HOST_FORM,
-                &g::HDL_FORM,
-                &g::INFO_HDL_FORM,
-                &g::INFO_DOI_FORM,
-            ]
-            .iter()
-            .find_map(|dfa| dfa.accepted_prefix(s.as_bytes()))
-        })
+        .or_else(|| uri_prefix(s))
         .unwrap_or(0)
+}
+
+/// The length of the `hdl:` or `info:` URI's prefix `s` starts with (`hdl:`, `hdl://`,
+/// `info:hdl/`, `info:doi/`): where the handle it holds begins.
+pub(crate) fn uri_prefix(s: &str) -> Option<usize> {
+    [
+        &g::HDL_HOST_FORM,
+        &g::HDL_FORM,
+        &g::INFO_HDL_FORM,
+        &g::INFO_DOI_FORM,
+    ]
+    .iter()
+    .find_map(|dfa| dfa.accepted_prefix(s.as_bytes()))
 }
 
 /// Where a handle that a written form holds was read: in `text`, at `at` where the text
@@ -1604,12 +1622,17 @@ fn sici_word(piece: &[u8]) -> bool {
     while let Some(&c) = piece.get(i) {
         match c {
             b'0'..=b'9' | b'/' => return true,
-            // (An escape's hex digits are no evidence: `%3E` is the `>` of a SICI's `<…>`.)
+            // (An escape is the character it writes, not its hex digits: `%3E` is the `>` of
+            // a SICI's `<…>`, `%2F` a '/', `%2E` a '.'.)
             b'%' if piece
                 .get(i + 1..i + 3)
                 .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) =>
             {
-                i += 3;
+                match &piece[i + 1..i + 3] {
+                    b"2F" | b"2f" => return true,
+                    b"2E" | b"2e" => return false,
+                    _ => i += 3,
+                }
             }
             c if c.is_ascii_alphabetic() || b"-_;>]".contains(&c) => i += 1,
             _ => return false,

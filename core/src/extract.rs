@@ -25,7 +25,7 @@ use crate::dfa::Dfa;
 use crate::escape::PROXY_PATH;
 use crate::form::{Form, Options};
 use crate::generated as g;
-use crate::handle::{Handle, HandleRef, ReadHandle};
+use crate::handle::{HandleRef, ReadHandle};
 use crate::pairs::{PairTable, Rows};
 use alloc::vec::Vec;
 
@@ -749,8 +749,7 @@ impl<'a> Extract<'a, '_> {
         // the pieces joined are no identifier (a bracket with no partner cuts it before the
         // gap: `doi:10.1016/S0005-7967( 99`), the first piece is read as written.
         if let Some(raw_end) = split_end(self.text, h, Some(end)) {
-            let form = if doi { Form::Doi } else { Form::Hdl };
-            if let Some(found) = self.joined(i, h, raw_end, form) {
+            if let Some(found) = self.joined(i, h, raw_end) {
                 return Some((found, label));
             }
         }
@@ -789,7 +788,7 @@ impl<'a> Extract<'a, '_> {
     /// `split_end`), read as one: its pieces joined, then the ends C3 gives an identifier
     /// (brackets, sentence punctuation, a glued word) found in the joined text. The span,
     /// from `i`, ends where the last byte kept is written.
-    fn joined(&mut self, i: usize, h: usize, raw_end: usize, form: Form) -> Option<Found<'a>> {
+    fn joined(&mut self, i: usize, h: usize, raw_end: usize) -> Option<Found<'a>> {
         let raw = &self.text.as_bytes()[h..raw_end];
         self.work += 2 * raw.len();
         let joined = without_space(&self.text[h..raw_end]);
@@ -798,16 +797,12 @@ impl<'a> Extract<'a, '_> {
         while let Some(c) = sentence_end(&joined[..end]) {
             end -= c.len_utf8();
         }
-        let (handle, form) = if form == Form::Proxy {
-            // A resolver's URL joined is read as cleaning reads it: its path percent-decoded
-            // (P2), the prefixes P3 takes off taken off, and a bracket opened before the
-            // DOI taken off the handle the URL holds (C2).
-            let url = alloc::format!("{}{}", &self.text[i..h], &joined[..end]);
-            let read = clean_as_written(&url, self.options).ok()?;
-            (read.handle.into_handle(), read.form)
-        } else {
-            (Handle::parse(&joined[..end]).ok()?, form)
-        };
+        // Read as cleaning reads it: after a label, as it is; in a resolver's URL or a URI,
+        // its handle percent-decoded (P2, U6), the prefixes P3 takes off taken off, and a
+        // bracket opened before the DOI taken off the handle a URL holds (C2).
+        let written = alloc::format!("{}{}", &self.text[i..h], &joined[..end]);
+        let read = clean_as_written(&written, self.options).ok()?;
+        let (handle, form) = (read.handle.into_handle(), read.form);
         if handle.local_name().is_empty() || !labels_a_doi(form, handle.as_handle_ref()) {
             return None;
         }
@@ -841,9 +836,21 @@ impl<'a> Extract<'a, '_> {
     /// A URI (`hdl:`, `hdl://`, `info:hdl/`, `info:doi/`, `urn:hdl:`, `urn:doi:`).
     fn uri(&mut self, i: usize, form: Form, prefix: usize) -> Option<(Found<'a>, usize)> {
         let bytes = self.text.as_bytes();
-        let (_, cut, _) = self
+        let (end, cut, _) = self
             .ends
             .query_kept(self.text, i, true, false, &mut self.work);
+        // A DOI split by white space after an `hdl:` or `info:` URI's prefix, as after a
+        // label (C3, `split_end`; cleaning's `uri_prefix`).
+        if matches!(
+            form,
+            Form::Hdl | Form::HdlHost | Form::InfoHdl | Form::InfoDoi
+        ) {
+            if let Some(raw_end) = split_end(self.text, i + prefix, Some(end)) {
+                if let Some(found) = self.joined(i, i + prefix, raw_end) {
+                    return Some((found, 0));
+                }
+            }
+        }
         let mut kept = self.kept(i, i + prefix, cut);
         let urn = matches!(form, Form::UrnHdl | Form::UrnDoi);
         if !urn {
@@ -989,10 +996,12 @@ impl<'a> Extract<'a, '_> {
         // base named with the host as written.
         let named = o.bases.iter().any(|b| host.eq_ignore_ascii_case(b.host()));
         if known && !named && !o.cordra {
-            if let Some(raw_end) = split_end(self.text, host_end + 1, Some(end)) {
-                return self
-                    .joined(i, host_end + 1, raw_end, Form::Proxy)
-                    .map(|f| (f, 0));
+            // (Where the pieces joined are no identifier, the first piece is read as written,
+            // as after a label: `https://doi.org/10.1000/x: ab]2`.)
+            if let Some(found) = split_end(self.text, host_end + 1, Some(end))
+                .and_then(|raw_end| self.joined(i, host_end + 1, raw_end))
+            {
+                return Some((found, 0));
             }
             // A bracket with no partner right after the host (`doi.org/(10.1093/ molbev
             // /msu300`) cuts the URL there (C3); the DOI split after it is joined on the
@@ -1007,7 +1016,7 @@ impl<'a> Extract<'a, '_> {
                 let after = cut + opener.len_utf8();
                 if let Some(raw_end) = split_end(self.text, after, None) {
                     return self
-                        .joined(i, after, raw_end, Form::Proxy)
+                        .joined(i, after, raw_end)
                         .filter(|f| {
                             self.reads(f.text()).is_some_and(|(_, h)| {
                                 h.as_handle_ref().as_str() == f.handle().as_str()
@@ -1120,10 +1129,11 @@ impl<'a> Extract<'a, '_> {
         let path_end = query.min(kept);
         h = h.min(path_end);
         // What is decoded, and must be UTF-8 decoded (P3): a resolver's whole path; a
-        // repository page's after its `/handle/` alone, where a start that holds the same
-        // bytes may read them before its own (so that a failure there is not remembered).
+        // repository page's after its `/handle/` alone, so that a failure there is not
+        // remembered, nor a resolver's where repository pages are read (a page that holds
+        // the same bytes, inside its path or after it, may read them before its own).
         let decoded = match resolver {
-            Some(_) => (host_end, path_end, true),
+            Some(_) => (host_end, path_end, !o.repository_urls),
             None => (h, path_end, false),
         };
         // The prefix P3 takes off a decoded path (`hdl:`, `doi:`, `urn:hdl:` …), and a handle
@@ -1664,12 +1674,20 @@ fn labels_a_doi(form: Form, handle: HandleRef<'_>) -> bool {
 
 /// The last character of an identifier in running text if it ends a sentence rather than
 /// the identifier (C3): `.`, `,`, `;`, `:`, `…`, or a `'` (a closing quote). Brackets and
-/// other quotes need no look here: the end's scan keeps only those that balance.
+/// other quotes need no look here: the end's scan keeps only those that balance; but one
+/// that opens a pair and closes another (`‘`, `«`, `‹`: German quotes and guillemets close
+/// with them) left last by a cut before its partner, which cleaning takes for the closing
+/// one.
 fn sentence_end(s: &str) -> Option<char> {
     let last = *s.as_bytes().last()?;
     match last {
         b'.' | b',' | b';' | b':' | b'\'' => Some(char::from(last)),
-        0x80.. if s.ends_with('\u{2026}') => Some('\u{2026}'),
+        0x80.. => {
+            let c = s.chars().next_back()?;
+            let opens_and_closes = bracket(c).is_some_and(|(_, opens)| opens)
+                && PAIRS.iter().any(|&(o, cl)| cl == c && o != c);
+            (c == '\u{2026}' || opens_and_closes).then_some(c)
+        }
         _ => None,
     }
 }

@@ -8,10 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-600}
 cargo run --quiet --no-default-features --bin seed >/dev/null
-cargo +nightly fuzz build -O >/dev/null 2>&1
+cargo +nightly fuzz build -O -a >/dev/null 2>&1
 mkdir -p logs
 run() {
-  cargo +nightly fuzz run -O "$1" "corpus/$1" -- -dict=handle.dict -max_len=4096 \
+  cargo +nightly fuzz run -O -a "$1" "corpus/$1" -- -dict=handle.dict -max_len=4096 \
     -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 >"logs/$1.log" 2>&1 || true
   local execs runs
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "logs/$1.log" | grep -o '[0-9]*$' || echo 0)

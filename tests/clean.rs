@@ -1075,6 +1075,10 @@ fn clean_into_agrees_with_clean() {
             // Its query or fragment dropped without the reading too, where the path before
             // it holds no '%'.
             "https://doi.org/10.1/X?via=x",
+            // A DOI split after a URI's prefix, in a text with plain ends.
+            "hdl:// 10/gf4gb",
+            "hdl:10.1021/ es030360x",
+            "info:doi/10. 1093/jb/mvg083",
             "doi.org/10.1/x#f?g",
             "https://hdl.handle.net/20.1000/5555?noredirect#x",
             "https://doi.org/10.1/x?",

@@ -118,6 +118,9 @@ const FOUND_BY_FUZZING: &[&str] = &[
     "doi:10.1000/a‘(’x",
     // A resolver's URL whose split pieces joined are no identifier was not found.
     "see https://doi.org/10.1000/x: ab]2 here",
+    // `clean_into` read a text with plain ends whole, where `clean`'s loop joined the DOI
+    // split after its URI's prefix.
+    "hdl:// 10/gf4gb",
 ];
 
 #[test]

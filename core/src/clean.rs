@@ -739,6 +739,9 @@ fn clean_to(
                 let at = written(text, h, 0, keep_case, copy, buffer, fixes);
                 return Ok((form, at));
             }
+            // (White space inside: a DOI split after a URI's prefix, which the loop's last
+            // step joins, `hdl:10.1021/ es030360x`.)
+            None if crate::bytes::has_ascii_whitespace(b) => read_in_loop(text, options, fixes),
             None => read_rest(
                 text,
                 0,
@@ -756,14 +759,7 @@ fn clean_to(
                 (handle, form, 0)
             }),
         },
-        Lead::Other => read_with(text, options, false, fixes, Within::TEXT).map(
-            |Read {
-                 handle,
-                 form,
-                 read_from,
-                 ..
-             }| (handle, form, read_from),
-        ),
+        Lead::Other => read_in_loop(text, options, fixes),
     };
     let (read, form, read_from) = match read {
         Ok(read) => read,
@@ -785,6 +781,24 @@ fn clean_to(
         ),
     };
     Ok((form, at))
+}
+
+/// What cleaning's loop reads in `text` without the lint: the handle, its form and where
+/// it was read from.
+#[inline]
+fn read_in_loop<'a>(
+    text: &'a str,
+    options: &Options,
+    fixes: &mut Vec<Fix>,
+) -> Result<(ReadHandle<'a>, Form, usize), ParseError> {
+    read_with(text, options, false, fixes, Within::TEXT).map(
+        |Read {
+             handle,
+             form,
+             read_from,
+             ..
+         }| (handle, form, read_from),
+    )
 }
 
 /// Where `h`, read from `read_from`, is in its canonical form (or as written with

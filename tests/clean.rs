@@ -599,6 +599,16 @@ fn dois_as_pdfs_write_them() {
     let e = clean("doi: 10.1000/x: pp%2E12", &Options::new()).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
     assert_eq!(cleaned("doi: 10.1000/x: ab%2F12").0, "10.1000/x:ab%2f12");
+    // No gap right after a URI's prefix (only after a host), nor a piece that is a DOI of
+    // its own.
+    for text in [
+        "info:doi/ 10.1000/abc",
+        "hdl:// 10/gf4gb",
+        "doi:10.1000/182. 10.1000/183",
+    ] {
+        let e = clean(text, &Options::new()).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{text:?}: {e}");
+    }
     // `hdl://` read as the resolution form holds a server first (U3): no DOI is joined.
     let resolution = Options::new().resolution_form(true);
     let e = clean("hdl://10. 1093/jb/mvg083", &resolution).unwrap_err();

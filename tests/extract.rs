@@ -251,6 +251,31 @@ fn work_is_linear_on_every_shape() {
     }
 }
 
+/// URLs one after another whose paths run to a bad escape at the end, where repository
+/// pages are read: each start's reading fails at the same bytes, remembered for the
+/// readings of its kind (a resolver's, a page's), so what extraction reads stays linear.
+#[test]
+fn work_is_linear_to_a_bad_escape_at_the_end() {
+    let o = Options::new().repository_urls(true);
+    for unit in [
+        "https://hdl.handle.net/1/a",
+        "doi.org/hdl.handle.net/a",
+        "http://h/handle/1/a",
+    ] {
+        let mut per_byte = Vec::new();
+        for n in [300, 1200] {
+            let text = format!("{}%FF", unit.repeat(n));
+            let mut found = extract(&text, &o);
+            found.by_ref().for_each(drop);
+            per_byte.push(found.work() as f64 / text.len() as f64);
+        }
+        assert!(
+            per_byte[1] <= 24.0 && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
+            "{unit}: {per_byte:?} bytes read per byte"
+        );
+    }
+}
+
 /// Text made of units that the grammars care about, each repeated into a line: what
 /// extraction reads grows as the line does (a property test of what the fuzz target's
 /// bound checks on every input).
@@ -849,6 +874,23 @@ fn dois_as_pdfs_write_them() {
         (
             "see hdl://10.1093/ molbev /msu300 here",
             vec![("10.1093/molbev/msu300", "hdl://10.1093/ molbev /msu300")],
+        ),
+        // Not right after the prefix (a gap comes first only after a host), nor a piece
+        // that is a DOI of its own: the next identifier.
+        ("see info:doi/ 10.1000/abc here", vec![("10.1000/abc", "10.1000/abc")]),
+        (
+            "See hdl:10.1000/182. 10.1000/183 and",
+            vec![
+                ("10.1000/182", "hdl:10.1000/182"),
+                ("10.1000/183", "10.1000/183"),
+            ],
+        ),
+        (
+            "See doi:10.1000/182. 10.1000/183 and",
+            vec![
+                ("10.1000/182", "doi:10.1000/182"),
+                ("10.1000/183", "10.1000/183"),
+            ],
         ),
         // Pieces that joined are no identifier: the first piece, the URL and all.
         (

@@ -1013,9 +1013,15 @@ fn read_within<'a>(
                     && crate::bytes::has_ascii_whitespace(s.as_bytes()))
                 .then(|| uri_prefix(s))
                 .flatten()
-                .filter(|_| {
-                    !(options.resolution_form
-                        && g::HDL_HOST_FORM.accepted_prefix(s.as_bytes()).is_some())
+                // (Right after the prefix: no gap comes first, as after a host.)
+                .filter(|&p| {
+                    let gap = s
+                        .as_bytes()
+                        .get(p)
+                        .is_some_and(crate::bytes::is_ascii_space);
+                    let server_first = options.resolution_form
+                        && g::HDL_HOST_FORM.accepted_prefix(s.as_bytes()).is_some();
+                    !(gap || server_first)
                 })
             })
     };
@@ -1519,7 +1525,9 @@ pub(crate) const MAX_PIECES: usize = 6;
 /// - the next piece starts with `/`, or with `.` and a letter or digit (`10.1093/molbev`
 ///   `/msu300`, `…PhysRevLett` `.100.228502`).
 ///
-/// At most [`MAX_PIECES`]. `first_end`, where the first piece ends if the caller knows it.
+/// A piece that is a DOI of its own (`bare_doi_form`) is the next identifier, never a piece
+/// (`…/182.` `10.1000/183`). At most [`MAX_PIECES`]. `first_end`, where the first piece
+/// ends if the caller knows it.
 /// The end of the last piece joined, when two or more are; `None` when the text there does
 /// not start with a DOI's prefix or is not split.
 pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Option<usize> {
@@ -1610,6 +1618,10 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
 /// Whether `piece` goes on with a DOI whose prefix is whole and whose last piece ends
 /// with `last` (the evidence `split_end` lists after the prefix's).
 fn goes_on(last: u8, piece: &[u8]) -> bool {
+    // A piece that is a DOI of its own starts the next identifier (`…/182.` `10.1000/183`).
+    if g::BARE_DOI_FORM.accepted_prefix(piece).is_some() {
+        return false;
+    }
     let first = piece[0];
     match last {
         b'/' => first.is_ascii_alphanumeric() || first == b'(',

@@ -841,10 +841,14 @@ impl<'a> Extract<'a, '_> {
             .query_kept(self.text, i, true, false, &mut self.work);
         // A DOI split by white space after an `hdl:` or `info:` URI's prefix, as after a
         // label (C3, `split_end`; cleaning's `uri_prefix`).
+        // (Right after the prefix: no gap comes first, as after a host.)
         if matches!(
             form,
             Form::Hdl | Form::HdlHost | Form::InfoHdl | Form::InfoDoi
-        ) {
+        ) && !bytes
+            .get(i + prefix)
+            .is_some_and(crate::bytes::is_ascii_space)
+        {
             if let Some(raw_end) = split_end(self.text, i + prefix, Some(end)) {
                 if let Some(found) = self.joined(i, i + prefix, raw_end) {
                     return Some((found, 0));
@@ -934,7 +938,7 @@ impl<'a> Extract<'a, '_> {
                 )
             };
             let start = usize::from(dfa.start);
-            if !self.walk(form, Some((dfa, start)), i, kept, (h, end.min(kept), true)) {
+            if !self.walk(form, Some((dfa, start)), i, kept, (h, end.min(kept))) {
                 return None;
             }
         }
@@ -1027,10 +1031,25 @@ impl<'a> Extract<'a, '_> {
             }
         }
         let kept = self.kept(i, host_end, cut);
-        if host_end >= kept || self.failed_before(Form::Proxy, i, kept) {
+        let path = host_end + 1;
+        // Where the handle begins (`forms/proxy.rs`): after a named base and its segment,
+        // or a known resolver's host, then `api/handles/` (P5); or, where neither is, after
+        // a repository page's `/handle/`.
+        let based = base.and_then(|b| match b.fixed_segment() {
+            None => Some(path),
+            Some(seg) => {
+                let after = path + seg.len();
+                (bytes.get(path..after) == Some(seg.as_bytes())
+                    && matches!(bytes.get(after), None | Some(b'/' | b'?' | b'#')))
+                .then_some(after + 1)
+            }
+        });
+        let resolver = based.or(known.then_some(path));
+        // (A repository page's failures are its own: it reads only what follows its
+        // `/handle/`, looked at below.)
+        if host_end >= kept || (resolver.is_some() && self.failed_before(Form::Proxy, i, kept)) {
             return None;
         }
-        let path = host_end + 1;
         // A resolver's URL pasted before another's (`https://doi.org/https://doi.org/…`):
         // the innermost holds the handle, and what it reads is what the whole reads (C2).
         // (Every resolver's URL starts with a letter; a handle seldom does.)
@@ -1083,19 +1102,6 @@ impl<'a> Extract<'a, '_> {
                 return Some((self.found(i, text, Form::Proxy, ReadHandle::Slice(h)), 0));
             }
         }
-        // Where the handle begins (`forms/proxy.rs`): after a named base and its segment,
-        // or a known resolver's host, then `api/handles/` (P5); or after a repository
-        // page's `/handle/`.
-        let based = base.and_then(|b| match b.fixed_segment() {
-            None => Some(path),
-            Some(seg) => {
-                let after = path + seg.len();
-                (bytes.get(path..after) == Some(seg.as_bytes())
-                    && matches!(bytes.get(after), None | Some(b'/' | b'?' | b'#')))
-                .then_some(after + 1)
-            }
-        });
-        let resolver = based.or(known.then_some(path));
         let mut h = match resolver {
             Some(mut h) => {
                 if bytes.get(h..h + 12) == Some(b"api/handles/".as_slice()) {
@@ -1113,10 +1119,11 @@ impl<'a> Extract<'a, '_> {
                     |b| memchr::memmem::find(b, b"/handle/"),
                     &mut self.work,
                 );
-                if page >= kept {
+                let h = page + "/handle/".len();
+                if page >= kept || self.failed_from(Form::Repository, i, h, kept) {
                     return None;
                 }
-                page + "/handle/".len()
+                h
             }
             None => return None,
         };
@@ -1128,13 +1135,13 @@ impl<'a> Extract<'a, '_> {
         );
         let path_end = query.min(kept);
         h = h.min(path_end);
-        // What is decoded, and must be UTF-8 decoded (P3): a resolver's whole path; a
-        // repository page's after its `/handle/` alone, so that a failure there is not
-        // remembered, nor a resolver's where repository pages are read (a page that holds
-        // the same bytes, inside its path or after it, may read them before its own).
-        let decoded = match resolver {
-            Some(_) => (host_end, path_end, !o.repository_urls),
-            None => (h, path_end, false),
+        // What is decoded, and must be UTF-8 decoded (P3): a resolver's whole path, a
+        // repository page's after its `/handle/` alone; a failure remembered for the
+        // readings of the same kind (a page that holds the same bytes before its own
+        // `/handle/` reads them no more than a resolver's URL's path holds a page's).
+        let (memo, decoded) = match resolver {
+            Some(_) => (Form::Proxy, host_end),
+            None => (Form::Repository, h),
         };
         // The prefix P3 takes off a decoded path (`hdl:`, `doi:`, `urn:hdl:` …), and a handle
         // that is itself a URL, not one found here (C2: a resolver's would have been read as
@@ -1192,7 +1199,7 @@ impl<'a> Extract<'a, '_> {
         } else {
             None
         };
-        if !self.walk(Form::Proxy, dfa, i, kept, decoded) {
+        if !self.walk(memo, dfa, i, kept, (decoded, path_end)) {
             return None;
         }
         self.read(i, &self.text[i..kept]).map(|f| (f, 0))
@@ -1278,8 +1285,14 @@ impl<'a> Extract<'a, '_> {
     /// Whether a reading of `form` that failed earlier holds for the start `i`, whose
     /// identifier would run to `kept`: it starts before the failed bytes and reads them all.
     fn failed_before(&self, form: Form, i: usize, kept: usize) -> bool {
+        self.failed_from(form, i, i, kept)
+    }
+
+    /// [`failed_before`](Self::failed_before) for a reading that starts at `i` and reads
+    /// what it checks from `from` on (a repository page, its handle after `/handle/`).
+    fn failed_from(&self, form: Form, i: usize, from: usize, kept: usize) -> bool {
         let failed = self.fails[form.index()].is_some_and(|f| {
-            i < f.from
+            from < f.from
                 && if f.exact {
                     kept == f.last + 1
                 } else {
@@ -1355,9 +1368,8 @@ impl<'a> Extract<'a, '_> {
     }
 
     /// One pass over `text[i..kept]`: a validator's walk (from the given state; it must
-    /// end in an accepting one), and the percent-decoding of `decode` (a range of it, and
-    /// whether every reading of `form` that holds its bytes decodes them), whose bytes must
-    /// be UTF-8. Whether both hold; where one fails on bytes every reading of `form` that
+    /// end in an accepting one), and the percent-decoding of `decode` (a range of it),
+    /// whose bytes must be UTF-8. Whether both hold; where one fails on bytes every reading of `form` that
     /// holds them fails on, that is remembered. (The text itself is UTF-8:
     /// only an escape can start a bad sequence. A '%' that starts no escape is itself, P3;
     /// where escapes must be whole, the validator says.)
@@ -1367,10 +1379,10 @@ impl<'a> Extract<'a, '_> {
         dfa: Option<(&Dfa, usize)>,
         i: usize,
         kept: usize,
-        decode: (usize, usize, bool),
+        decode: (usize, usize),
     ) -> bool {
         let bytes = &self.text.as_bytes()[..kept];
-        let (from, to, remembered) = decode;
+        let (from, to) = decode;
         let mut state = dfa.map_or(0, |(_, s)| s);
         // The next byte to decode, the sequence being read (its first byte's place, its
         // bytes, how many are due).
@@ -1428,9 +1440,7 @@ impl<'a> Extract<'a, '_> {
                 };
                 if let Some(bad) = bad {
                     self.work += next - i;
-                    if remembered {
-                        self.remember(form, lead, bad, false);
-                    }
+                    self.remember(form, lead, bad, false);
                     return false;
                 }
             }
@@ -1440,9 +1450,7 @@ impl<'a> Extract<'a, '_> {
         // A sequence the end cuts: a reading that ends there too fails (a longer one may
         // complete it); if the query cuts it, every reading of that path does.
         if due > 0 {
-            if remembered {
-                self.remember(form, lead, to - 1, to == kept);
-            }
+            self.remember(form, lead, to - 1, to == kept);
             return false;
         }
         // A walk that stops short of accepting: so does every reading that ends there on

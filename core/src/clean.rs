@@ -1013,7 +1013,7 @@ fn read_within<'a>(
                     && crate::bytes::has_ascii_whitespace(s.as_bytes()))
                 .then(|| uri_prefix(s))
                 .flatten()
-                // (Right after the prefix: no gap comes first, as after a host.)
+                // (Right after the prefix: a gap may come first only after a host.)
                 .filter(|&p| {
                     let gap = s
                         .as_bytes()

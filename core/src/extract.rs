@@ -841,7 +841,7 @@ impl<'a> Extract<'a, '_> {
             .query_kept(self.text, i, true, false, &mut self.work);
         // A DOI split by white space after an `hdl:` or `info:` URI's prefix, as after a
         // label (C3, `split_end`; cleaning's `uri_prefix`).
-        // (Right after the prefix: no gap comes first, as after a host.)
+        // (Right after the prefix: a gap may come first only after a host.)
         if matches!(
             form,
             Form::Hdl | Form::HdlHost | Form::InfoHdl | Form::InfoDoi
@@ -1136,9 +1136,9 @@ impl<'a> Extract<'a, '_> {
         let path_end = query.min(kept);
         h = h.min(path_end);
         // What is decoded, and must be UTF-8 decoded (P3): a resolver's whole path, a
-        // repository page's after its `/handle/` alone; a failure remembered for the
-        // readings of the same kind (a page that holds the same bytes before its own
-        // `/handle/` reads them no more than a resolver's URL's path holds a page's).
+        // repository page's after its `/handle/` alone. A failure is remembered for the
+        // readings of the same kind only: a page does not read what comes before its
+        // `/handle/`, where a resolver's URL around it may have failed.
         let (memo, decoded) = match resolver {
             Some(_) => (Form::Proxy, host_end),
             None => (Form::Repository, h),
@@ -1369,8 +1369,8 @@ impl<'a> Extract<'a, '_> {
 
     /// One pass over `text[i..kept]`: a validator's walk (from the given state; it must
     /// end in an accepting one), and the percent-decoding of `decode` (a range of it),
-    /// whose bytes must be UTF-8. Whether both hold; where one fails on bytes every reading of `form` that
-    /// holds them fails on, that is remembered. (The text itself is UTF-8:
+    /// whose bytes must be UTF-8. Whether both hold; where one fails on bytes every reading
+    /// of `form` that holds them fails on, that is remembered. (The text itself is UTF-8:
     /// only an escape can start a bad sequence. A '%' that starts no escape is itself, P3;
     /// where escapes must be whole, the validator says.)
     fn walk(

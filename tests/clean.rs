@@ -599,6 +599,15 @@ fn dois_as_pdfs_write_them() {
     let e = clean("doi: 10.1000/x: pp%2E12", &Options::new()).unwrap_err();
     assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{e}");
     assert_eq!(cleaned("doi: 10.1000/x: ab%2F12").0, "10.1000/x:ab%2f12");
+    // A label before a URI: the DOI split after the URI's prefix.
+    assert_eq!(
+        cleaned("DOI: info:doi/10.1021/ es030360x"),
+        (
+            "10.1021/es030360x".to_owned(),
+            Form::InfoDoi,
+            vec!["label", "surrounding-whitespace", "split-joined"]
+        )
+    );
     // No gap right after a URI's prefix (only after a host), nor a piece that is a DOI of
     // its own.
     for text in [

@@ -875,6 +875,11 @@ fn dois_as_pdfs_write_them() {
             "see hdl://10.1093/ molbev /msu300 here",
             vec![("10.1093/molbev/msu300", "hdl://10.1093/ molbev /msu300")],
         ),
+        // A label before such a URI: found with it, as cleaning reads it.
+        (
+            "see DOI: hdl:10.1021/ es030360x here",
+            vec![("10.1021/es030360x", "DOI: hdl:10.1021/ es030360x")],
+        ),
         // Not right after the prefix (a gap comes first only after a host), nor a piece
         // that is a DOI of its own: the next identifier.
         ("see info:doi/ 10.1000/abc here", vec![("10.1000/abc", "10.1000/abc")]),

@@ -994,7 +994,12 @@ fn read_within<'a>(
     // is read whole (`split_end` says on what evidence).
     let s = &text[start..end];
     // (The loop's last step looked for the resolver's prefix of `s`.)
-    let doi_at = if label.is_some() {
+    // (After a label, right there; but a label before a URI, after the URI's prefix:
+    // `DOI: hdl:10.1021/ es030360x`, below.)
+    let label_before_uri = label.is_some()
+        && matches!(s.as_bytes().first(), Some(b'h' | b'H' | b'i' | b'I'))
+        && uri_prefix(s).is_some();
+    let doi_at = if label.is_some() && !label_before_uri {
         Some(0)
     } else {
         // (Right after the host of the form around: as `split_end` reads a host, one or two

@@ -994,41 +994,41 @@ fn read_within<'a>(
     // is read whole (`split_end` says on what evidence).
     let s = &text[start..end];
     // (The loop's last step looked for the resolver's prefix of `s`.)
-    // (After a label, right there; but a label before a URI, after the URI's prefix:
-    // `DOI: hdl:10.1021/ es030360x`, below.)
-    let label_before_uri = label.is_some()
-        && matches!(s.as_bytes().first(), Some(b'h' | b'H' | b'i' | b'I'))
-        && uri_prefix(s).is_some();
-    let doi_at = if label.is_some() && !label_before_uri {
-        Some(0)
-    } else {
-        // (Right after the host of the form around: as `split_end` reads a host, one or two
-        // bytes of white space at most before the DOI.)
-        let lead = text.as_bytes()[..start]
-            .iter()
-            .filter(|b| crate::bytes::is_ascii_space(b))
-            .count();
-        resolver
-            .or((after_host && lead <= 2).then_some(0))
-            .or_else(|| {
-                // (After an `hdl:` or `info:` URI's prefix too; looked for only with white
-                // space inside, and where a URI may start: most texts left here are a DOI.)
-                // Not `hdl://` read as the resolution form: a server comes first (U3).
-                (matches!(s.as_bytes().first(), Some(b'h' | b'H' | b'i' | b'I'))
-                    && crate::bytes::has_ascii_whitespace(s.as_bytes()))
-                .then(|| uri_prefix(s))
-                .flatten()
-                // (Right after the prefix: a gap may come first only after a host.)
-                .filter(|&p| {
-                    let gap = s
-                        .as_bytes()
-                        .get(p)
-                        .is_some_and(crate::bytes::is_ascii_space);
-                    let server_first = options.resolution_form
-                        && g::HDL_HOST_FORM.accepted_prefix(s.as_bytes()).is_some();
-                    !(gap || server_first)
-                })
-            })
+    // Where an `hdl:` or `info:` URI's prefix ends, when `s` starts with one and a DOI split
+    // after it may be joined: looked for only with white space inside and where a URI may
+    // start (most texts left here are a DOI); right after the prefix (a gap may come first
+    // only after a host); not `hdl://` read as the resolution form, whose server comes
+    // first (U3).
+    let uri_at = || {
+        (matches!(s.as_bytes().first(), Some(b'h' | b'H' | b'i' | b'I'))
+            && crate::bytes::has_ascii_whitespace(s.as_bytes()))
+        .then(|| uri_prefix(s))
+        .flatten()
+        .filter(|&(p, form)| {
+            let gap = s
+                .as_bytes()
+                .get(p)
+                .is_some_and(crate::bytes::is_ascii_space);
+            !(gap || (options.resolution_form && form == Form::HdlHost))
+        })
+        .map(|(p, _)| p)
+    };
+    // After a label, right there; but after a label before a URI, after the URI's prefix
+    // (`DOI: hdl:10.1021/ es030360x`).
+    let doi_at = match label.map(|_| uri_at()) {
+        Some(None) => Some(0),
+        Some(at) => at,
+        None => {
+            // (Right after the host of the form around: as `split_end` reads a host, one or
+            // two bytes of white space at most before the DOI.)
+            let lead = text.as_bytes()[..start]
+                .iter()
+                .filter(|b| crate::bytes::is_ascii_space(b))
+                .count();
+            resolver
+                .or((after_host && lead <= 2).then_some(0))
+                .or_else(uri_at)
+        }
     };
     // (ASCII white space is never part of a longer character's bytes.)
     if let Some(at) = doi_at.filter(|&at| crate::bytes::has_ascii_whitespace(&s.as_bytes()[at..])) {
@@ -1283,21 +1283,25 @@ pub const __CLEANING_LIMITS: (usize, usize) = (MAX_WRAPPING, MAX_HELD);
 fn held_from(s: &str, options: &Options) -> usize {
     resolver_prefix(s, options)
         .map(|p| p + usize::from(s[p..].starts_with(API_PATH)) * API_PATH.len())
-        .or_else(|| uri_prefix(s))
+        .or_else(|| uri_prefix(s).map(|(p, _)| p))
         .unwrap_or(0)
 }
 
-/// The length of the `hdl:` or `info:` URI's prefix `s` starts with (`hdl:`, `hdl://`,
-/// `info:hdl/`, `info:doi/`): where the handle it holds begins.
-pub(crate) fn uri_prefix(s: &str) -> Option<usize> {
-    [
-        &g::HDL_HOST_FORM,
-        &g::HDL_FORM,
-        &g::INFO_HDL_FORM,
-        &g::INFO_DOI_FORM,
-    ]
-    .iter()
-    .find_map(|dfa| dfa.accepted_prefix(s.as_bytes()))
+/// The `hdl:` and `info:` URIs' prefix rules and their forms: where the handle such a URI
+/// holds begins, and after which a DOI split by white space is joined (C2, C3).
+pub(crate) const URI_PREFIXES: [(&crate::dfa::Dfa, Form); 4] = [
+    (&g::HDL_HOST_FORM, Form::HdlHost),
+    (&g::HDL_FORM, Form::Hdl),
+    (&g::INFO_HDL_FORM, Form::InfoHdl),
+    (&g::INFO_DOI_FORM, Form::InfoDoi),
+];
+
+/// The length of the `hdl:` or `info:` URI's prefix `s` starts with ([`URI_PREFIXES`]), and
+/// its form.
+fn uri_prefix(s: &str) -> Option<(usize, Form)> {
+    URI_PREFIXES
+        .iter()
+        .find_map(|&(dfa, form)| dfa.accepted_prefix(s.as_bytes()).map(|p| (p, form)))
 }
 
 /// Where a handle that a written form holds was read: in `text`, at `at` where the text
@@ -2199,7 +2203,7 @@ fn uri_read(
 
 /// An IRI written as a URI (RFC 3987 §3.1): each character beyond ASCII as its UTF-8
 /// bytes, percent-encoded.
-fn iri_as_uri(s: &str) -> String {
+pub(crate) fn iri_as_uri(s: &str) -> String {
     const ASCII: EscapeSet = EscapeSet::NONE.range(0, 0x7F);
     alloc::format!("{}", ASCII.encode(s))
 }

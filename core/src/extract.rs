@@ -19,7 +19,7 @@
 use crate::base::{is_https, is_known_host, KNOWN_PROXY_HOSTS, PATH_PREFIXES};
 use crate::clean::{
     breaks_identifier, clean_as_written, is_space, label_prefix, read_written, resolver_prefix,
-    split_end, without_space, FixCode, PAIRS,
+    split_end, without_space, FixCode, PAIRS, URI_PREFIXES,
 };
 use crate::dfa::Dfa;
 use crate::escape::PROXY_PATH;
@@ -840,14 +840,13 @@ impl<'a> Extract<'a, '_> {
             .ends
             .query_kept(self.text, i, true, false, &mut self.work);
         // A DOI split by white space after an `hdl:` or `info:` URI's prefix, as after a
-        // label (C3, `split_end`; cleaning's `uri_prefix`).
-        // (Right after the prefix: a gap may come first only after a host.)
-        if matches!(
-            form,
-            Form::Hdl | Form::HdlHost | Form::InfoHdl | Form::InfoDoi
-        ) && !bytes
-            .get(i + prefix)
-            .is_some_and(crate::bytes::is_ascii_space)
+        // label (C3, `split_end`; cleaning's `URI_PREFIXES`; `hdl://` read as the resolution
+        // form is another form). (Right after the prefix: a gap may come first only after a
+        // host.)
+        if URI_PREFIXES.iter().any(|&(_, f)| f == form)
+            && !bytes
+                .get(i + prefix)
+                .is_some_and(crate::bytes::is_ascii_space)
         {
             if let Some(raw_end) = split_end(self.text, i + prefix, Some(end)) {
                 if let Some(found) = self.joined(i, i + prefix, raw_end) {
@@ -2057,6 +2056,41 @@ mod tests {
     use super::*;
     use alloc::vec;
     use alloc::vec::Vec;
+
+    /// A validator stepped over an IRI by [`iri_step`] ends where it ends over the URI
+    /// cleaning writes of it (`iri_as_uri`): one mapping, in two shapes.
+    #[test]
+    fn iri_steps_as_cleaning_writes_the_uri() {
+        let texts = [
+            "hdl:20.1000/Ü",
+            "hdl:20.1000/日本語?x=é#ü",
+            "info:doi/10.1000/a%C3%9Cb€",
+            "hdl://Ü/x",
+            "https://hdl.handle.net/20.1000/\u{10FFFF}/y",
+            "hdl:20.1000/%C3Ü",
+        ];
+        for dfa in [
+            &g::HDL_PATH,
+            &g::HDL_HOST,
+            &g::INFO_URI,
+            &g::HDL_RESOLUTION,
+            &g::CORDRA_HTTP,
+        ] {
+            for text in texts {
+                let start = usize::from(dfa.start);
+                let stepped = text.bytes().fold(start, |s, b| iri_step(dfa, s, b));
+                let uri = crate::clean::iri_as_uri(text);
+                let written = uri.bytes().fold(start, |s, b| dfa.step(s, b));
+                assert_eq!(stepped, written, "{text:?}");
+            }
+        }
+        // (Not only refusals: the reading of an `hdl:` IRI is accepted.)
+        let dfa = &g::HDL_PATH;
+        let end = "hdl:20.1000/Ü"
+            .bytes()
+            .fold(usize::from(dfa.start), |s, b| iri_step(dfa, s, b));
+        assert!(dfa.accepting[end]);
+    }
 
     /// The bytes a glued word starts with are those `glued_word_form` starts with.
     #[test]

@@ -803,6 +803,40 @@ fn redirects_aliases_and_showurls() {
         Some("http://loc/".to_owned())
     );
     assert!(both.show_urls().contains(r#"href="http://loc/""#));
+    // Types without ASCII case, as a filter (R4) and the proxy (L5) match them; a subtype
+    // is not the type itself.
+    let cased = Response::new(
+        Handle::parse("1/2").unwrap(),
+        vec![
+            HandleValue::new(1, "url", Data::String("https://a/".into())),
+            HandleValue::new(
+                2,
+                "10320/LOC",
+                Data::String(r#"<locations><location href="http://loc/" /></locations>"#.into()),
+            ),
+            HandleValue::new(
+                3,
+                "10320/loc.x",
+                Data::String(r#"<locations><location href="http://sub/" /></locations>"#.into()),
+            ),
+        ],
+    );
+    let read = cased.locations().unwrap();
+    assert_eq!(read.iter().map(|(v, _)| v.index()).collect::<Vec<_>>(), [2]);
+    assert_eq!(
+        cased
+            .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
+            .map(|r| r.url().to_owned()),
+        Some("http://loc/".to_owned())
+    );
+    let urls_only = cased.filtered(&Filter::new().value_type("URL"));
+    assert_eq!(
+        urls_only
+            .redirect(&ClientContext::new(), &mut SplitMix64::new(1))
+            .map(|r| r.url().to_owned()),
+        Some("https://a/".to_owned())
+    );
+    assert!(urls_only.show_urls().contains(r#"href="https://a/""#));
 }
 
 fn arb_data() -> impl Strategy<Value = Data> {

@@ -98,6 +98,14 @@ def test_values_locations_and_redirects(hdl):
     assert record.redirect(locatt=["id:0"]).url == out.stdout.decode().strip()
     only_urls = record.filtered(types=["URL"])
     assert [v.index for v in only_urls.values] == [1]
+    # Types are matched without ASCII case, by the filter and by `locations` alike (R4, L1).
+    cased = json.loads(text)
+    for v in cased["values"]:
+        v["type"] = v["type"].upper()
+    cased = handle_id.Record.parse(json.dumps(cased))
+    assert [v.index for v, _ in cased.locations()] == [2]
+    assert [v.index for v in cased.filtered(types=["10320/loc"]).values] == [2]
+    assert cased.redirect(seed=0).url == record.redirect(seed=0).url
     # An index is the protocol's, 32 bits unsigned, as `resolve` takes it.
     for index in (-1, 2**32):
         with pytest.raises(ValueError, match=f"indexes: {index} is no index"):

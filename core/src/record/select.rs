@@ -119,7 +119,8 @@ impl Response {
             .find_map(|v| Handle::parse(v.as_text()?.trim()).ok())
     }
 
-    /// The `10320/loc` values, read (L1).
+    /// The `10320/loc` values, read (L1). A type is matched without ASCII case, as a filter
+    /// matches it (R4).
     ///
     /// # Errors
     ///
@@ -128,7 +129,7 @@ impl Response {
         self.values()
             .iter()
             .enumerate()
-            .filter(|(_, v)| v.value_type == LOC_TYPE)
+            .filter(|(_, v)| v.has_type(LOC_TYPE))
             .filter_map(|(i, v)| v.as_text().map(|xml| (i, v, xml)))
             .map(|(i, v, xml)| {
                 Locations::parse(xml)
@@ -144,7 +145,7 @@ impl Response {
     fn readable_locations(&self) -> impl Iterator<Item = (&HandleValue, Locations)> {
         self.values()
             .iter()
-            .filter(|v| v.value_type == LOC_TYPE)
+            .filter(|v| v.has_type(LOC_TYPE))
             .filter_map(|v| Some((v, Locations::parse(v.as_text()?).ok()?)))
     }
 
@@ -166,7 +167,7 @@ impl Response {
         let urls: Vec<&HandleValue> = self
             .values()
             .iter()
-            .filter(|v| v.value_type == URL_TYPE && v.as_text().is_some())
+            .filter(|v| v.has_type(URL_TYPE) && v.as_text().is_some())
             .collect();
         match urls.len() {
             0 => None,
@@ -190,7 +191,7 @@ impl Response {
             Locations::of_urls(
                 self.values()
                     .iter()
-                    .filter(|v| v.value_type == URL_TYPE)
+                    .filter(|v| v.has_type(URL_TYPE))
                     .filter_map(HandleValue::as_text),
             )
         });

@@ -48,23 +48,54 @@ fn parts_h1_h4() {
 
 #[test]
 fn errors_name_the_element_index_and_character() {
+    // With the rule of grammar/handle.pest the walk was in.
     let cases = [
-        ("", ParseErrorKind::Empty, 0, None),
-        ("10.1000", ParseErrorKind::MissingSlash, 7, None),
-        ("10@x/y", ParseErrorKind::InvalidCharacter, 2, Some('@')),
-        ("@/y", ParseErrorKind::InvalidCharacter, 0, Some('@')),
-        ("10..1/y", ParseErrorKind::EmptySegment, 3, Some('.')),
-        (".10/y", ParseErrorKind::EmptySegment, 0, Some('.')),
-        ("10./y", ParseErrorKind::EmptySegment, 3, Some('/')),
-        ("/y", ParseErrorKind::EmptySegment, 0, Some('/')),
-        ("10.", ParseErrorKind::EmptySegment, 3, None),
-        ("é.ü@/y", ParseErrorKind::InvalidCharacter, 5, Some('@')),
+        ("", ParseErrorKind::Empty, 0, None, "handle"),
+        (
+            "10.1000",
+            ParseErrorKind::MissingSlash,
+            7,
+            None,
+            "na_segment",
+        ),
+        (
+            "10@x/y",
+            ParseErrorKind::InvalidCharacter,
+            2,
+            Some('@'),
+            "na_segment",
+        ),
+        (
+            "@/y",
+            ParseErrorKind::InvalidCharacter,
+            0,
+            Some('@'),
+            "handle",
+        ),
+        ("10..1/y", ParseErrorKind::EmptySegment, 3, Some('.'), "dot"),
+        (
+            ".10/y",
+            ParseErrorKind::EmptySegment,
+            0,
+            Some('.'),
+            "handle",
+        ),
+        ("10./y", ParseErrorKind::EmptySegment, 3, Some('/'), "dot"),
+        ("/y", ParseErrorKind::EmptySegment, 0, Some('/'), "handle"),
+        ("10.", ParseErrorKind::EmptySegment, 3, None, "dot"),
+        (
+            "é.ü@/y",
+            ParseErrorKind::InvalidCharacter,
+            5,
+            Some('@'),
+            "na_segment",
+        ),
     ];
-    for (input, kind, index, found) in cases {
+    for (input, kind, index, found, rule) in cases {
         let e = error(input);
         assert_eq!(
-            (e.kind(), e.index(), e.found()),
-            (kind, index, found),
+            (e.kind(), e.index(), e.found(), e.rule()),
+            (kind, index, found, rule),
             "{input:?}"
         );
         assert_eq!(validate(input), Err(e));

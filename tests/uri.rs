@@ -237,15 +237,15 @@ fn errors_point_into_the_original_text() {
     // like an escaped '/'.
     assert_eq!(
         rejected("hdl:1%2E%2E2/x", &o),
-        (ParseErrorKind::InvalidCharacter, 5, "")
+        (ParseErrorKind::InvalidCharacter, 5, "na_segment")
     );
     assert_eq!(
         rejected("hdl:a%2Eb/x", &o),
-        (ParseErrorKind::InvalidCharacter, 5, "")
+        (ParseErrorKind::InvalidCharacter, 5, "na_segment")
     );
     assert_eq!(
         rejected("hdl:ab%2Fc/x", &o),
-        (ParseErrorKind::InvalidCharacter, 6, "")
+        (ParseErrorKind::InvalidCharacter, 6, "na_segment")
     );
     // With no '/' after it, the escape is what is wrong too, not the text's end or what
     // follows it (the walk for a handle's '/' fails later).
@@ -256,29 +256,29 @@ fn errors_point_into_the_original_text() {
     ] {
         assert_eq!(
             rejected(text, &o),
-            (ParseErrorKind::InvalidCharacter, at, ""),
+            (ParseErrorKind::InvalidCharacter, at, "na_segment"),
             "{text}"
         );
     }
     assert_eq!(
         rejected("hdl:a%40b/x", &o),
-        (ParseErrorKind::InvalidCharacter, 5, "")
+        (ParseErrorKind::InvalidCharacter, 5, "na_segment")
     );
     assert_eq!(
         rejected("https://doi.org/%C3%A9%C3%A9%40/x", &o),
-        (ParseErrorKind::InvalidCharacter, 28, "")
+        (ParseErrorKind::InvalidCharacter, 28, "na_segment")
     );
     assert_eq!(
         rejected("info:doi/%C3%A9.", &o),
-        (ParseErrorKind::EmptySegment, 16, "")
+        (ParseErrorKind::EmptySegment, 16, "dot")
     );
     assert_eq!(
         rejected("doi:10.1000", &o),
-        (ParseErrorKind::MissingSlash, 11, "")
+        (ParseErrorKind::MissingSlash, 11, "na_segment")
     );
     assert_eq!(
         rejected("https://doi.org/api/handles/x", &o),
-        (ParseErrorKind::MissingSlash, 29, "")
+        (ParseErrorKind::MissingSlash, 29, "na_segment")
     );
     // Forms that hold no handle (D5).
     for text in [

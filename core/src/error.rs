@@ -155,9 +155,11 @@ impl ParseError {
         self
     }
 
-    /// The grammar rule the error was found in, as the grammar files name it (for example
-    /// `u_local_name` in grammar/hdl-uri.pest), when the error comes from a URI or URL form;
-    /// empty otherwise.
+    /// The grammar rule the error was found in, as the grammar files name it: for example
+    /// `u_local_name` in grammar/hdl-uri.pest for a URI's syntax, or `na_segment` in
+    /// grammar/handle.pest for a handle's own rules (H1–H3), bare or held by a form. Empty
+    /// where no grammar rule was being read (invalid UTF-8, a resolver that is not known,
+    /// running text).
     #[must_use]
     pub const fn rule(&self) -> &'static str {
         match self.rule {

@@ -183,7 +183,11 @@ pub(crate) fn handle_from_parts<'a>(
 pub(crate) fn escaped_outside_segment(na_raw: &str, at: usize) -> Option<ParseError> {
     let (i, c) =
         escape::ascii_escapes(na_raw).find(|&(_, c)| !g::HANDLE.leads_to(c, &[Rule::NaSegment]))?;
-    Some(ParseError::new(at + i, ParseErrorKind::InvalidCharacter, Some(c)).written_escaped())
+    Some(
+        ParseError::new(at + i, ParseErrorKind::InvalidCharacter, Some(c))
+            .written_escaped()
+            .in_rule(Rule::NaSegment),
+    )
 }
 
 /// The query and fragment that may follow at `from` (U7): `?query` up to `#`, `#fragment`

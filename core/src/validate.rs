@@ -63,7 +63,7 @@ fn explain(text: &str, reject: Reject) -> ParseError {
         }
         (_, Some(_)) => ParseErrorKind::InvalidCharacter,
     };
-    ParseError::new(reject.index, kind, found)
+    ParseError::new(reject.index, kind, found).in_rule(reject.rule)
 }
 
 /// The generated validators alone, for the differential tests and the benchmarks.

@@ -155,7 +155,10 @@ def test_errors_carry_where_and_why():
     assert "SPEC H1" in err.message and str(err) == err.message
     with pytest.raises(handle_id.HandleError) as e:
         handle_id.parse("")
-    assert e.value.kind == "empty"
+    assert (e.value.kind, e.value.rule) == ("empty", "handle")
+    with pytest.raises(handle_id.HandleError) as e:
+        handle_id.validate("10..1000/x")
+    assert (e.value.kind, e.value.index, e.value.rule) == ("empty-segment", 3, "dot")
     with pytest.raises(handle_id.HandleError) as e:
         handle_id.parse("a:b/c").to_form("urn-hdl")
     assert (e.value.kind, e.value.index) == ("unwritable", 1)

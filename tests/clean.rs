@@ -583,6 +583,37 @@ fn dois_as_pdfs_write_them() {
         let e = clean(text, &Options::new()).unwrap_err();
         assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{text:?}: {e}");
     }
+    // Digits after a colon go on where they are six or more (EDP Sciences' year and number)
+    // or an issue before the bracket of its page (ASCE's `(…)`, a SICI's `<…>`, escaped or
+    // not); a number of prose does not.
+    for (text, handle) in [
+        ("doi: 10.1051/nss: 2005018", "10.1051/nss:2005018"),
+        (
+            "doi:10.1061/(ASCE)0733-9445(2002)128: 11(1056)",
+            "10.1061/(asce)0733-9445(2002)128:11(1056)",
+        ),
+        (
+            "doi: 10.1002/(SICI)1097-4571(199806)49: 8<693::AID-ASI4>3.0.CO;2-O",
+            "10.1002/(sici)1097-4571(199806)49:8<693::aid-asi4>3.0.co;2-o",
+        ),
+        (
+            "https://doi.org/10.1002/(SICI)1097-4571(199806)49: 8%3c693::AID-ASI4%3E3.0.CO;2-O",
+            "10.1002/(sici)1097-4571(199806)49:8<693::aid-asi4>3.0.co;2-o",
+        ),
+        ("doi:10.1000/x: 3-4(5)", "10.1000/x:3-4(5)"),
+    ] {
+        assert_eq!(cleaned(text).0, handle, "{text:?}");
+    }
+    for text in [
+        "doi:10.1000/182: 12 items",
+        "doi:10.1000/182: 2012",
+        "hdl:10.1000/182: 123-145",
+        "doi:10.1000/182: 12345",
+        "https://doi.org/10.1000/182: 12, (3)",
+    ] {
+        let e = clean(text, &Options::new()).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{text:?}: {e}");
+    }
     // A SICI's `<…>` escaped, or written `[…]`: an escape's hex digits are no evidence, the
     // digit after it is.
     assert_eq!(

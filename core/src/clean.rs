@@ -1635,7 +1635,7 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
     match last {
         b'/' => first.is_ascii_alphanumeric() || first == b'(',
         b'-' | b'<' | b'(' | b'_' => first.is_ascii_alphanumeric(),
-        b':' => first.is_ascii_digit() || (first.is_ascii_alphabetic() && sici_word(piece)),
+        b':' => issue_word(piece) || (first.is_ascii_alphabetic() && sici_word(piece)),
         b'.' => {
             first.is_ascii_digit()
                 || (first.is_ascii_lowercase() && piece.iter().any(u8::is_ascii_digit))
@@ -1645,6 +1645,31 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
             first == b'/' || (first == b'.' && piece.get(1).is_some_and(u8::is_ascii_alphanumeric))
         }
     }
+}
+
+/// Whether a piece of digits first, after a colon, goes on with a DOI: six digits or more
+/// (EDP Sciences' year and number, `nss:` `2005018`), or digits (and `-`) up to the bracket
+/// that opens a page after a volume's issue, `(` or `<`, or their escapes (ASCE's `128:`
+/// `11(1056)`, a SICI's `49:` `8<693::…`). A number of prose is neither (`…/182: 12 items`,
+/// `: 2012`, `: 123-145`).
+fn issue_word(piece: &[u8]) -> bool {
+    let digits = piece.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits >= 6 {
+        return true;
+    }
+    let issue = digits
+        + piece[digits..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit() || **c == b'-')
+            .count();
+    digits > 0
+        && match &piece[issue..] {
+            [b'(' | b'<', ..] => true,
+            [b'%', a, b, ..] => {
+                matches!((a, b.to_ascii_uppercase()), (b'2', b'8') | (b'3', b'C'))
+            }
+            _ => false,
+        }
 }
 
 /// Whether a piece of letters first, after a colon, goes on with a DOI: a digit or a `/` in

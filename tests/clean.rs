@@ -614,6 +614,16 @@ fn dois_as_pdfs_write_them() {
         let e = clean(text, &Options::new()).unwrap_err();
         assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{text:?}: {e}");
     }
+    // After a full stop, Wiley's check character `x` goes on, a mark after it at most;
+    // another letter alone is prose.
+    assert_eq!(
+        cleaned("doi: 10.1111/j.0012-155X.2005.00401. x.").0,
+        "10.1111/j.0012-155x.2005.00401.x"
+    );
+    for text in ["doi:10.1000/182. a", "doi:10.1000/182. x-ray"] {
+        let e = clean(text, &Options::new()).unwrap_err();
+        assert_eq!(e.kind(), ParseErrorKind::NotOneIdentifier, "{text:?}: {e}");
+    }
     // A SICI's `<…>` escaped, or written `[…]`: an escape's hex digits are no evidence, the
     // digit after it is.
     assert_eq!(

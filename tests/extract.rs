@@ -922,13 +922,29 @@ fn dois_as_pdfs_write_them() {
             vec![("10.1038/nature06958", "DOI10.1038/nature06958")],
         ),
         ("see xdoi10.1038/nature06958 here", vec![]),
-        // A check character after a full stop: one lower-case letter; a capital starts a sentence.
+        // A check character after a full stop: Wiley's `x`, a mark after it at most; another
+        // letter alone is a word, and a capital starts a sentence.
         (
             "doi: 10.1111/j.0012-155X.2005.00401. x",
             vec![(
                 "10.1111/j.0012-155X.2005.00401.x",
                 "doi: 10.1111/j.0012-155X.2005.00401. x",
             )],
+        ),
+        (
+            "doi: 10.1111/j.0012-155X.2005.00401. x. Next",
+            vec![(
+                "10.1111/j.0012-155X.2005.00401.x",
+                "doi: 10.1111/j.0012-155X.2005.00401. x",
+            )],
+        ),
+        (
+            "see doi:10.1000/182. a second copy",
+            vec![("10.1000/182", "doi:10.1000/182")],
+        ),
+        (
+            "see doi:10.1000/182. xylophones",
+            vec![("10.1000/182", "doi:10.1000/182")],
         ),
         (
             "doi: 10.1000/182. A study",

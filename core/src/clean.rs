@@ -1529,8 +1529,9 @@ pub(crate) const MAX_PIECES: usize = 6;
 ///   ([`sici_word`]: `<69::` `aid-ajpa5>`, `<1395:` `TIOSOT>2.0…`, `acprof:` `oso/9780…`):
 ///   after a colon in prose a word comes, `…/456:` `here`, `…:` `pp.12-15`, `…: see"2"`;
 /// - the piece ends with `.` and the next starts with a digit (`ldr.` `1091`), starts with
-///   a lower-case letter and holds a digit (`j.` `ces.2012.05.033`), or is one lower-case
-///   letter (the check character of `…00401.` `x`; a capital would start a sentence);
+///   a lower-case letter and holds a digit (`j.` `ces.2012.05.033`), or is the check
+///   character `x` of Wiley's DOIs, a mark after it at most (`…00401.` `x.`; another
+///   letter alone is a word of prose, `…/182.` `a second copy`);
 /// - the next piece starts with `/`, or with `.` and a letter or digit (`10.1093/molbev`
 ///   `/msu300`, `…PhysRevLett` `.100.228502`).
 ///
@@ -1639,7 +1640,7 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
         b'.' => {
             first.is_ascii_digit()
                 || (first.is_ascii_lowercase() && piece.iter().any(u8::is_ascii_digit))
-                || (piece.len() == 1 && first.is_ascii_lowercase())
+                || (first == b'x' && piece[1..].iter().all(|c| b".,;".contains(c)))
         }
         _ => {
             first == b'/' || (first == b'.' && piece.get(1).is_some_and(u8::is_ascii_alphanumeric))

@@ -418,6 +418,28 @@ fn the_handle_a_form_holds_cleaned() {
             "https://doi.org/10.1000/182%2C",
         ),
         ("hdl:10.1/x%29", "10.1/x", "hdl:10.1/x%29"),
+        // An escaped closing bracket closes a written one, as cleaning reads it decoded
+        // (Markdown's links escape a `)` alone); one that closes nothing is taken off.
+        (
+            "see https://doi.org/10.1016/s0022-2828(84%2980474-5 here",
+            "10.1016/s0022-2828(84)80474-5",
+            "https://doi.org/10.1016/s0022-2828(84%2980474-5",
+        ),
+        (
+            "[x](https://doi.org/10.1016/s0022-2828(84%2980474-5)",
+            "10.1016/s0022-2828(84)80474-5",
+            "https://doi.org/10.1016/s0022-2828(84%2980474-5",
+        ),
+        (
+            "(see https://doi.org/10.1000/x%5D%29)",
+            "10.1000/x",
+            "https://doi.org/10.1000/x%5D%29",
+        ),
+        (
+            "see 10.1016/s0022-2828(84%2980474-5 here",
+            "10.1016/s0022-2828(84%2980474-5",
+            "10.1016/s0022-2828(84%2980474-5",
+        ),
         (
             "info:hdl/20.1000/5.#frag",
             "20.1000/5",

@@ -1717,7 +1717,6 @@ static BYTE_CLASSES: [u8; 256] = {
                     | b':'
                     | b'='
                     | b'&'
-                    | b'%'
                     | b'?'
                     | b'#'
                     | b'+'
@@ -1759,6 +1758,46 @@ fn ends_at_once(rest: &[u8]) -> bool {
     rest.first()
         .is_some_and(|&b| b.is_ascii() && matches!(bracket(char::from(b)), Some((_, false))))
         || g::IDENTIFIER_END_FORM.accepted_prefix(rest).is_some()
+}
+
+/// The bracket of `PAIRS` the character at `i` of `text` is, or the closing one an escape
+/// there writes while `open` counts its pair open ([`escaped_close`]), and its length (an
+/// escape read only before `end`).
+#[inline]
+fn bracket_at(
+    text: &str,
+    i: usize,
+    end: usize,
+    open: &[u8; PAIRS.len()],
+) -> (Option<(usize, bool)>, usize) {
+    let bytes = &text.as_bytes()[..end];
+    if bytes[i] == b'%' {
+        return match escaped_close(bytes, i, open) {
+            Some(k) => (Some((k, false)), 3),
+            None => (None, 1),
+        };
+    }
+    let c = text[i..].chars().next().expect("a character starts here");
+    (bracket(c), c.len_utf8())
+}
+
+/// The pair whose closing bracket an escape at `i` writes (`%29` a `)`), when `open`
+/// counts that pair open: a URL's path is read decoded, so an escaped bracket closes a
+/// written one (`(84%2980474-5`, and Markdown's links, which escape a `)` alone). One with
+/// nothing open to close is any character of the identifier: cleaning takes it off as
+/// punctuation; nor does an escaped opening bracket count (an identifier is not cut at one).
+#[inline]
+fn escaped_close(bytes: &[u8], i: usize, open: &[u8; PAIRS.len()]) -> Option<usize> {
+    match *bytes.get(i..i + 3)? {
+        [b'%', hi, lo] if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() => {
+            let d = hex(hi) << 4 | hex(lo);
+            match d.is_ascii().then(|| bracket(char::from(d))).flatten()? {
+                (k, false) if open[k] > 0 => Some(k),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// [`bracket`] of each ASCII character, worked out from `PAIRS` at compile time: 0 for none,
@@ -1909,19 +1948,27 @@ impl Scan {
             if BYTE_CLASSES[usize::from(b)] & CONTINUES != 0 {
                 continue;
             }
-            // ASCII white space, '"' and a tag end it (forms.pest, `identifier_end_form`).
-            if b.is_ascii()
-                && g::IDENTIFIER_END_FORM
-                    .accepted_prefix(&bytes[i..])
-                    .is_some()
-            {
-                break i;
-            }
-            let c = text[i..].chars().next().expect("a character starts here");
-            if breaks_identifier(c) || TYPOGRAPHIC_DOUBLE_QUOTES.contains(&c) {
-                break i;
-            }
-            match bracket(c) {
+            let (k, len) = if b == b'%' {
+                match escaped_close(bytes, i, &open) {
+                    Some(k) => (Some((k, false)), 3),
+                    None => (None, 1),
+                }
+            } else {
+                // ASCII white space, '"' and a tag end it (forms.pest, `identifier_end_form`).
+                if b.is_ascii()
+                    && g::IDENTIFIER_END_FORM
+                        .accepted_prefix(&bytes[i..])
+                        .is_some()
+                {
+                    break i;
+                }
+                let c = text[i..].chars().next().expect("a character starts here");
+                if breaks_identifier(c) || TYPOGRAPHIC_DOUBLE_QUOTES.contains(&c) {
+                    break i;
+                }
+                (bracket(c), c.len_utf8())
+            };
+            match k {
                 Some((_, true)) if usize::from(total) == MAX_OPEN => break i,
                 Some((k, true)) => {
                     open[k] += 1;
@@ -1934,7 +1981,7 @@ impl Scan {
                 }
                 None => {}
             }
-            i += c.len_utf8();
+            i += len;
         };
         *work += end - start;
         // Brackets left open (seldom): the first of them, where its pair's count last
@@ -1945,17 +1992,20 @@ impl Scan {
             *work += end - start;
             let mut count = [0_u8; PAIRS.len()];
             let mut outer = [end; PAIRS.len()];
-            for (at, c) in text[start..end].char_indices() {
-                match bracket(c) {
+            let mut at = start;
+            while at < end {
+                let (k, len) = bracket_at(text, at, end, &count);
+                match k {
                     Some((k, true)) => {
                         if count[k] == 0 {
-                            outer[k] = start + at;
+                            outer[k] = at;
                         }
                         count[k] += 1;
                     }
                     Some((k, false)) => count[k] -= 1,
                     None => {}
                 }
+                at += len;
             }
             (0..PAIRS.len())
                 .filter(|&k| open[k] > 0)
@@ -1983,8 +2033,8 @@ impl Scan {
             if i >= to {
                 break;
             }
-            let c = text[i..].chars().next().expect("a character starts here");
-            match bracket(c) {
+            let (k, len) = bracket_at(text, i, to, &self.open);
+            match k {
                 Some((k, true)) => {
                     self.open[k] += 1;
                     self.total += 1;
@@ -1995,7 +2045,7 @@ impl Scan {
                 }
                 None => {}
             }
-            i += c.len_utf8();
+            i += len;
         }
         self.at = to;
     }

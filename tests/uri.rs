@@ -280,6 +280,23 @@ fn errors_point_into_the_original_text() {
         rejected("https://doi.org/api/handles/x", &o),
         (ParseErrorKind::MissingSlash, 29, "na_segment")
     );
+    // A URI's naming authority that the text, a query or a fragment ends: no '/' after it,
+    // as a bare handle's error says (H1), inside the URI grammar's rule.
+    for (text, at) in [
+        ("hdl:10.1000", 11),
+        ("hdl://10.1000?x", 13),
+        ("hdl:10.1000#x", 11),
+    ] {
+        assert_eq!(
+            rejected(text, &o),
+            (ParseErrorKind::MissingSlash, at, "u_na_segment"),
+            "{text}"
+        );
+    }
+    assert!(recognize("hdl:10.1000", &o)
+        .unwrap_err()
+        .to_string()
+        .starts_with("no '/' after the naming authority (end of input at byte 11)"));
     // Forms that hold no handle (D5).
     for text in [
         "ftp://doi.org/10.1/x",

@@ -42,7 +42,13 @@ pub(crate) fn uri_error(dfa: &Dfa, text: &str, r: Reject) -> ParseError {
         }
         ParseError::new(at, ParseErrorKind::PercentEncoding, Some('%')).in_rule(r.rule)
     } else {
-        ParseError::new(r.index, ParseErrorKind::UriSyntax, found).in_rule(r.rule)
+        // A naming authority that the text, its query or its fragment ends: no '/' after it,
+        // as a bare handle's error says (H1).
+        let kind = match (r.rule, found) {
+            (Rule::UNaSegment, None | Some('?' | '#')) => ParseErrorKind::MissingSlash,
+            _ => ParseErrorKind::UriSyntax,
+        };
+        ParseError::new(r.index, kind, found).in_rule(r.rule)
     }
 }
 

@@ -121,6 +121,9 @@ const FOUND_BY_FUZZING: &[&str] = &[
     // `clean_into` read a text with plain ends whole, where `clean`'s loop joined the DOI
     // split after its URI's prefix.
     "hdl:// 10/gf4gb",
+    // An `hdl://` server's escape, not decoded, was taken for a failure of the handle an
+    // earlier start decoded there (under the resolution form).
+    "hdl://=/d/hdl://%9d/2/d",
 ];
 
 #[test]

@@ -876,9 +876,6 @@ impl<'a> Extract<'a, '_> {
                 }
             }
         }
-        if self.failed_before(form, i, kept) {
-            return None;
-        }
         // The handle's '/' (for `urn:` forms a ':' may be it), read up to there alone: a
         // naming authority no reading of the whole accepts fails here, at its own cost.
         let mut h = i + prefix;
@@ -892,6 +889,12 @@ impl<'a> Extract<'a, '_> {
                 |b| memchr::memchr(b'/', b),
                 &mut self.work,
             );
+        }
+        // (A failure remembered holds from where this reading decodes: its handle. A server
+        // is not decoded, and where one ends moves with the start: `hdl://=/d/hdl://%9d/2/d`
+        // decodes `%9d` from the first start, not from the second.)
+        if self.failed_from(form, i, h, kept) {
+            return None;
         }
         let info = validator_is_info(form);
         if !urn && !info {

@@ -665,16 +665,36 @@ fn a_default_port_is_the_host() {
         ),
     ];
     finds_one_cleaned_alike(&o, cases);
-    // A base named with the default port: the known host's split DOI is joined as before.
-    let named = Options::new().proxy_base(ProxyBase::parse("https://doi.org:443").unwrap());
-    let text = "see https://doi.org/10.1021/ es030360x here";
-    assert_eq!(
-        found(text, &named),
-        [(
-            "10.1021/es030360x".to_owned(),
-            "https://doi.org/10.1021/ es030360x".to_owned()
-        )]
-    );
+    // A base named with the default port, or as written: the known host's split DOI is
+    // joined as before.
+    for base in ["https://doi.org:443", "https://doi.org/"] {
+        let named = Options::new().proxy_base(ProxyBase::parse(base).unwrap());
+        let text = "see https://doi.org/10.1021/ es030360x here";
+        assert_eq!(
+            found(text, &named),
+            [(
+                "10.1021/es030360x".to_owned(),
+                "https://doi.org/10.1021/ es030360x".to_owned()
+            )],
+            "{base}"
+        );
+    }
+    // After a base the caller named, its segment and all, as cleaning joins it.
+    for (base, text, url) in [
+        (
+            "https://x.org",
+            "see https://x.org/10.1021/ es030360x here",
+            "https://x.org/10.1021/ es030360x",
+        ),
+        (
+            "https://x.org/seg",
+            "see HTTPS://X.ORG/seg/10.1021/ es030360x here",
+            "HTTPS://X.ORG/seg/10.1021/ es030360x",
+        ),
+    ] {
+        let o = Options::new().proxy_base(ProxyBase::parse(base).unwrap());
+        finds_one_cleaned_alike(&o, &[(text, "10.1021/es030360x", url)]);
+    }
 }
 
 /// A label with white space before its colon, a space or a tab, `doi` or `hdl`, is found

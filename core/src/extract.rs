@@ -996,16 +996,19 @@ impl<'a> Extract<'a, '_> {
         let (end, cut, unkept) = self
             .ends
             .query_kept(self.text, i, true, true, &mut self.work);
-        // A DOI in a known resolver's URL split by white space, as text taken from a PDF
-        // splits them (C3, `split_end`; after the host too: `dx.doi.org/ 10.1061/…`; its
-        // default port may come between, as cleaning's `resolver_prefix` reads it), but a
-        // base named with the host as written.
-        let named = o.bases.iter().any(|b| host.eq_ignore_ascii_case(b.host()));
-        if known && !named && !o.cordra {
+        // A DOI in a resolver's URL split by white space, as text taken from a PDF splits
+        // them (C3, `split_end`; after the host too: `dx.doi.org/ 10.1061/…`), after the
+        // prefix cleaning reads (`resolver_prefix`: a known resolver's host, with its
+        // default port or none, or a base the caller named, its segment and all).
+        let split_from = (!o.cordra)
+            .then(|| resolver_prefix(&self.text[i..], o))
+            .flatten()
+            .map(|p| i + p);
+        if let Some(from) = split_from {
             // (Where the pieces joined are no identifier, the first piece is read as written,
             // as after a label: `https://doi.org/10.1000/x: ab]2`.)
-            if let Some(found) = split_end(self.text, host_end + 1, Some(end))
-                .and_then(|raw_end| self.joined(i, host_end + 1, raw_end))
+            if let Some(found) = split_end(self.text, from, Some(end))
+                .and_then(|raw_end| self.joined(i, from, raw_end))
             {
                 return Some((found, 0));
             }
@@ -1018,7 +1021,7 @@ impl<'a> Extract<'a, '_> {
                 .chars()
                 .next()
                 .filter(|&c| bracket(c).is_some_and(|(_, opens)| opens));
-            if let Some(opener) = opener.filter(|_| cut == host_end + 1) {
+            if let Some(opener) = opener.filter(|_| cut == from) {
                 let after = cut + opener.len_utf8();
                 if let Some(raw_end) = split_end(self.text, after, None) {
                     return self

@@ -435,10 +435,28 @@ fn the_handle_a_form_holds_cleaned() {
             "10.1000/x",
             "https://doi.org/10.1000/x%5D%29",
         ),
+        // Not where cleaning reads the text as written: a bare handle's, a label's and a
+        // `urn:` form's `%29` is three characters (the `(` is cut off, as it is before any
+        // other character).
         (
             "see 10.1016/s0022-2828(84%2980474-5 here",
-            "10.1016/s0022-2828(84%2980474-5",
-            "10.1016/s0022-2828(84%2980474-5",
+            "10.1016/s0022-2828",
+            "10.1016/s0022-2828",
+        ),
+        (
+            "x doi:10.1000/a(b%29) y",
+            "10.1000/a(b%29)",
+            "doi:10.1000/a(b%29)",
+        ),
+        (
+            "x urn:doi:10.1000:a(b%29) y",
+            "10.1000/a(b%29)",
+            "urn:doi:10.1000:a(b%29)",
+        ),
+        (
+            "x hdl:10.1000/a(b%29) y",
+            "10.1000/a(b)",
+            "hdl:10.1000/a(b%29",
         ),
         (
             "info:hdl/20.1000/5.#frag",
@@ -983,6 +1001,20 @@ fn dois_as_pdfs_write_them() {
         (
             "see doi:10.1000/182. a second copy",
             vec![("10.1000/182", "doi:10.1000/182")],
+        ),
+        (
+            "see (doi:10.1111/j.1365-2656.2006.01138. x) here",
+            vec![(
+                "10.1111/j.1365-2656.2006.01138.x",
+                "doi:10.1111/j.1365-2656.2006.01138. x",
+            )],
+        ),
+        (
+            "x doi:10.1002/(SICI)1521-3978(199806)46: 4/5<493::AID-PROP493>3.0.CO;2-P y",
+            vec![(
+                "10.1002/(SICI)1521-3978(199806)46:4/5<493::AID-PROP493>3.0.CO;2-P",
+                "doi:10.1002/(SICI)1521-3978(199806)46: 4/5<493::AID-PROP493>3.0.CO;2-P",
+            )],
         ),
         (
             "see doi:10.1000/182. xylophones",

@@ -1530,8 +1530,9 @@ pub(crate) const MAX_PIECES: usize = 6;
 ///   after a colon in prose a word comes, `…/456:` `here`, `…:` `pp.12-15`, `…: see"2"`;
 /// - the piece ends with `.` and the next starts with a digit (`ldr.` `1091`), starts with
 ///   a lower-case letter and holds a digit (`j.` `ces.2012.05.033`), or is the check
-///   character `x` of Wiley's DOIs, a mark after it at most (`…00401.` `x.`; another
-///   letter alone is a word of prose, `…/182.` `a second copy`);
+///   character `x` of Wiley's DOIs, with nothing after it but the marks cleaning takes off
+///   its end (`.,;)]`: `…00401.` `x.`, `…01138.` `x).`; another letter alone is a word of
+///   prose, `…/182.` `a second copy`);
 /// - the next piece starts with `/`, or with `.` and a letter or digit (`10.1093/molbev`
 ///   `/msu300`, `…PhysRevLett` `.100.228502`).
 ///
@@ -1640,7 +1641,7 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
         b'.' => {
             first.is_ascii_digit()
                 || (first.is_ascii_lowercase() && piece.iter().any(u8::is_ascii_digit))
-                || (first == b'x' && piece[1..].iter().all(|c| b".,;".contains(c)))
+                || (first == b'x' && piece[1..].iter().all(|c| b".,;)]".contains(c)))
         }
         _ => {
             first == b'/' || (first == b'.' && piece.get(1).is_some_and(u8::is_ascii_alphanumeric))
@@ -1649,10 +1650,10 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
 }
 
 /// Whether a piece of digits first, after a colon, goes on with a DOI: six digits or more
-/// (EDP Sciences' year and number, `nss:` `2005018`), or digits (and `-`) up to the bracket
-/// that opens a page after a volume's issue, `(` or `<`, or their escapes (ASCE's `128:`
-/// `11(1056)`, a SICI's `49:` `8<693::…`). A number of prose is neither (`…/182: 12 items`,
-/// `: 2012`, `: 123-145`).
+/// (EDP Sciences' year and number, `nss:` `2005018`), or an issue (digits, `-` and `/`: a
+/// double one, `4/5`) up to the bracket that opens its page, `(` or `<`, escaped or not
+/// (`%3C`, HTML's `&lt;`): ASCE's `128:` `11(1056)`, a SICI's `49:` `8<693::…` and `46:`
+/// `4/5<493::…`. A number of prose is neither (`…/182: 12 items`, `: 2012`, `: 123-145`).
 fn issue_word(piece: &[u8]) -> bool {
     let digits = piece.iter().take_while(|c| c.is_ascii_digit()).count();
     if digits >= 6 {
@@ -1661,7 +1662,7 @@ fn issue_word(piece: &[u8]) -> bool {
     let issue = digits
         + piece[digits..]
             .iter()
-            .take_while(|c| c.is_ascii_digit() || **c == b'-')
+            .take_while(|c| c.is_ascii_digit() || matches!(c, b'-' | b'/'))
             .count();
     digits > 0
         && match &piece[issue..] {
@@ -1669,7 +1670,7 @@ fn issue_word(piece: &[u8]) -> bool {
             [b'%', a, b, ..] => {
                 matches!((a, b.to_ascii_uppercase()), (b'2', b'8') | (b'3', b'C'))
             }
-            _ => false,
+            rest => rest.len() >= 4 && rest[..4].eq_ignore_ascii_case(b"&lt;"),
         }
 }
 

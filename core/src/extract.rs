@@ -94,6 +94,10 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
         tried: 0,
         token: (0, 0),
         ends: Ends::default(),
+        decoded_ends: Ends {
+            decoded: true,
+            ..Ends::default()
+        },
         scheme_sep: (0, None),
         slash: Next::NONE,
         query: Next::NONE,
@@ -125,8 +129,11 @@ pub struct Extract<'a, 'o> {
     /// The last anchor and where its token starts: the next anchor in the same token
     /// finds its start without looking back again.
     token: (usize, usize),
-    /// Identifiers' ends, for the starts that follow inside them.
+    /// Identifiers' ends, for the starts that follow inside them: as written (a bare
+    /// handle, a label's, a `urn:` form's), and where cleaning decodes the text (a URL's
+    /// path, an `hdl:` or `info:` URI), whose escaped closing brackets close.
     ends: Ends,
+    decoded_ends: Ends,
     /// How far `://` was looked for, and where it was last seen.
     scheme_sep: (usize, Option<usize>),
     /// The next `/`; `?` or `#`; `#`; the `#` after that; a byte a proxy path does not keep
@@ -792,7 +799,7 @@ impl<'a> Extract<'a, '_> {
         let raw = &self.text.as_bytes()[h..raw_end];
         self.work += 2 * raw.len();
         let joined = without_space(&self.text[h..raw_end]);
-        let scan = Scan::from(&joined, 0, false, &mut self.work);
+        let scan = Scan::from(&joined, 0, false, false, &mut self.work);
         let mut end = glued_at(&joined.as_bytes()[..scan.cut]).unwrap_or(scan.cut);
         while let Some(c) = sentence_end(&joined[..end]) {
             end -= c.len_utf8();
@@ -836,9 +843,14 @@ impl<'a> Extract<'a, '_> {
     /// A URI (`hdl:`, `hdl://`, `info:hdl/`, `info:doi/`, `urn:hdl:`, `urn:doi:`).
     fn uri(&mut self, i: usize, form: Form, prefix: usize) -> Option<(Found<'a>, usize)> {
         let bytes = self.text.as_bytes();
-        let (end, cut, _) = self
-            .ends
-            .query_kept(self.text, i, true, false, &mut self.work);
+        let urn = matches!(form, Form::UrnHdl | Form::UrnDoi);
+        // (A `urn:` form's handle is read as written, any other's decoded.)
+        let ends = if urn {
+            &mut self.ends
+        } else {
+            &mut self.decoded_ends
+        };
+        let (end, cut, _) = ends.query_kept(self.text, i, true, false, &mut self.work);
         // A DOI split by white space after an `hdl:` or `info:` URI's prefix, as after a
         // label (C3, `split_end`; cleaning's `URI_PREFIXES`; `hdl://` read as the resolution
         // form is another form). (Right after the prefix: a gap may come first only after a
@@ -855,7 +867,6 @@ impl<'a> Extract<'a, '_> {
             }
         }
         let mut kept = self.kept(i, i + prefix, cut);
-        let urn = matches!(form, Form::UrnHdl | Form::UrnDoi);
         if !urn {
             // A fragment holds no '#' (RFC 3986): a second one ends the URI.
             let first = self.hash.at(
@@ -993,9 +1004,9 @@ impl<'a> Extract<'a, '_> {
         if i < self.failed_chain {
             return None;
         }
-        let (end, cut, unkept) = self
-            .ends
-            .query_kept(self.text, i, true, true, &mut self.work);
+        let (end, cut, unkept) =
+            self.decoded_ends
+                .query_kept(self.text, i, true, true, &mut self.work);
         // A DOI in a resolver's URL split by white space, as text taken from a PDF splits
         // them (C3, `split_end`; after the host too: `dx.doi.org/ 10.1061/…`), after the
         // prefix cleaning reads (`resolver_prefix`: a known resolver's host, with its
@@ -1766,18 +1777,18 @@ fn ends_at_once(rest: &[u8]) -> bool {
         || g::IDENTIFIER_END_FORM.accepted_prefix(rest).is_some()
 }
 
-/// The bracket of `PAIRS` the character at `i` of `text` is, or the closing one an escape
-/// there writes while `open` counts its pair open ([`escaped_close`]), and its length (an
-/// escape read only before `end`).
+/// The bracket of `PAIRS` the character at `i` of `text` is, or (where escapes are read,
+/// `open`) the closing one an escape there writes while `open` counts its pair open
+/// ([`escaped_close`]), and its length (an escape read only before `end`).
 #[inline]
 fn bracket_at(
     text: &str,
     i: usize,
     end: usize,
-    open: &[u8; PAIRS.len()],
+    open: Option<&[u8; PAIRS.len()]>,
 ) -> (Option<(usize, bool)>, usize) {
     let bytes = &text.as_bytes()[..end];
-    if bytes[i] == b'%' {
+    if let (b'%', Some(open)) = (bytes[i], open) {
         return match escaped_close(bytes, i, open) {
             Some(k) => (Some((k, false)), 3),
             None => (None, 1),
@@ -1864,6 +1875,8 @@ struct Scan {
     at: usize,
     open: [u8; PAIRS.len()],
     total: u8,
+    /// Escaped closing brackets close ([`escaped_close`]).
+    decoded: bool,
 }
 
 /// The scans still ahead, each started inside brackets opened after the one below it
@@ -1872,6 +1885,8 @@ struct Scan {
 struct Ends {
     scans: [Scan; MAX_OPEN + 1],
     len: usize,
+    /// Its scans read escaped closing brackets ([`escaped_close`]).
+    decoded: bool,
 }
 
 impl Ends {
@@ -1889,6 +1904,23 @@ impl Ends {
         unkept: bool,
         work: &mut usize,
     ) -> (usize, usize, Option<usize>) {
+        // (A start inside an escape reads its digits as characters, where a kept scan read
+        // the escape whole: a scan of its own, neither kept nor asked, so that no count
+        // stops inside one. A word starts no decoded form inside an escape of a closing
+        // bracket today; a bare handle's, which may, is read as written.)
+        let bytes = text.as_bytes();
+        if self.decoded
+            && (1..=2).any(|d| {
+                q >= d
+                    && bytes[q - d] == b'%'
+                    && bytes
+                        .get(q - d + 1..q - d + 3)
+                        .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+            })
+        {
+            let scan = Scan::from(text, q, unkept, true, work);
+            return (scan.end, scan.cut, unkept.then_some(scan.unkept));
+        }
         let mut len = self.len;
         while len > 0 && self.scans[len - 1].end <= q {
             len -= 1;
@@ -1907,7 +1939,7 @@ impl Ends {
                 len -= 1;
             }
         }
-        let scan = Scan::from(text, q, unkept, work);
+        let scan = Scan::from(text, q, unkept, self.decoded, work);
         if keep {
             if len == self.scans.len() {
                 // Full: the oldest goes (each kept scan is a bracket deeper than the one
@@ -1928,7 +1960,7 @@ impl Scan {
     /// The scan of the identifier that starts at `start` (and, with `track_unkept`, where
     /// its first byte a proxy path does not keep lies).
     #[inline]
-    fn from(text: &str, start: usize, track_unkept: bool, work: &mut usize) -> Scan {
+    fn from(text: &str, start: usize, track_unkept: bool, decoded: bool, work: &mut usize) -> Scan {
         let bytes = text.as_bytes();
         let mut open = [0_u8; PAIRS.len()];
         let mut total = 0_u8;
@@ -1955,7 +1987,7 @@ impl Scan {
                 continue;
             }
             let (k, len) = if b == b'%' {
-                match escaped_close(bytes, i, &open) {
+                match escaped_close(bytes, i, &open).filter(|_| decoded) {
                     Some(k) => (Some((k, false)), 3),
                     None => (None, 1),
                 }
@@ -2000,7 +2032,7 @@ impl Scan {
             let mut outer = [end; PAIRS.len()];
             let mut at = start;
             while at < end {
-                let (k, len) = bracket_at(text, at, end, &count);
+                let (k, len) = bracket_at(text, at, end, decoded.then_some(&count));
                 match k {
                     Some((k, true)) => {
                         if count[k] == 0 {
@@ -2026,6 +2058,7 @@ impl Scan {
             at: start,
             open: [0; PAIRS.len()],
             total: 0,
+            decoded,
         }
     }
 
@@ -2039,7 +2072,7 @@ impl Scan {
             if i >= to {
                 break;
             }
-            let (k, len) = bracket_at(text, i, to, &self.open);
+            let (k, len) = bracket_at(text, i, to, self.decoded.then_some(&self.open));
             match k {
                 Some((k, true)) => {
                     self.open[k] += 1;

@@ -1080,3 +1080,24 @@ fn dois_as_pdfs_write_them() {
         assert_eq!(found(text, &o), expected, "{text:?}");
     }
 }
+
+/// A start inside an escaped closing bracket (a bare handle under a prefix that begins with
+/// its digits) is read as written, and the ends kept for the starts inside an identifier
+/// count each escape whole: hundreds of them neither overflow nor move an end.
+#[test]
+fn starts_inside_escapes() {
+    let o = Options::new().handle_prefix("29.1");
+    for (outer, first) in [
+        ("doi:10.1000/a(", "doi:10.1000/a"),
+        (
+            "https://hdl.handle.net/10.1000/a(",
+            "https://hdl.handle.net/10.1000/a",
+        ),
+    ] {
+        let text = format!("{outer}{}", "((%29.1/c)".repeat(300));
+        let texts: Vec<&str> = extract(&text, &o).map(|f| f.text()).collect();
+        assert_eq!(texts.len(), 301, "{outer}");
+        assert_eq!(texts[0], first);
+        assert!(texts[1..].iter().all(|&t| t == "29.1/c"), "{outer}");
+    }
+}

@@ -511,7 +511,8 @@ pub fn clean_text(text: &str) {
 /// find them, over every pass, within a constant factor of the text (linear time).
 pub fn extract_text(text: &str) {
     for (name, options) in option_sets() {
-        let options = options.handle_prefix("20.500.1");
+        // (And `29`, whose handles may start inside an escape of a `)`, `%29`.)
+        let options = options.handle_prefix("20.500.1").handle_prefix("29");
         let (found, work) = memory::bounded(text.len(), BYTES_PER_BYTE, || {
             let mut found = extract(text, &options);
             (found.by_ref().collect::<Vec<_>>(), found.work())

@@ -1524,7 +1524,9 @@ pub(crate) const MAX_PIECES: usize = 6;
 /// - the prefix is whole and nothing follows its `/` (`10.1021/` `es030360x`);
 /// - the piece ends with a character no DOI ends with, `-`, `<`, `(` or `_`, and the next
 ///   starts with a letter or digit (`npg-` `19-227-2012`);
-/// - the piece ends with `:` and the next starts with a digit (`…128:` `11(1056)`), or with a
+/// - the piece ends with `:` and the next starts with six digits or more, or with an issue
+///   before its page's bracket ([`issue_word`]: `nss:` `2005018`, `…128:` `11(1056)`,
+///   `46:` `4/5<493::…`; a number of prose, `…/182:` `12 items`, does not), or with a
 ///   letter and holds a digit or a `/` in the word it starts with, before a `.`
 ///   ([`sici_word`]: `<69::` `aid-ajpa5>`, `<1395:` `TIOSOT>2.0…`, `acprof:` `oso/9780…`):
 ///   after a colon in prose a word comes, `…/456:` `here`, `…:` `pp.12-15`, `…: see"2"`;

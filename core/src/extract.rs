@@ -1011,10 +1011,12 @@ impl<'a> Extract<'a, '_> {
         // them (C3, `split_end`; after the host too: `dx.doi.org/ 10.1061/…`), after the
         // prefix cleaning reads (`resolver_prefix`: a known resolver's host, with its
         // default port or none, or a base the caller named, its segment and all).
-        let split_from = (!o.cordra)
-            .then(|| resolver_prefix(&self.text[i..], o))
-            .flatten()
-            .map(|p| i + p);
+        // (A known host no base names ends where that prefix does, its port and all.)
+        let split_from = match () {
+            () if o.cordra => None,
+            () if known && base.is_none() => Some(host_end + 1),
+            () => resolver_prefix(&self.text[i..], o).map(|p| i + p),
+        };
         if let Some(from) = split_from {
             // (Where the pieces joined are no identifier, the first piece is read as written,
             // as after a label: `https://doi.org/10.1000/x: ab]2`.)

@@ -697,6 +697,18 @@ fn a_default_port_is_the_host() {
             "{base}"
         );
     }
+    // A resolver's URL pasted after a named base and its segment: the whole, as cleaning
+    // reads it.
+    let o =
+        Options::new().proxy_base(ProxyBase::parse("http://resolver.example:8080/123").unwrap());
+    finds_one_cleaned_alike(
+        &o,
+        &[(
+            "see http://resolver.example:8080/123/https://doi.org/10.1000/abc.",
+            "10.1000/abc",
+            "http://resolver.example:8080/123/https://doi.org/10.1000/abc",
+        )],
+    );
     // After a base the caller named, its segment and all, as cleaning joins it.
     for (base, text, url) in [
         (

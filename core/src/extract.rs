@@ -1071,7 +1071,10 @@ impl<'a> Extract<'a, '_> {
         // A resolver's URL pasted before another's (`https://doi.org/https://doi.org/…`):
         // the innermost holds the handle, and what it reads is what the whole reads (C2).
         // (Every resolver's URL starts with a letter; a handle seldom does.)
-        let chain = bytes.get(path).is_some_and(u8::is_ascii_alphabetic);
+        // (Where the handle begins: after a named base's segment, `…/123/https://…`.)
+        let chain = bytes
+            .get(resolver.unwrap_or(path))
+            .is_some_and(u8::is_ascii_alphabetic);
         if let Some(first) = chain
             .then(|| resolver_prefix(&self.text[i..kept], o))
             .flatten()

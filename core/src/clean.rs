@@ -1573,17 +1573,6 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
     if at >= b.len() {
         return None;
     }
-    // Most DOIs are not split: the first piece ends at no white space, or what follows it
-    // could not go on with it (and the piece is not a prefix unfinished, of digits and
-    // dots only).
-    if let Some(e) = first_end.filter(|_| lead == 0) {
-        let next = e + gap(e)?;
-        if !goes_on(b[e - 1], &b[next..piece_end(next)])
-            && !b[at..e].iter().all(|&c| c.is_ascii_digit() || c == b'.')
-        {
-            return None;
-        }
-    }
     let dfa = &g::DOI_PREFIX_FORM;
     // The prefix walked first, so that a text that holds no DOI's prefix there is left at
     // its first byte that says so.
@@ -1595,6 +1584,16 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
             return None;
         }
         p += 1;
+    }
+    // Most DOIs are not split: the first piece ends at no white space, or what follows it
+    // could not go on with it (and the piece is not a prefix unfinished, of digits and
+    // dots only). (Looked at after the prefix, which is short, where the next piece is read
+    // whole: starts in extraction that share where their first piece ends, and hold no
+    // prefix, read it no more: `doi.org/%20:` repeated before a long word was quadratic.)
+    if let Some(e) = first_end.filter(|_| lead == 0) {
+        if !next_piece_goes_on(text, e)? && !digits_and_dots(&b[at..e]) {
+            return None;
+        }
     }
     let mut end = match first_end.filter(|_| lead == 0) {
         Some(e) => e,
@@ -1649,6 +1648,32 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
             first == b'/' || (first == b'.' && piece.get(1).is_some_and(u8::is_ascii_alphanumeric))
         }
     }
+}
+
+/// Whether the piece after the white space at `e`, where a first piece of a split DOI ends
+/// ([`split_end`]), may go on with it (`goes_on`); `None` where no piece follows one or two
+/// bytes of white space.
+fn next_piece_goes_on(text: &str, e: usize) -> Option<bool> {
+    let b = text.as_bytes();
+    let n = b[e..]
+        .iter()
+        .take(3)
+        .take_while(|c| crate::bytes::is_ascii_space(c))
+        .count();
+    if !(1..=2).contains(&n) || e + n >= b.len() || e == 0 {
+        return None;
+    }
+    let next = e + n;
+    let next_end = b[next..]
+        .iter()
+        .position(crate::bytes::is_ascii_space)
+        .map_or(b.len(), |p| next + p);
+    Some(goes_on(b[e - 1], &b[next..next_end]))
+}
+
+/// Whether `piece` is digits and dots alone (a DOI's prefix, maybe unfinished).
+fn digits_and_dots(piece: &[u8]) -> bool {
+    piece.iter().all(|&c| c.is_ascii_digit() || c == b'.')
 }
 
 /// Whether a piece of digits first, after a colon, goes on with a DOI: six digits or more

@@ -1591,7 +1591,10 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
     // whole: starts in extraction that share where their first piece ends, and hold no
     // prefix, read it no more: `doi.org/%20:` repeated before a long word was quadratic.)
     if let Some(e) = first_end.filter(|_| lead == 0) {
-        if !next_piece_goes_on(text, e)? && !digits_and_dots(&b[at..e]) {
+        let next = e + gap(e)?;
+        if !goes_on(b[e - 1], &b[next..piece_end(next)])
+            && !b[at..e].iter().all(|&c| c.is_ascii_digit() || c == b'.')
+        {
             return None;
         }
     }
@@ -1648,32 +1651,6 @@ fn goes_on(last: u8, piece: &[u8]) -> bool {
             first == b'/' || (first == b'.' && piece.get(1).is_some_and(u8::is_ascii_alphanumeric))
         }
     }
-}
-
-/// Whether the piece after the white space at `e`, where a first piece of a split DOI ends
-/// ([`split_end`]), may go on with it (`goes_on`); `None` where no piece follows one or two
-/// bytes of white space.
-fn next_piece_goes_on(text: &str, e: usize) -> Option<bool> {
-    let b = text.as_bytes();
-    let n = b[e..]
-        .iter()
-        .take(3)
-        .take_while(|c| crate::bytes::is_ascii_space(c))
-        .count();
-    if !(1..=2).contains(&n) || e + n >= b.len() || e == 0 {
-        return None;
-    }
-    let next = e + n;
-    let next_end = b[next..]
-        .iter()
-        .position(crate::bytes::is_ascii_space)
-        .map_or(b.len(), |p| next + p);
-    Some(goes_on(b[e - 1], &b[next..next_end]))
-}
-
-/// Whether `piece` is digits and dots alone (a DOI's prefix, maybe unfinished).
-fn digits_and_dots(piece: &[u8]) -> bool {
-    piece.iter().all(|&c| c.is_ascii_digit() || c == b'.')
 }
 
 /// Whether a piece of digits first, after a colon, goes on with a DOI: six digits or more

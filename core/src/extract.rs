@@ -1012,10 +1012,12 @@ impl<'a> Extract<'a, '_> {
         // prefix cleaning reads (`resolver_prefix`: a known resolver's host, with its
         // default port or none, or a base the caller named, its segment and all).
         // (A known host no base names ends where that prefix does, its port and all.)
-        let split_from = match () {
-            () if o.cordra => None,
-            () if known && base.is_none() => Some(host_end + 1),
-            () => resolver_prefix(&self.text[i..], o).map(|p| i + p),
+        let split_from = if o.cordra {
+            None
+        } else if known && base.is_none() {
+            Some(host_end + 1)
+        } else {
+            resolver_prefix(&self.text[i..], o).map(|p| i + p)
         };
         if let Some(from) = split_from {
             // (Where the pieces joined are no identifier, the first piece is read as written,
@@ -1991,12 +1993,7 @@ impl Scan {
             if BYTE_CLASSES[usize::from(b)] & CONTINUES != 0 {
                 continue;
             }
-            let (k, len) = if b == b'%' {
-                match escaped_close(bytes, i, &open).filter(|_| decoded) {
-                    Some(k) => (Some((k, false)), 3),
-                    None => (None, 1),
-                }
-            } else {
+            if b != b'%' {
                 // ASCII white space, '"' and a tag end it (forms.pest, `identifier_end_form`).
                 if b.is_ascii()
                     && g::IDENTIFIER_END_FORM
@@ -2009,8 +2006,8 @@ impl Scan {
                 if breaks_identifier(c) || TYPOGRAPHIC_DOUBLE_QUOTES.contains(&c) {
                     break i;
                 }
-                (bracket(c), c.len_utf8())
-            };
+            }
+            let (k, len) = bracket_at(text, i, bytes.len(), decoded.then_some(&open));
             match k {
                 Some((_, true)) if usize::from(total) == MAX_OPEN => break i,
                 Some((k, true)) => {

@@ -1113,3 +1113,33 @@ fn starts_inside_escapes() {
         assert!(texts[1..].iter().all(|&t| t == "29.1/c"), "{outer}");
     }
 }
+
+/// Starts of one form one after another whose handles all run to one distant '/' (the
+/// last start's), each refused early: what each start reads alone stops where its reading
+/// does, so what extraction reads stays linear.
+#[test]
+fn work_is_linear_to_a_distant_slash() {
+    for (unit, last) in [
+        ("hdl:", "hdl://"),
+        ("info:hdl/", "info:hdl//"),
+        ("urn:doi:", "urn:doi:/"),
+        ("doi:", "doi:/"),
+        ("info:doi/", "info:doi//"),
+        ("https://doi.org/1.", "https://doi.org/1./"),
+        ("doi.org/1.", "doi.org/1./"),
+        ("https://hdl.handle.net/hdl:", "https://hdl.handle.net//"),
+        ("hdl://1/", "hdl://1//"),
+    ] {
+        let (options, mut per_byte) = (Options::new(), Vec::new());
+        for n in [1000, 4000] {
+            let text = format!("{}{last}", unit.repeat(n));
+            let mut found = extract(&text, &options);
+            found.by_ref().for_each(drop);
+            per_byte.push(found.work() as f64 / text.len() as f64);
+        }
+        assert!(
+            per_byte[1] <= 24.0 && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
+            "{unit}: {per_byte:?} bytes read per byte"
+        );
+    }
+}

@@ -927,8 +927,14 @@ impl<'a> Extract<'a, '_> {
         if info && self.decoded_prefix(&g::OTHER_URL_FORM, h, kept).is_some() {
             return None;
         }
-        // (An `info:` URI's '/' may be escaped: then there is nothing to read alone.)
-        if sep < kept && self.fails_alone(i, sep, Some((h, !urn)), kept) {
+        // (An `info:` URI's '/' may be escaped: then there is nothing to read alone. Where
+        // the '/' is far and the form's validator refuses a byte before it, the walk below
+        // fails there, at its own cost: starts that share a distant '/',
+        // `hdl:hdl:…hdl://`, each read only their own few bytes.)
+        let refused = sep.min(kept) - i > NEAR
+            && validator(form, self.options)
+                .is_some_and(|dfa| self.refuses_up_to(dfa, i, sep.min(kept - 1)));
+        if sep < kept && !refused && self.fails_alone(i, sep, Some((h, !urn)), kept) {
             return None;
         }
         // The form's validator walks the text, and its handle is percent-decoded (not the
@@ -1344,13 +1350,16 @@ impl<'a> Extract<'a, '_> {
         na: Option<(usize, bool)>,
         kept: usize,
     ) -> bool {
-        self.work += sep + 1 - i;
-        // (Read as written, not cleaned: cleaning would take a `urn:` form's last ':' off.)
-        let read = read_written(&self.text[i..=sep], self.options);
-        let fails = read.is_err_and(|e| e.index() <= sep - i)
-            || na.is_some_and(|(na, decode)| {
-                !naming_authority(&self.text.as_bytes()[na..sep], decode)
-            });
+        // The naming authority first: where starts share a distant '/' (`hdl:hdl:…hdl://`),
+        // each is refused within its own few bytes, and reads no further.
+        let fails = na.is_some_and(|(na, decode)| {
+            !naming_authority(&self.text.as_bytes()[na..sep], decode, &mut self.work)
+        }) || {
+            self.work += sep + 1 - i;
+            // (Read as written, not cleaned: cleaning would take a `urn:` form's last ':'
+            // off.)
+            read_written(&self.text[i..=sep], self.options).is_err_and(|e| e.index() <= sep - i)
+        };
         debug_assert!(
             !fails || self.text.len() > VERIFIED || self.reads(&self.text[i..kept]).is_none(),
             "{:?} reads, though {:?} alone does not",
@@ -1358,6 +1367,21 @@ impl<'a> Extract<'a, '_> {
             &self.text[i..=sep]
         );
         fails
+    }
+
+    /// Whether the validator `dfa`, walking from `i` as [`Self::walk`] does, refuses a byte
+    /// up to `last`; the bytes it reads are counted.
+    fn refuses_up_to(&mut self, dfa: &Dfa, i: usize, last: usize) -> bool {
+        let mut state = usize::from(dfa.start);
+        for (p, &b) in self.text.as_bytes()[i..=last].iter().enumerate() {
+            state = iri_step(dfa, state, b);
+            if state == 0 {
+                self.work += p + 1;
+                return true;
+            }
+        }
+        self.work += last + 1 - i;
+        false
     }
 
     /// Remembers that a reading of `form` refused the byte at `at`, if the bytes up to it
@@ -1552,9 +1576,12 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 /// Whether `raw` (percent-decoded, with `decode`) is a handle's naming authority as
 /// cleaning reads one: UTF-8, the handle grammar's (H2, H3), with no white space (C2). A
 /// '/' it decodes to ends it, as it does where a form decodes before the handle is read
-/// (`info:`, U8; a resolver's path, P3): what follows is the local name's.
-fn naming_authority(raw: &[u8], decode: bool) -> bool {
-    let mut decoded = Vec::with_capacity(raw.len() + 1);
+/// (`info:`, U8; a resolver's path, P3): what follows is the local name's. The grammar's
+/// validator walks the bytes as they are decoded, so a naming authority it refuses is read
+/// no further than where it refuses it; `work` counts the bytes read.
+fn naming_authority(raw: &[u8], decode: bool, work: &mut usize) -> bool {
+    let mut decoded = Vec::new();
+    let mut state = usize::from(g::HANDLE.start);
     let mut i = 0;
     while i < raw.len() {
         let (byte, next) = if decode {
@@ -1565,13 +1592,23 @@ fn naming_authority(raw: &[u8], decode: bool) -> bool {
         if byte == b'/' {
             break;
         }
+        state = g::HANDLE.step(state, byte);
+        if state == 0 {
+            *work += next;
+            return false;
+        }
         decoded.push(byte);
         i = next;
     }
+    *work += i;
     decoded.push(b'/');
     core::str::from_utf8(&decoded)
         .is_ok_and(|na| HandleRef::parse(na).is_ok() && !na.contains(is_space))
 }
+
+/// How far from a start its handle's first '/' may be and be read alone at once: past
+/// it, the form's validator walks up to the '/' first (most handles' '/' is nearer).
+const NEAR: usize = 64;
 
 /// How far from an identifier's end a glued word is looked for: the words glued to a DOI
 /// are near the end of what the scan took (`…151502,arXiv :hep-ph/0502182`), and the look

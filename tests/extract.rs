@@ -1143,3 +1143,24 @@ fn work_is_linear_to_a_distant_slash() {
         );
     }
 }
+
+/// Starts that share where their first piece ends, before a gap and a long word: the look
+/// at the word (whether a split DOI goes on with it, C3) comes after each start's DOI
+/// prefix, which none of them holds, so the word is read once, not once a start
+/// (`doi.org/%20:` repeated was quadratic); what the look reads is counted.
+#[test]
+fn work_is_linear_before_a_long_word_after_a_gap() {
+    for unit in ["doi.org/%20:", "https://doi.org/%20:", "hdl:10.1000/("] {
+        let (options, mut per_byte) = (Options::new(), Vec::new());
+        for n in [1000, 4000] {
+            let text = format!("{}- {}", unit.repeat(n), "a".repeat(25 * n));
+            let mut found = extract(&text, &options);
+            found.by_ref().for_each(drop);
+            per_byte.push(found.work() as f64 / text.len() as f64);
+        }
+        assert!(
+            per_byte[1] <= 48.0 && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
+            "{unit}: {per_byte:?} bytes read per byte"
+        );
+    }
+}

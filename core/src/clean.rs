@@ -1032,7 +1032,7 @@ fn read_within<'a>(
     };
     // (ASCII white space is never part of a longer character's bytes.)
     if let Some(at) = doi_at.filter(|&at| crate::bytes::has_ascii_whitespace(&s.as_bytes()[at..])) {
-        if split_end(s, at, None) == Some(s.len()) {
+        if split_end(s, at, None, &mut 0) == Some(s.len()) {
             let joined = alloc::format!("{}{}", &s[..at], without_space(&s[at..]));
             let mut quiet = |_: FixCode, _: usize| {};
             let mut joined_warnings = Vec::new();
@@ -1542,14 +1542,35 @@ pub(crate) const MAX_PIECES: usize = 6;
 /// (`…/182.` `10.1000/183`). At most [`MAX_PIECES`]. `first_end`, where the first piece
 /// ends if the caller knows it.
 /// The end of the last piece joined, when two or more are; `None` when the text there does
-/// not start with a DOI's prefix or is not split.
-pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Option<usize> {
-    let b = text.as_bytes();
+/// not start with a DOI's prefix or is not split. `read` is raised to the furthest byte it
+/// reads (for extraction's count of what it reads).
+pub(crate) fn split_end(
+    text: &str,
+    at: usize,
+    first_end: Option<usize>,
+    read: &mut usize,
+) -> Option<usize> {
+    let furthest = core::cell::Cell::new(at);
+    let found = split_end_reading(text.as_bytes(), at, first_end, &furthest);
+    *read = (*read).max(furthest.get());
+    found
+}
+
+/// [`split_end`], raising `furthest` to each end of a piece it finds and to where it
+/// leaves the prefix.
+fn split_end_reading(
+    b: &[u8],
+    at: usize,
+    first_end: Option<usize>,
+    furthest: &core::cell::Cell<usize>,
+) -> Option<usize> {
     let piece_end = |from: usize| {
-        b[from..]
+        let end = b[from..]
             .iter()
             .position(crate::bytes::is_ascii_space)
-            .map_or(b.len(), |p| from + p)
+            .map_or(b.len(), |p| from + p);
+        furthest.set(furthest.get().max(end));
+        end
     };
     // The white space after a piece that ends at `end`, when a next piece follows it.
     let gap = |end: usize| {
@@ -1581,10 +1602,12 @@ pub(crate) fn split_end(text: &str, at: usize, first_end: Option<usize>) -> Opti
     while p < b.len() && !crate::bytes::is_ascii_space(&b[p]) && !dfa.accepting[state] {
         state = dfa.step(state, b[p]);
         if state == 0 {
+            furthest.set(furthest.get().max(p + 1));
             return None;
         }
         p += 1;
     }
+    furthest.set(furthest.get().max(p));
     // Most DOIs are not split: the first piece ends at no white space, or what follows it
     // could not go on with it (and the piece is not a prefix unfinished, of digits and
     // dots only). (Looked at after the prefix, which is short, where the next piece is read

@@ -551,7 +551,7 @@ impl<'a> Extract<'a, '_> {
 
     /// What starts at `i`, by its first bytes alone (a bounded look: prefixes, a host, a
     /// DOI's prefix of digits).
-    fn start_at(&self, i: usize, outer: bool) -> Option<Start> {
+    fn start_at(&mut self, i: usize, outer: bool) -> Option<Start> {
         let rest = &self.text[i..];
         let r = rest.as_bytes();
         let starts = |p: &str| starts_with_ci(r, p.as_bytes());
@@ -589,7 +589,7 @@ impl<'a> Extract<'a, '_> {
                 } else {
                     Some(())
                 };
-                if start.is_some() || split_end(self.text, i + len, None).is_some() {
+                if start.is_some() || self.split_end(i + len, None).is_some() {
                     return Some(Start::Label { len, doi, slash });
                 }
                 if r[p - 1] != b'.' {
@@ -755,7 +755,7 @@ impl<'a> Extract<'a, '_> {
         // Split by white space, as text taken from a PDF splits DOIs (C3, `split_end`); where
         // the pieces joined are no identifier (a bracket with no partner cuts it before the
         // gap: `doi:10.1016/S0005-7967( 99`), the first piece is read as written.
-        if let Some(raw_end) = split_end(self.text, h, Some(end)) {
+        if let Some(raw_end) = self.split_end(h, Some(end)) {
             if let Some(found) = self.joined(i, h, raw_end) {
                 return Some((found, label));
             }
@@ -829,7 +829,7 @@ impl<'a> Extract<'a, '_> {
         // The evidence that joined the pieces is what the found text itself gives (the
         // piece after a gap was looked at to the next white space, past where the text
         // found may end), as cleaning it will ask.
-        if split_end(text, h - i, None) != Some(text.len()) {
+        if split_end(text, h - i, None, &mut 0) != Some(text.len()) {
             return None;
         }
         let found = self.found(i, text, form, ReadHandle::Owned(handle));
@@ -860,7 +860,7 @@ impl<'a> Extract<'a, '_> {
                 .get(i + prefix)
                 .is_some_and(crate::bytes::is_ascii_space)
         {
-            if let Some(raw_end) = split_end(self.text, i + prefix, Some(end)) {
+            if let Some(raw_end) = self.split_end(i + prefix, Some(end)) {
                 if let Some(found) = self.joined(i, i + prefix, raw_end) {
                     return Some((found, 0));
                 }
@@ -1028,7 +1028,8 @@ impl<'a> Extract<'a, '_> {
         if let Some(from) = split_from {
             // (Where the pieces joined are no identifier, the first piece is read as written,
             // as after a label: `https://doi.org/10.1000/x: ab]2`.)
-            if let Some(found) = split_end(self.text, from, Some(end))
+            if let Some(found) = self
+                .split_end(from, Some(end))
                 .and_then(|raw_end| self.joined(i, from, raw_end))
             {
                 return Some((found, 0));
@@ -1044,7 +1045,7 @@ impl<'a> Extract<'a, '_> {
                 .filter(|&c| bracket(c).is_some_and(|(_, opens)| opens));
             if let Some(opener) = opener.filter(|_| cut == from) {
                 let after = cut + opener.len_utf8();
-                if let Some(raw_end) = split_end(self.text, after, None) {
+                if let Some(raw_end) = self.split_end(after, None) {
                     return self
                         .joined(i, after, raw_end)
                         .filter(|f| {
@@ -1367,6 +1368,15 @@ impl<'a> Extract<'a, '_> {
             &self.text[i..=sep]
         );
         fails
+    }
+
+    /// Where a DOI split by white space from `at` ends (cleaning's `split_end`), what it
+    /// reads counted.
+    fn split_end(&mut self, at: usize, first_end: Option<usize>) -> Option<usize> {
+        let mut read = at;
+        let end = split_end(self.text, at, first_end, &mut read);
+        self.work += read - at;
+        end
     }
 
     /// Whether the validator `dfa`, walking from `i` as [`Self::walk`] does, refuses a byte

@@ -1164,3 +1164,36 @@ fn work_is_linear_before_a_long_word_after_a_gap() {
         );
     }
 }
+
+/// A label or white space, decoded, that a resolver's URL or an `info:hdl/` URI holds
+/// before its handle (text pasted after a resolver's host and encoded): the form is found
+/// whole, as cleaning reads it (C2, `held_alone`). In an `hdl:` URI its validator refuses
+/// the label's ':': found from the label, the same handle.
+#[test]
+fn a_label_or_white_space_decoded_before_a_forms_handle() {
+    let o = Options::new();
+    finds_one_cleaned_alike(
+        &o,
+        &[
+            (
+                "see https://doi.org/%2010.1000/182 here",
+                "10.1000/182",
+                "https://doi.org/%2010.1000/182",
+            ),
+            (
+                "see doi.org/doi:%2010.1000/182, here",
+                "10.1000/182",
+                "doi.org/doi:%2010.1000/182",
+            ),
+            (
+                "see info:hdl/doi:%2010.1000/182 here",
+                "10.1000/182",
+                "info:hdl/doi:%2010.1000/182",
+            ),
+            ("see hdl:doi:10.1000/182 here", "10.1000/182", "doi:10.1000/182"),
+        ],
+    );
+    // White space in the naming authority, decoded, that cleaning does not take off is
+    // running text: no identifier there.
+    assert_eq!(found("see https://doi.org/10.%201000/182 here", &o), []);
+}

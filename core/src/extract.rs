@@ -1583,8 +1583,10 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
     }
 }
 
-/// Whether `raw` (percent-decoded, with `decode`) is a handle's naming authority as
-/// cleaning reads one: UTF-8, the handle grammar's (H2, H3), with no white space (C2). A
+/// Whether `raw` (percent-decoded, with `decode`) may be a handle's naming authority as
+/// cleaning reads one: UTF-8, the handle grammar's (H2, H3). (White space in it, decoded,
+/// is running text, C2, but where cleaning takes it off with a label before the handle:
+/// the reading of the part alone says which.) A
 /// '/' it decodes to ends it, as it does where a form decodes before the handle is read
 /// (`info:`, U8; a resolver's path, P3): what follows is the local name's. The grammar's
 /// validator walks the bytes as they are decoded, so a naming authority it refuses is read
@@ -1612,8 +1614,7 @@ fn naming_authority(raw: &[u8], decode: bool, work: &mut usize) -> bool {
     }
     *work += i;
     decoded.push(b'/');
-    core::str::from_utf8(&decoded)
-        .is_ok_and(|na| HandleRef::parse(na).is_ok() && !na.contains(is_space))
+    core::str::from_utf8(&decoded).is_ok_and(|na| HandleRef::parse(na).is_ok())
 }
 
 /// How far from a start its handle's first '/' may be and be read alone at once: past

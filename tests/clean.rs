@@ -520,6 +520,15 @@ fn dois_as_pdfs_write_them() {
         ("doi :10.1000/182", "10.1000/182", Form::Doi, &["label"]),
         ("doi.10.1000/182", "10.1000/182", Form::Doi, &["label"]),
         ("DOI10.1000/182", "10.1000/182", Form::Doi, &["label"]),
+        // A glued `doi` is a label before a DOI's prefix split after its '/', as any label
+        // is, and before one with nothing after it.
+        (
+            "DOI10.1038/ nature06958",
+            "10.1038/nature06958",
+            Form::Doi,
+            &["label", "split-joined"],
+        ),
+        ("doi10.1000/", "10.1000/", Form::Doi, &["label"]),
         // After an `hdl:` or `info:` URI's prefix, as after a label.
         (
             "hdl:10.1021/ es030360x",

@@ -994,6 +994,15 @@ fn dois_as_pdfs_write_them() {
             vec![("10.1038/nature06958", "DOI10.1038/nature06958")],
         ),
         ("see xdoi10.1038/nature06958 here", vec![]),
+        // Glued and split right after the prefix's '/', as PDFs write both.
+        (
+            "Nature 2008. DOI10.1038/ nature06958 (2008)",
+            vec![("10.1038/nature06958", "DOI10.1038/ nature06958")],
+        ),
+        (
+            "Nature 2008. DOI10.1038/ Nature (2008)",
+            vec![("10.1038/Nature", "DOI10.1038/ Nature")],
+        ),
         // A check character after a full stop: Wiley's `x`, a mark after it at most; another
         // letter alone is a word, and a capital starts a sentence.
         (
@@ -1190,7 +1199,11 @@ fn a_label_or_white_space_decoded_before_a_forms_handle() {
                 "10.1000/182",
                 "info:hdl/doi:%2010.1000/182",
             ),
-            ("see hdl:doi:10.1000/182 here", "10.1000/182", "doi:10.1000/182"),
+            (
+                "see hdl:doi:10.1000/182 here",
+                "10.1000/182",
+                "doi:10.1000/182",
+            ),
         ],
     );
     // White space in the naming authority, decoded, that cleaning does not take off is

@@ -130,6 +130,7 @@ pub const GRAMMARS: &[(&str, &[&str])] = &[
             "other_url_form",
             "label_form",
             "bare_doi_form",
+            "glued_doi_form",
             "doi_start_form",
             "doi_prefix_form",
             "glued_word_form",

@@ -1589,11 +1589,11 @@ fn full_width_label(s: &[u8]) -> Option<usize> {
 }
 
 /// The length of a `doi` glued to the DOI after it, as text taken from a PDF leaves a
-/// label whose colon or space it lost (`DOI10.1038/nature123`): 3 before a DOI as it is
-/// found bare (`bare_doi_form`; no handle's naming authority starts `doi10.`).
+/// label whose colon or space it lost (`DOI10.1038/nature123`): 3 before a DOI's prefix as
+/// it is found bare (`glued_doi_form`; no handle's naming authority starts `doi10.`).
 fn glued_doi_label(s: &[u8]) -> Option<usize> {
     (s.get(..3).is_some_and(|w| w.eq_ignore_ascii_case(b"doi"))
-        && g::BARE_DOI_FORM.accepted_prefix(&s[3..]).is_some())
+        && g::GLUED_DOI_FORM.accepted_prefix(&s[3..]).is_some())
     .then_some(3)
 }
 

@@ -418,12 +418,14 @@ fn part(rule: Option<Rule>) -> (&'static str, bool) {
         // character sets'), named as the grammar names them.
         Rule::AsciiSpace
         | Rule::BareDoiForm
+        | Rule::BareDoiPrefix
         | Rule::BracketedWord
         | Rule::DoiForm
         | Rule::DoiPrefixForm
         | Rule::DoiStartForm
         | Rule::Dot
         | Rule::ForbiddenDomain
+        | Rule::GluedDoiForm
         | Rule::GluedWord
         | Rule::GluedWordForm
         | Rule::Handle

@@ -1564,8 +1564,8 @@ pub(crate) static BARE_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
         /* state 13 */ 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 0, 0, 0, 0, 0,
     ],
     accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, false, true],
-    labels: &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    label_names: &[Rule::BareDoiForm],
+    labels: &[0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0],
+    label_names: &[Rule::BareDoiForm, Rule::BareDoiPrefix],
 };
 
 /// The byte classes of rule `bare_doi_form`.
@@ -1628,75 +1628,75 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: 
                     loop {
                         let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
                         match b {
-                            0x31 => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
+                            0x31 => { sink.enter(Rule::BareDoiPrefix, i, b); i += 1; break; },
                             _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
                         }
                     }
-                    // State 2, in `bare_doi_form`.
+                    // State 2, in `bare_doi_prefix`.
                     's2: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
                             match b {
-                                0x30 => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                                0x30 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                             }
                         }
-                        // State 3, in `bare_doi_form`.
+                        // State 3, in `bare_doi_prefix`.
                         's3: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
                                 match b {
-                                    0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                                    0x2e => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                                 }
                             }
-                            // State 4, in `bare_doi_form`.
+                            // State 4, in `bare_doi_prefix`.
                             's4: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; }; }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { { i += 1; break; }; }
                                     match b {
-                                        0x39 => { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 6; continue 'walk; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                                        0x39 => { i += 1; state = 6; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                                     }
                                 }
-                                // State 5, in `bare_doi_form`.
+                                // State 5, in `bare_doi_prefix`.
                                 's5: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 5) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
-                                        { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 5) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                                        { i += 1; break; };
                                     }
-                                    // State 7, in `bare_doi_form`.
+                                    // State 7, in `bare_doi_prefix`.
                                     's7: loop {
                                         loop {
-                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
-                                            { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                                            { i += 1; break; };
                                         }
-                                        // State 9, in `bare_doi_form`.
+                                        // State 9, in `bare_doi_prefix`.
                                         's9: loop {
                                             loop {
-                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
-                                                { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                                                { i += 1; break; };
                                             }
-                                            // State 11, in `bare_doi_form`.
+                                            // State 11, in `bare_doi_prefix`.
                                             's11: loop {
                                                 loop {
-                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
                                                     if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                                                     match b {
-                                                        0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; continue 's9; },
-                                                        0x2f => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
-                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                                                        0x2e => { i += 1; continue 's9; },
+                                                        0x2f => { i += 1; break; },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                                                     }
                                                 }
-                                                // State 12, in `bare_doi_form`.
+                                                // State 12, in `bare_doi_prefix`.
                                                 's12: loop {
                                                     loop {
-                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
                                                         { sink.enter(Rule::BareDoiForm, i, b); return Ok(i + 1) };
                                                     }
                                                 }
@@ -1710,52 +1710,52 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: 
                 }
             }
             6 => {
-                // State 6, in `bare_doi_form`.
+                // State 6, in `bare_doi_prefix`.
                 's6: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) != 0 { { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 7; continue 'walk; }; }
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 1) != 0 { { i += 1; state = 7; continue 'walk; }; }
                         match b {
-                            0x37 => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                            0x37 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                         }
                     }
-                    // State 8, in `bare_doi_form`.
+                    // State 8, in `bare_doi_prefix`.
                     's8: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) != 0 { { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; }; }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 2) != 0 { { i += 1; state = 9; continue 'walk; }; }
                             match b {
-                                0x38..=0x39 => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                                0x38..=0x39 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                             }
                         }
-                        // State 10, in `bare_doi_form`.
+                        // State 10, in `bare_doi_prefix`.
                         's10: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 3) != 0 { { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; }; }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 3) != 0 { { i += 1; break; }; }
                                 match b {
-                                    0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                                    0x2e => { i += 1; state = 9; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                                 }
                             }
-                            // State 11, in `bare_doi_form`.
+                            // State 11, in `bare_doi_prefix`.
                             's11: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
                                     if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                                     match b {
-                                        0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
-                                        0x2f => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
-                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                                        0x2e => { i += 1; state = 9; continue 'walk; },
+                                        0x2f => { i += 1; break; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                                     }
                                 }
-                                // State 12, in `bare_doi_form`.
+                                // State 12, in `bare_doi_prefix`.
                                 's12: loop {
                                     loop {
-                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
                                         { sink.enter(Rule::BareDoiForm, i, b); return Ok(i + 1) };
                                     }
                                 }
@@ -1765,36 +1765,36 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: 
                 }
             }
             7 => {
-                // State 7, in `bare_doi_form`.
+                // State 7, in `bare_doi_prefix`.
                 's7: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
-                        { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                        { i += 1; break; };
                     }
-                    // State 9, in `bare_doi_form`.
+                    // State 9, in `bare_doi_prefix`.
                     's9: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
-                            { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                            { i += 1; break; };
                         }
-                        // State 11, in `bare_doi_form`.
+                        // State 11, in `bare_doi_prefix`.
                         's11: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
                                 if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                                 match b {
-                                    0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; continue 's9; },
-                                    0x2f => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
-                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                                    0x2e => { i += 1; continue 's9; },
+                                    0x2f => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                                 }
                             }
-                            // State 12, in `bare_doi_form`.
+                            // State 12, in `bare_doi_prefix`.
                             's12: loop {
                                 loop {
-                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                    if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
                                     { sink.enter(Rule::BareDoiForm, i, b); return Ok(i + 1) };
                                 }
                             }
@@ -1803,29 +1803,29 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: 
                 }
             }
             9 => {
-                // State 9, in `bare_doi_form`.
+                // State 9, in `bare_doi_prefix`.
                 's9: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
-                        { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                        if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                        { i += 1; break; };
                     }
-                    // State 11, in `bare_doi_form`.
+                    // State 11, in `bare_doi_prefix`.
                     's11: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
                             if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                             match b {
-                                0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; continue 's9; },
-                                0x2f => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
-                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                                0x2e => { i += 1; continue 's9; },
+                                0x2f => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                             }
                         }
-                        // State 12, in `bare_doi_form`.
+                        // State 12, in `bare_doi_prefix`.
                         's12: loop {
                             loop {
-                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
                                 { sink.enter(Rule::BareDoiForm, i, b); return Ok(i + 1) };
                             }
                         }
@@ -1833,23 +1833,318 @@ pub(crate) fn scan_bare_doi_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: 
                 }
             }
             11 => {
-                // State 11, in `bare_doi_form`.
+                // State 11, in `bare_doi_prefix`.
                 's11: loop {
                     loop {
-                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
                         if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_BARE_DOI_FORM, 1 << 4); continue; }
                         match b {
-                            0x2e => { sink.enter(Rule::BareDoiForm, i, b); i += 1; state = 9; continue 'walk; },
-                            0x2f => { sink.enter(Rule::BareDoiForm, i, b); i += 1; break; },
-                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }),
+                            0x2e => { i += 1; state = 9; continue 'walk; },
+                            0x2f => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
                         }
                     }
-                    // State 12, in `bare_doi_form`.
+                    // State 12, in `bare_doi_prefix`.
                     's12: loop {
                         loop {
-                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) };
-                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiForm }) }
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                            if SETS_BARE_DOI_FORM[usize::from(b)] & (1 << 8) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
                             { sink.enter(Rule::BareDoiForm, i, b); return Ok(i + 1) };
+                        }
+                    }
+                }
+            }
+            _ => unreachable!("a state of this validator"),
+        }
+    }
+}
+
+/// The validator of rule `glued_doi_form` in `grammar/forms.pest`: 14 states, 10 byte classes.
+pub(crate) static GLUED_DOI_FORM: crate::dfa::Dfa = crate::dfa::Dfa {
+    rule: Rule::GluedDoiForm,
+    walk: run_glued_doi_form,
+    classes: &CLASSES_GLUED_DOI_FORM,
+    start: 1,
+    shift: 4,
+    transitions: &[
+        /* state 0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        /* state 1 */ 0, 0, 0, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+        /* state 2 */ 0, 0, 0, 3, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0,
+        /* state 3 */ 0, 4, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0,
+        /* state 4 */ 0, 0, 0, 5, 5, 5, 5, 5, 6, 4, 0, 0, 0, 0, 0, 0,
+        /* state 5 */ 0, 0, 0, 7, 7, 7, 7, 7, 7, 5, 0, 0, 0, 0, 0, 0,
+        /* state 6 */ 0, 0, 0, 7, 7, 7, 8, 7, 7, 6, 0, 0, 0, 0, 0, 0,
+        /* state 7 */ 0, 0, 0, 9, 9, 9, 9, 9, 9, 7, 0, 0, 0, 0, 0, 0,
+        /* state 8 */ 0, 0, 0, 9, 9, 9, 9, 10, 10, 8, 0, 0, 0, 0, 0, 0,
+        /* state 9 */ 0, 0, 0, 11, 11, 11, 11, 11, 11, 9, 0, 0, 0, 0, 0, 0,
+        /* state 10 */ 0, 9, 0, 11, 11, 11, 11, 11, 11, 10, 0, 0, 0, 0, 0, 0,
+        /* state 11 */ 0, 9, 12, 11, 11, 11, 11, 11, 11, 11, 0, 0, 0, 0, 0, 0,
+        /* state 12 */ 13, 13, 13, 13, 13, 13, 13, 13, 13, 12, 0, 0, 0, 0, 0, 0,
+        /* state 13 */ 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 0, 0, 0, 0, 0, 0,
+    ],
+    accepting: &[false, false, false, false, false, false, false, false, false, false, false, false, true, true],
+    labels: &[0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0],
+    label_names: &[Rule::GluedDoiForm, Rule::BareDoiPrefix],
+};
+
+/// The byte classes of rule `glued_doi_form`.
+static CLASSES_GLUED_DOI_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2,
+    /* 0x30 */ 3, 4, 5, 5, 5, 5, 5, 6, 7, 8, 0, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+    /* 0x90 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+    /* 0xa0 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+    /* 0xb0 */ 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The validator of rule `glued_doi_form` as code (see `GLUED_DOI_FORM`).
+#[allow(dead_code)]
+#[inline]
+pub(crate) fn run_glued_doi_form(input: &[u8]) -> Result<usize, crate::dfa::Reject> {
+    scan_glued_doi_form(input, &mut ())
+}
+
+/// Per byte, the sets of rule `glued_doi_form`'s states it is in (bit k: the kth set).
+static SETS_GLUED_DOI_FORM: [u8; 256] = [
+    /* 0x00 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x10 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x20 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x30 */ 255, 255, 255, 255, 255, 255, 255, 253, 251, 250, 0, 0, 0, 0, 0, 0,
+    /* 0x40 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x50 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x60 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x70 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0x80 */ 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    /* 0x90 */ 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    /* 0xa0 */ 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    /* 0xb0 */ 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    /* 0xc0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xd0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xe0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    /* 0xf0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The validator of rule `glued_doi_form`, reporting the rules it enters to `sink`.
+#[allow(clippy::all, clippy::pedantic, unused_mut, unused_variables, unused_labels, unreachable_code)]
+pub(crate) fn scan_glued_doi_form<S: crate::dfa::Sink<Rule>>(input: &[u8], sink: &mut S) -> Result<usize, crate::dfa::Reject> {
+    let mut i = 0_usize;
+    let mut state = 1_u8;
+    'walk: loop {
+        match state {
+            1 => {
+                // State 1, in `glued_doi_form`.
+                's1: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::GluedDoiForm }) };
+                        match b {
+                            0x31 => { sink.enter(Rule::BareDoiPrefix, i, b); i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::GluedDoiForm }),
+                        }
+                    }
+                    // State 2, in `bare_doi_prefix`.
+                    's2: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                            match b {
+                                0x30 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                            }
+                        }
+                        // State 3, in `bare_doi_prefix`.
+                        's3: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                match b {
+                                    0x2e => { i += 1; break; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                                }
+                            }
+                            // State 4, in `bare_doi_prefix`.
+                            's4: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                    if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 0) != 0 { { i += 1; break; }; }
+                                    match b {
+                                        0x39 => { i += 1; state = 6; continue 'walk; },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                                    }
+                                }
+                                // State 5, in `bare_doi_prefix`.
+                                's5: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                        if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 5) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                                        { i += 1; break; };
+                                    }
+                                    // State 7, in `bare_doi_prefix`.
+                                    's7: loop {
+                                        loop {
+                                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                            if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                                            { i += 1; break; };
+                                        }
+                                        // State 9, in `bare_doi_prefix`.
+                                        's9: loop {
+                                            loop {
+                                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                                if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                                                { i += 1; break; };
+                                            }
+                                            // State 11, in `bare_doi_prefix`.
+                                            's11: loop {
+                                                loop {
+                                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                                    if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_GLUED_DOI_FORM, 1 << 4); continue; }
+                                                    match b {
+                                                        0x2e => { i += 1; continue 's9; },
+                                                        0x2f => { return Ok(i + 1) },
+                                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            6 => {
+                // State 6, in `bare_doi_prefix`.
+                's6: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                        if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 1) != 0 { { i += 1; state = 7; continue 'walk; }; }
+                        match b {
+                            0x37 => { i += 1; break; },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                        }
+                    }
+                    // State 8, in `bare_doi_prefix`.
+                    's8: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                            if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 2) != 0 { { i += 1; state = 9; continue 'walk; }; }
+                            match b {
+                                0x38..=0x39 => { i += 1; break; },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                            }
+                        }
+                        // State 10, in `bare_doi_prefix`.
+                        's10: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 3) != 0 { { i += 1; break; }; }
+                                match b {
+                                    0x2e => { i += 1; state = 9; continue 'walk; },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                                }
+                            }
+                            // State 11, in `bare_doi_prefix`.
+                            's11: loop {
+                                loop {
+                                    let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                    if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_GLUED_DOI_FORM, 1 << 4); continue; }
+                                    match b {
+                                        0x2e => { i += 1; break; },
+                                        0x2f => { return Ok(i + 1) },
+                                        _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                                    }
+                                }
+                                // State 9, in `bare_doi_prefix`.
+                                's9: loop {
+                                    loop {
+                                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                        if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                                        { i += 1; continue 's11; };
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            7 => {
+                // State 7, in `bare_doi_prefix`.
+                's7: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                        if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 6) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                        { i += 1; break; };
+                    }
+                    // State 9, in `bare_doi_prefix`.
+                    's9: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                            if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                            { i += 1; break; };
+                        }
+                        // State 11, in `bare_doi_prefix`.
+                        's11: loop {
+                            loop {
+                                let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                                if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_GLUED_DOI_FORM, 1 << 4); continue; }
+                                match b {
+                                    0x2e => { i += 1; continue 's9; },
+                                    0x2f => { return Ok(i + 1) },
+                                    _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            9 => {
+                // State 9, in `bare_doi_prefix`.
+                's9: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                        if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                        { i += 1; break; };
+                    }
+                    // State 11, in `bare_doi_prefix`.
+                    's11: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                            if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_GLUED_DOI_FORM, 1 << 4); continue; }
+                            match b {
+                                0x2e => { i += 1; continue 's9; },
+                                0x2f => { return Ok(i + 1) },
+                                _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                            }
+                        }
+                    }
+                }
+            }
+            11 => {
+                // State 11, in `bare_doi_prefix`.
+                's11: loop {
+                    loop {
+                        let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                        if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 4) != 0 { i = crate::dfa::skip(input, i + 1, &SETS_GLUED_DOI_FORM, 1 << 4); continue; }
+                        match b {
+                            0x2e => { i += 1; break; },
+                            0x2f => { return Ok(i + 1) },
+                            _ => return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }),
+                        }
+                    }
+                    // State 9, in `bare_doi_prefix`.
+                    's9: loop {
+                        loop {
+                            let Some(&b) = input.get(i) else { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) };
+                            if SETS_GLUED_DOI_FORM[usize::from(b)] & (1 << 7) == 0 { return Err(crate::dfa::Reject { index: i, rule: Rule::BareDoiPrefix }) }
+                            { i += 1; continue 's11; };
                         }
                     }
                 }
@@ -3875,6 +4170,13 @@ pub(crate) const PAIRS_LABEL_FORM: &[(u8, [u64; 4])] = &[
 /// second bytes, four 64-bit words (see `crate::pairs`).
 #[allow(dead_code)]
 pub(crate) const PAIRS_BARE_DOI_FORM: &[(u8, [u64; 4])] = &[
+    (0x31, [0x0001000000000000, 0x0000000000000000, 0xffffffffffffffff, 0x0000000000000000]),
+];
+
+/// The first two bytes of the inputs rule `glued_doi_form` may match: for each first byte, the
+/// second bytes, four 64-bit words (see `crate::pairs`).
+#[allow(dead_code)]
+pub(crate) const PAIRS_GLUED_DOI_FORM: &[(u8, [u64; 4])] = &[
     (0x31, [0x0001000000000000, 0x0000000000000000, 0xffffffffffffffff, 0x0000000000000000]),
 ];
 

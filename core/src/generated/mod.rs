@@ -51,6 +51,8 @@ pub(crate) enum Rule {
     ///
     /// `bare_doi_form` in `grammar/forms.pest`.
     BareDoiForm,
+    /// `bare_doi_prefix` in `grammar/forms.pest`.
+    BareDoiPrefix,
     /// A registered name in ASCII (an internationalised one in its `xn--` form, which a
     /// parser would otherwise map by IDNA), or an IP address (an IPv6 one in brackets; which of
     /// them is an address is told past the grammar, as a parser tells it).
@@ -124,6 +126,14 @@ pub(crate) enum Rule {
     ///
     /// `fragment` in `grammar/hdl-uri.pest`.
     Fragment,
+    /// C2: what a `doi` glued to a DOI is a label before (`DOI10.1038/…`, `glued_doi_label`):
+    /// the bare DOI's prefix, up to its `/`, whatever follows, so that a DOI split right after
+    /// it is joined as after any label (`DOI10.1038/ nature06958`, C3), and one with nothing
+    /// after it is read as after any label (`DOI10.1000/`; no handle's naming authority
+    /// starts `doi10.`).
+    ///
+    /// `glued_doi_form` in `grammar/forms.pest`.
+    GluedDoiForm,
     /// `glued_word` in `grammar/forms.pest`.
     GluedWord,
     /// C3: a word of a reference that text taken from a PDF glues to the DOI before it, after a
@@ -215,7 +225,7 @@ pub(crate) enum Rule {
     /// Only ASCII white space: the generator reads every non-ASCII character as one symbol. So
     /// is a label's full-width colon (`DOI：`, CJK text's) said in Rust (core/src/clean.rs,
     /// `full_width_label`), and a `doi` glued to a DOI, `DOI10.1038/…` (`glued_doi_label`,
-    /// before `bare_doi_form`: a lookahead the generator does not read).
+    /// before `glued_doi_form`: a lookahead the generator does not read).
     ///
     /// `label_form` in `grammar/forms.pest`.
     LabelForm,
@@ -385,6 +395,7 @@ impl Rule {
             Self::AsciiSpace => "ascii_space",
             Self::Authority => "authority",
             Self::BareDoiForm => "bare_doi_form",
+            Self::BareDoiPrefix => "bare_doi_prefix",
             Self::BaseHost => "base_host",
             Self::BasePort => "base_port",
             Self::BaseSegment => "base_segment",
@@ -399,6 +410,7 @@ impl Rule {
             Self::Dot => "dot",
             Self::ForbiddenDomain => "forbidden_domain",
             Self::Fragment => "fragment",
+            Self::GluedDoiForm => "glued_doi_form",
             Self::GluedWord => "glued_word",
             Self::GluedWordForm => "glued_word_form",
             Self::Handle => "handle",
@@ -481,6 +493,7 @@ pub(crate) static BY_RULE: &[(&str, &crate::dfa::Dfa)] = &[
     ("other_url_form", &OTHER_URL_FORM),
     ("label_form", &LABEL_FORM),
     ("bare_doi_form", &BARE_DOI_FORM),
+    ("glued_doi_form", &GLUED_DOI_FORM),
     ("doi_start_form", &DOI_START_FORM),
     ("doi_prefix_form", &DOI_PREFIX_FORM),
     ("glued_word_form", &GLUED_WORD_FORM),
@@ -501,7 +514,7 @@ macro_rules! __entry_rules {
             cordra_uri: cordra_host, cordra_path, cordra_http;
             info_uri: info_uri;
             proxy_url: http_url, proxy_path, base_url;
-            forms: hdl_host_form, hdl_form, info_hdl_form, info_doi_form, doi_form, urn_hdl_form, urn_doi_form, http_form, info_other_form, urn_other_form, other_url_form, label_form, bare_doi_form, doi_start_form, doi_prefix_form, glued_word_form, identifier_end_form, url_view_form;
+            forms: hdl_host_form, hdl_form, info_hdl_form, info_doi_form, doi_form, urn_hdl_form, urn_doi_form, http_form, info_other_form, urn_other_form, other_url_form, label_form, bare_doi_form, glued_doi_form, doi_start_form, doi_prefix_form, glued_word_form, identifier_end_form, url_view_form;
         }
     };
 }

@@ -1420,13 +1420,14 @@ fn resolver_hosts_without_scheme_read_as_their_urls() {
     assert!(compared > 1_000, "{compared}");
 }
 
-/// What a resolver's URL or an `hdl:` or `info:` URI holds, where the form's own grammar
-/// refuses a label or white space (decoded) before the handle, is cleaned as a string of
-/// its own, as any handle a form holds is (C2): the fixes it took are held, at the end of
-/// the form's prefix. Only what cleaning takes off before the handle: a character the form
-/// refuses inside the handle stays refused, and white space as written stays running text.
+/// What a resolver's URL or an `hdl:` or `info:` URI holds, where the form refuses white
+/// space, decoded, in its naming authority, and cleaning takes it off before the handle
+/// (with a label before it), is cleaned as a string of its own, as any handle a form holds
+/// is (C2): the fixes it took are held, at the end of the form's prefix. White space inside
+/// the handle stays refused, as written stays running text, and a character the form's
+/// grammar refuses stays refused (a label's ':' in an `hdl:` URI).
 #[test]
-fn what_a_form_refuses_before_its_handle_is_cleaned_off() {
+fn white_space_decoded_before_a_forms_handle_is_cleaned_off() {
     let o = Options::new();
     for (text, handle, form, fixes) in [
         (
@@ -1452,12 +1453,6 @@ fn what_a_form_refuses_before_its_handle_is_cleaned_off() {
                 // (A code is noted once: the held label and white space are the text's.)
                 ("case-folded", 5, false),
             ],
-        ),
-        (
-            "hdl:doi:10.1000/182",
-            "10.1000/182",
-            Form::Hdl,
-            vec![("label", 4, true)],
         ),
         (
             "info:doi/doi:%2010.1000/182",
@@ -1499,7 +1494,8 @@ fn what_a_form_refuses_before_its_handle_is_cleaned_off() {
         assert_eq!(clean(&again, &o).unwrap().handle(), c.handle());
     }
     for (text, kind, at) in [
-        // The ':' the `hdl:` URI refuses is the handle's own, not a label's.
+        // The ':' the `hdl:` URI's grammar refuses, a label's or the handle's own.
+        ("hdl:doi:10.1000/182", ParseErrorKind::UriSyntax, 7),
         ("hdl:x:y/z.", ParseErrorKind::UriSyntax, 5),
         ("hdl:(x:y/z)", ParseErrorKind::UriSyntax, 6),
         // White space as written: running text.

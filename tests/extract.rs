@@ -1174,10 +1174,10 @@ fn work_is_linear_before_a_long_word_after_a_gap() {
     }
 }
 
-/// A label or white space, decoded, that a resolver's URL or an `info:hdl/` URI holds
-/// before its handle (text pasted after a resolver's host and encoded): the form is found
-/// whole, as cleaning reads it (C2, `held_alone`). In an `hdl:` URI its validator refuses
-/// the label's ':': found from the label, the same handle.
+/// White space, decoded, that a resolver's URL or an `info:hdl/` URI holds before its
+/// handle, a label before it or not (text pasted after a resolver's host and encoded): the
+/// form is found whole, as cleaning reads it (C2, `held_alone`). An `hdl:` URI's grammar
+/// refuses a label's ':': found from the label.
 #[test]
 fn a_label_or_white_space_decoded_before_a_forms_handle() {
     let o = Options::new();

@@ -1169,7 +1169,10 @@ fn read_rest<'a>(
     };
     let (handle, form) = match read {
         Ok(read) => read,
-        Err(e) => {
+        // (White space decoded in the naming authority, which cleaning may take off with a
+        // label before it: not a character the form's grammar refuses, which extraction's
+        // validators rely on.)
+        Err(e) if e.kind() == ParseErrorKind::NotOneIdentifier && e.escaped() => {
             let alone = Held {
                 text,
                 at: start,
@@ -1178,6 +1181,7 @@ fn read_rest<'a>(
             };
             return held_alone(alone, s, e.index(), options, note, lint, warned).ok_or(e);
         }
+        Err(e) => return Err(e),
     };
     // A handle that is itself a URL (`info:hdl/https://x/y`, a resolver's URL whose path
     // decodes to one): a resolver's is read as its handle; another site's holds none.
@@ -1427,12 +1431,11 @@ fn clean_held<'a>(
 }
 
 /// Where the form `s` is written in (a known resolver's URL, an `hdl:` or `info:` URI, at
-/// `held.at` in `held.text`) refuses what it holds, that text, percent-decoded as the form
-/// decodes it, cleaned as a string of its own (C2): a label or white space, decoded, that
-/// the grammar of the form's naming authority refuses, `hdl:doi:10.1000/182`,
-/// `https://doi.org/doi:%2010.1000/182`, `https://doi.org/%2010.1000/182`: only where what
-/// the form refused, at `refused` in the text, is what cleaning takes off before the
-/// handle, and holds no '/' (`hdl:x:y/z.` stays refused: its ':' is the handle's). The handle, its form and
+/// `held.at` in `held.text`) refuses what it holds for white space, decoded, in its naming
+/// authority, that text, percent-decoded as the form decodes it, cleaned as a string of its
+/// own (C2): `https://doi.org/%2010.1000/182`, `https://doi.org/doi:%2010.1000/182`; only
+/// where the white space refused, at `refused` in the text, is in what cleaning takes off
+/// before the handle, and that holds no '/'. The handle, its form and
 /// the fixes cleaning it took (held, placed where the form's prefix ends); `None` where
 /// it reads no handle either (the caller gives the form's own error), or holds a query, a
 /// fragment or a URL. (Out of line: few texts need it.)

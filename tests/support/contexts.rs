@@ -90,7 +90,15 @@ pub fn plain_dois(min_registrant: usize) -> Vec<String> {
 pub fn doi() -> impl Strategy<Value = String> {
     let prefix = "10\\.[0-9]{4,5}(\\.[0-9]{1,3})?";
     let suffix = "[A-Za-z0-9][-._;:/A-Za-z0-9]{0,20}(\\([A-Za-z0-9]{1,5}\\))?[A-Za-z0-9]";
-    (prefix, suffix).prop_map(|(p, s)| format!("{p}/{s}"))
+    (prefix, suffix)
+        .prop_map(|(p, s)| format!("{p}/{s}"))
+        // Not one holding a word text taken from PDFs glues to a DOI (`.in(`, `;url`): the
+        // DOI ends before it (C3, forms.pest `glued_word_form`).
+        .prop_filter("a glued word", |d| {
+            !d.char_indices().any(|(i, _)| {
+                handle_id::__reference::generated("glued_word_form", &d[i..]) == Some(Ok(()))
+            })
+        })
 }
 
 /// Where real documents put an identifier, named: reference-list styles, HTML, Markdown,

@@ -741,6 +741,7 @@ fn labels_with_white_space_before_the_colon() {
         ("see doi :10.1000/182 x", "10.1000/182", "doi :10.1000/182"),
         ("see hdl :20.1000/5 x", "20.1000/5", "hdl :20.1000/5"),
         ("see hdl : 20.1000/5", "20.1000/5", "hdl : 20.1000/5"),
+        ("see hdl   :20.1000/5 x", "20.1000/5", "hdl   :20.1000/5"),
         ("(HDL\t:20.1000/5).", "20.1000/5", "HDL\t:20.1000/5"),
     ];
     finds_one_cleaned_alike(&o, cases);

@@ -340,16 +340,20 @@ impl Extract<'_, '_> {
     }
 }
 
+/// The most blanks between a label's word and its ':' extraction looks back over
+/// (`hdl   :`, as justified text from PDFs spaces it; cleaning reads any number).
+const LABEL_BLANKS: usize = 8;
+
 /// Where a label that `before` (the text before a ':') ends with starts, when the scan
 /// passes over its ':' otherwise: `doi` or `hdl` and white space (`doi :`, `hdl :`; the
-/// space or tab of forms.pest's `label_space`), as cleaning reads them, or `doi` right after
-/// a full stop (`2459.doi`), as text taken from PDFs writes them.
+/// space or tab of forms.pest's `label_space`, at most [`LABEL_BLANKS`]), as cleaning reads
+/// them, or `doi` right after a full stop (`2459.doi`), as text taken from PDFs writes them.
 fn glued_label(before: &[u8]) -> Option<usize> {
     let word = before.len()
         - before
             .iter()
             .rev()
-            .take(2)
+            .take(LABEL_BLANKS)
             .take_while(|b| matches!(b, b' ' | b'\t'))
             .count();
     let d = word.checked_sub(3)?;

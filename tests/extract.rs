@@ -1211,3 +1211,25 @@ fn a_label_or_white_space_decoded_before_a_forms_handle() {
     // running text: no identifier there.
     assert_eq!(found("see https://doi.org/10.%201000/182 here", &o), []);
 }
+
+/// A base named on a known resolver's host claims its path segment (P1): a DOI split after
+/// it is joined, and a resolver's URL pasted after it found whole, as after any base.
+#[test]
+fn a_base_named_on_a_known_host() {
+    let o = Options::new().proxy_base(ProxyBase::parse("https://doi.org/123").unwrap());
+    finds_one_cleaned_alike(
+        &o,
+        &[
+            (
+                "see https://doi.org/123/10.1000/ abc here",
+                "10.1000/abc",
+                "https://doi.org/123/10.1000/ abc",
+            ),
+            (
+                "see https://doi.org/123/https://doi.org/10.1000/abc here",
+                "10.1000/abc",
+                "https://doi.org/123/https://doi.org/10.1000/abc",
+            ),
+        ],
+    );
+}

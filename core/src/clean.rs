@@ -1858,13 +1858,10 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
         .into_iter()
         .find(|p| starts_lower(0, p))
         .map_or(0, str::len);
-    // (The '/' after a host first: it tells most hosts apart by their length alone.)
-    let known = KNOWN_PROXY_HOSTS
-        .iter()
-        .find(|h| b.get(scheme + h.len()) == Some(&b'/') && starts_lower(scheme, h))
-        .map(|h| scheme + h.len() + 1)
-        .or_else(|| (scheme > 0).then(|| known_with_port(b, scheme)).flatten());
-    known.or_else(|| {
+    // A base the caller named first: on a known resolver's host, its path segment is the
+    // base's (`https://doi.org/123/10.1000/x` under the base `https://doi.org/123`), as
+    // `recognize` reads it.
+    let named = || {
         options
             .bases
             .iter()
@@ -1872,7 +1869,18 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
                 scheme > 0 && starts(0, base.as_str()) && b.get(base.as_str().len()) == Some(&b'/')
             })
             .map(|base| base.as_str().len() + 1)
-    })
+    };
+    if !options.bases.is_empty() {
+        if let Some(p) = named() {
+            return Some(p);
+        }
+    }
+    // (The '/' after a host first: it tells most hosts apart by their length alone.)
+    KNOWN_PROXY_HOSTS
+        .iter()
+        .find(|h| b.get(scheme + h.len()) == Some(&b'/') && starts_lower(scheme, h))
+        .map(|h| scheme + h.len() + 1)
+        .or_else(|| (scheme > 0).then(|| known_with_port(b, scheme)).flatten())
 }
 
 /// The length of a known resolver's URL prefix that `b` starts with, whose host has its

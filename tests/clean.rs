@@ -450,6 +450,16 @@ fn the_handle_a_form_holds_is_cleaned_as_a_string_of_its_own() {
         clean_into(text, &o, false, &mut into, &mut codes).unwrap();
         assert_eq!((into.as_str(), &codes[..]), (handle, c.fixes()), "{text:?}");
     }
+    // Decoded, white space is a character the form means: a DOI after a label the form
+    // holds is not joined across it, a glued `doi` as any other label.
+    for text in [
+        "https://doi.org/DOI10.1000/%20x",
+        "hdl:DOI10.1000/%20x",
+        "info:hdl/doi:10.1000/%20x",
+        "https://doi.org/doi:10.1000/%20x",
+    ] {
+        assert_eq!(cleaned(text).0, "10.1000/ x", "{text:?}");
+    }
     // Where what a form holds is no handle as a string of its own, it is the handle as the
     // form holds it; and a third form inside is left as read (MAX_HELD): each form is read
     // again inside the one around it.
@@ -480,12 +490,11 @@ fn the_handle_a_form_holds_is_cleaned_as_a_string_of_its_own() {
         );
     }
     // White space in the naming authority, decoded, is running text (C2): refused at its
-    // escape, as the text holds no white space to point at; but where cleaning what the
-    // form holds as a string of its own takes it off before the handle (with a label the
-    // form's grammar refuses too).
+    // escape, as the text holds no white space to point at. (Before it too: the second
+    // cleaning does not run on a handle refused so.)
     for (text, at) in [
         ("https://doi.org/10.%201000/X", 19),
-        ("https://doi.org/10%20.1000/X", 18),
+        ("https://doi.org/%2010.1000/X", 16),
     ] {
         let e = clean(text, &o).unwrap_err();
         assert_eq!(
@@ -1418,95 +1427,4 @@ fn resolver_hosts_without_scheme_read_as_their_urls() {
         }
     }
     assert!(compared > 1_000, "{compared}");
-}
-
-/// What a resolver's URL or an `hdl:` or `info:` URI holds, where the form refuses white
-/// space, decoded, in its naming authority, and cleaning takes it off before the handle
-/// (with a label before it), is cleaned as a string of its own, as any handle a form holds
-/// is (C2): the fixes it took are held, at the end of the form's prefix. White space inside
-/// the handle stays refused, as written stays running text, and a character the form's
-/// grammar refuses stays refused (a label's ':' in an `hdl:` URI).
-#[test]
-fn white_space_decoded_before_a_forms_handle_is_cleaned_off() {
-    let o = Options::new();
-    for (text, handle, form, fixes) in [
-        (
-            "https://doi.org/%2010.1000/X",
-            "10.1000/x",
-            Form::Proxy,
-            vec![
-                ("resolver-url", 0, false),
-                ("percent-decoded", 0, false),
-                ("surrounding-whitespace", 16, true),
-                ("case-folded", 0, false),
-            ],
-        ),
-        (
-            "DOI: doi.org/DOI%3A%2010.1000%2FX",
-            "10.1000/x",
-            Form::Proxy,
-            vec![
-                ("label", 0, false),
-                ("surrounding-whitespace", 4, false),
-                ("resolver-url", 5, false),
-                ("percent-decoded", 5, false),
-                // (A code is noted once: the held label and white space are the text's.)
-                ("case-folded", 5, false),
-            ],
-        ),
-        (
-            "info:doi/doi:%2010.1000/182",
-            "10.1000/182",
-            Form::InfoDoi,
-            vec![
-                ("percent-decoded", 0, false),
-                ("label", 9, true),
-                ("surrounding-whitespace", 9, true),
-            ],
-        ),
-        (
-            "hdl:%2020.1000/a%20b",
-            "20.1000/a b",
-            Form::Hdl,
-            vec![
-                ("percent-decoded", 0, false),
-                ("surrounding-whitespace", 4, true),
-            ],
-        ),
-    ] {
-        let c = clean(text, &o).unwrap_or_else(|e| panic!("{text:?}: {e}"));
-        let got: Vec<_> = c
-            .fixes()
-            .iter()
-            .map(|f| (f.code().code(), f.index(), f.held()))
-            .collect();
-        assert_eq!(
-            (c.handle().as_str(), c.form(), got),
-            (handle, form, fixes),
-            "{text:?}"
-        );
-        // Cleaning what cleaning gives gives it again (written bare, a handle with white
-        // space in it is running text: written as a URI).
-        let again = match c.handle().as_str().contains(' ') {
-            true => format!("hdl:{}", c.handle().as_str().replace(' ', "%20")),
-            false => c.handle().as_str().to_owned(),
-        };
-        assert_eq!(clean(&again, &o).unwrap().handle(), c.handle());
-    }
-    for (text, kind, at) in [
-        // The ':' the `hdl:` URI's grammar refuses, a label's or the handle's own.
-        ("hdl:doi:10.1000/182", ParseErrorKind::UriSyntax, 7),
-        ("hdl:x:y/z.", ParseErrorKind::UriSyntax, 5),
-        ("hdl:(x:y/z)", ParseErrorKind::UriSyntax, 6),
-        // White space as written: running text.
-        (
-            "https://doi.org/DOI: 10.1000/X",
-            ParseErrorKind::NotOneIdentifier,
-            20,
-        ),
-        ("hdl:doi: 10.1000/X", ParseErrorKind::UriSyntax, 7),
-    ] {
-        let e = clean(text, &o).unwrap_err();
-        assert_eq!((e.kind(), e.index()), (kind, at), "{text:?}: {e}");
-    }
 }

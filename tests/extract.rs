@@ -1175,43 +1175,6 @@ fn work_is_linear_before_a_long_word_after_a_gap() {
     }
 }
 
-/// White space, decoded, that a resolver's URL or an `info:hdl/` URI holds before its
-/// handle, a label before it or not (text pasted after a resolver's host and encoded): the
-/// form is found whole, as cleaning reads it (C2, `held_alone`). An `hdl:` URI's grammar
-/// refuses a label's ':': found from the label.
-#[test]
-fn a_label_or_white_space_decoded_before_a_forms_handle() {
-    let o = Options::new();
-    finds_one_cleaned_alike(
-        &o,
-        &[
-            (
-                "see https://doi.org/%2010.1000/182 here",
-                "10.1000/182",
-                "https://doi.org/%2010.1000/182",
-            ),
-            (
-                "see doi.org/doi:%2010.1000/182, here",
-                "10.1000/182",
-                "doi.org/doi:%2010.1000/182",
-            ),
-            (
-                "see info:hdl/doi:%2010.1000/182 here",
-                "10.1000/182",
-                "info:hdl/doi:%2010.1000/182",
-            ),
-            (
-                "see hdl:doi:10.1000/182 here",
-                "10.1000/182",
-                "doi:10.1000/182",
-            ),
-        ],
-    );
-    // White space in the naming authority, decoded, that cleaning does not take off is
-    // running text: no identifier there.
-    assert_eq!(found("see https://doi.org/10.%201000/182 here", &o), []);
-}
-
 /// A base named on a known resolver's host claims its path segment (P1): a DOI split after
 /// it is joined, and a resolver's URL pasted after it found whole, as after any base.
 #[test]

@@ -1030,7 +1030,10 @@ fn read_within<'a>(
                 .or_else(uri_at)
         }
     };
-    // (ASCII white space is never part of a longer character's bytes.)
+    // (ASCII white space is never part of a longer character's bytes. Decoded, white space
+    // is a character the form means: nothing is joined, as after the host of a URL that
+    // writes it `%20`.)
+    let doi_at = doi_at.filter(|_| !within.decoded);
     if let Some(at) = doi_at.filter(|&at| crate::bytes::has_ascii_whitespace(&s.as_bytes()[at..])) {
         if split_end(s, at, None, &mut 0) == Some(s.len()) {
             let joined = alloc::format!("{}{}", &s[..at], without_space(&s[at..]));
@@ -1147,7 +1150,7 @@ fn read_rest<'a>(
         b.get(host.len()) == Some(&b'/')
             && crate::bytes::eq_ignore_ascii_case_lower(&b[..host.len()], host.as_bytes())
     });
-    let read = match host {
+    let (handle, form) = match host {
         Some(_) => {
             // The copy with the scheme on the stack where it fits (most lines), else on
             // the heap.
@@ -1162,26 +1165,10 @@ fn read_rest<'a>(
                 heap.as_str()
             };
             let lint = lint.as_deref_mut();
-            read_uri(text, (start, -8), with_scheme, options, note, lint)
-                .map(|(handle, form)| (same_bytes_of(handle, with_scheme, s), form))
+            let (handle, form) = read_uri(text, (start, -8), with_scheme, options, note, lint)?;
+            (same_bytes_of(handle, with_scheme, s), form)
         }
-        None => read_uri(text, (start, 0), s, options, note, lint.as_deref_mut()),
-    };
-    let (handle, form) = match read {
-        Ok(read) => read,
-        // (White space decoded in the naming authority, which cleaning may take off with a
-        // label before it: not a character the form's grammar refuses, which extraction's
-        // validators rely on.)
-        Err(e) if e.kind() == ParseErrorKind::NotOneIdentifier && e.escaped() => {
-            let alone = Held {
-                text,
-                at: start,
-                within,
-                host_end: None,
-            };
-            return held_alone(alone, s, e.index(), options, note, lint, warned).ok_or(e);
-        }
-        Err(e) => return Err(e),
+        None => read_uri(text, (start, 0), s, options, note, lint.as_deref_mut())?,
     };
     // A handle that is itself a URL (`info:hdl/https://x/y`, a resolver's URL whose path
     // decodes to one): a resolver's is read as its handle; another site's holds none.
@@ -1428,92 +1415,6 @@ fn clean_held<'a>(
         }));
     }
     (read.handle, fixes)
-}
-
-/// Where the form `s` is written in (a known resolver's URL, an `hdl:` or `info:` URI, at
-/// `held.at` in `held.text`) refuses what it holds for white space, decoded, in its naming
-/// authority, that text, percent-decoded as the form decodes it, cleaned as a string of its
-/// own (C2): `https://doi.org/%2010.1000/182`, `https://doi.org/doi:%2010.1000/182`; only
-/// where the white space refused, at `refused` in the text, is in what cleaning takes off
-/// before the handle, and that holds no '/'. The handle, its form and
-/// the fixes cleaning it took (held, placed where the form's prefix ends); `None` where
-/// it reads no handle either (the caller gives the form's own error), or holds a query, a
-/// fragment or a URL. (Out of line: few texts need it.)
-#[cold]
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn held_alone<'a>(
-    held: Held<'_>,
-    s: &str,
-    refused: usize,
-    options: &Options,
-    note: &mut impl FnMut(FixCode, usize),
-    lint: Option<&mut Vec<Warning>>,
-    warned: usize,
-) -> Option<(ReadHandle<'a>, Form, Vec<Fix>)> {
-    let Held {
-        at: start, within, ..
-    } = held;
-    if within.depth >= MAX_HELD {
-        return None;
-    }
-    let (from, form) = match resolver_prefix(s, options) {
-        Some(p) if !s[p..].starts_with(API_PATH) => (p, Form::Proxy),
-        Some(_) => return None,
-        None => match uri_prefix(s)? {
-            (_, Form::HdlHost) => return None,
-            found => found,
-        },
-    };
-    let rest = &s[from..];
-    // (White space as written is running text, but for the gap a resolver's host may leave
-    // before a split DOI, which the form's own reading joins.)
-    if rest.contains(['?', '#']) || !one_identifier(rest) {
-        return None;
-    }
-    let decoded = if form == Form::Proxy {
-        let first = crate::bytes::find(b'%', rest.as_bytes());
-        escape::decode_path(rest, 0, first).ok()?.0
-    } else {
-        escape::decode(rest, 0).ok()?
-    };
-    let mut fixes = Vec::new();
-    let within = within.held(true);
-    let read = read_within(&decoded, options, lint.is_some(), &mut fixes, within, false).ok()?;
-    let ReadHandle::Slice(h) = &read.handle else {
-        return None;
-    };
-    // (Nothing taken off before the handle holds a '/': a resolver's URL or a URI inside is
-    // not the form's handle, and its first '/' stays the handle's, as extraction reads it.)
-    let taken = span_in(&decoded, h.as_str())?.start;
-    let begins = escape::original_index(rest, taken);
-    if refused.checked_sub(start + from)? >= begins || decoded[..taken].contains('/') {
-        return None;
-    }
-    let handle = read.handle.into_handle();
-    if url_shaped(handle.as_str()) {
-        return None;
-    }
-    if form == Form::Proxy {
-        note(FixCode::ResolverUrl, start);
-    }
-    if decoded.len() != rest.len() {
-        note(FixCode::PercentDecoded, start);
-    }
-    let at = start + from;
-    let fixes = fixes
-        .into_iter()
-        .map(|f| Fix {
-            index: at,
-            held: true,
-            ..f
-        })
-        .collect();
-    if let Some(warnings) = lint {
-        warnings.truncate(warned);
-        warnings.extend(read.warnings.into_iter().map(|w| w.at(at)));
-    }
-    Some((ReadHandle::Owned(handle), form, fixes))
 }
 
 /// The most bytes of a resolver's host without its scheme (and what follows it) that

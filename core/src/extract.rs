@@ -932,12 +932,12 @@ impl<'a> Extract<'a, '_> {
             return None;
         }
         // (An `info:` URI's '/' may be escaped: then there is nothing to read alone. Where
-        // the '/' is far and the form's validator refuses a byte before it, the walk below
-        // fails there, at its own cost: starts that share a distant '/',
+        // the '/' is far and the form's validator refuses one of the bytes near the start,
+        // the walk below fails there, at its own cost: starts that share a distant '/',
         // `hdl:hdl:…hdl://`, each read only their own few bytes.)
         let refused = sep.min(kept) - i > NEAR
             && validator(form, self.options)
-                .is_some_and(|dfa| self.refuses_up_to(dfa, i, sep.min(kept - 1)));
+                .is_some_and(|dfa| self.refuses_up_to(dfa, i, i + NEAR));
         if sep < kept && !refused && self.fails_alone(i, sep, Some((h, !urn)), kept) {
             return None;
         }
@@ -1587,10 +1587,8 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
     }
 }
 
-/// Whether `raw` (percent-decoded, with `decode`) may be a handle's naming authority as
-/// cleaning reads one: UTF-8, the handle grammar's (H2, H3). (White space in it, decoded,
-/// is running text, C2, but where cleaning takes it off with a label before the handle:
-/// the reading of the part alone says which.) A
+/// Whether `raw` (percent-decoded, with `decode`) is a handle's naming authority as
+/// cleaning reads one: UTF-8, the handle grammar's (H2, H3), with no white space (C2). A
 /// '/' it decodes to ends it, as it does where a form decodes before the handle is read
 /// (`info:`, U8; a resolver's path, P3): what follows is the local name's. The grammar's
 /// validator walks the bytes as they are decoded, so a naming authority it refuses is read
@@ -1618,11 +1616,12 @@ fn naming_authority(raw: &[u8], decode: bool, work: &mut usize) -> bool {
     }
     *work += i;
     decoded.push(b'/');
-    core::str::from_utf8(&decoded).is_ok_and(|na| HandleRef::parse(na).is_ok())
+    core::str::from_utf8(&decoded)
+        .is_ok_and(|na| HandleRef::parse(na).is_ok() && !na.contains(is_space))
 }
 
 /// How far from a start its handle's first '/' may be and be read alone at once: past
-/// it, the form's validator walks up to the '/' first (most handles' '/' is nearer).
+/// it, the form's validator walks this far first (most handles' '/' is nearer).
 const NEAR: usize = 64;
 
 /// How far from an identifier's end a glued word is looked for: the words glued to a DOI

@@ -127,6 +127,10 @@ const FOUND_BY_FUZZING: &[&str] = &[
     // An `hdl:` URI whose label the URI's grammar refuses (`hdl:doi:`) read, cleaned
     // alone, though extraction remembered the refusal for the later starts of its form.
     "Seps://doi.org//hdl:doi/hdl:doi:49.10\0\0\x0039/100.",
+    // A resolver's URL after a label, tried with the label and then alone: its ends were
+    // asked for again after the inner URL's (a start before the last one).
+    "\0:d.i\0o:2\t\nee doi:https://doi.org/https://doi.org/10.10\x0b6/10.15.1%C3%A9999%)0./a>.",
+    "doi:https://doi.org/https://doi.org/10. 6/1",
 ];
 
 #[test]

@@ -110,6 +110,7 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
         last_piece: None,
         repository: Next::NONE,
         failed_chain: 0,
+        relabelled: None,
         work: 0,
     }
 }
@@ -157,6 +158,10 @@ pub struct Extract<'a, 'o> {
     /// The innermost of resolvers' URLs pasted one before another that held no handle:
     /// the starts before it, inside the others, fail too.
     failed_chain: usize,
+    /// A resolver's URL after a label (`doi:https://…`) read where the two did not read
+    /// as one: where it starts, and what it read, for its own start to give without reading
+    /// again (its ends were asked for from inside it since: they move forward only).
+    relabelled: Option<(usize, Option<(Found<'a>, usize)>)>,
     /// The bytes read so far, over every pass: what the linear bound is checked on.
     work: usize,
 }
@@ -524,6 +529,13 @@ impl<'a> Extract<'a, '_> {
     /// last white space) that starts at `token`, and the length of its label (`DOI: `).
     fn candidate(&mut self, i: usize, token: usize) -> Option<(Found<'a>, usize)> {
         self.last_piece = None;
+        if let Some((at, read)) = self.relabelled.take() {
+            match at.cmp(&i) {
+                core::cmp::Ordering::Equal => return read,
+                core::cmp::Ordering::Greater => self.relabelled = Some((at, read)),
+                core::cmp::Ordering::Less => {}
+            }
+        }
         let r = &self.text.as_bytes()[i..];
         // Most words start nothing: their first two bytes tell, from a table.
         if r.len() >= 2 && !STARTS.get(r[0], r[1]) && self.options.prefixes.is_empty() {
@@ -543,7 +555,18 @@ impl<'a> Extract<'a, '_> {
                 let inner = match self.start_at(i + len, false)? {
                     Start::Label { len: l, doi, slash } => self.labelled(i + len, l, doi, slash),
                     Start::Uri { form, prefix } => self.uri(i + len, form, prefix),
-                    Start::Url { scheme } => self.url(i + len, scheme),
+                    Start::Url { scheme } => {
+                        let inner = self.url(i + len, scheme);
+                        // (Where the two do not read as one, the URL's own start gives what
+                        // it read.)
+                        let whole = inner
+                            .as_ref()
+                            .and_then(|(f, _)| self.read(i, &self.text[i..f.span().end]));
+                        if whole.is_none() {
+                            self.relabelled = Some((i + len, inner));
+                        }
+                        return whole.map(|f| (f, len));
+                    }
                     _ => None,
                 }?;
                 // Read whole, label and all, as cleaning reads it.

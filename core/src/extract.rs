@@ -529,11 +529,12 @@ impl<'a> Extract<'a, '_> {
     /// last white space) that starts at `token`, and the length of its label (`DOI: `).
     fn candidate(&mut self, i: usize, token: usize) -> Option<(Found<'a>, usize)> {
         self.last_piece = None;
-        if let Some((at, read)) = self.relabelled.take() {
-            match at.cmp(&i) {
-                core::cmp::Ordering::Equal => return read,
-                core::cmp::Ordering::Greater => self.relabelled = Some((at, read)),
-                core::cmp::Ordering::Less => {}
+        // (Looked at in place: most starts have none, and what it holds is large to move.)
+        if self.relabelled.as_ref().is_some_and(|&(at, _)| at <= i) {
+            if let Some((at, read)) = self.relabelled.take() {
+                if at == i {
+                    return read;
+                }
             }
         }
         let r = &self.text.as_bytes()[i..];
@@ -1617,7 +1618,8 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 /// validator walks the bytes as they are decoded, so a naming authority it refuses is read
 /// no further than where it refuses it; `work` counts the bytes read.
 fn naming_authority(raw: &[u8], decode: bool, work: &mut usize) -> bool {
-    let mut decoded = Vec::new();
+    // (Room for most naming authorities at once; one far longer grows as it is read.)
+    let mut decoded = Vec::with_capacity(raw.len().min(NEAR) + 1);
     let mut state = usize::from(g::HANDLE.start);
     let mut i = 0;
     while i < raw.len() {

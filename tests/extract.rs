@@ -1193,6 +1193,51 @@ fn a_base_named_on_a_known_host() {
                 "10.1000/abc",
                 "https://doi.org/123/https://doi.org/10.1000/abc",
             ),
+            // Its host and port as the base names them.
+            (
+                "see https://doi.org:443/123/10.1000/ abc here",
+                "10.1000/abc",
+                "https://doi.org:443/123/10.1000/ abc",
+            ),
         ],
     );
+    // Its segment as written: another case is no base's, and no DOI is joined after it
+    // (the known host's URL, as without the base).
+    let o = Options::new().proxy_base(ProxyBase::parse("https://doi.org/abc").unwrap());
+    let text = "see https://doi.org/ABC/10.1000/ x here";
+    assert!(handle_id::clean("https://doi.org/ABC/10.1000/ x", &o).is_err());
+    assert_eq!(found(text, &o), found(text, &Options::new()));
+    assert_eq!(found(text, &o)[0].1, "https://doi.org/ABC/10.1000/");
+}
+
+/// Starts of an `hdl:` URI whose naming authority runs far, to one '/' they share, each
+/// refused by the URI's grammar at its next start's ':' (past the first 64 bytes): each
+/// reads up to its refused byte, so what extraction reads stays linear.
+#[test]
+fn work_is_linear_to_a_far_refusal() {
+    let unit = format!("hdl:{}-", "a".repeat(61));
+    let (options, mut per_byte) = (Options::new(), Vec::new());
+    for n in [250, 1000] {
+        let text = format!("{}/x", unit.repeat(n));
+        let mut found = extract(&text, &options);
+        found.by_ref().for_each(drop);
+        per_byte.push(found.work() as f64 / text.len() as f64);
+    }
+    assert!(
+        per_byte[1] <= 24.0 && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
+        "{per_byte:?} bytes read per byte"
+    );
+}
+
+/// A resolver's URL after a label, where the two do not read as one, is found from its
+/// own start as it is without the label, and what follows it is read as it is then.
+#[test]
+fn a_url_after_a_label_that_does_not_read_with_it() {
+    let o = Options::new();
+    let alone = found("https://doi.org/10. 6/1\"10.1000/x?q=1", &o);
+    assert_eq!(
+        found("doi:https://doi.org/10. 6/1\"10.1000/x?q=1", &o),
+        alone
+    );
+    assert_eq!(alone.last().unwrap().1, "10.1000/x?q=1");
 }

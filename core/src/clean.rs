@@ -1747,9 +1747,6 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
     if !resolver_may_start(*b.first()?) {
         return None;
     }
-    let starts = |at: usize, p: &str| {
-        b.len() >= at + p.len() && b[at..at + p.len()].eq_ignore_ascii_case(p.as_bytes())
-    };
     // (The schemes and hosts are lower case: the hosts' checked where they are written.)
     let starts_lower = |at: usize, p: &str| {
         b.len() >= at + p.len()
@@ -1760,16 +1757,27 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
         .find(|p| starts_lower(0, p))
         .map_or(0, str::len);
     // A base the caller named first: on a known resolver's host, its path segment is the
-    // base's (`https://doi.org/123/10.1000/x` under the base `https://doi.org/123`), as
-    // `recognize` reads it.
+    // base's (`https://doi.org/123/10.1000/x` under the base `https://doi.org/123`). Read
+    // as `recognize` reads it: its host and port as the base names them, its segment as
+    // written.
     let named = || {
-        options
-            .bases
-            .iter()
-            .find(|base| {
-                scheme > 0 && starts(0, base.as_str()) && b.get(base.as_str().len()) == Some(&b'/')
-            })
-            .map(|base| base.as_str().len() + 1)
+        if scheme == 0 {
+            return None;
+        }
+        let host_end = scheme + b[scheme..].iter().position(|&c| c == b'/')?;
+        let host = core::str::from_utf8(&b[scheme..host_end]).ok()?;
+        let https = scheme == "https://".len();
+        options.bases.iter().find_map(|base| {
+            if !base.names_host(host, https) {
+                return None;
+            }
+            let Some(segment) = base.fixed_segment() else {
+                return Some(host_end + 1);
+            };
+            let after = host_end + 1 + segment.len();
+            (b.get(host_end + 1..after) == Some(segment.as_bytes()) && b.get(after) == Some(&b'/'))
+                .then_some(after + 1)
+        })
     };
     if !options.bases.is_empty() {
         if let Some(p) = named() {

@@ -161,7 +161,7 @@ pub struct Extract<'a, 'o> {
     /// A resolver's URL after a label (`doi:https://…`) read where the two did not read
     /// as one: where it starts, and what it read, for its own start to give without reading
     /// again (its ends were asked for from inside it since: they move forward only).
-    relabelled: Option<(usize, Option<(Found<'a>, usize)>)>,
+    relabelled: Option<Relabelled<'a>>,
     /// The bytes read so far, over every pass: what the linear bound is checked on.
     work: usize,
 }
@@ -524,16 +524,26 @@ enum Start {
     Relabelled { len: usize },
 }
 
+/// What a resolver's URL after a label read (`Extract::relabelled`): where it starts, what
+/// it found, and where the last piece of a split DOI it joined starts.
+#[derive(Clone, Debug)]
+struct Relabelled<'a> {
+    at: usize,
+    read: Option<(Found<'a>, usize)>,
+    last_piece: Option<usize>,
+}
+
 impl<'a> Extract<'a, '_> {
     /// The identifier that starts at `i`, if one does, in the token (the text since the
     /// last white space) that starts at `token`, and the length of its label (`DOI: `).
     fn candidate(&mut self, i: usize, token: usize) -> Option<(Found<'a>, usize)> {
         self.last_piece = None;
         // (Looked at in place: most starts have none, and what it holds is large to move.)
-        if self.relabelled.as_ref().is_some_and(|&(at, _)| at <= i) {
-            if let Some((at, read)) = self.relabelled.take() {
-                if at == i {
-                    return read;
+        if self.relabelled.as_ref().is_some_and(|r| r.at <= i) {
+            if let Some(r) = self.relabelled.take() {
+                if r.at == i {
+                    self.last_piece = r.last_piece;
+                    return r.read;
                 }
             }
         }
@@ -558,13 +568,18 @@ impl<'a> Extract<'a, '_> {
                     Start::Uri { form, prefix } => self.uri(i + len, form, prefix),
                     Start::Url { scheme } => {
                         let inner = self.url(i + len, scheme);
+                        let last_piece = self.last_piece;
                         // (Where the two do not read as one, the URL's own start gives what
                         // it read.)
                         let whole = inner
                             .as_ref()
                             .and_then(|(f, _)| self.read(i, &self.text[i..f.span().end]));
                         if whole.is_none() {
-                            self.relabelled = Some((i + len, inner));
+                            self.relabelled = Some(Relabelled {
+                                at: i + len,
+                                read: inner,
+                                last_piece,
+                            });
                         }
                         return whole.map(|f| (f, len));
                     }
@@ -956,12 +971,13 @@ impl<'a> Extract<'a, '_> {
             return None;
         }
         // (An `info:` URI's '/' may be escaped: then there is nothing to read alone. Where
-        // the '/' is far and the form's validator refuses one of the bytes near the start,
-        // the walk below fails there, at its own cost: starts that share a distant '/',
-        // `hdl:hdl:…hdl://`, each read only their own few bytes.)
+        // the '/' is far and the form's validator refuses a byte before it, the walk below
+        // fails there, at its own cost: starts that share a distant '/',
+        // `hdl:hdl:…hdl://`, each read only up to their own refused byte. Where it refuses
+        // none, what the part alone reads costs as much again.)
         let refused = sep.min(kept) - i > NEAR
             && validator(form, self.options)
-                .is_some_and(|dfa| self.refuses_up_to(dfa, i, i + NEAR));
+                .is_some_and(|dfa| self.refuses_up_to(dfa, i, sep.min(kept - 1)));
         if sep < kept && !refused && self.fails_alone(i, sep, Some((h, !urn)), kept) {
             return None;
         }
@@ -1646,7 +1662,7 @@ fn naming_authority(raw: &[u8], decode: bool, work: &mut usize) -> bool {
 }
 
 /// How far from a start its handle's first '/' may be and be read alone at once: past
-/// it, the form's validator walks this far first (most handles' '/' is nearer).
+/// it, the form's validator walks up to the '/' first (most handles' '/' is nearer).
 const NEAR: usize = 64;
 
 /// How far from an identifier's end a glued word is looked for: the words glued to a DOI

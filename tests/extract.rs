@@ -220,6 +220,29 @@ fn corpus_in_documents() {
     insta::assert_snapshot!(out);
 }
 
+/// What extraction reads a byte of a text, over all its passes, at a shorter and a longer
+/// text `make` writes: at most `bound`, and no more at the longer than at the shorter (a
+/// quadratic cost shows as the bytes read a byte growing with the text).
+#[track_caller]
+fn reads_linearly(
+    what: &str,
+    options: &Options,
+    bound: f64,
+    make: impl Fn(usize) -> String,
+    ns: [usize; 2],
+) {
+    let per_byte = ns.map(|n| {
+        let text = make(n);
+        let mut found = extract(&text, options);
+        found.by_ref().for_each(drop);
+        found.work() as f64 / text.len() as f64
+    });
+    assert!(
+        per_byte[1] <= bound && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
+        "{what}: {per_byte:?} bytes read per byte"
+    );
+}
+
 /// What extraction reads, over every pass, stays within a constant factor of the text on
 /// the shapes that cost the most per byte (each once quadratic, or 8 KiB read per anchor):
 /// counted, not timed, at 8 and 32 KiB, under every option set (the benchmark times them at
@@ -236,17 +259,8 @@ fn work_is_linear_on_every_shape() {
     ];
     for (name, unit) in support::shapes::SHAPES {
         for options in &option_sets {
-            let mut per_byte = Vec::new();
-            for len in [1 << 13, 1 << 15] {
-                let text = support::shapes::repeated(unit, len);
-                let mut found = extract(&text, options);
-                found.by_ref().for_each(drop);
-                per_byte.push(found.work() as f64 / len as f64);
-            }
-            assert!(
-                per_byte[1] <= 24.0 && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
-                "{name}: {per_byte:?} bytes read per byte at 8 and 32 KiB"
-            );
+            let make = |len| support::shapes::repeated(unit, len);
+            reads_linearly(name, options, 24.0, make, [1 << 13, 1 << 15]);
         }
     }
 }
@@ -262,17 +276,8 @@ fn work_is_linear_to_a_bad_escape_at_the_end() {
         "doi.org/hdl.handle.net/a",
         "http://h/handle/1/a",
     ] {
-        let mut per_byte = Vec::new();
-        for n in [300, 1200] {
-            let text = format!("{}%FF", unit.repeat(n));
-            let mut found = extract(&text, &o);
-            found.by_ref().for_each(drop);
-            per_byte.push(found.work() as f64 / text.len() as f64);
-        }
-        assert!(
-            per_byte[1] <= 24.0 && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
-            "{unit}: {per_byte:?} bytes read per byte"
-        );
+        let make = |n| format!("{}%FF", unit.repeat(n));
+        reads_linearly(unit, &o, 24.0, make, [300, 1200]);
     }
 }
 
@@ -1140,17 +1145,8 @@ fn work_is_linear_to_a_distant_slash() {
         ("https://hdl.handle.net/hdl:", "https://hdl.handle.net//"),
         ("hdl://1/", "hdl://1//"),
     ] {
-        let (options, mut per_byte) = (Options::new(), Vec::new());
-        for n in [1000, 4000] {
-            let text = format!("{}{last}", unit.repeat(n));
-            let mut found = extract(&text, &options);
-            found.by_ref().for_each(drop);
-            per_byte.push(found.work() as f64 / text.len() as f64);
-        }
-        assert!(
-            per_byte[1] <= 24.0 && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
-            "{unit}: {per_byte:?} bytes read per byte"
-        );
+        let make = |n| format!("{}{last}", unit.repeat(n));
+        reads_linearly(unit, &Options::new(), 24.0, make, [1000, 4000]);
     }
 }
 
@@ -1161,17 +1157,8 @@ fn work_is_linear_to_a_distant_slash() {
 #[test]
 fn work_is_linear_before_a_long_word_after_a_gap() {
     for unit in ["doi.org/%20:", "https://doi.org/%20:", "hdl:10.1000/("] {
-        let (options, mut per_byte) = (Options::new(), Vec::new());
-        for n in [1000, 4000] {
-            let text = format!("{}- {}", unit.repeat(n), "a".repeat(25 * n));
-            let mut found = extract(&text, &options);
-            found.by_ref().for_each(drop);
-            per_byte.push(found.work() as f64 / text.len() as f64);
-        }
-        assert!(
-            per_byte[1] <= 48.0 && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
-            "{unit}: {per_byte:?} bytes read per byte"
-        );
+        let make = |n| format!("{}- {}", unit.repeat(n), "a".repeat(25 * n));
+        reads_linearly(unit, &Options::new(), 48.0, make, [1000, 4000]);
     }
 }
 
@@ -1216,17 +1203,8 @@ fn a_base_named_on_a_known_host() {
 #[test]
 fn work_is_linear_to_a_far_refusal() {
     let unit = format!("hdl:{}-", "a".repeat(61));
-    let (options, mut per_byte) = (Options::new(), Vec::new());
-    for n in [250, 1000] {
-        let text = format!("{}/x", unit.repeat(n));
-        let mut found = extract(&text, &options);
-        found.by_ref().for_each(drop);
-        per_byte.push(found.work() as f64 / text.len() as f64);
-    }
-    assert!(
-        per_byte[1] <= 24.0 && per_byte[1] <= per_byte[0] * 1.05 + 0.1,
-        "{per_byte:?} bytes read per byte"
-    );
+    let make = |n| format!("{}/x", unit.repeat(n));
+    reads_linearly(&unit, &Options::new(), 24.0, make, [250, 1000]);
 }
 
 /// A resolver's URL after a label, where the two do not read as one, is found from its

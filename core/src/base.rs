@@ -234,6 +234,23 @@ impl ProxyBase {
     pub fn fixed_segment(&self) -> Option<&str> {
         self.fixed.map(|s| &self.text[s..])
     }
+
+    /// How many bytes of a URL's path from its host's end, `path` (its query and fragment
+    /// left out or not), this base holds, where the URL's host and port, `host` (of an
+    /// `https` URL or not), are this base's: none, or its fixed segment as written after a
+    /// '/', then the path's end, a '/', a '?' or a '#'.
+    #[must_use]
+    pub(crate) fn holds(&self, host: &str, https: bool, path: &str) -> Option<usize> {
+        if !self.names_host(host, https) {
+            return None;
+        }
+        let Some(segment) = self.fixed_segment() else {
+            return Some(0);
+        };
+        let after = path.strip_prefix('/')?.strip_prefix(segment)?;
+        matches!(after.as_bytes().first(), None | Some(b'/' | b'?' | b'#'))
+            .then_some(1 + segment.len())
+    }
 }
 
 /// The prefixes P3 removes from a decoded proxy path (at most one), and whether the form is

@@ -1757,31 +1757,24 @@ pub(crate) fn resolver_prefix(s: &str, options: &Options) -> Option<usize> {
         .find(|p| starts_lower(0, p))
         .map_or(0, str::len);
     // A base the caller named first: on a known resolver's host, its path segment is the
-    // base's (`https://doi.org/123/10.1000/x` under the base `https://doi.org/123`). Read
-    // as `recognize` reads it: its host and port as the base names them, its segment as
-    // written.
-    let named = || {
-        if scheme == 0 {
-            return None;
-        }
-        let host_end = scheme + b[scheme..].iter().position(|&c| c == b'/')?;
-        let host = core::str::from_utf8(&b[scheme..host_end]).ok()?;
-        let https = scheme == "https://".len();
-        options.bases.iter().find_map(|base| {
-            if !base.names_host(host, https) {
-                return None;
+    // base's (`https://doi.org/123/10.1000/x` under the base `https://doi.org/123`), as
+    // `recognize` reads it (`ProxyBase::holds`), the '/' after it included.
+    if scheme > 0 && !options.bases.is_empty() {
+        let host_end = b[scheme..]
+            .iter()
+            .position(|&c| c == b'/')
+            .map(|p| scheme + p);
+        if let Some(host_end) = host_end {
+            let https = scheme == "https://".len();
+            let named = options
+                .bases
+                .iter()
+                .find_map(|base| base.holds(&s[scheme..host_end], https, &s[host_end..]))
+                .map(|n| host_end + n)
+                .filter(|&end| b.get(end) == Some(&b'/'));
+            if let Some(end) = named {
+                return Some(end + 1);
             }
-            let Some(segment) = base.fixed_segment() else {
-                return Some(host_end + 1);
-            };
-            let after = host_end + 1 + segment.len();
-            (b.get(host_end + 1..after) == Some(segment.as_bytes()) && b.get(after) == Some(&b'/'))
-                .then_some(after + 1)
-        })
-    };
-    if !options.bases.is_empty() {
-        if let Some(p) = named() {
-            return Some(p);
         }
     }
     // (The '/' after a host first: it tells most hosts apart by their length alone.)

@@ -563,31 +563,28 @@ impl<'a> Extract<'a, '_> {
             Start::Uri { form, prefix } => self.uri(i, form, prefix),
             Start::Url { scheme } => self.url(i, scheme),
             Start::Relabelled { len } => {
-                let inner = match self.start_at(i + len, false)? {
-                    Start::Label { len: l, doi, slash } => self.labelled(i + len, l, doi, slash),
-                    Start::Uri { form, prefix } => self.uri(i + len, form, prefix),
-                    Start::Url { scheme } => {
-                        let inner = self.url(i + len, scheme);
-                        let last_piece = self.last_piece;
-                        // (Where the two do not read as one, the URL's own start gives what
-                        // it read.)
-                        let whole = inner
-                            .as_ref()
-                            .and_then(|(f, _)| self.read(i, &self.text[i..f.span().end]));
-                        if whole.is_none() {
-                            self.relabelled = Some(Relabelled {
-                                at: i + len,
-                                read: inner,
-                                last_piece,
-                            });
-                        }
-                        return whole.map(|f| (f, len));
+                let (inner, url) = match self.start_at(i + len, false)? {
+                    Start::Label { len: l, doi, slash } => {
+                        (self.labelled(i + len, l, doi, slash), false)
                     }
-                    _ => None,
-                }?;
+                    Start::Uri { form, prefix } => (self.uri(i + len, form, prefix), false),
+                    Start::Url { scheme } => (self.url(i + len, scheme), true),
+                    _ => return None,
+                };
+                let last_piece = self.last_piece;
                 // Read whole, label and all, as cleaning reads it.
-                let text = &self.text[i..inner.0.span().end];
-                self.read(i, text).map(|f| (f, len))
+                let whole = inner
+                    .as_ref()
+                    .and_then(|(f, _)| self.read(i, &self.text[i..f.span().end]));
+                // (Where the two do not read as one, a URL's own start gives what it read.)
+                if whole.is_none() && url {
+                    self.relabelled = Some(Relabelled {
+                        at: i + len,
+                        read: inner,
+                        last_piece,
+                    });
+                }
+                whole.map(|f| (f, len))
             }
         }
     }

@@ -31,18 +31,11 @@ pub(super) fn read_url<'a>(text: &'a str, options: &Options) -> Result<HdlUri<'a
     let path = &text[host_end..path_end];
 
     let https = is_https(text.as_bytes());
-    let named = options.bases.iter().find_map(|base| {
-        if !base.names_host(host, https) {
-            return None;
-        }
-        match base.fixed_segment() {
-            None => Some(host_end),
-            Some(seg) => {
-                let fixed = path.strip_prefix('/')?.strip_prefix(seg)?;
-                (fixed.is_empty() || fixed.starts_with('/')).then_some(host_end + 1 + seg.len())
-            }
-        }
-    });
+    let named = options
+        .bases
+        .iter()
+        .find_map(|base| base.holds(host, https, path))
+        .map(|n| host_end + n);
     let known = || is_known_host(host, https).then_some(host_end);
     // The base ends where the handle's path begins, after one '/' (or "/handle/").
     let (form, base_end, start) = match named.or_else(known) {

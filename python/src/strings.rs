@@ -90,7 +90,7 @@ impl Strings {
     pub fn append_nulls(&mut self, n: usize) {
         match &mut self.column {
             Column::Plain(b) => b.append_nulls(n),
-            Column::Views(b) => (0..n).for_each(|_| b.append_null()),
+            Column::Views(b) => b.append_nulls(n),
         }
     }
 

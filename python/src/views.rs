@@ -127,6 +127,13 @@ impl Views {
         self.nulls.append_null();
     }
 
+    /// `n` nulls at once (a column of errors is most of it nulls: one at a time cost a
+    /// call and a bit's write each).
+    pub fn append_nulls(&mut self, n: usize) {
+        self.views.resize(self.views.len() + n, 0);
+        self.nulls.append_n_nulls(n);
+    }
+
     #[inline]
     fn push(&mut self, view: u128) {
         self.views.push(view);

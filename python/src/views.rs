@@ -38,6 +38,8 @@ pub struct Views {
     /// column pyarrow makes of views has a buffer for each 32 KiB, and a handle cleaned
     /// into the column's own bytes is in none of them).
     by_address: Vec<(usize, usize, usize)>,
+    /// The addresses from the first of the shared buffers to the end of the last.
+    spanned: core::ops::Range<usize>,
     /// The own blocks filled, buffers `shared.len()..`; then `block`, being filled.
     blocks: Vec<Buffer>,
     block: Vec<u8>,
@@ -79,12 +81,15 @@ impl Views {
             }));
             by_address.sort_unstable();
         }
+        let spanned = by_address.first().map_or(0, |&(start, ..)| start)
+            ..by_address.iter().map(|&(_, end, _)| end).max().unwrap_or(0);
         Self {
             views: Vec::with_capacity(rows),
             nulls: NullBufferBuilder::new(rows),
             shared,
             last: 0,
             by_address,
+            spanned,
             blocks: Vec::new(),
             block: Vec::with_capacity(bytes.min(FIRST_BLOCK)),
             most: u32::MAX as usize,
@@ -168,8 +173,9 @@ impl Views {
         };
         let (index, offset) = match self.shared.get(self.last).and_then(within) {
             Some(offset) => (self.last, offset),
-            // (A value made here, not found: most input columns have one buffer.)
-            None if self.shared.len() < 2 => return None,
+            // (A value made here, not found: most input columns have one buffer, and a value
+            // cleaned into a buffer of its own is out of the span of all of them.)
+            None if self.shared.len() < 2 || !self.spanned.contains(&at) => return None,
             None => {
                 // (The last buffer to start at or before the value: where buffers overlap,
                 // a value it does not hold is copied, as one in none is.)

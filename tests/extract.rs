@@ -1207,6 +1207,75 @@ fn work_is_linear_to_a_far_refusal() {
     reads_linearly(&unit, &Options::new(), 24.0, make, [250, 1000]);
 }
 
+/// The option sets the linear-work checks of shapes with a head or a tail run under.
+fn option_sets() -> [Options; 5] {
+    let base = ProxyBase::parse("http://resolver.example:8080/hdl").unwrap();
+    [
+        Options::new(),
+        Options::new().cordra(true),
+        Options::new().repository_urls(true),
+        Options::new().resolution_form(true),
+        Options::new().proxy_base(base).handle_prefix("20.500.1"),
+    ]
+}
+
+/// Starts one after another, each after an escaped closing bracket and an opening one
+/// (`%29(`), whose ends' scans decode escapes: a `%29` closes the bracket an earlier
+/// start's scan holds open, and nothing in a later one's, so each later scan falls in
+/// step with the one before within a few bytes and ends where it does, read no further
+/// (each read to the end was quadratic).
+#[test]
+fn work_is_linear_after_escaped_closing_brackets() {
+    // (A head, the unit repeated, a tail.)
+    for (head, unit, tail) in [
+        ("", "%29-(hdl:", ")"),
+        ("29/10.1000/", "?(doi.org/%29", "%>"),
+        ("10.1000/1000", "%29(1urn:hdl:", ""),
+        ("hdl «", "urn:hdl:%29(", ""),
+        ("%3A ", "(urn:hdl:%29", "/"),
+    ] {
+        let make = |n| format!("{head}{}{tail}", unit.repeat(n));
+        for options in &option_sets() {
+            reads_linearly(unit, options, 32.0, make, [800, 3200]);
+        }
+    }
+}
+
+/// What is found among escaped closing brackets read in step (small instances of the
+/// shapes above): each `hdl:` or `urn:hdl:` URI holds no handle, and a DOI before them
+/// ends as cleaning ends it.
+#[test]
+fn escaped_closing_brackets_read_in_step() {
+    let cases: [(&str, &[&str]); 5] = [
+        ("%29-(hdl:%29-(hdl:%29-(hdl:)", &[]),
+        (
+            "29/10.1000/?(doi.org/%29?(doi.org/%29?(doi.org/%29%>",
+            &["10.1000/?"],
+        ),
+        (
+            "10.1000/1000%29(1urn:hdl:%29(1urn:hdl:%29(1urn:hdl:",
+            &["10.1000/1000%29"],
+        ),
+        ("hdl «urn:hdl:%29(urn:hdl:%29(urn:hdl:%29(", &[]),
+        ("%3A (urn:hdl:%29(urn:hdl:%29(urn:hdl:%29/", &[]),
+    ];
+    for (text, want) in cases {
+        for options in &option_sets() {
+            let texts: Vec<String> = found(text, options).into_iter().map(|f| f.1).collect();
+            assert_eq!(texts, want, "{text}");
+        }
+    }
+    // A URL whose path closes with an escape a bracket opened in it: found whole.
+    let text = "see https://doi.org/10.1000/a(b%29(c) here";
+    assert_eq!(
+        found(text, &Options::new()),
+        [(
+            "10.1000/a(b)(c)".to_owned(),
+            "https://doi.org/10.1000/a(b%29(c)".to_owned()
+        )]
+    );
+}
+
 /// A resolver's URL after a label, where the two do not read as one, is found from its
 /// own start as it is without the label, and what follows it is read as it is then.
 #[test]

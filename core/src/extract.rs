@@ -839,7 +839,7 @@ impl<'a> Extract<'a, '_> {
         let raw = &self.text.as_bytes()[h..raw_end];
         self.work += 2 * raw.len();
         let joined = without_space(&self.text[h..raw_end]);
-        let scan = Scan::from(&joined, 0, false, false, &mut self.work);
+        let scan = Scan::from(&joined, 0, false, false, None, &mut self.work);
         let mut end = glued_at(&joined.as_bytes()[..scan.cut]).unwrap_or(scan.cut);
         while let Some(c) = sentence_end(&joined[..end]) {
             end -= c.len_utf8();
@@ -1966,13 +1966,71 @@ fn bracket(c: char) -> Option<(usize, bool)> {
 struct Scan {
     end: usize,
     cut: usize,
-    /// The first byte from the start on that a proxy path does not keep as it is.
-    unkept: usize,
+    /// The first byte from the start on that a proxy path does not keep as it is, when
+    /// looked for and known.
+    unkept: Option<usize>,
     at: usize,
     open: [u8; PAIRS.len()],
     total: u8,
     /// Escaped closing brackets close ([`escaped_close`]).
     decoded: bool,
+}
+
+/// The brackets an earlier scan holds open, counted beside a later one's
+/// ([`Scan::from`]).
+#[derive(Clone, Copy, Debug)]
+struct Shadow {
+    open: [u8; PAIRS.len()],
+    total: u8,
+}
+
+impl Shadow {
+    /// Counts the bracket `k` (as [`bracket_at`] gives it) into the earlier scan's; false
+    /// where it ends that scan.
+    fn step(&mut self, k: Option<(usize, bool)>) -> bool {
+        match k {
+            Some((_, true)) if usize::from(self.total) == MAX_OPEN => false,
+            Some((k, true)) => {
+                self.open[k] += 1;
+                self.total += 1;
+                true
+            }
+            Some((k, false)) if self.open[k] == 0 => false,
+            Some((k, false)) => {
+                self.open[k] -= 1;
+                self.total -= 1;
+                true
+            }
+            None => true,
+        }
+    }
+}
+
+/// Where the first bracket left open in `start..end` is (where its pair's count last rose
+/// from nothing), or `end`.
+fn first_unpartnered(text: &str, start: usize, end: usize, decoded: bool) -> usize {
+    let mut count = [0_u8; PAIRS.len()];
+    let mut outer = [end; PAIRS.len()];
+    let mut at = start;
+    while at < end {
+        let (k, len) = bracket_at(text, at, end, decoded.then_some(&count));
+        match k {
+            Some((k, true)) => {
+                if count[k] == 0 {
+                    outer[k] = at;
+                }
+                count[k] += 1;
+            }
+            Some((k, false)) => count[k] -= 1,
+            None => {}
+        }
+        at += len;
+    }
+    (0..PAIRS.len())
+        .filter(|&k| count[k] > 0)
+        .map(|k| outer[k])
+        .min()
+        .unwrap_or(end)
 }
 
 /// The scans still ahead, each started inside brackets opened after the one below it
@@ -2014,8 +2072,8 @@ impl Ends {
                         .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
             })
         {
-            let scan = Scan::from(text, q, unkept, true, work);
-            return (scan.end, scan.cut, unkept.then_some(scan.unkept));
+            let scan = Scan::from(text, q, unkept, true, None, work);
+            return (scan.end, scan.cut, scan.unkept);
         }
         let mut len = self.len;
         while len > 0 && self.scans[len - 1].end <= q {
@@ -2035,7 +2093,9 @@ impl Ends {
                 len -= 1;
             }
         }
-        let scan = Scan::from(text, q, unkept, self.decoded, work);
+        // (The kept scan below, counted up to `q`, is where this one may fall in step.)
+        let beside = self.scans[..len].last().filter(|top| top.at == q);
+        let scan = Scan::from(text, q, unkept, self.decoded, beside, work);
         if keep {
             if len == self.scans.len() {
                 // Full: the oldest goes (each kept scan is a bracket deeper than the one
@@ -2048,21 +2108,41 @@ impl Ends {
             len += 1;
         }
         self.len = len;
-        (scan.end, scan.cut, unkept.then_some(scan.unkept))
+        (scan.end, scan.cut, scan.unkept)
     }
 }
 
 impl Scan {
     /// The scan of the identifier that starts at `start` (and, with `track_unkept`, where
-    /// its first byte a proxy path does not keep lies).
+    /// its first byte a proxy path does not keep lies). `beside` is a kept scan from an
+    /// earlier start, counted up to `start`: where an escape it reads as a closing bracket
+    /// closes nothing here (`hdl:%29`), the two may come to hold the same brackets open,
+    /// and from there on they read alike: this one ends where that one does, read no
+    /// further.
     #[inline]
-    fn from(text: &str, start: usize, track_unkept: bool, decoded: bool, work: &mut usize) -> Scan {
+    fn from(
+        text: &str,
+        start: usize,
+        track_unkept: bool,
+        decoded: bool,
+        beside: Option<&Scan>,
+        work: &mut usize,
+    ) -> Scan {
         let bytes = text.as_bytes();
         let mut open = [0_u8; PAIRS.len()];
         let mut total = 0_u8;
         let mut i = start;
         // (Looked for only when asked: `Some(end)` from the start otherwise.)
         let mut unkept = (!track_unkept).then_some(usize::MAX);
+        // The earlier scan's brackets open, while it goes on (it holds at least as many of
+        // each pair open as this one: an escape that closes here closes there).
+        let mut shadow = beside
+            .filter(|b| decoded && b.at == start && b.end > start)
+            .map(|b| Shadow {
+                open: b.open,
+                total: b.total,
+            });
+        let mut in_step = None;
         let end = loop {
             // Most bytes are ASCII letters, digits and punctuation that neither end an
             // identifier nor open or close a pair: one look at each byte, which also tells
@@ -2096,7 +2176,19 @@ impl Scan {
                     break i;
                 }
             }
-            let (k, len) = bracket_at(text, i, bytes.len(), decoded.then_some(&open));
+            // (An escape is read as the earlier scan reads it, and closes here only what
+            // is open here.)
+            let counts = shadow.as_ref().map_or(&open, |s| &s.open);
+            let (mut k, len) = bracket_at(text, i, bytes.len(), decoded.then_some(counts));
+            if let Some(s) = &mut shadow {
+                if !s.step(k) {
+                    shadow = None;
+                } else if let (Some((j, false)), b'%') = (k, b) {
+                    if open[j] == 0 {
+                        k = None;
+                    }
+                }
+            }
             match k {
                 Some((_, true)) if usize::from(total) == MAX_OPEN => break i,
                 Some((k, true)) => {
@@ -2111,41 +2203,43 @@ impl Scan {
                 None => {}
             }
             i += len;
-        };
-        *work += end - start;
-        // Brackets left open (seldom): the first of them, where its pair's count last
-        // rose from nothing, cuts the identifier.
-        let cut = if total == 0 {
-            end
-        } else {
-            *work += end - start;
-            let mut count = [0_u8; PAIRS.len()];
-            let mut outer = [end; PAIRS.len()];
-            let mut at = start;
-            while at < end {
-                let (k, len) = bracket_at(text, at, end, decoded.then_some(&count));
-                match k {
-                    Some((k, true)) => {
-                        if count[k] == 0 {
-                            outer[k] = at;
-                        }
-                        count[k] += 1;
-                    }
-                    Some((k, false)) => count[k] -= 1,
-                    None => {}
+            // In step with the earlier scan: its end is this one's.
+            if let (Some(s), Some(b)) = (&shadow, beside) {
+                if s.total == total {
+                    in_step = Some(i);
+                    break b.end;
                 }
-                at += len;
             }
-            (0..PAIRS.len())
-                .filter(|&k| open[k] > 0)
-                .map(|k| outer[k])
-                .min()
-                .unwrap_or(end)
         };
+        let read = in_step.unwrap_or(end);
+        *work += read - start;
+        // Brackets left open (seldom): the first of them, where its pair's count last
+        // rose from nothing, cuts the identifier. In step with an earlier scan whose cut is
+        // its end, or after where the two fell in step, this one's is the same.
+        let cut = match (in_step, beside) {
+            (Some(_), Some(b)) if b.cut == b.end => end,
+            (Some(s), Some(b)) if b.cut >= s => b.cut,
+            _ if in_step.is_none() && total == 0 => end,
+            _ => {
+                *work += end - start;
+                first_unpartnered(text, start, end, decoded)
+            }
+        };
+        // (On short texts a debug build checks that the scan read whole agrees.)
+        #[cfg(debug_assertions)]
+        if in_step.is_some() && text.len() <= VERIFIED {
+            let whole = Scan::from(text, start, false, decoded, None, &mut 0);
+            debug_assert_eq!((whole.end, whole.cut), (end, cut), "{start} in {text}");
+        }
         Scan {
             end,
             cut,
-            unkept: unkept.unwrap_or(end).min(end),
+            unkept: match unkept {
+                Some(usize::MAX) => None,
+                Some(u) => Some(u.min(end)),
+                None if in_step.is_some() => None,
+                None => Some(end),
+            },
             at: start,
             open: [0; PAIRS.len()],
             total: 0,

@@ -1276,6 +1276,25 @@ fn escaped_closing_brackets_read_in_step() {
     );
 }
 
+/// Under the CORDRA profile, whose validator of `hdl:` URIs takes '@' and ':' in the first
+/// segment, starts one after another whose handles run to one distant '/': each is
+/// refused where the naming authority's grammar refuses a byte (`hdl:@:…`), read beside
+/// the validator: what extraction reads stays linear (each read to the '/' was
+/// quadratic).
+#[test]
+fn work_is_linear_to_a_shared_slash_under_cordra() {
+    let make = |n| format!("«{}29/doi", "urn:hdl:@:".repeat(n));
+    // A small instance holds no handle; one after it is found.
+    let text = make(3);
+    let after = format!("{text}, and hdl:20.1000/x");
+    for options in &option_sets() {
+        reads_linearly("urn:hdl:@:", options, 24.0, make, [800, 3200]);
+        assert_eq!(found(&text, options), [], "{text}");
+        let texts: Vec<String> = found(&after, options).into_iter().map(|f| f.1).collect();
+        assert_eq!(texts, ["hdl:20.1000/x"], "{after}");
+    }
+}
+
 /// A resolver's URL after a label, where the two do not read as one, is found from its
 /// own start as it is without the label, and what follows it is read as it is then.
 #[test]

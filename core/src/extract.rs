@@ -970,11 +970,14 @@ impl<'a> Extract<'a, '_> {
         // (An `info:` URI's '/' may be escaped: then there is nothing to read alone. Where
         // the '/' is far and the form's validator refuses a byte before it, the walk below
         // fails there, at its own cost: starts that share a distant '/',
-        // `hdl:hdl:…hdl://`, each read only up to their own refused byte. Where it refuses
-        // none, what the part alone reads costs as much again.)
+        // `hdl:hdl:…hdl://`, each read only up to their own refused byte. The naming
+        // authority's grammar walks beside it, and where it refuses a byte first, the part
+        // alone fails there: `hdl:@:hdl:@:…/` under CORDRA, whose validator takes '@'.
+        // Where neither refuses, what the part alone reads costs as much again.)
+        let na = (sep < kept).then_some((h, !urn));
         let refused = sep.min(kept) - i > NEAR
             && validator(form, self.options)
-                .is_some_and(|dfa| self.refuses_up_to(dfa, i, sep.min(kept - 1)));
+                .is_some_and(|dfa| self.refuses_up_to(dfa, i, sep.min(kept - 1), na));
         if sep < kept && !refused && self.fails_alone(i, sep, Some((h, !urn)), kept) {
             return None;
         }
@@ -1421,14 +1424,45 @@ impl<'a> Extract<'a, '_> {
     }
 
     /// Whether the validator `dfa`, walking from `i` as [`Self::walk`] does, refuses a byte
-    /// up to `last`; the bytes it reads are counted.
-    fn refuses_up_to(&mut self, dfa: &Dfa, i: usize, last: usize) -> bool {
+    /// up to `last`, the handle's first '/', before the grammar of a naming authority (from
+    /// where `na` says, decoded or not, as [`naming_authority`] reads it) refuses one; the
+    /// bytes read are counted.
+    fn refuses_up_to(
+        &mut self,
+        dfa: &Dfa,
+        i: usize,
+        last: usize,
+        na: Option<(usize, bool)>,
+    ) -> bool {
+        let bytes = &self.text.as_bytes()[..=last];
         let mut state = usize::from(dfa.start);
-        for (p, &b) in self.text.as_bytes()[i..=last].iter().enumerate() {
+        // The naming authority's next byte to read (none once a decoded '/' ends it), and
+        // its grammar's state.
+        let (mut next, decode) = na.map_or((usize::MAX, false), |(h, d)| (h, d));
+        let mut na_state = usize::from(g::HANDLE.start);
+        for (p, &b) in bytes.iter().enumerate().skip(i) {
             state = iri_step(dfa, state, b);
             if state == 0 {
-                self.work += p + 1;
+                self.work += p + 1 - i;
                 return true;
+            }
+            if p == next && p < last {
+                // (Its bytes end before the '/': an escape is decoded only before it.)
+                let (byte, after) = if decode {
+                    decoded_byte(&bytes[..last], p)
+                } else {
+                    (b, p + 1)
+                };
+                if byte == b'/' {
+                    next = usize::MAX;
+                    continue;
+                }
+                na_state = g::HANDLE.step(na_state, byte);
+                if na_state == 0 {
+                    self.work += p + 1 - i;
+                    return false;
+                }
+                next = after;
             }
         }
         self.work += last + 1 - i;

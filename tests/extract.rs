@@ -1279,19 +1279,22 @@ fn escaped_closing_brackets_read_in_step() {
 /// Under the CORDRA profile, whose validator of `hdl:` URIs takes '@' and ':' in the first
 /// segment, starts one after another whose handles run to one distant '/': each is
 /// refused where the naming authority's grammar refuses a byte (`hdl:@:…`), read beside
-/// the validator: what extraction reads stays linear (each read to the '/' was
-/// quadratic).
+/// the validator, or, past that '/', where the validator refuses a byte for every start
+/// that shares the '/' (`hdl:doiaé…hdl://`, remembered): what extraction reads stays
+/// linear (each read to the '/' was quadratic).
 #[test]
 fn work_is_linear_to_a_shared_slash_under_cordra() {
-    let make = |n| format!("«{}29/doi", "urn:hdl:@:".repeat(n));
-    // A small instance holds no handle; one after it is found.
-    let text = make(3);
-    let after = format!("{text}, and hdl:20.1000/x");
-    for options in &option_sets() {
-        reads_linearly("urn:hdl:@:", options, 24.0, make, [800, 3200]);
-        assert_eq!(found(&text, options), [], "{text}");
-        let texts: Vec<String> = found(&after, options).into_iter().map(|f| f.1).collect();
-        assert_eq!(texts, ["hdl:20.1000/x"], "{after}");
+    for (head, unit, tail) in [("«", "urn:hdl:@:", "29/doi"), ("a", "hdl:doiaé", "hdl:// ")] {
+        let make = |n| format!("{head}{}{tail}", unit.repeat(n));
+        // A small instance holds no handle; one after it is found.
+        let text = make(3);
+        let after = format!("{text}, and hdl:20.1000/x");
+        for options in &option_sets() {
+            reads_linearly(unit, options, 24.0, make, [800, 3200]);
+            assert_eq!(found(&text, options), [], "{text}");
+            let texts: Vec<String> = found(&after, options).into_iter().map(|f| f.1).collect();
+            assert_eq!(texts, ["hdl:20.1000/x"], "{after}");
+        }
     }
 }
 

@@ -1001,7 +1001,13 @@ impl<'a> Extract<'a, '_> {
                 )
             };
             let start = usize::from(dfa.start);
-            if !self.walk(form, Some((dfa, start)), i, kept, (h, end.min(kept))) {
+            // (An `hdl:` URI's validator reads the handle's first '/' into one state, whatever
+            // came before it: `reads_a_first_slash_into_one_state`. What it refuses after
+            // that '/', it refuses from every start that shares it.)
+            let shared =
+                (form == Form::Hdl && sep < kept && !bytes[i..h].contains(&b'/')).then_some(sep);
+            let dfa = Some((dfa, start));
+            if !self.walk(form, dfa, i, kept, (h, end.min(kept)), shared) {
                 return None;
             }
         }
@@ -1273,7 +1279,7 @@ impl<'a> Extract<'a, '_> {
         } else {
             None
         };
-        if !self.walk(memo, dfa, i, kept, (decoded, path_end)) {
+        if !self.walk(memo, dfa, i, kept, (decoded, path_end), None) {
             return None;
         }
         self.read(i, &self.text[i..kept]).map(|f| (f, 0))
@@ -1470,14 +1476,18 @@ impl<'a> Extract<'a, '_> {
     }
 
     /// Remembers that a reading of `form` refused the byte at `at`, if the bytes up to it
-    /// are refused from every state of its validator `dfa`.
-    fn remember_failure(&mut self, form: Form, dfa: &Dfa, at: usize) {
+    /// are refused from every state of its validator `dfa`, or are after `shared`, a '/'
+    /// the validator reads into one state whatever came before it: every start before
+    /// that '/' and after the one before it reaches the same refusal.
+    fn remember_failure(&mut self, form: Form, dfa: &Dfa, at: usize, shared: Option<usize>) {
         let bytes = self.text.as_bytes();
         // A window of up to three bytes (an escape's `%` and two digits).
-        if let Some(from) = (at.saturating_sub(2)..=at)
+        let window = (at.saturating_sub(2)..=at)
             .rev()
-            .find(|&from| refused_from_everywhere(dfa, &bytes[from..=at]))
-        {
+            .find(|&from| refused_from_everywhere(dfa, &bytes[from..=at]));
+        let after = shared.filter(|&s| s < at).map(|s| s + 1);
+        // (The one that holds for more starts.)
+        if let Some(from) = window.max(after) {
             self.remember(form, from, at, false);
         }
     }
@@ -1512,6 +1522,7 @@ impl<'a> Extract<'a, '_> {
         i: usize,
         kept: usize,
         decode: (usize, usize),
+        shared: Option<usize>,
     ) -> bool {
         let bytes = &self.text.as_bytes()[..kept];
         let (from, to) = decode;
@@ -1532,7 +1543,7 @@ impl<'a> Extract<'a, '_> {
                 state = iri_step(dfa, state, bytes[p]);
                 if state == 0 {
                     self.work += p + 1 - i;
-                    self.remember_failure(form, dfa, p);
+                    self.remember_failure(form, dfa, p, shared);
                     return false;
                 }
             }
@@ -2398,6 +2409,35 @@ mod tests {
             .bytes()
             .fold(usize::from(dfa.start), |s, b| iri_step(dfa, s, b));
         assert!(dfa.accepting[end]);
+    }
+
+    /// The validators of `hdl:` URIs (the form whose prefix holds no '/') read the first
+    /// '/' after their start into one state, whatever came before it: a refusal after the
+    /// handle's first '/' is one for every start that shares it (`remember_failure`).
+    #[test]
+    fn reads_a_first_slash_into_one_state() {
+        for dfa in [&g::HDL_PATH, &g::CORDRA_PATH] {
+            // The states reached from the start on any bytes but '/'.
+            let mut seen = vec![usize::from(dfa.start)];
+            let mut todo = seen.clone();
+            while let Some(s) = todo.pop() {
+                for b in (0..=255_u8).filter(|&b| b != b'/') {
+                    let t = iri_step(dfa, s, b);
+                    if t != 0 && !seen.contains(&t) {
+                        seen.push(t);
+                        todo.push(t);
+                    }
+                }
+            }
+            let mut after: Vec<usize> = seen
+                .iter()
+                .map(|&s| iri_step(dfa, s, b'/'))
+                .filter(|&t| t != 0)
+                .collect();
+            after.sort_unstable();
+            after.dedup();
+            assert_eq!(after.len(), 1, "{}", dfa.rule.name());
+        }
     }
 
     /// The bytes a glued word starts with are those `glued_word_form` starts with.

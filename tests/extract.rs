@@ -1280,11 +1280,19 @@ fn escaped_closing_brackets_read_in_step() {
 /// segment, starts one after another whose handles run to one distant '/': each is
 /// refused where the naming authority's grammar refuses a byte (`hdl:@:…`), read beside
 /// the validator, or, past that '/', where the validator refuses a byte for every start
-/// that shares the '/' (`hdl:doiaé…hdl://`, remembered): what extraction reads stays
-/// linear (each read to the '/' was quadratic).
+/// that shares the '/' (`hdl:doiaé…hdl://`, remembered), or where the naming authority
+/// fails on bytes that fail every start whose naming authority holds them (`hdl:a:…@/`,
+/// `hdl:a:….`, remembered): what extraction reads stays linear (each read to the '/' was
+/// quadratic).
 #[test]
 fn work_is_linear_to_a_shared_slash_under_cordra() {
-    for (head, unit, tail) in [("«", "urn:hdl:@:", "29/doi"), ("a", "hdl:doiaé", "hdl:// ")] {
+    for (head, unit, tail) in [
+        ("«", "urn:hdl:@:", "29/doi"),
+        ("a", "hdl:doiaé", "hdl:// "),
+        ("", "hdl:a:", "@/x"),
+        ("", "hdl:a:", "%40/x"),
+        ("", "hdl:a:", "./x"),
+    ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         // A small instance holds no handle; one after it is found.
         let text = make(3);

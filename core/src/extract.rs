@@ -978,7 +978,11 @@ impl<'a> Extract<'a, '_> {
         let refused = sep.min(kept) - i > NEAR
             && validator(form, self.options)
                 .is_some_and(|dfa| self.refuses_up_to(dfa, i, sep.min(kept - 1), na));
-        if sep < kept && !refused && self.fails_alone(i, sep, Some((h, !urn)), kept) {
+        // (An `hdl:` URI's naming authority starts after a ':', so that every start inside
+        // it reads its escapes as the first did: what fails it on its own bytes is
+        // remembered.)
+        let memo = (form == Form::Hdl).then_some(form);
+        if sep < kept && !refused && self.fails_alone(i, sep, Some((h, !urn)), kept, memo) {
             return None;
         }
         // The form's validator walks the text, and its handle is percent-decoded (not the
@@ -1261,7 +1265,7 @@ impl<'a> Extract<'a, '_> {
             if read.is_err() || read.is_ok_and(|(h, _)| h.as_handle_ref().local_name().is_empty()) {
                 return None;
             }
-        } else if sep + 1 >= path_end || self.fails_alone(i, sep, Some((h, true)), kept) {
+        } else if sep + 1 >= path_end || self.fails_alone(i, sep, Some((h, true)), kept, None) {
             // (Nothing after the '/': its local name would be empty.)
             return None;
         }
@@ -1393,18 +1397,30 @@ impl<'a> Extract<'a, '_> {
     /// of the whole. With `na`, where the handle's naming authority starts (and whether
     /// its form decodes it), that naming authority is checked as cleaning checks it (a handle's, H1–H3, with
     /// no white space, C2): where a profile wants more than one segment after it (CORDRA),
-    /// reading up to the '/' alone says nothing.
+    /// reading up to the '/' alone says nothing. With `memo`, a naming authority that fails
+    /// on its own bytes fails every later start of that form whose naming authority holds
+    /// them (`naming_authority`), and that is remembered.
     fn fails_alone(
         &mut self,
         i: usize,
         sep: usize,
         na: Option<(usize, bool)>,
         kept: usize,
+        memo: Option<Form>,
     ) -> bool {
         // The naming authority first: where starts share a distant '/' (`hdl:hdl:…hdl://`),
         // each is refused within its own few bytes, and reads no further.
+        let text = self.text;
         let fails = na.is_some_and(|(na, decode)| {
-            !naming_authority(&self.text.as_bytes()[na..sep], decode, &mut self.work)
+            match naming_authority(&text.as_bytes()[na..sep], decode, &mut self.work) {
+                Ok(()) => false,
+                Err(window) => {
+                    if let (Some((from, last)), Some(form)) = (window, memo) {
+                        self.remember(form, na + from, na + last, false);
+                    }
+                    true
+                }
+            }
         }) || {
             self.work += sep + 1 - i;
             // (Read as written, not cleaned: cleaning would take a `urn:` form's last ':'
@@ -1675,11 +1691,20 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 /// (`info:`, U8; a resolver's path, P3): what follows is the local name's. The grammar's
 /// validator walks the bytes as they are decoded, so a naming authority it refuses is read
 /// no further than where it refuses it; `work` counts the bytes read.
-fn naming_authority(raw: &[u8], decode: bool, work: &mut usize) -> bool {
+///
+/// Where it fails on bytes that fail every naming authority that holds them (and ends
+/// where it does), whatever comes before them, the error is those bytes' place in `raw`,
+/// `(from, last)`: a byte none holds (`@`, H2, as written or escaped), or a `.` it ends
+/// with (before the '/' at `last`: an empty segment, H3).
+fn naming_authority(
+    raw: &[u8],
+    decode: bool,
+    work: &mut usize,
+) -> Result<(), Option<(usize, usize)>> {
     // (Room for most naming authorities at once; one far longer grows as it is read.)
     let mut decoded = Vec::with_capacity(raw.len().min(NEAR) + 1);
     let mut state = usize::from(g::HANDLE.start);
-    let mut i = 0;
+    let (mut i, mut last) = (0, 0);
     while i < raw.len() {
         let (byte, next) = if decode {
             decoded_byte(raw, i)
@@ -1692,15 +1717,22 @@ fn naming_authority(raw: &[u8], decode: bool, work: &mut usize) -> bool {
         state = g::HANDLE.step(state, byte);
         if state == 0 {
             *work += next;
-            return false;
+            return Err((byte == b'@').then_some((i, next - 1)));
         }
         decoded.push(byte);
+        last = i;
         i = next;
     }
     *work += i;
+    let dot = decoded.last() == Some(&b'.');
     decoded.push(b'/');
-    core::str::from_utf8(&decoded)
-        .is_ok_and(|na| HandleRef::parse(na).is_ok() && !na.contains(is_space))
+    let holds = core::str::from_utf8(&decoded)
+        .is_ok_and(|na| HandleRef::parse(na).is_ok() && !na.contains(is_space));
+    if holds {
+        Ok(())
+    } else {
+        Err(dot.then_some((last, i)))
+    }
 }
 
 /// How far from a start its handle's first '/' may be and be read alone at once: past

@@ -1282,7 +1282,7 @@ fn escaped_closing_brackets_read_in_step() {
 /// the validator, or, past that '/', where the validator refuses a byte for every start
 /// that shares the '/' (`hdl:doiaé…hdl://`, remembered), or where the naming authority
 /// fails on bytes that fail every start whose naming authority holds them (`hdl:a:…@/`,
-/// `hdl:a:….`, remembered): what extraction reads stays linear (each read to the '/' was
+/// `hdl:a:….`, `hdl:a:…%FF/`, remembered): what extraction reads stays linear (each read to the '/' was
 /// quadratic).
 #[test]
 fn work_is_linear_to_a_shared_slash_under_cordra() {
@@ -1292,6 +1292,8 @@ fn work_is_linear_to_a_shared_slash_under_cordra() {
         ("", "hdl:a:", "@/x"),
         ("", "hdl:a:", "%40/x"),
         ("", "hdl:a:", "./x"),
+        ("", "hdl:a:", "%FF/x"),
+        ("", "hdl:a:", "%C3/x"),
     ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         // A small instance holds no handle; one after it is found.

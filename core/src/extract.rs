@@ -1694,8 +1694,9 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 ///
 /// Where it fails on bytes that fail every naming authority that holds them (and ends
 /// where it does), whatever comes before them, the error is those bytes' place in `raw`,
-/// `(from, last)`: a byte none holds (`@`, H2, as written or escaped), or a `.` it ends
-/// with (before the '/' at `last`: an empty segment, H3).
+/// `(from, last)`: a byte none holds (`@`, H2, as written or escaped), a `.` it ends
+/// with (before the '/' at `last`: an empty segment, H3), or a sequence that is no UTF-8
+/// up to its end.
 fn naming_authority(
     raw: &[u8],
     decode: bool,
@@ -1726,13 +1727,32 @@ fn naming_authority(
     *work += i;
     let dot = decoded.last() == Some(&b'.');
     decoded.push(b'/');
-    let holds = core::str::from_utf8(&decoded)
-        .is_ok_and(|na| HandleRef::parse(na).is_ok() && !na.contains(is_space));
-    if holds {
+    let na = match core::str::from_utf8(&decoded) {
+        Ok(na) => na,
+        // (Decoded from a character's first byte on, whatever came before: from the bad
+        // sequence to its end.)
+        Err(e) => {
+            let from = decoded_place(raw, decode, e.valid_up_to());
+            *work += from;
+            return Err(Some((from, i)));
+        }
+    };
+    if HandleRef::parse(na).is_ok() && !na.contains(is_space) {
         Ok(())
     } else {
         Err(dot.then_some((last, i)))
     }
+}
+
+/// Where in `raw` its `n`th byte as decoded (with `decode`) is written.
+fn decoded_place(raw: &[u8], decode: bool, n: usize) -> usize {
+    (0..n).fold(0, |i, _| {
+        if decode {
+            decoded_byte(raw, i).1
+        } else {
+            i + 1
+        }
+    })
 }
 
 /// How far from a start its handle's first '/' may be and be read alone at once: past

@@ -2064,8 +2064,9 @@ struct Scan {
     end: usize,
     cut: usize,
     /// The first byte from the start on that a proxy path does not keep as it is, when
-    /// looked for and known.
-    unkept: Option<usize>,
+    /// looked for and known; else `usize::MAX` (a word, not an `Option`: `Ends` holds
+    /// `MAX_OPEN + 1` scans, made for each extraction, which the command starts a line).
+    unkept: usize,
     at: usize,
     open: [u8; PAIRS.len()],
     total: u8,
@@ -2170,7 +2171,7 @@ impl Ends {
             })
         {
             let scan = Scan::from(text, q, unkept, true, None, work);
-            return (scan.end, scan.cut, scan.unkept);
+            return (scan.end, scan.cut, scan.unkept());
         }
         let mut len = self.len;
         while len > 0 && self.scans[len - 1].end <= q {
@@ -2205,11 +2206,16 @@ impl Ends {
             len += 1;
         }
         self.len = len;
-        (scan.end, scan.cut, scan.unkept)
+        (scan.end, scan.cut, scan.unkept())
     }
 }
 
 impl Scan {
+    /// Where the first byte a proxy path does not keep lies, when looked for and known.
+    fn unkept(&self) -> Option<usize> {
+        (self.unkept != usize::MAX).then_some(self.unkept)
+    }
+
     /// The scan of the identifier that starts at `start` (and, with `track_unkept`, where
     /// its first byte a proxy path does not keep lies). `beside` is a kept scan from an
     /// earlier start, counted up to `start`: where an escape it reads as a closing bracket
@@ -2332,10 +2338,10 @@ impl Scan {
             end,
             cut,
             unkept: match unkept {
-                Some(usize::MAX) => None,
-                Some(u) => Some(u.min(end)),
-                None if in_step.is_some() => None,
-                None => Some(end),
+                Some(usize::MAX) => usize::MAX,
+                Some(u) => u.min(end),
+                None if in_step.is_some() => usize::MAX,
+                None => end,
             },
             at: start,
             open: [0; PAIRS.len()],

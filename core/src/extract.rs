@@ -1374,6 +1374,10 @@ impl<'a> Extract<'a, '_> {
 
     /// [`failed_before`](Self::failed_before) for a reading that starts at `i` and reads
     /// what it checks from `from` on (a repository page, its handle after `/handle/`).
+    /// (No lower bound is asked: a form's starts are read in order, so that every start
+    /// asked comes after the one whose reading left the memo, and what a memo says holds
+    /// for each of those before its bytes; one left after a shared '/' was left by a start
+    /// with no '/' between it and that one, nor has any start after it.)
     fn failed_from(&self, form: Form, i: usize, from: usize, kept: usize) -> bool {
         let failed = self.fails[form.index()].is_some_and(|f| {
             from < f.from

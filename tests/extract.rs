@@ -1282,8 +1282,8 @@ fn escaped_closing_brackets_read_in_step() {
 /// the validator, or, past that '/', where the validator refuses a byte for every start
 /// that shares the '/' (`hdl:doiaé…hdl://`, remembered), or where the naming authority
 /// fails on bytes that fail every start whose naming authority holds them (`hdl:a:…@/`,
-/// `hdl:a:….`, `hdl:a:…%FF/`, remembered): what extraction reads stays linear (each read to the '/' was
-/// quadratic).
+/// `hdl:a:….`, `hdl:a:…%FF/`; the last bad UTF-8 before the '/', `%FF-hdl:…/`;
+/// remembered): what extraction reads stays linear (each read to the '/' was quadratic).
 #[test]
 fn work_is_linear_to_a_shared_slash_under_cordra() {
     for (head, unit, tail) in [
@@ -1294,6 +1294,8 @@ fn work_is_linear_to_a_shared_slash_under_cordra() {
         ("", "hdl:a:", "./x"),
         ("", "hdl:a:", "%FF/x"),
         ("", "hdl:a:", "%C3/x"),
+        ("", "%FF-hdl:", "/x"),
+        ("", "-hdl:%C3", "/x"),
     ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         // A small instance holds no handle; one after it is found.

@@ -1699,8 +1699,8 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 /// Where it fails on bytes that fail every naming authority that holds them (and ends
 /// where it does), whatever comes before them, the error is those bytes' place in `raw`,
 /// `(from, last)`: a byte none holds (`@`, H2, as written or escaped), a `.` it ends
-/// with (before the '/' at `last`: an empty segment, H3), or a sequence that is no UTF-8
-/// up to its end.
+/// with (before the '/' at `last`: an empty segment, H3), or the last sequence that is no
+/// UTF-8, up to its end.
 fn naming_authority(
     raw: &[u8],
     decode: bool,
@@ -1733,10 +1733,20 @@ fn naming_authority(
     decoded.push(b'/');
     let na = match core::str::from_utf8(&decoded) {
         Ok(na) => na,
-        // (Decoded from a character's first byte on, whatever came before: from the bad
-        // sequence to its end.)
-        Err(e) => {
-            let from = decoded_place(raw, decode, e.valid_up_to());
+        // From the last bad sequence to its end: a naming authority that starts at an
+        // ASCII byte before it (after a form's ':') decodes it alike, as UTF-8 starts
+        // afresh at each ASCII byte. (The last, not the first: the first is often in the
+        // start's own bytes, which no later start holds.)
+        Err(_) => {
+            let (mut at, mut bad) = (0, 0);
+            for chunk in decoded.utf8_chunks() {
+                at += chunk.valid().len();
+                if !chunk.invalid().is_empty() {
+                    bad = at;
+                }
+                at += chunk.invalid().len();
+            }
+            let from = decoded_place(raw, decode, bad);
             *work += from;
             return Err(Some((from, i)));
         }

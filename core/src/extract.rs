@@ -982,7 +982,7 @@ impl<'a> Extract<'a, '_> {
         // it reads its escapes as the first did: what fails it on its own bytes is
         // remembered.)
         let memo = (form == Form::Hdl).then_some(form);
-        if sep < kept && !refused && self.fails_alone(i, sep, Some((h, !urn)), kept, memo) {
+        if sep < kept && !refused && self.fails_alone(i, sep, na, kept, memo) {
             return None;
         }
         // The form's validator walks the text, and its handle is percent-decoded (not the
@@ -2088,17 +2088,18 @@ struct Scan {
     decoded: bool,
 }
 
-/// The brackets an earlier scan holds open, counted beside a later one's
-/// ([`Scan::from`]).
-#[derive(Clone, Copy, Debug)]
-struct Shadow {
+/// The brackets a scan holds open, each pair's and in all, as [`Scan::from`] counts them
+/// (its own, and an earlier scan's beside them).
+#[derive(Clone, Copy, Debug, Default)]
+struct Open {
     open: [u8; PAIRS.len()],
     total: u8,
 }
 
-impl Shadow {
-    /// Counts the bracket `k` (as [`bracket_at`] gives it) into the earlier scan's; false
-    /// where it ends that scan.
+impl Open {
+    /// Counts the bracket `k` (as [`bracket_at`] gives it) in; false where it ends the
+    /// scan: one bracket too many open, or a closing one with no partner.
+    #[inline]
     fn step(&mut self, k: Option<(usize, bool)>) -> bool {
         match k {
             Some((_, true)) if usize::from(self.total) == MAX_OPEN => false,
@@ -2246,8 +2247,7 @@ impl Scan {
         work: &mut usize,
     ) -> Scan {
         let bytes = text.as_bytes();
-        let mut open = [0_u8; PAIRS.len()];
-        let mut total = 0_u8;
+        let mut own = Open::default();
         let mut i = start;
         // (Looked for only when asked: `Some(end)` from the start otherwise.)
         let mut unkept = (!track_unkept).then_some(usize::MAX);
@@ -2255,7 +2255,7 @@ impl Scan {
         // each pair open as this one: an escape that closes here closes there).
         let mut shadow = beside
             .filter(|b| decoded && b.at == start && b.end > start)
-            .map(|b| Shadow {
+            .map(|b| Open {
                 open: b.open,
                 total: b.total,
             });
@@ -2295,34 +2295,24 @@ impl Scan {
             }
             // (An escape is read as the earlier scan reads it, and closes here only what
             // is open here.)
-            let counts = shadow.as_ref().map_or(&open, |s| &s.open);
+            let counts = shadow.as_ref().map_or(&own.open, |s| &s.open);
             let (mut k, len) = bracket_at(text, i, bytes.len(), decoded.then_some(counts));
             if let Some(s) = &mut shadow {
                 if !s.step(k) {
                     shadow = None;
                 } else if let (Some((j, false)), b'%') = (k, b) {
-                    if open[j] == 0 {
+                    if own.open[j] == 0 {
                         k = None;
                     }
                 }
             }
-            match k {
-                Some((_, true)) if usize::from(total) == MAX_OPEN => break i,
-                Some((k, true)) => {
-                    open[k] += 1;
-                    total += 1;
-                }
-                Some((k, false)) if open[k] == 0 => break i,
-                Some((k, false)) => {
-                    open[k] -= 1;
-                    total -= 1;
-                }
-                None => {}
+            if !own.step(k) {
+                break i;
             }
             i += len;
             // In step with the earlier scan: its end is this one's.
             if let (Some(s), Some(b)) = (&shadow, beside) {
-                if s.total == total {
+                if s.total == own.total {
                     in_step = Some(i);
                     break b.end;
                 }
@@ -2336,7 +2326,7 @@ impl Scan {
         let cut = match (in_step, beside) {
             (Some(_), Some(b)) if b.cut == b.end => end,
             (Some(s), Some(b)) if b.cut >= s => b.cut,
-            _ if in_step.is_none() && total == 0 => end,
+            _ if in_step.is_none() && own.total == 0 => end,
             _ => {
                 *work += end - start;
                 first_unpartnered(text, start, end, decoded)

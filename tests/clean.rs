@@ -715,6 +715,9 @@ fn every_languages_quotes_are_pairs() {
         "»10.1000/abc»",
         "„10.1000/abc“",
         "‚10.1000/abc‘",
+        // English quotes opened with a reversed 9, as some typefaces draw them.
+        "‟10.1000/abc”",
+        "‛10.1000/abc’",
         // Nested: English around German, German around English, French around German.
         "“„10.1000/abc“”",
         "„“10.1000/abc”“",
@@ -732,6 +735,8 @@ fn every_languages_quotes_are_pairs() {
         ("»10.1000/abc", "leading-punctuation"),
         ("”10.1000/abc", "leading-punctuation"),
         ("›10.1000/abc", "leading-punctuation"),
+        ("‟10.1000/abc", "leading-punctuation"),
+        ("‛10.1000/abc", "leading-punctuation"),
         ("10.1000/abc«", "trailing-punctuation"),
         ("10.1000/abc›", "trailing-punctuation"),
         ("10.1000/abc‹", "trailing-punctuation"),

@@ -281,7 +281,7 @@ pub(crate) fn is_space(c: char) -> bool {
 /// Brackets and quotes, opening and closing, that wrap identifiers in real text: CJK
 /// text's too (full-width brackets, `【…】`, `《…》`, corner brackets), which it writes
 /// with no white space around them.
-pub(crate) const PAIRS: [(char, char); 25] = [
+pub(crate) const PAIRS: [(char, char); 27] = [
     ('(', ')'),
     ('[', ']'),
     ('{', '}'),
@@ -312,6 +312,10 @@ pub(crate) const PAIRS: [(char, char); 25] = [
     ('\u{203A}', '\u{2039}'),
     ('\u{201D}', '\u{201D}'),
     ('\u{BB}', '\u{BB}'),
+    // The reversed 9s are the English opening quotes as some typefaces draw them: `‟…”`,
+    // `‛…’` (their closing ones close English quotes above, found there first).
+    ('\u{201F}', '\u{201D}'),
+    ('\u{201B}', '\u{2019}'),
 ];
 
 /// Whether `s` is `open … close` with that `open` and that `close` a pair: the bracket

@@ -1322,3 +1322,43 @@ fn a_url_after_a_label_that_does_not_read_with_it() {
     );
     assert_eq!(alone.last().unwrap().1, "10.1000/x?q=1");
 }
+
+/// A `urn:` form in a resolver's path is read from the decoded path (P3): its first ':',
+/// written or escaped, is the handle's '/', so an escaped ':' ends the naming authority
+/// there as an escaped '/' does elsewhere (`D%3A%40:` is the naming authority `D`, not
+/// `D:@`, refused). Found whole, as cleaning reads it, under every option set that reads
+/// such a URL (CORDRA's reads none).
+#[test]
+fn an_escaped_colon_ends_a_urn_forms_naming_authority_in_a_path() {
+    let cases = &[
+        (
+            "doi.org/urn:hdl:D%3A%40:h",
+            "D/@:h",
+            "doi.org/urn:hdl:D%3A%40:h",
+        ),
+        (
+            "see https://hdl.handle.net/urn:hdl:D%3A%40:h.",
+            "D/@:h",
+            "https://hdl.handle.net/urn:hdl:D%3A%40:h",
+        ),
+        (
+            "see https://doi.org/urn:hdl:20.1000%3Ax/y here",
+            "20.1000/x/y",
+            "https://doi.org/urn:hdl:20.1000%3Ax/y",
+        ),
+        (
+            "doi.org/urn:doi:10.1000%3Aa.b:c",
+            "10.1000/a.b:c",
+            "doi.org/urn:doi:10.1000%3Aa.b:c",
+        ),
+    ];
+    let base = ProxyBase::parse("http://resolver.example:8080/hdl").unwrap();
+    for o in [
+        Options::new(),
+        Options::new().repository_urls(true),
+        Options::new().resolution_form(true),
+        Options::new().proxy_base(base).handle_prefix("20.500.1"),
+    ] {
+        finds_one_cleaned_alike(&o, cases);
+    }
+}

@@ -974,7 +974,8 @@ impl<'a> Extract<'a, '_> {
         // authority's grammar walks beside it, and where it refuses a byte first, the part
         // alone fails there: `hdl:@:hdl:@:…/` under CORDRA, whose validator takes '@'.
         // Where neither refuses, what the part alone reads costs as much again.)
-        let na = (sep < kept).then_some((h, !urn));
+        let written = if urn { Written::AsIs } else { Written::Escaped };
+        let na = (sep < kept).then_some((h, written));
         let refused = sep.min(kept) - i > NEAR
             && validator(form, self.options)
                 .is_some_and(|dfa| self.refuses_up_to(dfa, i, sep.min(kept - 1), na));
@@ -1265,7 +1266,16 @@ impl<'a> Extract<'a, '_> {
             if read.is_err() || read.is_ok_and(|(h, _)| h.as_handle_ref().local_name().is_empty()) {
                 return None;
             }
-        } else if sep + 1 >= path_end || self.fails_alone(i, sep, Some((h, true)), kept, None) {
+        } else if sep + 1 >= path_end || {
+            // (A `urn:` form's handle is read from the decoded path: a ':' decoded there may
+            // be its '/', P3.)
+            let written = if urn {
+                Written::EscapedUrn
+            } else {
+                Written::Escaped
+            };
+            self.fails_alone(i, sep, Some((h, written)), kept, None)
+        } {
             // (Nothing after the '/': its local name would be empty.)
             return None;
         }
@@ -1398,8 +1408,8 @@ impl<'a> Extract<'a, '_> {
 
     /// Whether the identifier that starts at `i` (and runs to `kept`) fails when read up
     /// to its handle's first '/' (at `sep`) alone: a failure inside that part is a failure
-    /// of the whole. With `na`, where the handle's naming authority starts (and whether
-    /// its form decodes it), that naming authority is checked as cleaning checks it (a handle's, H1–H3, with
+    /// of the whole. With `na`, where the handle's naming authority starts (and how its
+    /// form writes it), that naming authority is checked as cleaning checks it (a handle's, H1–H3, with
     /// no white space, C2): where a profile wants more than one segment after it (CORDRA),
     /// reading up to the '/' alone says nothing. With `memo`, a naming authority that fails
     /// on its own bytes fails every later start of that form whose naming authority holds
@@ -1408,15 +1418,15 @@ impl<'a> Extract<'a, '_> {
         &mut self,
         i: usize,
         sep: usize,
-        na: Option<(usize, bool)>,
+        na: Option<(usize, Written)>,
         kept: usize,
         memo: Option<Form>,
     ) -> bool {
         // The naming authority first: where starts share a distant '/' (`hdl:hdl:…hdl://`),
         // each is refused within its own few bytes, and reads no further.
         let text = self.text;
-        let fails = na.is_some_and(|(na, decode)| {
-            match naming_authority(&text.as_bytes()[na..sep], decode, &mut self.work) {
+        let fails = na.is_some_and(|(na, written)| {
+            match naming_authority(&text.as_bytes()[na..sep], written, &mut self.work) {
                 Ok(()) => false,
                 Err(window) => {
                     if let (Some((from, last)), Some(form)) = (window, memo) {
@@ -1451,20 +1461,20 @@ impl<'a> Extract<'a, '_> {
 
     /// Whether the validator `dfa`, walking from `i` as [`Self::walk`] does, refuses a byte
     /// up to `last`, the handle's first '/', before the grammar of a naming authority (from
-    /// where `na` says, decoded or not, as [`naming_authority`] reads it) refuses one; the
+    /// where `na` says, written as it says, as [`naming_authority`] reads it) refuses one; the
     /// bytes read are counted.
     fn refuses_up_to(
         &mut self,
         dfa: &Dfa,
         i: usize,
         last: usize,
-        na: Option<(usize, bool)>,
+        na: Option<(usize, Written)>,
     ) -> bool {
         let bytes = &self.text.as_bytes()[..=last];
         let mut state = usize::from(dfa.start);
         // The naming authority's next byte to read (none once a decoded '/' ends it), and
         // its grammar's state.
-        let (mut next, decode) = na.map_or((usize::MAX, false), |(h, d)| (h, d));
+        let (mut next, written) = na.map_or((usize::MAX, Written::AsIs), |(h, w)| (h, w));
         let mut na_state = usize::from(g::HANDLE.start);
         for (p, &b) in bytes.iter().enumerate().skip(i) {
             state = iri_step(dfa, state, b);
@@ -1474,12 +1484,12 @@ impl<'a> Extract<'a, '_> {
             }
             if p == next && p < last {
                 // (Its bytes end before the '/': an escape is decoded only before it.)
-                let (byte, after) = if decode {
-                    decoded_byte(&bytes[..last], p)
-                } else {
+                let (byte, after) = if written == Written::AsIs {
                     (b, p + 1)
+                } else {
+                    decoded_byte(&bytes[..last], p)
                 };
-                if byte == b'/' {
+                if written.ends(byte) {
                     next = usize::MAX;
                     continue;
                 }
@@ -1689,10 +1699,12 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
     }
 }
 
-/// Whether `raw` (percent-decoded, with `decode`) is a handle's naming authority as
+/// Whether `raw` (written as `written` says) is a handle's naming authority as
 /// cleaning reads one: UTF-8, the handle grammar's (H2, H3), with no white space (C2). A
 /// '/' it decodes to ends it, as it does where a form decodes before the handle is read
-/// (`info:`, U8; a resolver's path, P3): what follows is the local name's. The grammar's
+/// (`info:`, U8; a resolver's path, P3): what follows is the local name's; so does a ':'
+/// it decodes to in a `urn:` form's handle in a resolver's path, whose first ':' P3 makes
+/// its '/' once the path is decoded. The grammar's
 /// validator walks the bytes as they are decoded, so a naming authority it refuses is read
 /// no further than where it refuses it; `work` counts the bytes read.
 ///
@@ -1703,9 +1715,10 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 /// UTF-8, up to its end.
 fn naming_authority(
     raw: &[u8],
-    decode: bool,
+    written: Written,
     work: &mut usize,
 ) -> Result<(), Option<(usize, usize)>> {
+    let decode = written != Written::AsIs;
     // (Room for most naming authorities at once; one far longer grows as it is read.)
     let mut decoded = Vec::with_capacity(raw.len().min(NEAR) + 1);
     let mut state = usize::from(g::HANDLE.start);
@@ -1716,7 +1729,7 @@ fn naming_authority(
         } else {
             (raw[i], i + 1)
         };
-        if byte == b'/' {
+        if written.ends(byte) {
             break;
         }
         state = g::HANDLE.step(state, byte);
@@ -1755,6 +1768,24 @@ fn naming_authority(
         Ok(())
     } else {
         Err(dot.then_some((last, i)))
+    }
+}
+
+/// How a naming authority is written where a form holds it: as it is; percent-encoded
+/// (an `hdl:` or `info:` URI's, a resolver's path's), a '/' it decodes to ending it; or
+/// percent-encoded in a `urn:` form's handle in a resolver's path, which P3 decodes before
+/// its first ':' becomes the '/', so that a ':' it decodes to ends it too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Written {
+    AsIs,
+    Escaped,
+    EscapedUrn,
+}
+
+impl Written {
+    /// Whether `byte`, as read (decoded where escapes are), ends the naming authority.
+    fn ends(self, byte: u8) -> bool {
+        byte == b'/' || (self == Written::EscapedUrn && byte == b':')
     }
 }
 

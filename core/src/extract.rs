@@ -1293,10 +1293,39 @@ impl<'a> Extract<'a, '_> {
         } else {
             None
         };
+        // (A query or fragment past its mark: the handle, read up to the mark alone, may be
+        // none a found identifier holds; looked at before the CORDRA validator walks the
+        // query.)
+        if path_end + 1 < kept && self.holds_none_up_to(i, path_end, kept) {
+            return None;
+        }
         if !self.walk(memo, dfa, i, kept, (decoded, path_end), None) {
             return None;
         }
         self.read(i, &self.text[i..kept]).map(|f| (f, 0))
+    }
+
+    /// Whether the resolver's URL that starts at `i` (and runs to `kept`), read up to the
+    /// `?` or `#` at `mark` that ends its path, holds a handle that no identifier found is
+    /// (its local name empty, or itself a URL): the query and fragment after that mark are
+    /// no part of the handle (P3), and the text up to it starts as the whole does and
+    /// ends in no punctuation cleaning takes off, so the whole, where cleaning reads it,
+    /// holds that handle too. Each start of a text of such URLs one after another reads
+    /// its own path, not the rest of the text its query holds
+    /// (`https://doi.org/10.1000/%3A?` repeated: cleaning takes the ':' off the handle).
+    fn holds_none_up_to(&mut self, i: usize, mark: usize, kept: usize) -> bool {
+        let part = &self.text[i..=mark];
+        self.work += part.len();
+        let none = clean_as_written(part, self.options).is_ok_and(|read| {
+            let h = read.handle.as_handle_ref();
+            h.local_name().is_empty() || is_url(h.as_str())
+        });
+        debug_assert!(
+            !none || self.text.len() > VERIFIED || self.reads(&self.text[i..kept]).is_none(),
+            "{:?} reads, though {part:?} holds no handle found",
+            &self.text[i..kept]
+        );
+        none
     }
 
     /// Where the prefix that the form rule `dfa` recognises ends, if the percent-decoded

@@ -37,6 +37,10 @@ pub const SHAPES: &[(&str, &str)] = &[
     ),
     ("DOI labels glued after full stops", ".doi :"),
     ("words glued to a DOI", "10.1000/a.URL,arXiv[doi]"),
+    (
+        "resolver URLs whose handle cleaning empties, each before a query",
+        "https://doi.org/10.1000/%3A?",
+    ),
 ];
 
 /// `unit` repeated to `len` bytes (cut at a character boundary).

@@ -1310,6 +1310,20 @@ fn work_is_linear_to_a_shared_slash_under_cordra() {
     }
 }
 
+/// Starts one after another each of which read the rest of the text: a resolver's URL whose
+/// path a bracket opens right after its host, whose DOI split by white space after that
+/// bracket was looked for up to the next white space (remembered now as the starts move
+/// forward). What extraction reads stays linear (each start reads MAX_OPEN brackets ahead).
+#[test]
+fn work_is_linear_where_each_start_read_the_rest() {
+    for (head, unit, tail, bound) in [("a", "#https://doi.org/<10.1000/", "129/doi", 48.0)] {
+        let make = |n| format!("{head}{}{tail}", unit.repeat(n));
+        for options in &option_sets() {
+            reads_linearly(unit, options, bound, make, [800, 3200]);
+        }
+    }
+}
+
 /// A resolver's URL after a label, where the two do not read as one, is found from its
 /// own start as it is without the label, and what follows it is read as it is then.
 #[test]

@@ -105,6 +105,7 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
         second_hash: Next::NONE,
         unkept: Next::NONE,
         urn_sep: Next::NONE,
+        space: Next::NONE,
         fails: [None; Form::ALL.len()],
         last_kept: (usize::MAX, 0, 0),
         last_piece: None,
@@ -145,6 +146,8 @@ pub struct Extract<'a, 'o> {
     second_hash: Next,
     unkept: Next,
     urn_sep: Next,
+    /// The next ASCII white space.
+    space: Next,
     /// Per form (by [`Form::ALL`] index): a reading of that form that failed at bytes that
     /// no reading of the form gets past, `(window start, last byte)`. A later start of the
     /// form before the window, whose identifier would hold the window, fails too.
@@ -1100,7 +1103,16 @@ impl<'a> Extract<'a, '_> {
                 .filter(|&c| bracket(c).is_some_and(|(_, opens)| opens));
             if let Some(opener) = opener.filter(|_| cut == from) {
                 let after = cut + opener.len_utf8();
-                if let Some(raw_end) = self.split_end(after, None) {
+                // (Its first piece ends at the next white space, as remembered while the
+                // starts move forward: `[10.1000/%>https://doi.org/` repeated read the rest
+                // of the text from each start.)
+                let first_end = self.space.at(
+                    bytes,
+                    after,
+                    |b| b.iter().position(crate::bytes::is_ascii_space),
+                    &mut self.work,
+                );
+                if let Some(raw_end) = self.split_end(after, Some(first_end)) {
                     return self
                         .joined(i, after, raw_end)
                         .filter(|f| {

@@ -41,6 +41,10 @@ pub const SHAPES: &[(&str, &str)] = &[
         "resolver URLs whose handle cleaning empties, each before a query",
         "https://doi.org/10.1000/%3A?",
     ),
+    (
+        "resolver URLs each before an opening bracket and a DOI's prefix",
+        "[10.1000/%>https://doi.org/",
+    ),
 ];
 
 /// `unit` repeated to `len` bytes (cut at a character boundary).

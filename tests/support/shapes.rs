@@ -45,6 +45,10 @@ pub const SHAPES: &[(&str, &str)] = &[
         "resolver URLs each before an opening bracket and a DOI's prefix",
         "[10.1000/%>https://doi.org/",
     ),
+    (
+        "hdl: URIs whose escaped sequence a query cuts",
+        "hdl:29/doi%C3?",
+    ),
 ];
 
 /// `unit` repeated to `len` bytes (cut at a character boundary).

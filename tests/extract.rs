@@ -1233,6 +1233,7 @@ fn work_is_linear_after_escaped_closing_brackets() {
         ("10.1000/1000", "%29(1urn:hdl:", ""),
         ("hdl «", "urn:hdl:%29(", ""),
         ("%3A ", "(urn:hdl:%29", "/"),
+        ("", "(urn:hdl:%29%2F", "/x"),
     ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         for options in &option_sets() {
@@ -1282,8 +1283,9 @@ fn escaped_closing_brackets_read_in_step() {
 /// the validator, or, past that '/', where the validator refuses a byte for every start
 /// that shares the '/' (`hdl:doiaé…hdl://`, remembered), or where the naming authority
 /// fails on bytes that fail every start whose naming authority holds them (`hdl:a:…@/`,
-/// `hdl:a:….`, `hdl:a:…%FF/`; the last bad UTF-8 before the '/', `%FF-hdl:…/`;
-/// remembered): what extraction reads stays linear (each read to the '/' was quadratic).
+/// `hdl:a:….`, `hdl:a:…%FF/`; the last bad UTF-8 before the '/', `%FF-hdl:…/`; an escaped
+/// '/', `hdl:hdl:%2F…/`, U11; remembered): what extraction reads stays linear (each read to
+/// the '/' was quadratic).
 #[test]
 fn work_is_linear_to_a_shared_slash_under_cordra() {
     for (head, unit, tail) in [
@@ -1296,6 +1298,7 @@ fn work_is_linear_to_a_shared_slash_under_cordra() {
         ("", "hdl:a:", "%C3/x"),
         ("", "%FF-hdl:", "/x"),
         ("", "-hdl:%C3", "/x"),
+        ("", "hdl:hdl:%2F", "/x"),
     ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         // A small instance holds no handle; one after it is found.
@@ -1313,10 +1316,15 @@ fn work_is_linear_to_a_shared_slash_under_cordra() {
 /// Starts one after another each of which read the rest of the text: a resolver's URL whose
 /// path a bracket opens right after its host, whose DOI split by white space after that
 /// bracket was looked for up to the next white space (remembered now as the starts move
-/// forward). What extraction reads stays linear (each start reads MAX_OPEN brackets ahead).
+/// forward); an `hdl:` URI whose naming authority holds an escaped '/' (U11), which the
+/// CORDRA validator walked up to the handle's '/' (it fails alone, and is remembered). What
+/// extraction reads stays linear (the first reads MAX_OPEN brackets ahead from each start).
 #[test]
 fn work_is_linear_where_each_start_read_the_rest() {
-    for (head, unit, tail, bound) in [("a", "#https://doi.org/<10.1000/", "129/doi", 48.0)] {
+    for (head, unit, tail, bound) in [
+        ("a", "#https://doi.org/<10.1000/", "129/doi", 48.0),
+        ("", "%2Furn:hdl:hdl:", "/x", 24.0),
+    ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         for options in &option_sets() {
             reads_linearly(unit, options, bound, make, [800, 3200]);

@@ -977,7 +977,13 @@ impl<'a> Extract<'a, '_> {
         // authority's grammar walks beside it, and where it refuses a byte first, the part
         // alone fails there: `hdl:@:hdl:@:…/` under CORDRA, whose validator takes '@'.
         // Where neither refuses, what the part alone reads costs as much again.)
-        let written = if urn { Written::AsIs } else { Written::Escaped };
+        // (An `info:` URI is decoded before its handle is read, U8; an `hdl:` URI's
+        // handle holds its '/' as written, U11.)
+        let written = match form {
+            _ if urn => Written::AsIs,
+            _ if info => Written::Decoded,
+            _ => Written::Escaped,
+        };
         let na = (sep < kept).then_some((h, written));
         let refused = sep.min(kept) - i > NEAR
             && validator(form, self.options)
@@ -1282,9 +1288,9 @@ impl<'a> Extract<'a, '_> {
             // (A `urn:` form's handle is read from the decoded path: a ':' decoded there may
             // be its '/', P3.)
             let written = if urn {
-                Written::EscapedUrn
+                Written::DecodedUrn
             } else {
-                Written::Escaped
+                Written::Decoded
             };
             self.fails_alone(i, sep, Some((h, written)), kept, None)
         } {
@@ -1531,6 +1537,14 @@ impl<'a> Extract<'a, '_> {
                     decoded_byte(&bytes[..last], p)
                 };
                 if written.ends(byte) {
+                    // An `hdl:` URI's naming authority that holds an escaped '/' (U11) fails
+                    // alone at its own cost (`fails_alone`): the validator walks no further
+                    // (`hdl:hdl:%2F` repeated to a '/' under CORDRA walked each start to
+                    // that '/').
+                    if written == Written::Escaped {
+                        self.work += after - i;
+                        return false;
+                    }
                     next = usize::MAX;
                     continue;
                 }
@@ -1751,15 +1765,15 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 /// '/' it decodes to ends it, as it does where a form decodes before the handle is read
 /// (`info:`, U8; a resolver's path, P3): what follows is the local name's; so does a ':'
 /// it decodes to in a `urn:` form's handle in a resolver's path, whose first ':' P3 makes
-/// its '/' once the path is decoded. The grammar's
+/// its '/' once the path is decoded; in an `hdl:` URI, it fails it (U11). The grammar's
 /// validator walks the bytes as they are decoded, so a naming authority it refuses is read
 /// no further than where it refuses it; `work` counts the bytes read.
 ///
 /// Where it fails on bytes that fail every naming authority that holds them (and ends
 /// where it does), whatever comes before them, the error is those bytes' place in `raw`,
-/// `(from, last)`: a byte none holds (`@`, H2, as written or escaped), a `.` it ends
-/// with (before the '/' at `last`: an empty segment, H3), or the last sequence that is no
-/// UTF-8, up to its end.
+/// `(from, last)`: a byte none holds (`@`, H2, as written or escaped; an `hdl:` URI's
+/// escaped '/', U11), a `.` it ends with (before the '/' at `last`: an empty segment,
+/// H3), or the last sequence that is no UTF-8, up to its end.
 fn naming_authority(
     raw: &[u8],
     written: Written,
@@ -1777,6 +1791,12 @@ fn naming_authority(
             (raw[i], i + 1)
         };
         if written.ends(byte) {
+            // (An `hdl:` URI's escaped '/' fails it, wherever its naming authority starts
+            // before it.)
+            if written == Written::Escaped {
+                *work += next;
+                return Err(Some((i, next - 1)));
+            }
             break;
         }
         state = g::HANDLE.step(state, byte);
@@ -1818,21 +1838,26 @@ fn naming_authority(
     }
 }
 
-/// How a naming authority is written where a form holds it: as it is; percent-encoded
-/// (an `hdl:` or `info:` URI's, a resolver's path's), a '/' it decodes to ending it; or
-/// percent-encoded in a `urn:` form's handle in a resolver's path, which P3 decodes before
-/// its first ':' becomes the '/', so that a ':' it decodes to ends it too.
+/// How a naming authority is written where a form holds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Written {
+    /// As it is (a `urn:` form's).
     AsIs,
+    /// Percent-encoded, and decoded before the handle is read (an `info:` URI's, U8; a
+    /// resolver's path's, P3): a '/' it decodes to ends it.
+    Decoded,
+    /// Percent-encoded in a `urn:` form's handle in a resolver's path, which P3 decodes
+    /// before its first ':' becomes the '/': a ':' it decodes to ends it too.
+    DecodedUrn,
+    /// Percent-encoded in an `hdl:` URI, whose handle's '/' is written as it is (U11): a
+    /// '/' it decodes to is one the naming authority cannot hold.
     Escaped,
-    EscapedUrn,
 }
 
 impl Written {
     /// Whether `byte`, as read (decoded where escapes are), ends the naming authority.
     fn ends(self, byte: u8) -> bool {
-        byte == b'/' || (self == Written::EscapedUrn && byte == b':')
+        byte == b'/' || (self == Written::DecodedUrn && byte == b':')
     }
 }
 

@@ -1324,6 +1324,11 @@ fn work_is_linear_where_each_start_read_the_rest() {
     for (head, unit, tail, bound) in [
         ("a", "#https://doi.org/<10.1000/", "129/doi", 48.0),
         ("", "%2Furn:hdl:hdl:", "/x", 24.0),
+        // Resolvers' URLs whose paths run to one far query or fragment: read up to it
+        // alone once, not from each start (under CORDRA).
+        ("", "doi.org/&", "?%29", 24.0),
+        ("", "%3Ahttps://doi.org/", "#%3A", 24.0),
+        ("", "hdl.handle.net/:", "#doi:", 24.0),
     ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         for options in &option_sets() {

@@ -111,6 +111,7 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
         last_piece: None,
         repository: Next::NONE,
         failed_chain: 0,
+        none_mark: usize::MAX,
         relabelled: None,
         work: 0,
     }
@@ -161,6 +162,8 @@ pub struct Extract<'a, 'o> {
     /// The innermost of resolvers' URLs pasted one before another that held no handle:
     /// the starts before it, inside the others, fail too.
     failed_chain: usize,
+    /// The `?` or `#` a resolver's URL was last read up to alone (`holds_none_up_to`).
+    none_mark: usize,
     /// A resolver's URL after a label (`doi:https://…`) read where the two did not read
     /// as one: where it starts, and what it read, for its own start to give without reading
     /// again (its ends were asked for from inside it since: they move forward only).
@@ -1313,8 +1316,14 @@ impl<'a> Extract<'a, '_> {
         };
         // (A query or fragment past its mark: the handle, read up to the mark alone, may be
         // none a found identifier holds; looked at before the CORDRA validator walks the
-        // query.)
-        if path_end + 1 < kept && self.holds_none_up_to(i, path_end, kept) {
+        // query. A part longer than `NEAR`, once for each mark: a later start whose path
+        // ends there too lies inside the part read, and reading it again from each would
+        // cost the square of the text, `doi.org/&` repeated before one `?` under CORDRA;
+        // the walk, whose failures are remembered, reads such a start.)
+        if path_end + 1 < kept
+            && (path_end - i <= NEAR || path_end != self.none_mark)
+            && self.holds_none_up_to(i, path_end, kept)
+        {
             return None;
         }
         if !self.walk(memo, dfa, i, kept, (decoded, path_end), None) {
@@ -1332,6 +1341,7 @@ impl<'a> Extract<'a, '_> {
     /// its own path, not the rest of the text its query holds
     /// (`https://doi.org/10.1000/%3A?` repeated: cleaning takes the ':' off the handle).
     fn holds_none_up_to(&mut self, i: usize, mark: usize, kept: usize) -> bool {
+        self.none_mark = mark;
         let part = &self.text[i..=mark];
         self.work += part.len();
         let none = clean_as_written(part, self.options).is_ok_and(|read| {

@@ -1337,6 +1337,32 @@ fn work_is_linear_where_each_start_read_the_rest() {
     }
 }
 
+/// Starts one after another whose identifiers share one far end, each of which read the
+/// rest of the text: what a DOI split by white space after a resolver's host, a label or a
+/// URI's prefix would go on with is the same piece after that end for them all (read once
+/// now, and what was not read is not counted). What extraction reads stays linear, under
+/// every option set and a named base on a known host.
+#[test]
+fn work_is_linear_where_each_start_shares_a_far_end() {
+    let known = ProxyBase::parse("https://doi.org/123").unwrap();
+    let mut sets = option_sets().to_vec();
+    sets.push(Options::new().proxy_base(known));
+    for (head, unit, tail, bound) in [
+        // The piece after the first one's end: a DOI split by white space.
+        ("http://", "https://doi.org/10.1000/?", "DOI )", 24.0),
+        ("\t»", "https://doi.org/10.1000/?", "DOI http://", 24.0),
+        ("", "https://doi.org/«10.1000/?", "DOI %C3", 48.0),
+        ("%29", "hdl.handle.net/«10.1000/«", "DOI %3E", 48.0),
+        ("%2F%C3", "hdl://10.1000/#", " https://doi.org/", 24.0),
+        ("\t;", "info:doi/10.1000/%28#", "DOI %2E", 24.0),
+    ] {
+        let make = |n| format!("{head}{}{tail}", unit.repeat(n));
+        for options in &sets {
+            reads_linearly(unit, options, bound, make, [800, 3200]);
+        }
+    }
+}
+
 /// A resolver's URL after a label, where the two do not read as one, is found from its
 /// own start as it is without the label, and what follows it is read as it is then.
 #[test]

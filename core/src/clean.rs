@@ -1039,7 +1039,7 @@ fn read_within<'a>(
     // writes it `%20`.)
     let doi_at = doi_at.filter(|_| !within.decoded);
     if let Some(at) = doi_at.filter(|&at| crate::bytes::has_ascii_whitespace(&s.as_bytes()[at..])) {
-        if split_end(s, at, None, &mut 0) == Some(s.len()) {
+        if split_end(s, at, None, &mut 0, &mut None) == Some(s.len()) {
             let joined = alloc::format!("{}{}", &s[..at], without_space(&s[at..]));
             let mut quiet = |_: FixCode, _: usize| {};
             let mut joined_warnings = Vec::new();
@@ -1549,34 +1549,38 @@ pub(crate) const MAX_PIECES: usize = 6;
 /// (`…/182.` `10.1000/183`). At most [`MAX_PIECES`]. `first_end`, where the first piece
 /// ends if the caller knows it.
 /// The end of the last piece joined, when two or more are; `None` when the text there does
-/// not start with a DOI's prefix or is not split. `read` is raised to the furthest byte it
-/// reads (for extraction's count of what it reads).
+/// not start with a DOI's prefix or is not split. `read` counts the bytes it reads (for
+/// extraction's count). `seen` remembers, for a `first_end`, whether the piece after it
+/// goes on with a DOI whose prefix is whole: every start whose first piece ends there asks
+/// the same of the same piece, which is read once.
 pub(crate) fn split_end(
     text: &str,
     at: usize,
     first_end: Option<usize>,
     read: &mut usize,
+    seen: &mut Option<(usize, bool)>,
 ) -> Option<usize> {
-    let furthest = core::cell::Cell::new(at);
-    let found = split_end_reading(text.as_bytes(), at, first_end, &furthest);
-    *read = (*read).max(furthest.get());
+    let count = core::cell::Cell::new(0);
+    let found = split_end_reading(text.as_bytes(), at, first_end, &count, seen);
+    *read += count.get();
     found
 }
 
-/// [`split_end`], raising `furthest` to each end of a piece it finds and to where it
-/// leaves the prefix.
+/// [`split_end`], adding to `read` each piece it reads, the white space it looks at and
+/// the prefix it walks.
 fn split_end_reading(
     b: &[u8],
     at: usize,
     first_end: Option<usize>,
-    furthest: &core::cell::Cell<usize>,
+    read: &core::cell::Cell<usize>,
+    seen: &mut Option<(usize, bool)>,
 ) -> Option<usize> {
     let piece_end = |from: usize| {
         let end = b[from..]
             .iter()
             .position(crate::bytes::is_ascii_space)
             .map_or(b.len(), |p| from + p);
-        furthest.set(furthest.get().max(end));
+        read.set(read.get() + (end - from));
         end
     };
     // The white space after a piece that ends at `end`, when a next piece follows it.
@@ -1586,6 +1590,7 @@ fn split_end_reading(
             .take(3)
             .take_while(|c| crate::bytes::is_ascii_space(c))
             .count();
+        read.set(read.get() + n + 1);
         ((1..=2).contains(&n) && end + n < b.len()).then_some(n)
     };
     // (After a resolver's host, the DOI may start after a gap too: `dx.doi.org/ 10.1061/…`.)
@@ -1594,6 +1599,7 @@ fn split_end_reading(
         .take(3)
         .take_while(|c| crate::bytes::is_ascii_space(c))
         .count();
+    read.set(read.get() + lead + 1);
     if lead > 2 {
         return None;
     }
@@ -1609,22 +1615,37 @@ fn split_end_reading(
     while p < b.len() && !crate::bytes::is_ascii_space(&b[p]) && !dfa.accepting[state] {
         state = dfa.step(state, b[p]);
         if state == 0 {
-            furthest.set(furthest.get().max(p + 1));
+            read.set(read.get() + (p + 1 - at));
             return None;
         }
         p += 1;
     }
-    furthest.set(furthest.get().max(p));
+    read.set(read.get() + (p - at));
     // Most DOIs are not split: the first piece ends at no white space, or what follows it
     // could not go on with it (and the piece is not a prefix unfinished, of digits and
     // dots only). (Looked at after the prefix, which is short, where the next piece is read
     // whole: starts in extraction that share where their first piece ends, and hold no
     // prefix, read it no more: `doi.org/%20:` repeated before a long word was quadratic.)
+    // (Whether the next piece goes on is the same for every start whose first piece ends
+    // at `e`: remembered in `seen`, so that a long next piece is read once for them all.)
     if let Some(e) = first_end.filter(|_| lead == 0) {
-        let next = e + gap(e)?;
-        if !goes_on(b[e - 1], &b[next..piece_end(next)])
-            && !b[at..e].iter().all(|&c| c.is_ascii_digit() || c == b'.')
-        {
+        let goes = match *seen {
+            Some((at_end, goes)) if at_end == e => goes,
+            _ => {
+                let goes = gap(e).is_some_and(|n| goes_on(b[e - 1], &b[e + n..piece_end(e + n)]));
+                *seen = Some((e, goes));
+                goes
+            }
+        };
+        let unfinished = || {
+            let digits = b[at..e]
+                .iter()
+                .take_while(|&&c| c.is_ascii_digit() || c == b'.')
+                .count();
+            read.set(read.get() + digits + 1);
+            at + digits == e
+        };
+        if !goes && !unfinished() {
             return None;
         }
     }

@@ -109,6 +109,7 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
         fails: [None; Form::ALL.len()],
         last_kept: (usize::MAX, 0, 0),
         last_piece: None,
+        next_piece: None,
         repository: Next::NONE,
         failed_chain: 0,
         none_mark: usize::MAX,
@@ -157,6 +158,9 @@ pub struct Extract<'a, 'o> {
     last_kept: (usize, usize, usize),
     /// Where the last piece of the DOI split by white space last found starts.
     last_piece: Option<usize>,
+    /// Where the first piece of a DOI split by white space last ended, and whether the
+    /// piece after it goes on with it (`split_end`).
+    next_piece: Option<(usize, bool)>,
     /// The next `/handle/` (a repository page's path).
     repository: Next,
     /// The innermost of resolvers' URLs pasted one before another that held no handle:
@@ -875,7 +879,7 @@ impl<'a> Extract<'a, '_> {
         // The evidence that joined the pieces is what the found text itself gives (the
         // piece after a gap was looked at to the next white space, past where the text
         // found may end), as cleaning it will ask.
-        if split_end(text, h - i, None, &mut 0) != Some(text.len()) {
+        if split_end(text, h - i, None, &mut 0, &mut None) != Some(text.len()) {
             return None;
         }
         let found = self.found(i, text, form, ReadHandle::Owned(handle));
@@ -1510,10 +1514,13 @@ impl<'a> Extract<'a, '_> {
     /// Where a DOI split by white space from `at` ends (cleaning's `split_end`), what it
     /// reads counted.
     fn split_end(&mut self, at: usize, first_end: Option<usize>) -> Option<usize> {
-        let mut read = at;
-        let end = split_end(self.text, at, first_end, &mut read);
-        self.work += read - at;
-        end
+        split_end(
+            self.text,
+            at,
+            first_end,
+            &mut self.work,
+            &mut self.next_piece,
+        )
     }
 
     /// Whether the validator `dfa`, walking from `i` as [`Self::walk`] does, refuses a byte

@@ -1340,8 +1340,9 @@ fn work_is_linear_where_each_start_read_the_rest() {
 /// Starts one after another whose identifiers share one far end, each of which read the
 /// rest of the text: what a DOI split by white space after a resolver's host, a label or a
 /// URI's prefix would go on with is the same piece after that end for them all (read once
-/// now, and what was not read is not counted). What extraction reads stays linear, under
-/// every option set and a named base on a known host.
+/// now, and what was not read is not counted); white space an `hdl:` URI's naming authority
+/// holds up to a far '/', where it fails alone (C2), remembered. What extraction reads
+/// stays linear, under every option set and a named base on a known host.
 #[test]
 fn work_is_linear_where_each_start_shares_a_far_end() {
     let known = ProxyBase::parse("https://doi.org/123").unwrap();
@@ -1355,6 +1356,10 @@ fn work_is_linear_where_each_start_shares_a_far_end() {
         ("%29", "hdl.handle.net/«10.1000/«", "DOI %3E", 48.0),
         ("%2F%C3", "hdl://10.1000/#", " https://doi.org/", 24.0),
         ("\t;", "info:doi/10.1000/%28#", "DOI %2E", 24.0),
+        // An escaped space in an `hdl:` URI's naming authority up to a far '/': it fails
+        // alone there, and is remembered (under CORDRA, whose validator takes it).
+        ("", "%20urn:hdl:", "https://doi.org/", 24.0),
+        ("", "%5Durn:hdl:%20", "https:///api/handles/", 24.0),
     ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         for options in &sets {

@@ -1566,7 +1566,9 @@ impl<'a> Extract<'a, '_> {
                     continue;
                 }
                 na_state = g::HANDLE.step(na_state, byte);
-                if na_state == 0 {
+                // (White space, which no naming authority holds, C2, fails it alone too:
+                // `hdl:%20urn:hdl:` repeated to a '/' under CORDRA walked each start there.)
+                if na_state == 0 || is_ascii_space_decoded(byte) {
                     self.work += p + 1 - i;
                     return false;
                 }
@@ -1788,9 +1790,9 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 ///
 /// Where it fails on bytes that fail every naming authority that holds them (and ends
 /// where it does), whatever comes before them, the error is those bytes' place in `raw`,
-/// `(from, last)`: a byte none holds (`@`, H2, as written or escaped; an `hdl:` URI's
-/// escaped '/', U11), a `.` it ends with (before the '/' at `last`: an empty segment,
-/// H3), or the last sequence that is no UTF-8, up to its end.
+/// `(from, last)`: a byte none holds (`@`, H2, or ASCII white space, C2, as written or
+/// escaped; an `hdl:` URI's escaped '/', U11), a `.` it ends with (before the '/' at
+/// `last`: an empty segment, H3), or the last sequence that is no UTF-8, up to its end.
 fn naming_authority(
     raw: &[u8],
     written: Written,
@@ -1815,6 +1817,12 @@ fn naming_authority(
                 return Err(Some((i, next - 1)));
             }
             break;
+        }
+        // ASCII white space, as written or escaped: no naming authority holds it (C2),
+        // whatever comes before it.
+        if is_ascii_space_decoded(byte) {
+            *work += next;
+            return Err(Some((i, next - 1)));
         }
         state = g::HANDLE.step(state, byte);
         if state == 0 {
@@ -1853,6 +1861,12 @@ fn naming_authority(
     } else {
         Err(dot.then_some((last, i)))
     }
+}
+
+/// Whether a byte read from a naming authority (decoded where escapes are) is ASCII white
+/// space as cleaning reads it (`is_space`), which no naming authority holds (C2).
+fn is_ascii_space_decoded(byte: u8) -> bool {
+    byte.is_ascii() && is_space(char::from(byte))
 }
 
 /// How a naming authority is written where a form holds it.

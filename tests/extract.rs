@@ -1341,7 +1341,8 @@ fn work_is_linear_where_each_start_read_the_rest() {
 /// rest of the text: what a DOI split by white space after a resolver's host, a label or a
 /// URI's prefix would go on with is the same piece after that end for them all (read once
 /// now, and what was not read is not counted); white space an `hdl:` URI's naming authority
-/// holds up to a far '/', where it fails alone (C2), remembered. What extraction reads
+/// holds up to a far '/', where it fails alone (C2), remembered; an `hdl:` URI's query
+/// (U7), where its handle read up to that query holds none found. What extraction reads
 /// stays linear, under every option set and a named base on a known host.
 #[test]
 fn work_is_linear_where_each_start_shares_a_far_end() {
@@ -1360,6 +1361,12 @@ fn work_is_linear_where_each_start_shares_a_far_end() {
         // alone there, and is remembered (under CORDRA, whose validator takes it).
         ("", "%20urn:hdl:", "https://doi.org/", 24.0),
         ("", "%5Durn:hdl:%20", "https:///api/handles/", 24.0),
+        // `hdl:` URIs whose handle, up to the query that ends it, is none found (its local
+        // name left empty): read up to there alone, not through the query to the end.
+        (")1", "%20?hdl://10.1000/", "(", 24.0),
+        (":29", "%3A?hdl://10.1000/", ">»", 24.0),
+        ("%28", "10.1000/%29?hdl://", "", 24.0),
+        (">,", ";?hdl://10.1000/", "1000hdl:", 24.0),
     ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         for options in &sets {

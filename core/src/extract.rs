@@ -1002,6 +1002,25 @@ impl<'a> Extract<'a, '_> {
         if sep < kept && !refused && self.fails_alone(i, sep, na, kept, memo) {
             return None;
         }
+        // (An `hdl:` URI's query or fragment is no part of its handle: read up to its mark
+        // alone, the handle may be none a found identifier holds, as for a resolver's URL;
+        // looked at before the validator walks the query. `%20?hdl://10.1000/` repeated
+        // walked and cleaned the rest of the text, which each query held, from every start:
+        // the space decoded is taken off the local name, which is left empty.)
+        if !urn && !info {
+            let mark = self.query.at(
+                &bytes[..kept],
+                i,
+                |b| memchr::memchr2(b'?', b'#', b),
+                &mut self.work,
+            );
+            if mark + 1 < kept
+                && (mark - i <= NEAR || mark != self.none_mark)
+                && self.holds_none_up_to(i, mark, kept)
+            {
+                return None;
+            }
+        }
         // The form's validator walks the text, and its handle is percent-decoded (not the
         // query and fragment: an `info:` URI's `?` is the identifier's, U7, U8), in one
         // pass that stops at the first byte either refuses.
@@ -1336,12 +1355,12 @@ impl<'a> Extract<'a, '_> {
         self.read(i, &self.text[i..kept]).map(|f| (f, 0))
     }
 
-    /// Whether the resolver's URL that starts at `i` (and runs to `kept`), read up to the
-    /// `?` or `#` at `mark` that ends its path, holds a handle that no identifier found is
-    /// (its local name empty, or itself a URL): the query and fragment after that mark are
-    /// no part of the handle (P3), and the text up to it starts as the whole does and
-    /// ends in no punctuation cleaning takes off, so the whole, where cleaning reads it,
-    /// holds that handle too. Each start of a text of such URLs one after another reads
+    /// Whether the resolver's URL (or `hdl:` URI) that starts at `i` (and runs to `kept`),
+    /// read up to the `?` or `#` at `mark` that ends its path, holds a handle that no
+    /// identifier found is (its local name empty, or itself a URL): the query and fragment
+    /// after that mark are no part of the handle (P3, U7), and the text up to it starts as
+    /// the whole does and ends in no punctuation cleaning takes off, so the whole, where
+    /// cleaning reads it, holds that handle too. Each start of a text of such URLs one after another reads
     /// its own path, not the rest of the text its query holds
     /// (`https://doi.org/10.1000/%3A?` repeated: cleaning takes the ':' off the handle).
     fn holds_none_up_to(&mut self, i: usize, mark: usize, kept: usize) -> bool {

@@ -1342,7 +1342,8 @@ fn work_is_linear_where_each_start_read_the_rest() {
 /// URI's prefix would go on with is the same piece after that end for them all (read once
 /// now, and what was not read is not counted); white space an `hdl:` URI's naming authority
 /// holds up to a far '/', where it fails alone (C2), remembered; an `hdl:` URI's query
-/// (U7), where its handle read up to that query holds none found. What extraction reads
+/// (U7), where its handle read up to that query holds none found; a DOI label's naming
+/// authority that fails on its own bytes, remembered. What extraction reads
 /// stays linear, under every option set and a named base on a known host.
 #[test]
 fn work_is_linear_where_each_start_shares_a_far_end() {
@@ -1367,6 +1368,11 @@ fn work_is_linear_where_each_start_shares_a_far_end() {
         (":29", "%3A?hdl://10.1000/", ">»", 24.0),
         ("%28", "10.1000/%29?hdl://", "", 24.0),
         (">,", ";?hdl://10.1000/", "1000hdl:", 24.0),
+        // DOI labels whose naming authorities, up to a far '/', end with a '.' (H3): it
+        // fails each where it ends, remembered.
+        ("", "%2F%3Aurn:doi:10.", "/api/handles/", 24.0),
+        ("http://", "%281urn:doi:10.", "/hdl://", 24.0),
+        ("[https://doi.org/", "?doi:10.", "/x", 24.0),
     ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         for options in &sets {

@@ -832,7 +832,23 @@ impl<'a> Extract<'a, '_> {
         // A handle that starts with a digit is no other form, no label, no host and no
         // bracket, so cleaning reads it as a bare handle.
         if self.text.as_bytes()[h].is_ascii_digit() {
-            let handle = self.parse(h, kept)?;
+            // (A DOI label's naming authority that fails on its own bytes fails every later
+            // one's that holds them: remembered. `doi:10.%2F%3Aurn:` repeated before a far
+            // `./` read each start's up to there.)
+            if doi && self.failed_from(Form::Doi, i, h, kept) {
+                return None;
+            }
+            let Some(handle) = self.parse(h, kept) else {
+                if doi {
+                    let na = &self.text.as_bytes()[h..slash];
+                    if let Err(Some((from, last))) =
+                        naming_authority(na, Written::AsIs, &mut self.work)
+                    {
+                        self.remember(Form::Doi, h + from, h + last, false);
+                    }
+                }
+                return None;
+            };
             if !labels_a_doi(form, handle) {
                 return None;
             }

@@ -1340,8 +1340,9 @@ fn work_is_linear_where_each_start_read_the_rest() {
 /// Starts one after another whose identifiers share one far end, each of which read the
 /// rest of the text: what a DOI split by white space after a resolver's host, a label or a
 /// URI's prefix would go on with is the same piece after that end for them all (read once
-/// now, and what was not read is not counted); white space an `hdl:` URI's naming authority
-/// holds up to a far '/', where it fails alone (C2), remembered; an `hdl:` URI's query
+/// now, and what was not read is not counted); white space (C2), an escaped '.' (U11) or
+/// a byte no UTF-8 holds in an `hdl:` URI's naming authority up to a far '/', where it fails
+/// alone, remembered; an `hdl:` URI's query
 /// (U7), where its handle read up to that query holds none found; a DOI label's naming
 /// authority that fails on its own bytes, remembered. What extraction reads
 /// stays linear, under every option set and a named base on a known host.
@@ -1362,6 +1363,9 @@ fn work_is_linear_where_each_start_shares_a_far_end() {
         // alone there, and is remembered (under CORDRA, whose validator takes it).
         ("", "%20urn:hdl:", "https://doi.org/", 24.0),
         ("", "%5Durn:hdl:%20", "https:///api/handles/", 24.0),
+        // An escaped '.' (U11) or a byte no UTF-8 holds: the same.
+        ("", "%2E,hdl:hdl:", "10.1000/@", 24.0),
+        ("(", "xurn:hdl:%FF", "%https://", 24.0),
         // `hdl:` URIs whose handle, up to the query that ends it, is none found (its local
         // name left empty): read up to there alone, not through the query to the end.
         (")1", "%20?hdl://10.1000/", "(", 24.0),

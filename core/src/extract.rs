@@ -1601,9 +1601,11 @@ impl<'a> Extract<'a, '_> {
                     continue;
                 }
                 na_state = g::HANDLE.step(na_state, byte);
-                // (White space, which no naming authority holds, C2, fails it alone too:
-                // `hdl:%20urn:hdl:` repeated to a '/' under CORDRA walked each start there.)
-                if na_state == 0 || is_ascii_space_decoded(byte) {
+                // (A byte no naming authority holds, white space, C2, an escaped '.' of an
+                // `hdl:` URI's, U11, or one no UTF-8 holds, fails it alone too:
+                // `hdl:%20urn:hdl:`, `%2E,hdl:hdl:`, `hdl:%FF` repeated to a '/' under
+                // CORDRA walked each start there.)
+                if na_state == 0 || fails_every_naming_authority(byte, after - p == 3, written) {
                     self.work += p + 1 - i;
                     return false;
                 }
@@ -1826,8 +1828,9 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 /// Where it fails on bytes that fail every naming authority that holds them (and ends
 /// where it does), whatever comes before them, the error is those bytes' place in `raw`,
 /// `(from, last)`: a byte none holds (`@`, H2, or ASCII white space, C2, as written or
-/// escaped; an `hdl:` URI's escaped '/', U11), a `.` it ends with (before the '/' at
-/// `last`: an empty segment, H3), or the last sequence that is no UTF-8, up to its end.
+/// escaped; an `hdl:` URI's escaped '/' or '.', U11; an escaped byte no UTF-8 holds), a
+/// `.` it ends with (before the '/' at `last`: an empty segment, H3), or the last sequence
+/// that is no UTF-8, up to its end.
 fn naming_authority(
     raw: &[u8],
     written: Written,
@@ -1853,9 +1856,8 @@ fn naming_authority(
             }
             break;
         }
-        // ASCII white space, as written or escaped: no naming authority holds it (C2),
-        // whatever comes before it.
-        if is_ascii_space_decoded(byte) {
+        // A byte no naming authority holds, whatever comes before it.
+        if fails_every_naming_authority(byte, next - i == 3, written) {
             *work += next;
             return Err(Some((i, next - 1)));
         }
@@ -1898,10 +1900,14 @@ fn naming_authority(
     }
 }
 
-/// Whether a byte read from a naming authority (decoded where escapes are) is ASCII white
-/// space as cleaning reads it (`is_space`), which no naming authority holds (C2).
-fn is_ascii_space_decoded(byte: u8) -> bool {
-    byte.is_ascii() && is_space(char::from(byte))
+/// Whether a byte read from a naming authority written as `written` (decoded where escapes
+/// are; `escaped`, from an escape) fails every naming authority that holds it, whatever
+/// comes before it: ASCII white space as cleaning reads it (`is_space`, C2), an escaped `.`
+/// in an `hdl:` URI (U11: escapes never make a segment's end), or a byte no UTF-8 holds.
+fn fails_every_naming_authority(byte: u8, escaped: bool, written: Written) -> bool {
+    (byte.is_ascii() && is_space(char::from(byte)))
+        || (escaped && byte == b'.' && written == Written::Escaped)
+        || (escaped && matches!(byte, 0xC0 | 0xC1 | 0xF5..=0xFF))
 }
 
 /// How a naming authority is written where a form holds it.

@@ -1344,7 +1344,8 @@ fn work_is_linear_where_each_start_read_the_rest() {
 /// a byte no UTF-8 holds in an `hdl:` URI's naming authority up to a far '/', where it fails
 /// alone, remembered; an `hdl:` URI's query
 /// (U7), where its handle read up to that query holds none found; a DOI label's naming
-/// authority that fails on its own bytes, remembered. What extraction reads
+/// authority that fails on its own bytes, remembered; an `hdl:` URI's local name cleaning
+/// leaves empty, remembered for its end. What extraction reads
 /// stays linear, under every option set and a named base on a known host.
 #[test]
 fn work_is_linear_where_each_start_shares_a_far_end() {
@@ -1377,6 +1378,17 @@ fn work_is_linear_where_each_start_shares_a_far_end() {
         ("", "%2F%3Aurn:doi:10.", "/api/handles/", 24.0),
         ("http://", "%281urn:doi:10.", "/hdl://", 24.0),
         ("[https://doi.org/", "?doi:10.", "/x", 24.0),
+        // `hdl:` URIs up to a far '/' whose local name cleaning leaves empty (under CORDRA,
+        // whose validator takes it), remembered for that end.
+        ("", "29urn:hdl:", "hdl.handle.net/%20", 24.0),
+        ("", "xurn:hdl::", "info:hdl/%3E", 24.0),
+        (".", "urn:hdl:1.", "hdl.handle.net/%3A", 24.0),
+        (
+            "hdl.handle.net/%C3",
+            "2929%29urn:hdl:",
+            "info:hdl/%29",
+            24.0,
+        ),
     ] {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
         for options in &sets {

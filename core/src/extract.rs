@@ -113,6 +113,7 @@ pub fn extract<'a, 'o>(text: &'a str, options: &'o Options) -> Extract<'a, 'o> {
         repository: Next::NONE,
         failed_chain: 0,
         none_mark: usize::MAX,
+        empty_local: (usize::MAX, 0),
         relabelled: None,
         work: 0,
     }
@@ -168,6 +169,9 @@ pub struct Extract<'a, 'o> {
     failed_chain: usize,
     /// The `?` or `#` a resolver's URL was last read up to alone (`holds_none_up_to`).
     none_mark: usize,
+    /// The '/' and end of the last `hdl:` URI whose local name cleaning left empty, its
+    /// naming authority starting with no other form (`uri`).
+    empty_local: (usize, usize),
     /// A resolver's URL after a label (`doi:https://…`) read where the two did not read
     /// as one: where it starts, and what it read, for its own start to give without reading
     /// again (its ends were asked for from inside it since: they move forward only).
@@ -973,6 +977,21 @@ impl<'a> Extract<'a, '_> {
         if self.failed_from(form, i, h, kept) {
             return None;
         }
+        // (A naming authority that starts with a digit or ':' starts no other form; no base
+        // is named whose host might.)
+        let plain = form == Form::Hdl
+            && self.options.bases.is_empty()
+            && bytes
+                .get(h)
+                .is_some_and(|&b| b.is_ascii_digit() || b == b':');
+        if plain && h < sep && (sep, kept) == self.empty_local {
+            debug_assert!(
+                self.text.len() > VERIFIED || self.reads(&self.text[i..kept]).is_none(),
+                "{:?} reads, though an earlier one's local name was left empty",
+                &self.text[i..kept]
+            );
+            return None;
+        }
         let info = validator_is_info(form);
         if !urn && !info {
             // An `hdl:` URI's handle holds its '/' raw (U11), before any query or fragment.
@@ -1064,6 +1083,23 @@ impl<'a> Extract<'a, '_> {
                 (form == Form::Hdl && sep < kept && !bytes[i..h].contains(&b'/')).then_some(sep);
             let dfa = Some((dfa, start));
             if !self.walk(form, dfa, i, kept, (h, end.min(kept)), shared) {
+                return None;
+            }
+        }
+        // An `hdl:` URI whose local name is a few bytes cleaning takes off its end (white
+        // space, sentence punctuation, closing brackets; decoded), which it leaves empty:
+        // so it leaves every later one's whose handle ends there after the same '/' (the
+        // same bytes, with no more partners before them), where both are read as they
+        // are, their naming authorities starting with no other form (`plain`).
+        // Remembered for that end: under CORDRA, whose validator takes those bytes,
+        // `29urn:hdl:` repeated before a far `hdl.handle.net/%20` read each start to there.
+        if plain && sep < kept && taken_off_whole(&bytes[sep + 1..kept]) {
+            self.work += kept - i;
+            let text = &self.text[i..kept];
+            let empty = clean_as_written(text, self.options)
+                .is_ok_and(|read| read.handle.as_handle_ref().local_name().is_empty());
+            if empty {
+                self.empty_local = (sep, kept);
                 return None;
             }
         }
@@ -1898,6 +1934,21 @@ fn naming_authority(
     } else {
         Err(dot.then_some((last, i)))
     }
+}
+
+/// Whether `local`, a local name as written (at most a few bytes), decodes to bytes
+/// cleaning may take off an identifier's end alone: ASCII white space, sentence
+/// punctuation and closing brackets.
+fn taken_off_whole(local: &[u8]) -> bool {
+    let mut i = 0;
+    while i < local.len() && local.len() <= 12 {
+        let (byte, next) = decoded_byte(local, i);
+        if !(byte.is_ascii_whitespace() || b".,;:')]}>".contains(&byte)) {
+            return false;
+        }
+        i = next;
+    }
+    !local.is_empty() && local.len() <= 12
 }
 
 /// Whether a byte read from a naming authority written as `written` (decoded where escapes

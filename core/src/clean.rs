@@ -1560,27 +1560,30 @@ pub(crate) fn split_end(
     read: &mut usize,
     seen: &mut Option<(usize, bool)>,
 ) -> Option<usize> {
-    let count = core::cell::Cell::new(0);
-    let found = split_end_reading(text.as_bytes(), at, first_end, &count, seen);
-    *read += count.get();
+    let furthest = core::cell::Cell::new(at);
+    let mut beyond = 0;
+    let found = split_end_reading(text.as_bytes(), at, first_end, &furthest, seen, &mut beyond);
+    *read += furthest.get() - at + beyond;
     found
 }
 
-/// [`split_end`], adding to `read` each piece it reads, the white space it looks at and
-/// the prefix it walks.
+/// [`split_end`], raising `furthest` to each end of a piece it finds and to where it
+/// leaves the prefix; the piece after `first_end` (its first piece not read), counted in
+/// `beyond` where it is read.
 fn split_end_reading(
     b: &[u8],
     at: usize,
     first_end: Option<usize>,
-    read: &core::cell::Cell<usize>,
+    furthest: &core::cell::Cell<usize>,
     seen: &mut Option<(usize, bool)>,
+    beyond: &mut usize,
 ) -> Option<usize> {
     let piece_end = |from: usize| {
         let end = b[from..]
             .iter()
             .position(crate::bytes::is_ascii_space)
             .map_or(b.len(), |p| from + p);
-        read.set(read.get() + (end - from));
+        furthest.set(furthest.get().max(end));
         end
     };
     // The white space after a piece that ends at `end`, when a next piece follows it.
@@ -1590,7 +1593,6 @@ fn split_end_reading(
             .take(3)
             .take_while(|c| crate::bytes::is_ascii_space(c))
             .count();
-        read.set(read.get() + n + 1);
         ((1..=2).contains(&n) && end + n < b.len()).then_some(n)
     };
     // (After a resolver's host, the DOI may start after a gap too: `dx.doi.org/ 10.1061/…`.)
@@ -1599,7 +1601,6 @@ fn split_end_reading(
         .take(3)
         .take_while(|c| crate::bytes::is_ascii_space(c))
         .count();
-    read.set(read.get() + lead + 1);
     if lead > 2 {
         return None;
     }
@@ -1615,12 +1616,12 @@ fn split_end_reading(
     while p < b.len() && !crate::bytes::is_ascii_space(&b[p]) && !dfa.accepting[state] {
         state = dfa.step(state, b[p]);
         if state == 0 {
-            read.set(read.get() + (p + 1 - at));
+            furthest.set(furthest.get().max(p + 1));
             return None;
         }
         p += 1;
     }
-    read.set(read.get() + (p - at));
+    furthest.set(furthest.get().max(p));
     // Most DOIs are not split: the first piece ends at no white space, or what follows it
     // could not go on with it (and the piece is not a prefix unfinished, of digits and
     // dots only). (Looked at after the prefix, which is short, where the next piece is read
@@ -1629,23 +1630,21 @@ fn split_end_reading(
     // (Whether the next piece goes on is the same for every start whose first piece ends
     // at `e`: remembered in `seen`, so that a long next piece is read once for them all.)
     if let Some(e) = first_end.filter(|_| lead == 0) {
+        let next = e + gap(e)?;
         let goes = match *seen {
-            Some((at_end, goes)) if at_end == e => goes,
+            Some((end, goes)) if end == e => goes,
             _ => {
-                let goes = gap(e).is_some_and(|n| goes_on(b[e - 1], &b[e + n..piece_end(e + n)]));
+                let next_end = b[next..]
+                    .iter()
+                    .position(crate::bytes::is_ascii_space)
+                    .map_or(b.len(), |p| next + p);
+                *beyond += next_end - e;
+                let goes = goes_on(b[e - 1], &b[next..next_end]);
                 *seen = Some((e, goes));
                 goes
             }
         };
-        let unfinished = || {
-            let digits = b[at..e]
-                .iter()
-                .take_while(|&&c| c.is_ascii_digit() || c == b'.')
-                .count();
-            read.set(read.get() + digits + 1);
-            at + digits == e
-        };
-        if !goes && !unfinished() {
+        if !goes && !b[at..e].iter().all(|&c| c.is_ascii_digit() || c == b'.') {
             return None;
         }
     }

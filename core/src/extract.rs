@@ -977,14 +977,7 @@ impl<'a> Extract<'a, '_> {
         if self.failed_from(form, i, h, kept) {
             return None;
         }
-        // (A naming authority that starts with a digit or ':' starts no other form; no base
-        // is named whose host might.)
-        let plain = form == Form::Hdl
-            && self.options.bases.is_empty()
-            && bytes
-                .get(h)
-                .is_some_and(|&b| b.is_ascii_digit() || b == b':');
-        if plain && h < sep && (sep, kept) == self.empty_local {
+        if (sep, kept) == self.empty_local && h < sep && self.plain_hdl(form, h) {
             debug_assert!(
                 self.text.len() > VERIFIED || self.reads(&self.text[i..kept]).is_none(),
                 "{:?} reads, though an earlier one's local name was left empty",
@@ -993,15 +986,16 @@ impl<'a> Extract<'a, '_> {
             return None;
         }
         let info = validator_is_info(form);
+        let mut mark = kept;
         if !urn && !info {
             // An `hdl:` URI's handle holds its '/' raw (U11), before any query or fragment.
-            let query = self.query.at(
+            mark = self.query.at(
                 &bytes[..kept],
                 i,
                 |b| memchr::memchr2(b'?', b'#', b),
                 &mut self.work,
             );
-            if sep + 1 >= kept.min(query) {
+            if sep + 1 >= kept.min(mark) {
                 return None;
             }
         }
@@ -1042,19 +1036,12 @@ impl<'a> Extract<'a, '_> {
         // looked at before the validator walks the query. `%20?hdl://10.1000/` repeated
         // walked and cleaned the rest of the text, which each query held, from every start:
         // the space decoded is taken off the local name, which is left empty.)
-        if !urn && !info {
-            let mark = self.query.at(
-                &bytes[..kept],
-                i,
-                |b| memchr::memchr2(b'?', b'#', b),
-                &mut self.work,
-            );
-            if mark + 1 < kept
-                && (mark - i <= NEAR || mark != self.none_mark)
-                && self.holds_none_up_to(i, mark, kept)
-            {
-                return None;
-            }
+        // (`mark` is `kept` for the other URIs.)
+        if mark + 1 < kept
+            && (mark - i <= NEAR || mark != self.none_mark)
+            && self.holds_none_up_to(i, mark, kept)
+        {
+            return None;
         }
         // The form's validator walks the text, and its handle is percent-decoded (not the
         // query and fragment: an `info:` URI's `?` is the identifier's, U7, U8), in one
@@ -1093,7 +1080,7 @@ impl<'a> Extract<'a, '_> {
         // are, their naming authorities starting with no other form (`plain`).
         // Remembered for that end: under CORDRA, whose validator takes those bytes,
         // `29urn:hdl:` repeated before a far `hdl.handle.net/%20` read each start to there.
-        if plain && sep < kept && taken_off_whole(&bytes[sep + 1..kept]) {
+        if sep < kept && taken_off_whole(&bytes[sep + 1..kept]) && self.plain_hdl(form, h) {
             self.work += kept - i;
             let text = &self.text[i..kept];
             let empty = clean_as_written(text, self.options)
@@ -1407,6 +1394,19 @@ impl<'a> Extract<'a, '_> {
         self.read(i, &self.text[i..kept]).map(|f| (f, 0))
     }
 
+    /// Whether a reading of `form` is an `hdl:` URI whose naming authority, from `h`,
+    /// starts with a digit or ':', which starts no other form (no base is named whose host
+    /// might): read as it is (`empty_local`).
+    fn plain_hdl(&self, form: Form, h: usize) -> bool {
+        form == Form::Hdl
+            && self.options.bases.is_empty()
+            && self
+                .text
+                .as_bytes()
+                .get(h)
+                .is_some_and(|&b| b.is_ascii_digit() || b == b':')
+    }
+
     /// Whether the resolver's URL (or `hdl:` URI) that starts at `i` (and runs to `kept`),
     /// read up to the `?` or `#` at `mark` that ends its path, holds a handle that no
     /// identifier found is (its local name empty, or itself a URL): the query and fragment
@@ -1641,7 +1641,9 @@ impl<'a> Extract<'a, '_> {
                 // `hdl:` URI's, U11, or one no UTF-8 holds, fails it alone too:
                 // `hdl:%20urn:hdl:`, `%2E,hdl:hdl:`, `hdl:%FF` repeated to a '/' under
                 // CORDRA walked each start there.)
-                if na_state == 0 || fails_every_naming_authority(byte, after - p == 3, written) {
+                if na_state == 0
+                    || (after - p == 3 && escape_fails_every_naming_authority(byte, written))
+                {
                     self.work += p + 1 - i;
                     return false;
                 }
@@ -1867,6 +1869,7 @@ fn decoded_byte(bytes: &[u8], i: usize) -> (u8, usize) {
 /// escaped; an `hdl:` URI's escaped '/' or '.', U11; an escaped byte no UTF-8 holds), a
 /// `.` it ends with (before the '/' at `last`: an empty segment, H3), or the last sequence
 /// that is no UTF-8, up to its end.
+#[inline(always)]
 fn naming_authority(
     raw: &[u8],
     written: Written,
@@ -1892,8 +1895,9 @@ fn naming_authority(
             }
             break;
         }
-        // A byte no naming authority holds, whatever comes before it.
-        if fails_every_naming_authority(byte, next - i == 3, written) {
+        // A byte no naming authority holds, whatever comes before it (as written, white
+        // space ends the identifier before it).
+        if next - i == 3 && escape_fails_every_naming_authority(byte, written) {
             *work += next;
             return Err(Some((i, next - 1)));
         }
@@ -1951,14 +1955,14 @@ fn taken_off_whole(local: &[u8]) -> bool {
     !local.is_empty() && local.len() <= 12
 }
 
-/// Whether a byte read from a naming authority written as `written` (decoded where escapes
-/// are; `escaped`, from an escape) fails every naming authority that holds it, whatever
-/// comes before it: ASCII white space as cleaning reads it (`is_space`, C2), an escaped `.`
-/// in an `hdl:` URI (U11: escapes never make a segment's end), or a byte no UTF-8 holds.
-fn fails_every_naming_authority(byte: u8, escaped: bool, written: Written) -> bool {
-    (byte.is_ascii() && is_space(char::from(byte)))
-        || (escaped && byte == b'.' && written == Written::Escaped)
-        || (escaped && matches!(byte, 0xC0 | 0xC1 | 0xF5..=0xFF))
+/// Whether a byte an escape in a naming authority written as `written` decodes to fails
+/// every naming authority that holds it, whatever comes before it: ASCII white space as
+/// cleaning reads it (`is_space`, C2; as written, it ends the identifier before), a `.` in
+/// an `hdl:` URI (U11: escapes never make a segment's end), or a byte no UTF-8 holds.
+fn escape_fails_every_naming_authority(byte: u8, written: Written) -> bool {
+    (byte <= b' ' && is_space(char::from(byte)))
+        || (byte == b'.' && written == Written::Escaped)
+        || matches!(byte, 0xC0 | 0xC1 | 0xF5..=0xFF)
 }
 
 /// How a naming authority is written where a form holds it.

@@ -1321,7 +1321,7 @@ fn work_is_linear_to_a_shared_slash_under_cordra() {
 /// extraction reads stays linear (the first reads MAX_OPEN brackets ahead from each start).
 #[test]
 fn work_is_linear_where_each_start_read_the_rest() {
-    for (head, unit, tail, bound) in [
+    let rows = &[
         ("a", "#https://doi.org/<10.1000/", "129/doi", 48.0),
         ("", "%2Furn:hdl:hdl:", "/x", 24.0),
         // Resolvers' URLs whose paths run to one far query or fragment: read up to it
@@ -1329,30 +1329,40 @@ fn work_is_linear_where_each_start_read_the_rest() {
         ("", "doi.org/&", "?%29", 24.0),
         ("", "%3Ahttps://doi.org/", "#%3A", 24.0),
         ("", "hdl.handle.net/:", "#doi:", 24.0),
-    ] {
+    ];
+    heads_units_and_tails_read_linearly(&option_sets(), rows);
+}
+
+/// Each `(head, unit, tail, bound)` of `rows`, the unit repeated 800 and 3,200 times
+/// between the two, read within the bound and linearly under each of `sets`.
+fn heads_units_and_tails_read_linearly(sets: &[Options], rows: &[(&str, &str, &str, f64)]) {
+    for &(head, unit, tail, bound) in rows {
         let make = |n| format!("{head}{}{tail}", unit.repeat(n));
-        for options in &option_sets() {
+        for options in sets {
             reads_linearly(unit, options, bound, make, [800, 3200]);
         }
     }
 }
 
 /// Starts one after another whose identifiers share one far end, each of which read the
-/// rest of the text: what a DOI split by white space after a resolver's host, a label or a
-/// URI's prefix would go on with is the same piece after that end for them all (read once
-/// now, and what was not read is not counted); white space (C2), an escaped '.' (U11) or
-/// a byte no UTF-8 holds in an `hdl:` URI's naming authority up to a far '/', where it fails
-/// alone, remembered; an `hdl:` URI's query
-/// (U7), where its handle read up to that query holds none found; a DOI label's naming
-/// authority that fails on its own bytes, remembered; an `hdl:` URI's local name cleaning
-/// leaves empty, remembered for its end. What extraction reads
-/// stays linear, under every option set and a named base on a known host.
+/// rest of the text:
+/// - what a DOI split by white space after a resolver's host, a label or a URI's prefix
+///   would go on with, the same piece after that end for them all (read once now, and
+///   what was not read is not counted);
+/// - white space (C2), an escaped '.' (U11) or a byte no UTF-8 holds in an `hdl:` URI's
+///   naming authority up to a far '/', where it fails alone (remembered);
+/// - an `hdl:` URI's query (U7), where its handle read up to that query holds none found;
+/// - a DOI label's naming authority that fails on its own bytes (remembered);
+/// - an `hdl:` URI's local name that cleaning leaves empty (remembered for its end).
+///
+/// What extraction reads stays linear, under every option set and a named base on a known
+/// host.
 #[test]
 fn work_is_linear_where_each_start_shares_a_far_end() {
     let known = ProxyBase::parse("https://doi.org/123").unwrap();
     let mut sets = option_sets().to_vec();
     sets.push(Options::new().proxy_base(known));
-    for (head, unit, tail, bound) in [
+    let rows = &[
         // The piece after the first one's end: a DOI split by white space.
         ("http://", "https://doi.org/10.1000/?", "DOI )", 24.0),
         ("\t»", "https://doi.org/10.1000/?", "DOI http://", 24.0),
@@ -1389,12 +1399,8 @@ fn work_is_linear_where_each_start_shares_a_far_end() {
             "info:hdl/%29",
             24.0,
         ),
-    ] {
-        let make = |n| format!("{head}{}{tail}", unit.repeat(n));
-        for options in &sets {
-            reads_linearly(unit, options, bound, make, [800, 3200]);
-        }
-    }
+    ];
+    heads_units_and_tails_read_linearly(&sets, rows);
 }
 
 /// A resolver's URL after a label, where the two do not read as one, is found from its

@@ -1037,10 +1037,7 @@ impl<'a> Extract<'a, '_> {
         // walked and cleaned the rest of the text, which each query held, from every start:
         // the space decoded is taken off the local name, which is left empty.)
         // (`mark` is `kept` for the other URIs.)
-        if mark + 1 < kept
-            && (mark - i <= NEAR || mark != self.none_mark)
-            && self.holds_none_up_to(i, mark, kept)
-        {
+        if self.holds_none_up_to(i, mark, kept) {
             return None;
         }
         // The form's validator walks the text, and its handle is percent-decoded (not the
@@ -1378,14 +1375,8 @@ impl<'a> Extract<'a, '_> {
         };
         // (A query or fragment past its mark: the handle, read up to the mark alone, may be
         // none a found identifier holds; looked at before the CORDRA validator walks the
-        // query. A part longer than `NEAR`, once for each mark: a later start whose path
-        // ends there too lies inside the part read, and reading it again from each would
-        // cost the square of the text, `doi.org/&` repeated before one `?` under CORDRA;
-        // the walk, whose failures are remembered, reads such a start.)
-        if path_end + 1 < kept
-            && (path_end - i <= NEAR || path_end != self.none_mark)
-            && self.holds_none_up_to(i, path_end, kept)
-        {
+        // query.)
+        if self.holds_none_up_to(i, path_end, kept) {
             return None;
         }
         if !self.walk(memo, dfa, i, kept, (decoded, path_end), None) {
@@ -1412,10 +1403,18 @@ impl<'a> Extract<'a, '_> {
     /// identifier found is (its local name empty, or itself a URL): the query and fragment
     /// after that mark are no part of the handle (P3, U7), and the text up to it starts as
     /// the whole does and ends in no punctuation cleaning takes off, so the whole, where
-    /// cleaning reads it, holds that handle too. Each start of a text of such URLs one after another reads
-    /// its own path, not the rest of the text its query holds
+    /// cleaning reads it, holds that handle too. Each start of a text of such URLs one
+    /// after another reads its own path, not the rest of the text its query holds
     /// (`https://doi.org/10.1000/%3A?` repeated: cleaning takes the ':' off the handle).
+    /// `false`, nothing read, where nothing follows the mark, and for a part longer than
+    /// `NEAR` after the first start whose part ends at that mark: a later one lies inside
+    /// the part read, and reading it again from each would cost the square of the text
+    /// (`doi.org/&` repeated before one `?` under CORDRA); the walk, whose failures are
+    /// remembered, reads such a start.
     fn holds_none_up_to(&mut self, i: usize, mark: usize, kept: usize) -> bool {
+        if mark + 1 >= kept || (mark - i > NEAR && mark == self.none_mark) {
+            return false;
+        }
         self.none_mark = mark;
         let part = &self.text[i..=mark];
         self.work += part.len();

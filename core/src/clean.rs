@@ -1578,11 +1578,15 @@ fn split_end_reading(
     seen: &mut Option<(usize, bool)>,
     beyond: &mut usize,
 ) -> Option<usize> {
-    let piece_end = |from: usize| {
-        let end = b[from..]
+    // Where a piece that starts at `from` ends: at white space, or the text's end.
+    let end_of = |from: usize| {
+        b[from..]
             .iter()
             .position(crate::bytes::is_ascii_space)
-            .map_or(b.len(), |p| from + p);
+            .map_or(b.len(), |p| from + p)
+    };
+    let piece_end = |from: usize| {
+        let end = end_of(from);
         furthest.set(furthest.get().max(end));
         end
     };
@@ -1634,10 +1638,8 @@ fn split_end_reading(
         let goes = match *seen {
             Some((end, goes)) if end == e => goes,
             _ => {
-                let next_end = b[next..]
-                    .iter()
-                    .position(crate::bytes::is_ascii_space)
-                    .map_or(b.len(), |p| next + p);
+                // (Counted in `beyond`, not as the furthest byte read.)
+                let next_end = end_of(next);
                 *beyond += next_end - e;
                 let goes = goes_on(b[e - 1], &b[next..next_end]);
                 *seen = Some((e, goes));
